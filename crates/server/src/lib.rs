@@ -1,0 +1,3 @@
+//! The Regard server library: everything behind the `regard` binary.
+
+pub mod cli;
