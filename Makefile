@@ -1,0 +1,21 @@
+# Regard: the two commands a new user needs.
+#   make run   builds the web app and the server, then starts Regard on http://localhost:8080
+#   make test  runs every check and test (Rust, web unit tests, auth-js compatibility, browser)
+
+.PHONY: run test web build clean
+
+run: web
+	cargo run --release -p regard -- serve
+
+web:
+	cd web && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && npm run build
+
+build: web
+	cargo build --release -p regard
+
+test:
+	bash scripts/test.sh
+
+clean:
+	cargo clean
+	rm -rf web/dist web/node_modules

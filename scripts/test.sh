@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Every check and test of the project, in the order a failure is cheapest to find.
+# Installs what the tests need when it is missing (npm packages, Debian's chromium).
+# REGARD_TEST_DATABASE_URL=postgres://... also runs the Rust API suite against PostgreSQL.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+started=$(date +%s)
+step() { printf '\n==> %s (%ss)\n' "$*" "$(( $(date +%s) - started ))"; }
+
+step "Installing what the tests need"
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null
+  else
+    sudo apt-get update -qq
+    sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null
+  fi
+fi
+(cd web && npm ci --no-audit --no-fund --loglevel=error)
+
+step "Rust formatting and lints"
+cargo fmt --all --check
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
+step "Rust tests (SQLite, local storage)"
+cargo test --workspace --locked
+
+if [ -n "${REGARD_TEST_DATABASE_URL:-}" ]; then
+  step "Rust API tests on PostgreSQL"
+  cargo test -p regard --locked --test api
+fi
+
+step "Web: types, lints, translations, unit tests, build"
+(cd web && npm run typecheck && npm run lint && npm run check:i18n && npm test && npm run build)
+
+step "auth-js compatibility and browser tests against the real binary"
+cargo build -p regard --locked
+REGARD_BIN="$PWD/target/debug/regard" REGARD_WEB_DIR="$PWD/web/dist" \
+  node --test --test-concurrency=1 web/e2e/
+
+step "All tests passed"

@@ -1,0 +1,158 @@
+// The web app in a real browser (Debian's Chromium) against the real `regard` binary: sign-up,
+// sign-out, sign-in, error banners, language, theme, deep links and the chat widget.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { launchBrowser } from './support/browser.mjs';
+import { startServer } from './support/server.mjs';
+
+describe('Regard in Chromium', () => {
+  let server;
+  let browser;
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  /** A fresh browser profile (no stored session, theme or language). */
+  async function newPage() {
+    const context = await browser.newContext({ baseURL: server.url, colorScheme: 'light' });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => {
+      // Content-Security-Policy violations and other browser errors fail the test.
+      if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) errors.push(m.text());
+    });
+    return { context, page, errors };
+  }
+
+  async function register(page, email, password) {
+    await page.goto('/');
+    await page.getByTestId('auth-mode-toggle').click();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Mot de passe').fill(password);
+    await page.getByTestId('auth-submit').click();
+    await page.getByRole('heading', { level: 1, name: 'Mes créations' }).waitFor();
+  }
+
+  async function signIn(page, email, password) {
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Mot de passe').fill(password);
+    await page.getByTestId('auth-submit').click();
+  }
+
+  it('registers, signs out, rejects a wrong password in French, signs in', async () => {
+    const { context, page, errors } = await newPage();
+    const email = `e2e-${Date.now()}@example.com`;
+    await register(page, email, 'secret-123');
+    assert.equal(new URL(page.url()).pathname, '/creatives', '/ redirects to /creatives');
+    await page.getByRole('navigation', { name: 'Navigation principale' }).waitFor();
+
+    await page.getByTestId('logout').click();
+    await page.getByRole('heading', { level: 1, name: 'Connexion' }).waitFor();
+
+    await signIn(page, email, 'wrong-password');
+    const banner = page.getByRole('alert');
+    await banner.waitFor();
+    assert.equal((await banner.textContent()).trim(), 'Email ou mot de passe incorrect');
+
+    // Toggling the mode clears the error.
+    await page.getByTestId('auth-mode-toggle').click();
+    assert.equal(await page.getByRole('alert').count(), 0);
+    await page.getByTestId('auth-mode-toggle').click();
+
+    await signIn(page, email, 'secret-123');
+    await page.getByRole('heading', { level: 1, name: 'Mes créations' }).waitFor();
+
+    // Signing up again with the same email shows its own message.
+    const other = await newPage();
+    await other.page.goto('/');
+    await other.page.getByTestId('auth-mode-toggle').click();
+    await other.page.getByLabel('Email').fill(email);
+    await other.page.getByLabel('Mot de passe').fill('secret-123');
+    await other.page.getByTestId('auth-submit').click();
+    await other.page.getByRole('alert').waitFor();
+    assert.equal((await other.page.getByRole('alert').textContent()).trim(), 'Un compte existe déjà avec cet email');
+    await other.context.close();
+
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  it('switches to English and keeps the theme across a reload', async () => {
+    const { context, page, errors } = await newPage();
+    await register(page, `lang-${Date.now()}@example.com`, 'secret-123');
+
+    await page.getByTestId('language-switch').selectOption('en');
+    await page.getByRole('heading', { level: 1, name: 'My Creatives' }).waitFor();
+    assert.equal(await page.locator('html').getAttribute('lang'), 'en');
+    await page.getByRole('link', { name: 'Location' }).click();
+    await page.getByRole('heading', { level: 1, name: 'My Locations' }).waitFor();
+    await page.getByPlaceholder('Search for a location...').waitFor();
+
+    await page.getByTestId('theme-switch').selectOption('dark');
+    assert.equal(await page.locator('html').getAttribute('data-theme'), 'dark');
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'My Locations' }).waitFor();
+    assert.equal(await page.locator('html').getAttribute('data-theme'), 'dark');
+    const stored = await page.evaluate(() => localStorage.getItem('theme-storage'));
+    assert.match(stored, /"theme":"dark"/);
+
+    // An English wrong-password banner after signing out.
+    await page.getByTestId('logout').click();
+    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    await page.getByLabel('Email').fill('nobody@example.com');
+    await page.getByLabel('Password').fill('secret-123');
+    await page.getByTestId('auth-submit').click();
+    await page.getByRole('alert').waitFor();
+    assert.equal((await page.getByRole('alert').textContent()).trim(), 'Invalid email or password');
+
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  it('shows the login screen for a deep link while signed out, then that page', async () => {
+    const { context, page, errors } = await newPage();
+    const email = `deep-${Date.now()}@example.com`;
+    await register(page, email, 'secret-123');
+    await page.getByTestId('logout').click();
+    await page.getByRole('heading', { level: 1, name: 'Connexion' }).waitFor();
+
+    await page.goto('/heatmap/new');
+    await page.getByRole('heading', { level: 1, name: 'Connexion' }).waitFor();
+    assert.equal(await page.getByRole('navigation', { name: 'Navigation principale' }).count(), 0);
+    await signIn(page, email, 'secret-123');
+    await page.getByRole('heading', { level: 1, name: 'Nouvelle heatmap' }).waitFor();
+
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  it('hides the chat widget on exactly /heatmap and shows it elsewhere', async () => {
+    const { context, page, errors } = await newPage();
+    await register(page, `chat-${Date.now()}@example.com`, 'secret-123');
+
+    await page.goto('/heatmap/new');
+    await page.getByRole('heading', { level: 1, name: 'Nouvelle heatmap' }).waitFor();
+    await page.getByTestId('chat-toggle').click();
+    const panel = page.getByRole('dialog', { name: 'Assistant' });
+    await panel.waitFor();
+    await panel.getByText('Bonjour ! Comment puis-je vous aider ?').waitFor();
+    await page.getByPlaceholder('Posez votre question...').waitFor();
+
+    await page.goto('/heatmap');
+    await page.getByRole('heading', { level: 1, name: 'Mes heatmaps' }).waitFor();
+    assert.equal(await page.getByTestId('chat-widget').count(), 0);
+
+    await page.goto('/creatives');
+    await page.getByRole('heading', { level: 1, name: 'Mes créations' }).waitFor();
+    assert.equal(await page.getByTestId('chat-widget').count(), 1);
+
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});

@@ -1,0 +1,61 @@
+import { Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import { NavLink, Outlet, useLocation } from 'react-router';
+
+import { LanguageSwitch } from '@/components/language-switch';
+import { PageSpinner } from '@/components/ui/spinner';
+import { LogoutButton } from '@/features/auth/components/logout-button';
+import { ChatWidget } from '@/features/chat/components/chat-widget';
+import { ThemeSwitch } from '@/features/theme/components/theme-switch';
+import { cn } from '@/lib/cn';
+
+const NAV_ITEMS = [
+  { to: '/creatives', key: 'nav.creatives' },
+  { to: '/locations', key: 'nav.locations' },
+  { to: '/simulation', key: 'nav.simulation' },
+  { to: '/heatmap', key: 'nav.heatmap' },
+] as const;
+
+/** The frame of every signed-in page: header with navigation and preferences, the page, the assistant. */
+export function AppLayout() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  // The spec hides the assistant on the heatmap list only, not on its sub-pages.
+  const showChat = pathname !== '/heatmap';
+
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        {t('app.skipToContent')}
+      </a>
+      <header className="topbar">
+        <span className="brand">{t('app.name')}</span>
+        <nav aria-label={t('nav.label')} className="topbar__nav">
+          <ul className="nav">
+            {NAV_ITEMS.map((item) => (
+              <li key={item.to}>
+                <NavLink to={item.to} className={({ isActive }) => cn('nav__link', isActive && 'nav__link--active')}>
+                  {t(item.key)}
+                </NavLink>
+              </li>
+            ))}
+            <li>
+              <LogoutButton className="nav__logout" />
+            </li>
+          </ul>
+        </nav>
+        <div className="topbar__prefs" role="group" aria-label={t('settings.label')}>
+          <LanguageSwitch />
+          <ThemeSwitch />
+        </div>
+      </header>
+      <main id="main" className="shell__main" tabIndex={-1}>
+        {/* Keyed by path: a new boundary shows its spinner even during router transitions. */}
+        <Suspense key={pathname} fallback={<PageSpinner />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      {showChat ? <ChatWidget /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+import { QueryClientProvider, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect, useState, type ReactNode } from 'react';
+
+import { useAuth } from '@/features/auth/auth-context';
+import { AuthProvider } from '@/features/auth/auth-provider';
+import { useApplyTheme } from '@/features/theme/use-apply-theme';
+import { createQueryClient } from '@/lib/react-query';
+
+/** Another user must never see the previous user's cached data. */
+function ClearCacheOnSignOut() {
+  const { status } = useAuth();
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (status === 'signedOut') queryClient.clear();
+  }, [status, queryClient]);
+  return null;
+}
+
+function ThemeSync() {
+  useApplyTheme();
+  return null;
+}
+
+/** Every app-wide provider, outermost first. */
+export function AppProvider({ children, queryClient }: { children: ReactNode; queryClient?: QueryClient }) {
+  const [client] = useState(() => queryClient ?? createQueryClient());
+  return (
+    <QueryClientProvider client={client}>
+      <AuthProvider>
+        <ThemeSync />
+        <ClearCacheOnSignOut />
+        {children}
+      </AuthProvider>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,63 @@
+//! Route table. Every page is code-split with React.lazy; the layout shows a
+//! spinner (Suspense) while a page's chunk loads.
+import { lazy, useState } from 'react';
+import { createBrowserRouter, Navigate, RouterProvider, type RouteObject } from 'react-router';
+
+import { AppLayout } from './layouts/app-layout';
+import { AuthGate } from './routes/auth-gate';
+import { RouteError } from './routes/route-error';
+
+const CreativesRoute = lazy(() => import('./routes/app/creatives'));
+const LocationsRoute = lazy(() => import('./routes/app/locations'));
+const SimulationRoute = lazy(() => import('./routes/app/simulation'));
+const HeatmapListRoute = lazy(() => import('./routes/app/heatmap-list'));
+const HeatmapNewRoute = lazy(() => import('./routes/app/heatmap-new'));
+const HeatmapResultsRoute = lazy(() => import('./routes/app/heatmap-results'));
+const HeatmapMediaRoute = lazy(() => import('./routes/app/heatmap-media'));
+const NotFoundRoute = lazy(() => import('./routes/not-found'));
+
+export const paths = {
+  home: '/',
+  creatives: '/creatives',
+  locations: '/locations',
+  simulation: '/simulation',
+  heatmap: '/heatmap',
+  heatmapNew: '/heatmap/new',
+  heatmapResults: (id: string) => `/heatmap/results/${encodeURIComponent(id)}`,
+  heatmapMedia: (mediaId: string) => `/heatmap/${encodeURIComponent(mediaId)}`,
+} as const;
+
+/**
+ * Signed-out visitors see the login screen at whatever address they opened
+ * (the gate renders it in place of the pages), so after signing in they land
+ * on the page they asked for.
+ */
+export function createAppRoutes(): RouteObject[] {
+  return [
+    {
+      element: <AuthGate />,
+      errorElement: <RouteError />,
+      children: [
+        {
+          element: <AppLayout />,
+          children: [
+            { index: true, element: <Navigate to={paths.creatives} replace /> },
+            { path: 'creatives', element: <CreativesRoute /> },
+            { path: 'locations', element: <LocationsRoute /> },
+            { path: 'simulation', element: <SimulationRoute /> },
+            { path: 'heatmap', element: <HeatmapListRoute /> },
+            { path: 'heatmap/new', element: <HeatmapNewRoute /> },
+            { path: 'heatmap/results/:id', element: <HeatmapResultsRoute /> },
+            { path: 'heatmap/:mediaId', element: <HeatmapMediaRoute /> },
+            { path: '*', element: <NotFoundRoute /> },
+          ],
+        },
+      ],
+    },
+  ];
+}
+
+export function AppRouter() {
+  const [router] = useState(() => createBrowserRouter(createAppRoutes()));
+  return <RouterProvider router={router} />;
+}

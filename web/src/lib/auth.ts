@@ -1,0 +1,21 @@
+//! The one auth-js client of the app, talking to the Regard server's
+//! GoTrue-compatible API under /auth/v1 on the same origin.
+//!
+//! Token refresh: with `autoRefreshToken`, auth-js itself listens to
+//! `visibilitychange` in a browser and starts the refresh ticker when the tab
+//! is visible and stops it when hidden. Calling startAutoRefresh/stopAutoRefresh
+//! by hand would *remove* that managed listener, so we deliberately don't.
+//! Tests replace this module with a mock (`vi.mock('@/lib/auth')`).
+import { AuthClient } from '@supabase/auth-js';
+
+import { AUTH_STORAGE_KEY } from '@/config/constants';
+
+export const authClient = new AuthClient({
+  url: `${window.location.origin}/auth/v1`,
+  storageKey: AUTH_STORAGE_KEY,
+  autoRefreshToken: true,
+  persistSession: true,
+  detectSessionInUrl: true,
+});
+
+export type { AuthError, Session, User } from '@supabase/auth-js';

@@ -1,0 +1,63 @@
+//! i18next set-up: French by default, English as fallback, the choice kept in
+//! localStorage and mirrored on `<html lang>`. Resources are bundled (two small
+//! JSON files), so initialisation is synchronous and nothing flashes untranslated.
+import i18n from 'i18next';
+import { initReactI18next } from 'react-i18next';
+
+import { LANGUAGE_STORAGE_KEY } from '@/config/constants';
+import en from '@/locales/en.json';
+import fr from '@/locales/fr.json';
+
+export const SUPPORTED_LANGUAGES = ['fr', 'en'] as const;
+export type Language = (typeof SUPPORTED_LANGUAGES)[number];
+export const DEFAULT_LANGUAGE: Language = 'fr';
+export const FALLBACK_LANGUAGE: Language = 'en';
+
+export const resources = {
+  fr: { translation: fr },
+  en: { translation: en },
+} as const;
+
+export function isLanguage(value: unknown): value is Language {
+  return typeof value === 'string' && (SUPPORTED_LANGUAGES as readonly string[]).includes(value);
+}
+
+/** The stored language, or French when none (or an unknown one) is stored. */
+export function readStoredLanguage(): Language {
+  try {
+    const stored = window.localStorage.getItem(LANGUAGE_STORAGE_KEY);
+    return isLanguage(stored) ? stored : DEFAULT_LANGUAGE;
+  } catch {
+    // Storage can be unavailable (privacy mode, sandboxed iframe): use the default.
+    return DEFAULT_LANGUAGE;
+  }
+}
+
+function persistLanguage(language: string) {
+  document.documentElement.lang = language;
+  try {
+    window.localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
+  } catch {
+    // Not persisting is acceptable; the language still applies to this tab.
+  }
+}
+
+void i18n.use(initReactI18next).init({
+  resources,
+  lng: readStoredLanguage(),
+  fallbackLng: FALLBACK_LANGUAGE,
+  supportedLngs: SUPPORTED_LANGUAGES,
+  interpolation: { escapeValue: false }, // React escapes already.
+  initAsync: false,
+  returnNull: false,
+});
+
+document.documentElement.lang = i18n.language;
+i18n.on('languageChanged', persistLanguage);
+
+/** Switches the interface language and remembers the choice. */
+export function changeLanguage(language: Language) {
+  return i18n.changeLanguage(language);
+}
+
+export { i18n };

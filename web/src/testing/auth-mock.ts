@@ -1,0 +1,63 @@
+//! A stand-in for `@/lib/auth` (the module boundary around auth-js). Use with
+//!   vi.mock('@/lib/auth', () => import('@/testing/auth-mock'));
+//! then drive it through `authMock`.
+import type { AuthChangeEvent, Session, User } from '@supabase/auth-js';
+import { vi } from 'vitest';
+
+type Listener = (event: AuthChangeEvent, session: Session | null) => void;
+const listeners = new Set<Listener>();
+
+export const authClient = {
+  getSession: vi.fn(),
+  onAuthStateChange: vi.fn((listener: Listener) => {
+    listeners.add(listener);
+    return { data: { subscription: { id: 'test', callback: listener, unsubscribe: () => listeners.delete(listener) } } };
+  }),
+  signInWithPassword: vi.fn(),
+  signUp: vi.fn(),
+  signOut: vi.fn(),
+};
+
+export function fakeSession(email = 'ada@example.com'): Session {
+  const user = {
+    id: '00000000-0000-4000-8000-000000000001',
+    aud: 'authenticated',
+    email,
+    app_metadata: {},
+    user_metadata: {},
+    created_at: '2026-01-01T00:00:00Z',
+  } satisfies User;
+  return {
+    access_token: 'access',
+    refresh_token: 'refresh',
+    expires_in: 3600,
+    expires_at: Math.floor(Date.now() / 1000) + 3600,
+    token_type: 'bearer',
+    user,
+  };
+}
+
+/** Resets every mock; the session starts as `session` (signed out by default). */
+export function resetAuthMock(session: Session | null = null) {
+  listeners.clear();
+  authClient.getSession.mockReset().mockResolvedValue({ data: { session }, error: null });
+  authClient.onAuthStateChange.mockClear();
+  authClient.signInWithPassword.mockReset().mockResolvedValue({ data: { user: null, session: null }, error: null });
+  authClient.signUp.mockReset().mockResolvedValue({ data: { user: null, session: null }, error: null });
+  authClient.signOut.mockReset().mockImplementation(() => {
+    emit('SIGNED_OUT', null);
+    return Promise.resolve({ error: null });
+  });
+}
+
+/** Announces an auth event to the app, as auth-js would. */
+export function emit(event: AuthChangeEvent, session: Session | null) {
+  for (const listener of listeners) listener(event, session);
+}
+
+/** An error shaped like auth-js's AuthApiError. */
+export function authError(code: string | undefined, message = 'error', status = 400) {
+  return Object.assign(new Error(message), { name: 'AuthApiError', code, status, __isAuthError: true });
+}
+
+resetAuthMock();

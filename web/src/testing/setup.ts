@@ -1,0 +1,14 @@
+import '@testing-library/jest-dom/vitest';
+import { cleanup } from '@testing-library/react';
+import { afterEach, beforeEach } from 'vitest';
+
+import { i18n } from '@/lib/i18n';
+
+beforeEach(async () => {
+  window.localStorage.clear();
+  await i18n.changeLanguage('fr');
+});
+
+afterEach(() => {
+  cleanup();
+});
