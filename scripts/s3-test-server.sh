@@ -21,13 +21,16 @@ moto_version="${REGARD_MOTO_VERSION:-5.1.*}"
 log() { printf 's3-test-server: %s\n' "$*" >&2; }
 
 install_moto() {
-  if [ -x "$venv/bin/moto_server" ]; then
+  # The marker is written last, so an interrupted install is redone rather than half used.
+  if [ -f "$venv/.regard-installed" ]; then
     return
   fi
   log "installing moto[server] $moto_version into $venv (once)"
   mkdir -p "$cache_dir"
+  rm -rf "$venv"
   python3 -m venv "$venv" >&2
   "$venv/bin/pip" install --quiet --disable-pip-version-check "moto[server]==$moto_version" >&2
+  touch "$venv/.regard-installed"
 }
 
 free_port() {

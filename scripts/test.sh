@@ -18,12 +18,21 @@ if ! command -v chromium >/dev/null 2>&1; then
   fi
 fi
 (cd web && npm ci --no-audit --no-fund --loglevel=error)
+# REGARD_TEST_S3 set to an http(s) URL uses that S3 server; set to anything else (CI sets 1), the
+# storage and API suites run against a local S3-protocol server started here.
+case "${REGARD_TEST_S3:-}" in
+  "" | http://* | https://*) ;;
+  *)
+    eval "$(scripts/s3-test-server.sh start)"
+    trap 'scripts/s3-test-server.sh stop' EXIT
+    ;;
+esac
 
 step "Rust formatting and lints"
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
-step "Rust tests (SQLite, local storage)"
+step "Rust tests (SQLite${REGARD_TEST_S3:+, S3 storage suite})"
 cargo test --workspace --locked
 
 if [ -n "${REGARD_TEST_DATABASE_URL:-}" ]; then

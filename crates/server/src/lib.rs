@@ -1,3 +1,15 @@
 //! The Regard server library: everything behind the `regard` binary.
 
+pub mod auth;
 pub mod cli;
+pub mod config;
+pub mod db;
+pub mod http;
+pub mod media;
+pub mod startup;
+pub mod state;
+pub mod storage;
+pub mod telemetry;
+
+pub use config::Config;
+pub use startup::Application;

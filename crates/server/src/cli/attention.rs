@@ -1,15 +1,124 @@
-//! Attention engine on the command line: `regard heatmap`, `regard eval-saliency`.
+//! Attention engine on the command line: `regard heatmap`, `regard eval-saliency`,
+//! `regard fit-saliency`, `regard bench-saliency`. File decoding, limits and writing live here;
+//! all pixel work is in `regard-vision`.
+
+mod bench;
+mod evaluate;
+mod heatmap;
+mod osie;
 
 use clap::Subcommand;
+use std::path::PathBuf;
+
+/// Default feature cache for fitting (outside the repository).
+const DEFAULT_CACHE: &str = "/tmp/regard-saliency-fit-cache.bin";
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Predict attention maps for images (not built yet).
-    Heatmap,
+    /// Predict attention maps: writes DIR/<name>.png (grey map at the input's size, linear in
+    /// predicted fixation density, brightest = 255) and DIR/<name>.json (score, metrics,
+    /// hotspots, faces, text-like regions) for each image.
+    Heatmap {
+        /// Output directory (created if missing).
+        #[arg(long)]
+        out: PathBuf,
+        /// Also write DIR/<name>.overlay.png, the colour overlay on the image.
+        #[arg(long)]
+        overlay: bool,
+        /// Also write DIR/<name>.fog.png, the fog view.
+        #[arg(long)]
+        fog: bool,
+        /// Opacity of the overlay and fog, 0..1.
+        #[arg(long, default_value_t = 0.6)]
+        opacity: f32,
+        /// Input images (JPEG, PNG, WebP).
+        #[arg(required = true)]
+        images: Vec<PathBuf>,
+    },
+    /// Score the model (k-fold cross-validated by image) and the baselines on an eye-tracking
+    /// set in the OSIE layout; prints a table of AUC-Judd, sAUC, NSS, CC, KLD, SIM.
+    EvalSaliency {
+        /// Data set directory (with fixations.json and stimuli/).
+        #[arg(long)]
+        dataset: PathBuf,
+        /// Number of cross-validation folds (images split by index modulo folds).
+        #[arg(long, default_value_t = 5)]
+        folds: usize,
+        /// Use only the first N images (quick checks).
+        #[arg(long)]
+        limit: Option<usize>,
+        /// Longer side at which maps are scored (our protocol: at most 1024).
+        #[arg(long, default_value_t = 800)]
+        eval_long_side: usize,
+        /// Worker threads (results do not depend on it).
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        /// Feature cache file.
+        #[arg(long, default_value = DEFAULT_CACHE)]
+        cache: PathBuf,
+        /// Skip the leave-one-viewer-out human baseline (the slowest part).
+        #[arg(long)]
+        no_human: bool,
+    },
+    /// Fit the model's parameters on every image of an eye-tracking set and write them as JSON
+    /// (the shipped file is crates/vision/src/params.json).
+    FitSaliency {
+        /// Data set directory (with fixations.json and stimuli/).
+        #[arg(long)]
+        dataset: PathBuf,
+        /// Parameters file to write.
+        #[arg(long, default_value = "crates/vision/src/params.json")]
+        out: PathBuf,
+        /// Worker threads for feature extraction (results do not depend on it).
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        /// Feature cache file.
+        #[arg(long, default_value = DEFAULT_CACHE)]
+        cache: PathBuf,
+    },
+    /// Time the engine (decoded pixels → map, score, analysis) on 1920×1080 and 24-megapixel
+    /// images; prints median, p10, p90 and peak memory.
+    BenchSaliency {
+        /// Runs per size.
+        #[arg(long, default_value_t = 15)]
+        runs: usize,
+        /// Benchmark these image files instead of synthetic images.
+        images: Vec<PathBuf>,
+    },
 }
 
 pub fn run(cmd: Command) -> anyhow::Result<()> {
     match cmd {
-        Command::Heatmap => anyhow::bail!("not built yet"),
+        Command::Heatmap {
+            out,
+            overlay,
+            fog,
+            opacity,
+            images,
+        } => heatmap::run(&out, &images, overlay, fog, opacity),
+        Command::EvalSaliency {
+            dataset,
+            folds,
+            limit,
+            eval_long_side,
+            jobs,
+            cache,
+            no_human,
+        } => evaluate::eval_saliency(&evaluate::EvalOptions {
+            dataset: &dataset,
+            folds,
+            limit,
+            eval_long_side,
+            jobs,
+            cache: &cache,
+            no_human,
+        }),
+        Command::FitSaliency {
+            dataset,
+            out,
+            jobs,
+            cache,
+        } => evaluate::fit_saliency(&dataset, &out, &cache, jobs),
+        Command::BenchSaliency { runs, images } => bench::run(runs, &images),
     }
 }

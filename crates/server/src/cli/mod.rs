@@ -1,6 +1,7 @@
 //! Command-line entry: `regard serve`, `regard heatmap`, `regard eval-saliency`, ...
 
 pub mod attention;
+pub mod serve;
 
 use clap::{Parser, Subcommand};
 
@@ -14,6 +15,8 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Run the web server: auth, API and the built web app (configuration: REGARD_* variables).
+    Serve(Box<serve::ServeArgs>),
     /// Attention engine commands (heatmap, eval-saliency, ...).
     #[command(flatten)]
     Attention(attention::Command),
@@ -23,6 +26,7 @@ pub enum Command {
 pub fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
+        Command::Serve(args) => serve::run(*args),
         Command::Attention(cmd) => attention::run(cmd),
     }
 }

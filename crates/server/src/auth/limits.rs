@@ -1,0 +1,59 @@
+//! Per-client-IP rate limits on sign-in and sign-up (GCRA buckets from `governor`).
+//!
+//! In memory, per process: with several `regard serve` nodes each keeps its own buckets, which
+//! multiplies the allowance by the node count but needs no shared store. `governor` was chosen
+//! over a hand-written limiter because it is small, lock-free and well kept.
+
+use std::net::IpAddr;
+use std::num::NonZeroU32;
+use std::time::Duration;
+
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+
+use crate::config::Config;
+
+/// The limiters, one per limited action. `None` means unlimited.
+pub struct RateLimits {
+    sign_in: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    sign_up: Option<DefaultKeyedRateLimiter<IpAddr>>,
+}
+
+/// A limiter allowing `count` requests per `window_secs`, refilled evenly, burst `count`.
+fn limiter(count: u32, window_secs: u64) -> Option<DefaultKeyedRateLimiter<IpAddr>> {
+    let burst = NonZeroU32::new(count)?;
+    let period_ms = (window_secs.saturating_mul(1000) / u64::from(count)).max(1);
+    let quota = Quota::with_period(Duration::from_millis(period_ms))?.allow_burst(burst);
+    Some(RateLimiter::keyed(quota))
+}
+
+impl RateLimits {
+    /// Limiters from the configuration (`REGARD_RATE_LIMIT_*`).
+    pub fn new(config: &Config) -> Self {
+        Self {
+            sign_in: limiter(config.rate_limit_sign_in, config.rate_limit_window),
+            sign_up: limiter(config.rate_limit_sign_up, config.rate_limit_window),
+        }
+    }
+
+    /// Takes one sign-in from `ip`'s allowance; `false` when it is used up.
+    pub fn allow_sign_in(&self, ip: IpAddr) -> bool {
+        self.sign_in
+            .as_ref()
+            .is_none_or(|limiter| limiter.check_key(&ip).is_ok())
+    }
+
+    /// Takes one sign-up from `ip`'s allowance; `false` when it is used up.
+    pub fn allow_sign_up(&self, ip: IpAddr) -> bool {
+        self.sign_up
+            .as_ref()
+            .is_none_or(|limiter| limiter.check_key(&ip).is_ok())
+    }
+
+    /// Forgets clients whose buckets are full again, so memory stays bounded.
+    pub fn forget_idle(&self) {
+        for limiter in [&self.sign_in, &self.sign_up].into_iter().flatten() {
+            limiter.retain_recent();
+            limiter.shrink_to_fit();
+        }
+    }
+}

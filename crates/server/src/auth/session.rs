@@ -1,0 +1,177 @@
+//! Sessions as the client sees them: the GoTrue user JSON and the token response
+//! (`access_token`, `refresh_token`, `expires_in`, `expires_at`, `user`).
+
+use chrono::{DateTime, SecondsFormat};
+use serde_json::{Value, json};
+
+use super::error::AuthError;
+use super::tokens::{AmrEntry, Claims, random_token};
+use crate::db::users::UserRow;
+use crate::db::{self, sessions, users};
+use crate::state::AppState;
+
+/// GoTrue's audience and role for every signed-in user.
+pub const AUDIENCE: &str = "authenticated";
+
+/// Epoch milliseconds as RFC 3339 (UTC, microseconds like GoTrue).
+pub fn rfc3339(ms: i64) -> String {
+    DateTime::from_timestamp_millis(ms)
+        .unwrap_or_default()
+        .to_rfc3339_opts(SecondsFormat::Micros, true)
+}
+
+fn parse_json(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|err| {
+        tracing::error!(error = %err, "stored metadata is not JSON");
+        json!({})
+    })
+}
+
+/// The user's `app_metadata` object.
+pub fn app_metadata(user: &UserRow) -> Value {
+    parse_json(&user.app_metadata)
+}
+
+/// The user's `user_metadata` object.
+pub fn user_metadata(user: &UserRow) -> Value {
+    parse_json(&user.user_metadata)
+}
+
+/// The user JSON of GoTrue (`internal/models/user.go`), with its single email identity.
+/// Optional timestamps are omitted when unset, as GoTrue does; `factors` is omitted while the
+/// user has none.
+pub fn user_json(user: &UserRow) -> Value {
+    // GoTrue stores identities in their own table; ours is implied by the user row, so its id
+    // is derived from the user id to stay stable across calls.
+    let identity_id = uuid::Uuid::parse_str(&user.id)
+        .map(|id| uuid::Uuid::new_v5(&id, b"email").to_string())
+        .unwrap_or_default();
+    let mut identity = json!({
+        "identity_id": identity_id,
+        "id": user.id,
+        "user_id": user.id,
+        "identity_data": {
+            "email": user.email,
+            "email_verified": user.email_confirmed_at.is_some(),
+            "phone_verified": false,
+            "sub": user.id,
+        },
+        "provider": "email",
+        "created_at": rfc3339(user.created_at),
+        "updated_at": rfc3339(user.updated_at),
+        "email": user.email,
+    });
+    let mut body = json!({
+        "id": user.id,
+        "aud": AUDIENCE,
+        "role": AUDIENCE,
+        "email": user.email,
+        "phone": "",
+        "app_metadata": app_metadata(user),
+        "user_metadata": user_metadata(user),
+        "identities": [],
+        "created_at": rfc3339(user.created_at),
+        "updated_at": rfc3339(user.updated_at),
+        "is_anonymous": false,
+    });
+    if let Some(at) = user.email_confirmed_at {
+        body["email_confirmed_at"] = json!(rfc3339(at));
+        body["confirmed_at"] = json!(rfc3339(at));
+    }
+    if let Some(at) = user.last_sign_in_at {
+        body["last_sign_in_at"] = json!(rfc3339(at));
+        identity["last_sign_in_at"] = json!(rfc3339(at));
+    }
+    body["identities"] = json!([identity]);
+    body
+}
+
+/// Details of the request that opens a session (stored on the session row).
+#[derive(Debug, Clone, Default)]
+pub struct Origin {
+    pub ip: Option<String>,
+    pub user_agent: Option<String>,
+}
+
+/// Opens a new session for `user` (after a sign-up or a password sign-in) and answers with
+/// its tokens.
+pub async fn start(
+    state: &AppState,
+    user: &UserRow,
+    amr_method: &str,
+    origin: &Origin,
+) -> Result<Value, AuthError> {
+    let now = db::now_ms();
+    let session_id = uuid::Uuid::new_v4().to_string();
+    let refresh_token = random_token();
+    sessions::create(
+        &state.db,
+        &sessions::NewSession {
+            id: &session_id,
+            user_id: &user.id,
+            amr_method,
+            refresh_token_id: &uuid::Uuid::new_v4().to_string(),
+            refresh_token: &refresh_token,
+            user_agent: origin.user_agent.as_deref(),
+            ip: origin.ip.as_deref(),
+            now,
+        },
+    )
+    .await?;
+    users::touch_last_sign_in(&state.db, &user.id, now).await?;
+    let user = UserRow {
+        last_sign_in_at: Some(now),
+        updated_at: now,
+        ..user.clone()
+    };
+    respond(state, &user, &session_id, &refresh_token).await
+}
+
+/// The token response for an existing session: a fresh access token with claims derived from
+/// the session, plus the given refresh token.
+pub async fn respond(
+    state: &AppState,
+    user: &UserRow,
+    session_id: &str,
+    refresh_token: &str,
+) -> Result<Value, AuthError> {
+    let session = sessions::find(&state.db, session_id)
+        .await?
+        .ok_or_else(|| AuthError::internal("session vanished while issuing tokens"))?;
+    let amr = sessions::amr_claims(&state.db, session_id)
+        .await?
+        .into_iter()
+        .map(|(method, ms)| AmrEntry {
+            method,
+            timestamp: ms / 1000,
+        })
+        .collect();
+    let iat = chrono::Utc::now().timestamp();
+    let expires_in = i64::try_from(state.config.jwt_exp).unwrap_or(i64::MAX / 2);
+    let exp = iat.saturating_add(expires_in);
+    let claims = Claims {
+        iss: state.config.issuer(),
+        sub: user.id.clone(),
+        aud: AUDIENCE.to_owned(),
+        exp,
+        iat,
+        email: user.email.clone(),
+        phone: String::new(),
+        app_metadata: app_metadata(user),
+        user_metadata: user_metadata(user),
+        role: AUDIENCE.to_owned(),
+        aal: session.aal,
+        amr,
+        session_id: session_id.to_owned(),
+        is_anonymous: false,
+    };
+    let access_token = state.jwt.sign(&claims).map_err(AuthError::internal)?;
+    Ok(json!({
+        "access_token": access_token,
+        "token_type": "bearer",
+        "expires_in": expires_in,
+        "expires_at": exp,
+        "refresh_token": refresh_token,
+        "user": user_json(user),
+    }))
+}

@@ -1,0 +1,194 @@
+//! `POST /auth/v1/token?grant_type=password|refresh_token`: sign-in and token refresh.
+//!
+//! Refresh follows GoTrue's rotation and reuse rules (its "v1" refresh tokens):
+//! * an active token is revoked and replaced by a child (rotation);
+//! * a revoked token that is the parent of the session's active token, or that was revoked less
+//!   than `REGARD_REFRESH_TOKEN_REUSE_INTERVAL` seconds ago, gets the session's *current* token
+//!   back (the client lost the previous answer, or several tabs refreshed at once);
+//! * any other revoked token is a replay: the whole session is ended (`refresh_token_already_used`),
+//!   so its access tokens stop working too.
+
+use axum::extract::{Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::routing::post;
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::email::Email;
+use super::error::AuthError;
+use super::extract::{ClientIp, GoTrueJson};
+use super::password;
+use super::session::{self, Origin};
+use super::signup::user_agent;
+use super::tokens;
+use crate::db::{self, refresh_tokens, sessions, users};
+use crate::state::AppState;
+
+/// Routes of this module.
+pub fn router() -> Router<AppState> {
+    Router::new().route("/token", post(token))
+}
+
+#[derive(Debug, Deserialize)]
+struct TokenQuery {
+    grant_type: Option<String>,
+}
+
+/// The union of the grants' bodies (unknown fields ignored).
+#[derive(Debug, Deserialize)]
+struct TokenParams {
+    email: Option<String>,
+    phone: Option<String>,
+    password: Option<String>,
+    refresh_token: Option<String>,
+}
+
+async fn token(
+    State(state): State<AppState>,
+    Query(query): Query<TokenQuery>,
+    client_ip: ClientIp,
+    headers: HeaderMap,
+    GoTrueJson(params): GoTrueJson<TokenParams>,
+) -> Result<Json<Value>, AuthError> {
+    match query.grant_type.as_deref().unwrap_or("") {
+        "password" => password_grant(&state, client_ip, &headers, params).await,
+        "refresh_token" => refresh_grant(&state, params).await,
+        _ => Err(AuthError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_credentials",
+            "unsupported_grant_type",
+        )),
+    }
+    .map(Json)
+}
+
+async fn password_grant(
+    state: &AppState,
+    ClientIp(ip): ClientIp,
+    headers: &HeaderMap,
+    params: TokenParams,
+) -> Result<Value, AuthError> {
+    if !state.limits.allow_sign_in(ip) {
+        return Err(AuthError::rate_limited());
+    }
+    let email = params.email.as_deref().unwrap_or("").trim();
+    let phone = params.phone.as_deref().unwrap_or("").trim();
+    match (email.is_empty(), phone.is_empty()) {
+        (false, false) => {
+            return Err(AuthError::validation(
+                "Only an email address or phone number should be provided on login.",
+            ));
+        }
+        (true, true) => return Err(AuthError::validation("missing email or phone")),
+        (true, false) => {
+            return Err(AuthError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "phone_provider_disabled",
+                "Phone logins are disabled",
+            ));
+        }
+        (false, true) => {}
+    }
+    let password = params.password.unwrap_or_default();
+    let user = users::find_by_email(&state.db, &Email::normalise(email)).await?;
+    // An unknown email is verified against a dummy hash so that both failures take as long.
+    let hash = user.as_ref().map_or_else(
+        || state.dummy_hash.to_string(),
+        |u| u.encrypted_password.clone(),
+    );
+    let matches = password::verify(password, hash).await?;
+    let user = match user {
+        Some(user) if matches => user,
+        _ => return Err(AuthError::invalid_credentials()),
+    };
+    let origin = Origin {
+        ip: Some(ip.to_string()),
+        user_agent: user_agent(headers),
+    };
+    session::start(state, &user, "password", &origin).await
+}
+
+fn invalid_refresh(code: &'static str, detail: &str) -> AuthError {
+    AuthError::new(
+        StatusCode::BAD_REQUEST,
+        code,
+        format!("Invalid Refresh Token: {detail}"),
+    )
+}
+
+async fn refresh_grant(state: &AppState, params: TokenParams) -> Result<Value, AuthError> {
+    let presented = params.refresh_token.unwrap_or_default();
+    if presented.is_empty() {
+        return Err(AuthError::oauth_invalid_request("refresh_token required"));
+    }
+    if !tokens::is_well_formed(&presented) {
+        return Err(AuthError::validation("Refresh token is not valid"));
+    }
+    let not_found = || invalid_refresh("refresh_token_not_found", "Refresh Token Not Found");
+    let mut token = refresh_tokens::find(&state.db, &presented)
+        .await?
+        .ok_or_else(not_found)?;
+    if sessions::find(&state.db, &token.session_id)
+        .await?
+        .is_none()
+    {
+        return Err(invalid_refresh(
+            "session_not_found",
+            "No Valid Session Found",
+        ));
+    }
+    let user = users::find_by_id(&state.db, &token.user_id)
+        .await?
+        .ok_or_else(not_found)?;
+
+    // Two passes at most: a concurrent refresh may revoke the token between the read and the
+    // rotation, after which the reuse rules decide.
+    for _ in 0..2 {
+        let now = db::now_ms();
+        let Some(revoked_at) = token.revoked_at else {
+            let new_token = tokens::random_token();
+            let new_id = uuid::Uuid::new_v4().to_string();
+            if refresh_tokens::rotate(&state.db, &token, &new_id, &new_token, now).await? {
+                return session::respond(state, &user, &token.session_id, &new_token).await;
+            }
+            token = refresh_tokens::find(&state.db, &presented)
+                .await?
+                .ok_or_else(not_found)?;
+            continue;
+        };
+
+        let active = refresh_tokens::active_for_session(&state.db, &token.session_id).await?;
+        let reuse_window_ms = i64::try_from(state.config.refresh_token_reuse_interval)
+            .unwrap_or(i64::MAX / 2_000)
+            .saturating_mul(1000);
+        let within_window = now <= revoked_at.saturating_add(reuse_window_ms);
+        if let Some(active) = active {
+            let is_parent_of_active = active.parent.as_deref() == Some(presented.as_str());
+            if is_parent_of_active || within_window {
+                return session::respond(state, &user, &token.session_id, &active.token).await;
+            }
+        }
+        tracing::warn!(
+            session_id = %token.session_id,
+            user_id = %token.user_id,
+            "refresh token reused outside the reuse interval; ending the session"
+        );
+        sessions::delete(
+            &state.db,
+            &token.user_id,
+            sessions::Scope::Only(&token.session_id),
+            now,
+        )
+        .await?;
+        return Err(invalid_refresh(
+            "refresh_token_already_used",
+            "Already Used",
+        ));
+    }
+    Err(AuthError::new(
+        StatusCode::CONFLICT,
+        "conflict",
+        "Too many concurrent token refresh requests on the same session or refresh token",
+    ))
+}

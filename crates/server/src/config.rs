@@ -1,0 +1,188 @@
+//! Server configuration: every `REGARD_*` environment variable and its matching `regard serve`
+//! flag, with defaults that need no configuration at all (docs/configuration.md lists them).
+
+use std::fmt;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::str::FromStr;
+
+/// A secret string (JWT secret, database password in a URL) that never shows up in `Debug`
+/// output, so configuration can be logged safely.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    /// Wraps a secret value.
+    pub fn new(value: impl Into<String>) -> Self {
+        Self(value.into())
+    }
+
+    /// The secret value; call sites are the few places that really need it.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret([redacted])")
+    }
+}
+
+impl FromStr for Secret {
+    type Err = std::convert::Infallible;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(Self(s.to_owned()))
+    }
+}
+
+/// Log output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line, for log collectors.
+    Json,
+}
+
+/// Everything `regard serve` needs. Built from flags and `REGARD_*` variables by clap, or
+/// directly by tests (see [`Config::for_data_dir`]).
+#[derive(Debug, Clone, clap::Args)]
+pub struct Config {
+    /// Address and port to listen on. Port 0 picks a free port (tests).
+    #[arg(long, env = "REGARD_BIND", default_value = "127.0.0.1:8080")]
+    pub bind: SocketAddr,
+
+    /// Folder for the SQLite database, generated secrets and media. Created when missing.
+    #[arg(long, env = "REGARD_DATA_DIR", default_value = "data")]
+    pub data_dir: PathBuf,
+
+    /// Database URL: `sqlite://...` or `postgres://...`. Default: `<data dir>/regard.db`.
+    #[arg(long, env = "REGARD_DATABASE_URL", hide_env_values = true)]
+    pub database_url: Option<Secret>,
+
+    /// Maximum number of pooled database connections.
+    #[arg(long, env = "REGARD_DATABASE_MAX_CONNECTIONS", default_value_t = 10)]
+    pub database_max_connections: u32,
+
+    /// HS256 secret for access tokens. Default: generated once into `<data dir>/jwt_secret`.
+    #[arg(long, env = "REGARD_JWT_SECRET", hide_env_values = true)]
+    pub jwt_secret: Option<Secret>,
+
+    /// Access token lifetime in seconds.
+    #[arg(long, env = "REGARD_JWT_EXP", default_value_t = 3600)]
+    pub jwt_exp: u64,
+
+    /// `iss` claim of access tokens. Default: `<site url>/auth/v1`.
+    #[arg(long, env = "REGARD_JWT_ISSUER")]
+    pub jwt_issuer: Option<String>,
+
+    /// Public address of the site (used for the token issuer and, later, links in emails).
+    #[arg(long, env = "REGARD_SITE_URL", default_value = "http://localhost:8080")]
+    pub site_url: String,
+
+    /// Folder holding the built web app (`index.html`, `assets/`).
+    #[arg(long, env = "REGARD_WEB_DIR", default_value = "web/dist")]
+    pub web_dir: PathBuf,
+
+    /// Seconds during which a just-rotated refresh token may be presented again and still get
+    /// the session's current token (several tabs refreshing at once, a lost response).
+    #[arg(
+        long,
+        env = "REGARD_REFRESH_TOKEN_REUSE_INTERVAL",
+        default_value_t = 10
+    )]
+    pub refresh_token_reuse_interval: u64,
+
+    /// Refuse new sign-ups (existing users can still sign in).
+    #[arg(long, env = "REGARD_DISABLE_SIGNUP")]
+    pub disable_signup: bool,
+
+    /// Password sign-ins allowed per client IP per rate-limit window (0 = unlimited).
+    #[arg(long, env = "REGARD_RATE_LIMIT_SIGN_IN", default_value_t = 30)]
+    pub rate_limit_sign_in: u32,
+
+    /// Sign-ups allowed per client IP per rate-limit window (0 = unlimited).
+    #[arg(long, env = "REGARD_RATE_LIMIT_SIGN_UP", default_value_t = 30)]
+    pub rate_limit_sign_up: u32,
+
+    /// Length of the rate-limit window in seconds; the allowance refills evenly over it.
+    #[arg(long, env = "REGARD_RATE_LIMIT_WINDOW", default_value_t = 300)]
+    pub rate_limit_window: u64,
+
+    /// Take the client IP from the first `X-Forwarded-For` entry (only behind a trusted proxy).
+    #[arg(long, env = "REGARD_TRUST_PROXY")]
+    pub trust_proxy: bool,
+
+    /// Largest accepted request body in bytes (larger ones get 413).
+    #[arg(long, env = "REGARD_MAX_BODY_BYTES", default_value_t = 1024 * 1024)]
+    pub max_body_bytes: usize,
+
+    /// Extra origins allowed to call the API from a browser (comma separated). Default: none,
+    /// i.e. same origin only.
+    #[arg(long, env = "REGARD_CORS_ORIGINS", value_delimiter = ',')]
+    pub cors_origins: Vec<String>,
+
+    /// Object storage for media: empty = `<data dir>/media`; `file:///absolute/path`; or
+    /// `s3://bucket[/prefix]?endpoint=URL&region=R` (credentials from the `AWS_*` variables).
+    #[arg(long, env = "REGARD_STORAGE_URL")]
+    pub storage_url: Option<String>,
+
+    /// Largest accepted image upload in bytes (larger ones get 413 `file_too_large`).
+    #[arg(long, env = "REGARD_MEDIA_MAX_BYTES", default_value_t = 50 * 1024 * 1024)]
+    pub media_max_bytes: u64,
+
+    /// Largest accepted image area in pixels (width × height, read from the header).
+    #[arg(long, env = "REGARD_MEDIA_MAX_PIXELS", default_value_t = 100_000_000)]
+    pub media_max_pixels: u64,
+
+    /// Lifetime of signed media URLs in seconds (URLs are valid between 3/4 of it and all of
+    /// it, because expiries are rounded so repeated responses give identical, cacheable URLs).
+    #[arg(long, env = "REGARD_MEDIA_URL_TTL", default_value_t = 3600)]
+    pub media_url_ttl: u64,
+
+    /// Image uploads processed at once per process (each may hold a few hundred MB while
+    /// decoding); further uploads wait for a slot.
+    #[arg(long, env = "REGARD_MEDIA_INGEST_CONCURRENCY", default_value_t = 2)]
+    pub media_ingest_concurrency: usize,
+
+    /// Log format (`text` or `json`); the level comes from `RUST_LOG` (default `info`).
+    #[arg(long, env = "REGARD_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+}
+
+impl Config {
+    /// The defaults, overlaid with any `REGARD_*` variables of the environment, rooted at
+    /// `data_dir`. Tests start from this and override what they depend on.
+    pub fn for_data_dir(data_dir: impl Into<PathBuf>) -> Self {
+        use clap::Parser;
+
+        #[derive(clap::Parser)]
+        struct Wrapper {
+            #[command(flatten)]
+            config: Config,
+        }
+        // An empty command line: clap fills in the defaults (and the environment), so the
+        // defaults are written once, in the attributes above.
+        let mut config = Wrapper::parse_from(["regard"]).config;
+        config.data_dir = data_dir.into();
+        config
+    }
+
+    /// The upload limits, from `media_max_bytes` and `media_max_pixels`.
+    pub fn media_limits(&self) -> crate::media::MediaLimits {
+        crate::media::MediaLimits {
+            max_bytes: self.media_max_bytes,
+            max_pixels: self.media_max_pixels,
+            ..crate::media::MediaLimits::default()
+        }
+    }
+
+    /// The `iss` claim put into access tokens.
+    pub fn issuer(&self) -> String {
+        self.jwt_issuer
+            .clone()
+            .unwrap_or_else(|| format!("{}/auth/v1", self.site_url.trim_end_matches('/')))
+    }
+}

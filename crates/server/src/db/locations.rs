@@ -1,0 +1,236 @@
+//! Queries on `locations`: out-of-home sites with their panel, optional photo (a media row)
+//! and the panel's quad in that photo (JSON text). `search` holds the normalised name,
+//! address, city and postal code (see [`super::search`]).
+
+use sqlx::Row;
+use sqlx::any::AnyRow;
+
+use super::media::{self, MediaRow};
+use super::{Db, DbError, search};
+
+/// A stored location.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LocationRow {
+    pub id: String,
+    pub owner_id: String,
+    pub name: String,
+    pub address: Option<String>,
+    pub city: Option<String>,
+    pub postal_code: Option<String>,
+    pub country: Option<String>,
+    pub latitude: Option<f64>,
+    pub longitude: Option<f64>,
+    /// One of the panel formats (`billboard_4x3`, ...).
+    pub format: String,
+    pub panel_width_cm: Option<i64>,
+    pub panel_height_cm: Option<i64>,
+    /// `none`, `front`, `back` or `digital`.
+    pub illumination: String,
+    pub orientation_deg: Option<f64>,
+    pub photo_media_id: Option<String>,
+    /// JSON text: `[{"x":..,"y":..} × 4]`, normalised, clockwise from top-left.
+    pub panel_quad: Option<String>,
+    pub notes: Option<String>,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+impl LocationRow {
+    fn search(&self) -> String {
+        search::document(&[
+            Some(&self.name),
+            self.address.as_deref(),
+            self.city.as_deref(),
+            self.postal_code.as_deref(),
+        ])
+    }
+}
+
+/// A location with its photo, if any.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LocationWithPhoto {
+    pub location: LocationRow,
+    pub photo: Option<MediaRow>,
+}
+
+/// The columns written on insert and update, in bind order (after them: search, times, ids).
+const EDITABLE: [&str; 16] = [
+    "name",
+    "address",
+    "city",
+    "postal_code",
+    "country",
+    "latitude",
+    "longitude",
+    "format",
+    "panel_width_cm",
+    "panel_height_cm",
+    "illumination",
+    "orientation_deg",
+    "photo_media_id",
+    "panel_quad",
+    "notes",
+    "search",
+];
+
+fn select() -> String {
+    format!(
+        "SELECT l.id, l.owner_id, {}, l.created_at, l.updated_at, {} \
+         FROM locations l LEFT JOIN media m ON m.id = l.photo_media_id",
+        EDITABLE[..15]
+            .iter()
+            .map(|c| format!("l.{c}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        media::columns("m", "m_")
+    )
+}
+
+fn from_row(row: &AnyRow) -> Result<LocationWithPhoto, sqlx::Error> {
+    Ok(LocationWithPhoto {
+        location: LocationRow {
+            id: row.try_get("id")?,
+            owner_id: row.try_get("owner_id")?,
+            name: row.try_get("name")?,
+            address: row.try_get("address")?,
+            city: row.try_get("city")?,
+            postal_code: row.try_get("postal_code")?,
+            country: row.try_get("country")?,
+            latitude: row.try_get("latitude")?,
+            longitude: row.try_get("longitude")?,
+            format: row.try_get("format")?,
+            panel_width_cm: row.try_get("panel_width_cm")?,
+            panel_height_cm: row.try_get("panel_height_cm")?,
+            illumination: row.try_get("illumination")?,
+            orientation_deg: row.try_get("orientation_deg")?,
+            photo_media_id: row.try_get("photo_media_id")?,
+            panel_quad: row.try_get("panel_quad")?,
+            notes: row.try_get("notes")?,
+            created_at: row.try_get("created_at")?,
+            updated_at: row.try_get("updated_at")?,
+        },
+        photo: media::from_row(row, "m_")?,
+    })
+}
+
+/// Binds the editable columns of `l` in [`EDITABLE`] order.
+macro_rules! bind_editable {
+    ($query:expr, $l:expr) => {
+        $query
+            .bind(&$l.name)
+            .bind(&$l.address)
+            .bind(&$l.city)
+            .bind(&$l.postal_code)
+            .bind(&$l.country)
+            .bind($l.latitude)
+            .bind($l.longitude)
+            .bind(&$l.format)
+            .bind($l.panel_width_cm)
+            .bind($l.panel_height_cm)
+            .bind(&$l.illumination)
+            .bind($l.orientation_deg)
+            .bind(&$l.photo_media_id)
+            .bind(&$l.panel_quad)
+            .bind(&$l.notes)
+            .bind($l.search())
+    };
+}
+
+/// Inserts a location.
+pub async fn insert(db: &Db, location: &LocationRow) -> Result<(), DbError> {
+    let sql = format!(
+        "INSERT INTO locations ({}, created_at, updated_at, id, owner_id) VALUES ({})",
+        EDITABLE.join(", "),
+        (1..=EDITABLE.len() + 4)
+            .map(|n| format!("${n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    bind_editable!(sqlx::query(&sql), location)
+        .bind(location.created_at)
+        .bind(location.updated_at)
+        .bind(&location.id)
+        .bind(&location.owner_id)
+        .execute(db.pool())
+        .await
+        .map_err(DbError::from_write)?;
+    Ok(())
+}
+
+/// Saves every editable column and `updated_at`; returns whether the row exists.
+pub async fn update(db: &Db, location: &LocationRow) -> Result<bool, DbError> {
+    let n = EDITABLE.len();
+    let sql = format!(
+        "UPDATE locations SET {}, updated_at = ${} WHERE id = ${} AND owner_id = ${}",
+        EDITABLE
+            .iter()
+            .enumerate()
+            .map(|(i, c)| format!("{c} = ${}", i + 1))
+            .collect::<Vec<_>>()
+            .join(", "),
+        n + 1,
+        n + 2,
+        n + 3
+    );
+    let done = bind_editable!(sqlx::query(&sql), location)
+        .bind(location.updated_at)
+        .bind(&location.id)
+        .bind(&location.owner_id)
+        .execute(db.pool())
+        .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// The owner's location with this id.
+pub async fn find(db: &Db, owner_id: &str, id: &str) -> Result<Option<LocationWithPhoto>, DbError> {
+    let row = sqlx::query(&format!("{} WHERE l.id = $1 AND l.owner_id = $2", select()))
+        .bind(id)
+        .bind(owner_id)
+        .fetch_optional(db.pool())
+        .await?;
+    Ok(row.as_ref().map(from_row).transpose()?)
+}
+
+/// One page of the owner's locations, newest first (see `creatives::list`).
+pub async fn list(
+    db: &Db,
+    owner_id: &str,
+    limit: i64,
+    after: Option<(i64, &str)>,
+    query: &str,
+) -> Result<Vec<LocationWithPhoto>, DbError> {
+    let patterns = search::like_patterns(query);
+    let (after_at, after_id) = after.unwrap_or((i64::MAX, ""));
+    let sql = format!(
+        "{} WHERE l.owner_id = $1 AND (l.created_at, l.id) < ($2, $3){} \
+         ORDER BY l.created_at DESC, l.id DESC LIMIT $4",
+        select(),
+        search::like_clauses("l.search", 5, patterns.len())
+    );
+    let mut q = sqlx::query(&sql)
+        .bind(owner_id)
+        .bind(after_at)
+        .bind(after_id)
+        .bind(limit + 1);
+    for pattern in &patterns {
+        q = q.bind(pattern.as_str());
+    }
+    let rows = q.fetch_all(db.pool()).await?;
+    rows.iter()
+        .map(from_row)
+        .collect::<Result<_, _>>()
+        .map_err(DbError::from)
+}
+
+/// Deletes the owner's location; returns its photo's media id when it existed.
+pub async fn delete(db: &Db, owner_id: &str, id: &str) -> Result<Option<Option<String>>, DbError> {
+    let Some(found) = find(db, owner_id, id).await? else {
+        return Ok(None);
+    };
+    let done = sqlx::query("DELETE FROM locations WHERE id = $1 AND owner_id = $2")
+        .bind(id)
+        .bind(owner_id)
+        .execute(db.pool())
+        .await?;
+    Ok((done.rows_affected() == 1).then_some(found.location.photo_media_id))
+}

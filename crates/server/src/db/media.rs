@@ -1,0 +1,172 @@
+//! Queries on `media`: one row per stored image per owner. Objects are content-addressed
+//! (`sha256`), so two rows (two users uploading the same file) can share objects; they are
+//! deleted only when the last row with that hash goes.
+
+use sqlx::Row;
+use sqlx::any::AnyRow;
+
+use super::{Db, DbError};
+
+/// A stored image.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MediaRow {
+    pub id: String,
+    pub owner_id: String,
+    /// `upload`, `render` or `heatmap`.
+    pub kind: String,
+    /// MIME type of the original.
+    pub mime: String,
+    pub width: i64,
+    pub height: i64,
+    /// Size of the stored original.
+    pub bytes: i64,
+    pub sha256: String,
+    /// The uploaded file's name, as the client sent it.
+    pub original_name: Option<String>,
+    pub original_key: String,
+    pub preview_key: String,
+    pub preview_mime: String,
+    pub thumbnail_key: String,
+    pub thumbnail_mime: String,
+    pub gps_latitude: Option<f64>,
+    pub gps_longitude: Option<f64>,
+    pub created_at: i64,
+}
+
+const FIELDS: [&str; 17] = [
+    "id",
+    "owner_id",
+    "kind",
+    "mime",
+    "width",
+    "height",
+    "bytes",
+    "sha256",
+    "original_name",
+    "original_key",
+    "preview_key",
+    "preview_mime",
+    "thumbnail_key",
+    "thumbnail_mime",
+    "gps_latitude",
+    "gps_longitude",
+    "created_at",
+];
+
+/// `alias.col AS prefixcol, ...` for selecting a media row beside another table's columns.
+pub(crate) fn columns(alias: &str, prefix: &str) -> String {
+    FIELDS
+        .iter()
+        .map(|f| format!("{alias}.{f} AS {prefix}{f}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Reads a media row whose columns carry `prefix`; `None` when its id is NULL (a LEFT JOIN
+/// that found nothing).
+pub(crate) fn from_row(row: &AnyRow, prefix: &str) -> Result<Option<MediaRow>, sqlx::Error> {
+    let col = |name: &str| format!("{prefix}{name}");
+    let Some(id) = row.try_get::<Option<String>, _>(col("id").as_str())? else {
+        return Ok(None);
+    };
+    Ok(Some(MediaRow {
+        id,
+        owner_id: row.try_get(col("owner_id").as_str())?,
+        kind: row.try_get(col("kind").as_str())?,
+        mime: row.try_get(col("mime").as_str())?,
+        width: row.try_get(col("width").as_str())?,
+        height: row.try_get(col("height").as_str())?,
+        bytes: row.try_get(col("bytes").as_str())?,
+        sha256: row.try_get(col("sha256").as_str())?,
+        original_name: row.try_get(col("original_name").as_str())?,
+        original_key: row.try_get(col("original_key").as_str())?,
+        preview_key: row.try_get(col("preview_key").as_str())?,
+        preview_mime: row.try_get(col("preview_mime").as_str())?,
+        thumbnail_key: row.try_get(col("thumbnail_key").as_str())?,
+        thumbnail_mime: row.try_get(col("thumbnail_mime").as_str())?,
+        gps_latitude: row.try_get(col("gps_latitude").as_str())?,
+        gps_longitude: row.try_get(col("gps_longitude").as_str())?,
+        created_at: row.try_get(col("created_at").as_str())?,
+    }))
+}
+
+/// Inserts a media row.
+pub async fn insert(db: &Db, media: &MediaRow) -> Result<(), DbError> {
+    let placeholders = (1..=FIELDS.len())
+        .map(|n| format!("${n}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    sqlx::query(&format!(
+        "INSERT INTO media ({}) VALUES ({placeholders})",
+        FIELDS.join(", ")
+    ))
+    .bind(&media.id)
+    .bind(&media.owner_id)
+    .bind(&media.kind)
+    .bind(&media.mime)
+    .bind(media.width)
+    .bind(media.height)
+    .bind(media.bytes)
+    .bind(&media.sha256)
+    .bind(&media.original_name)
+    .bind(&media.original_key)
+    .bind(&media.preview_key)
+    .bind(&media.preview_mime)
+    .bind(&media.thumbnail_key)
+    .bind(&media.thumbnail_mime)
+    .bind(media.gps_latitude)
+    .bind(media.gps_longitude)
+    .bind(media.created_at)
+    .execute(db.pool())
+    .await
+    .map_err(DbError::from_write)?;
+    Ok(())
+}
+
+/// The media row with this id, whoever owns it (for signed URLs, which carry their own proof).
+pub async fn find(db: &Db, id: &str) -> Result<Option<MediaRow>, DbError> {
+    let row = sqlx::query(&format!(
+        "SELECT {} FROM media m WHERE m.id = $1",
+        columns("m", "")
+    ))
+    .bind(id)
+    .fetch_optional(db.pool())
+    .await?;
+    Ok(row.as_ref().map(|r| from_row(r, "")).transpose()?.flatten())
+}
+
+/// The media row with this id if `owner_id` owns it.
+pub async fn find_owned(db: &Db, owner_id: &str, id: &str) -> Result<Option<MediaRow>, DbError> {
+    Ok(find(db, id).await?.filter(|m| m.owner_id == owner_id))
+}
+
+/// Deletes the row unless something still references it (a creative, a location photo).
+/// Returns whether it was deleted.
+pub async fn delete_if_unreferenced(db: &Db, id: &str) -> Result<bool, DbError> {
+    let done = sqlx::query(
+        "DELETE FROM media WHERE id = $1 \
+         AND NOT EXISTS (SELECT 1 FROM creatives WHERE creatives.media_id = $1) \
+         AND NOT EXISTS (SELECT 1 FROM locations WHERE locations.photo_media_id = $1)",
+    )
+    .bind(id)
+    .execute(db.pool())
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// How many rows (of any owner) use the objects of this content hash.
+pub async fn count_by_sha256(db: &Db, sha256: &str) -> Result<i64, DbError> {
+    let row = sqlx::query("SELECT COUNT(*) AS n FROM media WHERE sha256 = $1")
+        .bind(sha256)
+        .fetch_one(db.pool())
+        .await?;
+    Ok(row.try_get("n")?)
+}
+
+/// Number of media rows (tests and diagnostics).
+pub async fn count_all(db: &Db) -> Result<i64, DbError> {
+    let row = sqlx::query("SELECT COUNT(*) AS n FROM media")
+        .fetch_one(db.pool())
+        .await?;
+    Ok(row.try_get("n")?)
+}

@@ -1,0 +1,160 @@
+//! The database layer: one `AnyPool` over SQLite (default) or PostgreSQL, chosen from the URL
+//! scheme, its migrations, and one function per use case. Handlers never write SQL; they call
+//! the functions in the submodules.
+//!
+//! Portability rules for every query here: `$N` placeholders, ids as TEXT uuids, times as
+//! BIGINT epoch milliseconds, booleans, JSON as TEXT.
+
+pub mod creatives;
+pub mod locations;
+pub mod media;
+pub mod refresh_tokens;
+pub mod search;
+pub mod sessions;
+pub mod users;
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::{AnyPool, Executor};
+
+/// Errors from the database layer.
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    /// A unique constraint refused the write (e.g. an email already registered).
+    #[error("unique constraint violated")]
+    Conflict,
+    /// Anything else the driver reports.
+    #[error(transparent)]
+    Sqlx(#[from] sqlx::Error),
+    /// Migrations failed at start.
+    #[error(transparent)]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// The URL names a database we do not support.
+    #[error("unsupported database URL scheme (expected sqlite: or postgres:)")]
+    UnsupportedScheme,
+}
+
+impl DbError {
+    /// Maps a unique-violation to [`DbError::Conflict`], keeps the rest.
+    fn from_write(err: sqlx::Error) -> Self {
+        match &err {
+            sqlx::Error::Database(db) if db.is_unique_violation() => DbError::Conflict,
+            _ => DbError::Sqlx(err),
+        }
+    }
+}
+
+/// Which engine sits behind the pool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// SQLite file in the data folder (embedded default).
+    Sqlite,
+    /// PostgreSQL (scale-out).
+    Postgres,
+}
+
+impl Backend {
+    /// Picks the backend from a database URL's scheme.
+    pub fn from_url(url: &str) -> Result<Self, DbError> {
+        if url.starts_with("sqlite:") {
+            Ok(Backend::Sqlite)
+        } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            Ok(Backend::Postgres)
+        } else {
+            Err(DbError::UnsupportedScheme)
+        }
+    }
+}
+
+/// The connection pool and the backend it talks to. Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct Db {
+    pool: AnyPool,
+    backend: Backend,
+}
+
+impl Db {
+    /// Connects, applies the backend's pragmas, and runs the pending migrations.
+    pub async fn connect(url: &str, max_connections: u32) -> Result<Self, DbError> {
+        sqlx::any::install_default_drivers();
+        let backend = Backend::from_url(url)?;
+        let options = AnyConnectOptions::from_str(url)?;
+        let mut pool_options = AnyPoolOptions::new()
+            .max_connections(max_connections.max(1))
+            .acquire_timeout(Duration::from_secs(10));
+        if backend == Backend::Sqlite {
+            pool_options = pool_options.after_connect(|conn, _meta| {
+                Box::pin(async move {
+                    // WAL lets readers run beside the single writer; the busy timeout makes a
+                    // second writer wait instead of failing; foreign keys are off by default.
+                    conn.execute("PRAGMA journal_mode = WAL").await?;
+                    conn.execute("PRAGMA synchronous = NORMAL").await?;
+                    conn.execute("PRAGMA foreign_keys = ON").await?;
+                    conn.execute("PRAGMA busy_timeout = 5000").await?;
+                    // Gathers the planner statistics that are missing or stale (SQLite's
+                    // recommended start-up call); without them searches pick worse plans.
+                    conn.execute("PRAGMA optimize = 0x10002").await?;
+                    Ok(())
+                })
+            });
+        }
+        let pool = pool_options.connect_with(options).await?;
+        let db = Db { pool, backend };
+        db.migrate().await?;
+        Ok(db)
+    }
+
+    async fn migrate(&self) -> Result<(), DbError> {
+        match self.backend {
+            Backend::Sqlite => {
+                sqlx::migrate!("./migrations/sqlite")
+                    .run(&self.pool)
+                    .await?
+            }
+            Backend::Postgres => {
+                sqlx::migrate!("./migrations/postgres")
+                    .run(&self.pool)
+                    .await?
+            }
+        }
+        Ok(())
+    }
+
+    /// The engine in use.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// The underlying pool, for the query functions of this module.
+    pub(crate) fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
+    /// Readiness check: one round trip to the database.
+    pub async fn ping(&self) -> Result<(), DbError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
+    /// Refreshes the query planner's statistics where they are stale (SQLite's
+    /// `PRAGMA optimize`; PostgreSQL's autovacuum does this on its own). Cheap when nothing
+    /// changed; called periodically.
+    pub async fn optimize(&self) -> Result<(), DbError> {
+        if self.backend == Backend::Sqlite {
+            sqlx::query("PRAGMA optimize").execute(&self.pool).await?;
+        }
+        Ok(())
+    }
+
+    /// Closes every connection (graceful shutdown).
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+/// Now, as epoch milliseconds (the storage format of every timestamp).
+pub fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}

@@ -1,0 +1,110 @@
+//! Accent- and case-insensitive search that works the same on SQLite and PostgreSQL.
+//!
+//! Neither backend folds accents portably (SQLite's `LIKE` folds ASCII case only; PostgreSQL's
+//! `unaccent` is an extension), so each searchable row stores a `search` column written by the
+//! server: its text fields [`normalize`]d (NFKD, combining marks dropped, lowercased, ligatures
+//! spelled out, whitespace collapsed) and joined by newlines. A query is normalised the same
+//! way, split into words, and every word must appear (`search LIKE '%word%'`, with `%`, `_` and
+//! `\` escaped). 'evry' finds 'Évry'; 'coeur' finds 'Cœur'.
+
+use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::char::is_combining_mark;
+
+/// Most words of a query that are used (the rest are ignored).
+const MAX_TERMS: usize = 8;
+
+/// Lowercase, without diacritics, ligatures spelled out, whitespace collapsed to one space.
+pub fn normalize(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut space = false;
+    for c in text.nfkd().filter(|c| !is_combining_mark(*c)) {
+        if c.is_whitespace() || c.is_control() {
+            space = !out.is_empty();
+            continue;
+        }
+        if space {
+            out.push(' ');
+            space = false;
+        }
+        match c {
+            'œ' | 'Œ' => out.push_str("oe"),
+            'æ' | 'Æ' => out.push_str("ae"),
+            'ß' => out.push_str("ss"),
+            _ => out.extend(c.to_lowercase()),
+        }
+    }
+    out
+}
+
+/// The value of a `search` column for these fields (absent ones skipped).
+pub fn document(fields: &[Option<&str>]) -> String {
+    fields
+        .iter()
+        .flatten()
+        .map(|field| normalize(field))
+        .filter(|field| !field.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// `LIKE` patterns (escape character `\`) for the words of a query; empty for a blank query.
+pub fn like_patterns(query: &str) -> Vec<String> {
+    normalize(query)
+        .split(' ')
+        .filter(|word| !word.is_empty())
+        .take(MAX_TERMS)
+        .map(|word| {
+            let mut pattern = String::with_capacity(word.len() + 2);
+            pattern.push('%');
+            for c in word.chars() {
+                if matches!(c, '%' | '_' | '\\') {
+                    pattern.push('\\');
+                }
+                pattern.push(c);
+            }
+            pattern.push('%');
+            pattern
+        })
+        .collect()
+}
+
+/// SQL conditions `AND <column> LIKE $n ESCAPE '\'` for `count` patterns, numbered from `first`.
+pub fn like_clauses(column: &str, first: usize, count: usize) -> String {
+    (first..first + count)
+        .map(|n| format!(" AND {column} LIKE ${n} ESCAPE '\\'"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accents_case_and_ligatures_fold() {
+        assert_eq!(normalize("  Évry-Courcouronnes\t "), "evry-courcouronnes");
+        assert_eq!(normalize("CŒUR de Ville"), "coeur de ville");
+        assert_eq!(normalize("Straße  Nº 5"), "strasse no 5");
+        assert_eq!(normalize("ﬁne"), "fine");
+    }
+
+    #[test]
+    fn patterns_escape_like_wildcards() {
+        assert_eq!(
+            like_patterns(" Évry  50%_a\\b "),
+            ["%evry%", "%50\\%\\_a\\\\b%"]
+        );
+        assert!(like_patterns("   ").is_empty());
+        assert_eq!(
+            like_clauses("c.search", 3, 2),
+            " AND c.search LIKE $3 ESCAPE '\\' AND c.search LIKE $4 ESCAPE '\\'"
+        );
+    }
+
+    #[test]
+    fn documents_join_present_fields() {
+        assert_eq!(
+            document(&[Some("Évry"), None, Some(" 91000 ")]),
+            "evry\n91000"
+        );
+    }
+}

@@ -1,0 +1,251 @@
+//! Creatives: `POST /creatives`, `GET /creatives?limit=&cursor=&q=`, and
+//! `GET`/`PATCH`/`DELETE /creatives/{id}`. A creative is one of the user's uploaded images with
+//! a name and optional brand, campaign and notes.
+
+use std::collections::HashMap;
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::routing::get;
+use axum::{Json, Router};
+use serde_json::{Value, json};
+
+use super::error::ApiError;
+use super::input::{
+    ApiUser, Fields, JsonObject, Page, Patch, encode_cursor, invalid_query, parse_id, rfc3339,
+};
+use super::media::{media_json, now_secs, release};
+use crate::db::{self, creatives::CreativeRow, creatives::CreativeWithMedia};
+use crate::state::AppState;
+
+/// Longest name, brand and campaign, in characters.
+pub const MAX_NAME: usize = 200;
+/// Longest notes, in characters.
+pub const MAX_NOTES: usize = 5000;
+
+/// Routes of this module.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/creatives", get(list).post(create))
+        .route(
+            "/creatives/{id}",
+            get(get_one).patch(update).delete(delete_one),
+        )
+}
+
+fn creative_json(item: &CreativeWithMedia, now: u64, state: &AppState) -> Value {
+    let c = &item.creative;
+    json!({
+        "id": c.id,
+        "name": c.name,
+        "brand": c.brand,
+        "campaign": c.campaign,
+        "notes": c.notes,
+        "media": media_json(&state.signer, &item.media, now),
+        "created_at": rfc3339(c.created_at),
+        "updated_at": rfc3339(c.updated_at),
+    })
+}
+
+/// The editable fields of a body, read and checked.
+struct Edits {
+    name: Patch<String>,
+    brand: Patch<String>,
+    campaign: Patch<String>,
+    notes: Patch<String>,
+}
+
+fn read_edits(fields: &mut Fields) -> Edits {
+    Edits {
+        name: fields.text("name", MAX_NAME, false),
+        brand: fields.text("brand", MAX_NAME, false),
+        campaign: fields.text("campaign", MAX_NAME, false),
+        notes: fields.text("notes", MAX_NOTES, true),
+    }
+}
+
+/// A default name: the uploaded file's name without its extension.
+fn name_from_file(original_name: Option<&str>) -> Option<String> {
+    let name = original_name?;
+    let stem = match name.rsplit_once('.') {
+        Some((stem, _)) if !stem.trim().is_empty() => stem,
+        _ => name,
+    };
+    let stem: String = stem.trim().chars().take(MAX_NAME).collect();
+    (!stem.is_empty()).then_some(stem)
+}
+
+/// `POST /creatives {media_id, name?, brand?, campaign?, notes?}` → 201.
+async fn create(
+    State(state): State<AppState>,
+    user: ApiUser,
+    JsonObject(mut fields): JsonObject,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let media_id = fields.text("media_id", 64, false);
+    let edits = read_edits(&mut fields);
+    let media = match media_id {
+        Patch::Value(id) => match uuid::Uuid::parse_str(&id) {
+            Ok(id) => {
+                db::media::find_owned(&state.db, user.id(), &id.hyphenated().to_string()).await?
+            }
+            Err(_) => None,
+        },
+        _ => {
+            if !fields.has_error("media_id") {
+                fields.error("media_id", "required");
+            }
+            None
+        }
+    };
+    if media.is_none() && !fields.has_error("media_id") {
+        fields.error("media_id", "not_found");
+    }
+    let name = match (&edits.name, &media) {
+        (Patch::Value(name), _) => Some(name.clone()),
+        (Patch::Absent | Patch::Null, Some(media)) => {
+            name_from_file(media.original_name.as_deref())
+        }
+        _ => None,
+    };
+    if name.is_none() && !fields.has_error("name") && media.is_some() {
+        fields.error("name", "required");
+    }
+    fields.finish()?;
+    let (Some(media), Some(name)) = (media, name) else {
+        return Err(ApiError::internal(
+            "creative validation let a missing field through",
+        ));
+    };
+    let now = db::now_ms();
+    let creative = CreativeRow {
+        id: uuid::Uuid::new_v4().to_string(),
+        owner_id: user.id().to_owned(),
+        media_id: media.id.clone(),
+        name,
+        brand: edits.brand.apply(None),
+        campaign: edits.campaign.apply(None),
+        notes: edits.notes.apply(None),
+        created_at: now,
+        updated_at: now,
+    };
+    db::creatives::insert(&state.db, &creative).await?;
+    let item = CreativeWithMedia { creative, media };
+    let mut body = creative_json(&item, now_secs(), &state);
+    body["simulation_count"] = json!(0);
+    Ok((StatusCode::CREATED, Json(body)))
+}
+
+/// `GET /creatives?limit=&cursor=&q=` → `{items, next_cursor}`, newest first.
+async fn list(
+    State(state): State<AppState>,
+    user: ApiUser,
+    params: Result<Query<HashMap<String, String>>, QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Query(params) = params.map_err(|_| invalid_query())?;
+    let page = Page::parse(
+        params.get("limit").map(String::as_str),
+        params.get("cursor").map(String::as_str),
+    )?;
+    let query = params.get("q").map(String::as_str).unwrap_or("");
+    let after = page.after.as_ref().map(|(at, id)| (*at, id.as_str()));
+    let mut rows = db::creatives::list(&state.db, user.id(), page.limit, after, query).await?;
+    let more = rows.len() as i64 > page.limit;
+    rows.truncate(usize::try_from(page.limit).unwrap_or(0));
+    let next_cursor = match rows.last() {
+        Some(last) if more => json!(encode_cursor(last.creative.created_at, &last.creative.id)),
+        _ => Value::Null,
+    };
+    let now = now_secs();
+    let items: Vec<Value> = rows
+        .iter()
+        .map(|item| creative_json(item, now, &state))
+        .collect();
+    Ok(Json(json!({"items": items, "next_cursor": next_cursor})))
+}
+
+async fn find(state: &AppState, user: &ApiUser, id: &str) -> Result<CreativeWithMedia, ApiError> {
+    let id = parse_id(id)?;
+    db::creatives::find(&state.db, user.id(), &id)
+        .await?
+        .ok_or_else(ApiError::not_found)
+}
+
+async fn detail_json(
+    state: &AppState,
+    user: &ApiUser,
+    item: &CreativeWithMedia,
+) -> Result<Value, ApiError> {
+    let count = db::creatives::simulation_count(&state.db, user.id(), &item.creative.id).await?;
+    let mut body = creative_json(item, now_secs(), state);
+    body["simulation_count"] = json!(count);
+    Ok(body)
+}
+
+/// `GET /creatives/{id}`, with `simulation_count` (what deleting it would also delete).
+async fn get_one(
+    State(state): State<AppState>,
+    user: ApiUser,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let item = find(&state, &user, &id).await?;
+    Ok(Json(detail_json(&state, &user, &item).await?))
+}
+
+/// `PATCH /creatives/{id} {name?, brand?, campaign?, notes?}`: absent fields stay, `null` (or
+/// an empty string) clears an optional one; the name cannot be cleared.
+async fn update(
+    State(state): State<AppState>,
+    user: ApiUser,
+    Path(id): Path<String>,
+    JsonObject(mut fields): JsonObject,
+) -> Result<Json<Value>, ApiError> {
+    let mut item = find(&state, &user, &id).await?;
+    let edits = read_edits(&mut fields);
+    if edits.name == Patch::Null {
+        fields.error("name", "required");
+    }
+    fields.finish()?;
+    let c = &mut item.creative;
+    if let Patch::Value(name) = edits.name {
+        c.name = name;
+    }
+    c.brand = edits.brand.apply(c.brand.take());
+    c.campaign = edits.campaign.apply(c.campaign.take());
+    c.notes = edits.notes.apply(c.notes.take());
+    c.updated_at = db::now_ms().max(c.updated_at);
+    if !db::creatives::update(&state.db, c).await? {
+        return Err(ApiError::not_found());
+    }
+    Ok(Json(detail_json(&state, &user, &item).await?))
+}
+
+/// `DELETE /creatives/{id}` → 204. Its image goes too unless something else uses it.
+async fn delete_one(
+    State(state): State<AppState>,
+    user: ApiUser,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    let item = find(&state, &user, &id).await?;
+    if !db::creatives::delete(&state.db, user.id(), &item.creative.id).await? {
+        return Err(ApiError::not_found());
+    }
+    release(&state, &item.media.id).await;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::name_from_file;
+
+    #[test]
+    fn default_names_drop_the_extension() {
+        assert_eq!(
+            name_from_file(Some("Été 2026.final.jpg")).as_deref(),
+            Some("Été 2026.final")
+        );
+        assert_eq!(name_from_file(Some(".jpg")).as_deref(), Some(".jpg"));
+        assert_eq!(name_from_file(Some("poster")).as_deref(), Some("poster"));
+        assert_eq!(name_from_file(None), None);
+    }
+}

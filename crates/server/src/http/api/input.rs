@@ -1,0 +1,301 @@
+//! Request inputs of `/api/v1`: the signed-in user ([`ApiUser`]), JSON objects read field by
+//! field ([`JsonObject`], [`Fields`]) so that every problem is reported per field in
+//! `details.fields`, ids in paths, and list pagination.
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::StatusCode;
+use axum::http::request::Parts;
+use serde_json::{Map, Value};
+
+use super::error::{ApiError, FieldErrors};
+use crate::auth::AuthUser;
+use crate::state::AppState;
+
+/// The signed-in user of an `/api/v1` request. Wraps [`AuthUser`] (same checks: valid token,
+/// user and session still exist) but answers in the API's error shape: every auth failure is
+/// 401 `unauthorized` with GoTrue's code in `details.reason`, so the web app has one rule
+/// ("401: refresh the session or sign in again").
+#[derive(Debug, Clone)]
+pub struct ApiUser(pub AuthUser);
+
+impl ApiUser {
+    /// The user's id (the owner of everything they create).
+    pub fn id(&self) -> &str {
+        &self.0.user.id
+    }
+}
+
+impl FromRequestParts<AppState> for ApiUser {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        match AuthUser::from_request_parts(parts, state).await {
+            Ok(user) => Ok(ApiUser(user)),
+            // Already logged by `AuthError::internal`.
+            Err(err) if err.status.is_server_error() => Err(ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal",
+                "Something went wrong on our side; please try again",
+            )),
+            Err(err) => Err(ApiError::unauthorized(err.code)),
+        }
+    }
+}
+
+/// A JSON object body. Malformed JSON or a non-object is 400 `invalid_json`; a body over the
+/// limit is 413 `payload_too_large`.
+pub struct JsonObject(pub Fields);
+
+impl<S: Send + Sync> FromRequest<S> for JsonObject {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
+            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "payload_too_large",
+                    "The request body is too large",
+                )
+            } else {
+                ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    "invalid_json",
+                    "Could not read the request body",
+                )
+            }
+        })?;
+        let invalid =
+            |message: &str| ApiError::new(StatusCode::BAD_REQUEST, "invalid_json", message);
+        match serde_json::from_slice::<Value>(&bytes) {
+            Ok(Value::Object(map)) => Ok(JsonObject(Fields::new(map))),
+            Ok(_) => Err(invalid("The request body must be a JSON object")),
+            Err(_) => Err(invalid("The request body is not valid JSON")),
+        }
+    }
+}
+
+/// A field of a create or update body: absent (leave as is), `null` (clear) or a value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Patch<T> {
+    Absent,
+    Null,
+    Value(T),
+}
+
+impl<T> Patch<T> {
+    /// Applies the patch to the current value.
+    pub fn apply(self, current: Option<T>) -> Option<T> {
+        match self {
+            Patch::Absent => current,
+            Patch::Null => None,
+            Patch::Value(value) => Some(value),
+        }
+    }
+
+    /// Whether the field was present (as a value or `null`).
+    pub fn is_present(&self) -> bool {
+        !matches!(self, Patch::Absent)
+    }
+}
+
+/// The fields of a JSON object, taken one by one; problems accumulate in `errors` with stable
+/// codes (`invalid_type`, `required`, `too_long`, `out_of_range`, `invalid_value`,
+/// `unknown_field`, ...). [`Fields::finish`] turns them into one 422 `validation_failed`.
+#[derive(Debug, Default)]
+pub struct Fields {
+    map: Map<String, Value>,
+    errors: FieldErrors,
+}
+
+impl Fields {
+    /// Wraps a parsed object.
+    pub fn new(map: Map<String, Value>) -> Self {
+        Self {
+            map,
+            errors: FieldErrors::new(),
+        }
+    }
+
+    /// Records a problem with `key` (the first one per field wins).
+    pub fn error(&mut self, key: &str, code: &'static str) {
+        self.errors.entry(key.to_owned()).or_insert(code);
+    }
+
+    /// Whether `key` already has a problem.
+    pub fn has_error(&self, key: &str) -> bool {
+        self.errors.contains_key(key)
+    }
+
+    /// Takes the raw value of `key`.
+    pub fn raw(&mut self, key: &str) -> Patch<Value> {
+        match self.map.remove(key) {
+            None => Patch::Absent,
+            Some(Value::Null) => Patch::Null,
+            Some(value) => Patch::Value(value),
+        }
+    }
+
+    /// A string field, trimmed, at most `max` characters; an empty string counts as `null`.
+    /// Single-line fields refuse control characters (`invalid_characters`).
+    pub fn text(&mut self, key: &str, max: usize, multiline: bool) -> Patch<String> {
+        match self.raw(key) {
+            Patch::Value(Value::String(s)) => {
+                let s = s.trim();
+                if s.is_empty() {
+                    Patch::Null
+                } else if s.chars().count() > max {
+                    self.error(key, "too_long");
+                    Patch::Absent
+                } else if s
+                    .chars()
+                    .any(|c| c.is_control() && !(multiline && matches!(c, '\n' | '\r' | '\t')))
+                {
+                    self.error(key, "invalid_characters");
+                    Patch::Absent
+                } else {
+                    Patch::Value(s.to_owned())
+                }
+            }
+            Patch::Value(_) => {
+                self.error(key, "invalid_type");
+                Patch::Absent
+            }
+            Patch::Null => Patch::Null,
+            Patch::Absent => Patch::Absent,
+        }
+    }
+
+    /// A finite number.
+    pub fn number(&mut self, key: &str) -> Patch<f64> {
+        match self.raw(key) {
+            Patch::Value(Value::Number(n)) => match n.as_f64().filter(|v| v.is_finite()) {
+                Some(v) => Patch::Value(v),
+                None => {
+                    self.error(key, "invalid_type");
+                    Patch::Absent
+                }
+            },
+            Patch::Value(_) => {
+                self.error(key, "invalid_type");
+                Patch::Absent
+            }
+            Patch::Null => Patch::Null,
+            Patch::Absent => Patch::Absent,
+        }
+    }
+
+    /// A whole number (`12` or `12.0`).
+    pub fn integer(&mut self, key: &str) -> Patch<i64> {
+        match self.number(key) {
+            Patch::Value(v) if v.fract() == 0.0 && v.abs() < 9.0e15 => Patch::Value(v as i64),
+            Patch::Value(_) => {
+                self.error(key, "invalid_type");
+                Patch::Absent
+            }
+            Patch::Null => Patch::Null,
+            Patch::Absent => Patch::Absent,
+        }
+    }
+
+    /// Ends reading: any field not taken is `unknown_field`; any problem gives 422.
+    pub fn finish(mut self) -> Result<(), ApiError> {
+        let unknown: Vec<String> = self.map.keys().cloned().collect();
+        for key in unknown {
+            self.error(&key, "unknown_field");
+        }
+        if self.errors.is_empty() {
+            Ok(())
+        } else {
+            Err(ApiError::validation(self.errors))
+        }
+    }
+}
+
+/// A path id: a UUID in canonical form. Anything else is 404, like a missing id.
+pub fn parse_id(raw: &str) -> Result<String, ApiError> {
+    uuid::Uuid::parse_str(raw)
+        .map(|id| id.hyphenated().to_string())
+        .map_err(|_| ApiError::not_found())
+}
+
+/// 400 `invalid_query`: a query string that cannot be decoded at all.
+pub fn invalid_query() -> ApiError {
+    ApiError::new(
+        StatusCode::BAD_REQUEST,
+        "invalid_query",
+        "The query string cannot be read",
+    )
+}
+
+/// Default and largest page sizes of lists.
+pub const DEFAULT_LIMIT: i64 = 50;
+/// Largest `limit` accepted.
+pub const MAX_LIMIT: i64 = 100;
+
+/// A page request: `limit` and the keyset position after which to continue.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Page {
+    pub limit: i64,
+    /// `(created_at, id)` of the last item of the previous page.
+    pub after: Option<(i64, String)>,
+}
+
+impl Page {
+    /// Reads `limit` (1..=100, default 50) and `cursor` (opaque, from `next_cursor`).
+    pub fn parse(limit: Option<&str>, cursor: Option<&str>) -> Result<Self, ApiError> {
+        let mut errors = FieldErrors::new();
+        let limit = match limit.map(str::trim).filter(|s| !s.is_empty()) {
+            None => DEFAULT_LIMIT,
+            Some(raw) => match raw.parse::<i64>() {
+                Ok(n) if (1..=MAX_LIMIT).contains(&n) => n,
+                Ok(_) => {
+                    errors.insert("limit".to_owned(), "out_of_range");
+                    DEFAULT_LIMIT
+                }
+                Err(_) => {
+                    errors.insert("limit".to_owned(), "invalid_type");
+                    DEFAULT_LIMIT
+                }
+            },
+        };
+        let after = match cursor.filter(|s| !s.is_empty()) {
+            None => None,
+            Some(raw) => match decode_cursor(raw) {
+                Some(after) => Some(after),
+                None => {
+                    errors.insert("cursor".to_owned(), "invalid_value");
+                    None
+                }
+            },
+        };
+        if errors.is_empty() {
+            Ok(Self { limit, after })
+        } else {
+            Err(ApiError::validation(errors))
+        }
+    }
+}
+
+/// The cursor after an item: hex of `created_at:id` (opaque to clients).
+pub fn encode_cursor(created_at: i64, id: &str) -> String {
+    hex::encode(format!("{created_at}:{id}"))
+}
+
+fn decode_cursor(raw: &str) -> Option<(i64, String)> {
+    let text = String::from_utf8(hex::decode(raw).ok()?).ok()?;
+    let (created_at, id) = text.split_once(':')?;
+    let id = uuid::Uuid::parse_str(id).ok()?.hyphenated().to_string();
+    Some((created_at.parse().ok()?, id))
+}
+
+/// Epoch milliseconds as RFC 3339 (UTC, milliseconds).
+pub fn rfc3339(ms: i64) -> String {
+    chrono::DateTime::from_timestamp_millis(ms)
+        .unwrap_or_default()
+        .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}

@@ -1,0 +1,425 @@
+//! Locations: `POST /locations`, `GET /locations?limit=&cursor=&q=`, and
+//! `GET`/`PATCH`/`DELETE /locations/{id}`. An out-of-home site: address, coordinates, panel
+//! format, size and lighting, an optional photo and the panel's four corners in it.
+//!
+//! Every field is checked with a per-field code in `details.fields` (`required`, `too_long`,
+//! `invalid_type`, `invalid_value`, `out_of_range`, `not_found`, and for the quad
+//! `invalid_shape`, `self_intersecting`, `not_convex`, `not_clockwise`, `requires_photo`).
+
+use std::collections::HashMap;
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::routing::get;
+use axum::{Json, Router};
+use serde_json::{Value, json};
+
+use super::error::ApiError;
+use super::input::{
+    ApiUser, Fields, JsonObject, Page, Patch, encode_cursor, invalid_query, parse_id, rfc3339,
+};
+use super::media::{media_json, now_secs, release};
+use crate::db::{self, locations::LocationRow, locations::LocationWithPhoto};
+use crate::state::AppState;
+
+/// Panel formats.
+pub const FORMATS: [&str; 7] = [
+    "billboard_4x3",
+    "billboard_12m2",
+    "bus_shelter",
+    "mupi_2m2",
+    "digital_screen",
+    "shop_window",
+    "other",
+];
+/// Panel lighting.
+pub const ILLUMINATIONS: [&str; 4] = ["none", "front", "back", "digital"];
+/// Largest panel side in centimetres (a kilometre: anything above is a typo).
+pub const MAX_PANEL_CM: i64 = 100_000;
+
+/// Routes of this module.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/locations", get(list).post(create))
+        .route(
+            "/locations/{id}",
+            get(get_one).patch(update).delete(delete_one),
+        )
+}
+
+/// A point of the panel quad, normalised to the photo (0..1, y downwards).
+pub type Point = (f64, f64);
+
+/// Reads a quad: four `{"x", "y"}` objects (or `[x, y]` pairs), each inside [0, 1], forming a
+/// convex quadrilateral listed clockwise on screen (from the top-left corner).
+pub fn parse_quad(value: &Value) -> Result<[Point; 4], &'static str> {
+    let items = value
+        .as_array()
+        .filter(|items| items.len() == 4)
+        .ok_or("invalid_shape")?;
+    let mut points = [(0.0, 0.0); 4];
+    for (point, item) in points.iter_mut().zip(items) {
+        let (x, y) = match item {
+            Value::Object(map) => (map.get("x"), map.get("y")),
+            Value::Array(pair) if pair.len() == 2 => (pair.first(), pair.get(1)),
+            _ => return Err("invalid_shape"),
+        };
+        let x = x.and_then(Value::as_f64).ok_or("invalid_shape")?;
+        let y = y.and_then(Value::as_f64).ok_or("invalid_shape")?;
+        if !(0.0..=1.0).contains(&x) || !(0.0..=1.0).contains(&y) {
+            return Err("out_of_range");
+        }
+        *point = (x, y);
+    }
+    check_quad(&points)?;
+    Ok(points)
+}
+
+/// `(b - a) × (c - a)`: positive when a → b → c turns clockwise on screen (y downwards).
+fn cross(a: Point, b: Point, c: Point) -> f64 {
+    (b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0)
+}
+
+/// Whether segments ab and cd cross at a point inside both.
+fn segments_cross(a: Point, b: Point, c: Point, d: Point) -> bool {
+    let (d1, d2) = (cross(a, b, c), cross(a, b, d));
+    let (d3, d4) = (cross(c, d, a), cross(c, d, b));
+    d1 * d2 < 0.0 && d3 * d4 < 0.0
+}
+
+/// Convex, clockwise, not self-intersecting, not degenerate.
+pub fn check_quad(p: &[Point; 4]) -> Result<(), &'static str> {
+    if segments_cross(p[0], p[1], p[2], p[3]) || segments_cross(p[1], p[2], p[3], p[0]) {
+        return Err("self_intersecting");
+    }
+    // Turn at each corner; all the same sign means convex. A tolerance refuses slivers.
+    let turns: Vec<f64> = (0..4)
+        .map(|i| cross(p[i], p[(i + 1) % 4], p[(i + 2) % 4]))
+        .collect();
+    const EPS: f64 = 1e-9;
+    if turns.iter().all(|t| *t > EPS) {
+        Ok(())
+    } else if turns.iter().all(|t| *t < -EPS) {
+        Err("not_clockwise")
+    } else {
+        Err("not_convex")
+    }
+}
+
+fn quad_json(points: &[Point; 4]) -> Value {
+    Value::Array(
+        points
+            .iter()
+            .map(|(x, y)| json!({"x": x, "y": y}))
+            .collect(),
+    )
+}
+
+fn location_json(item: &LocationWithPhoto, now: u64, state: &AppState) -> Value {
+    let l = &item.location;
+    let quad = l
+        .panel_quad
+        .as_deref()
+        .and_then(|text| serde_json::from_str::<Value>(text).ok());
+    json!({
+        "id": l.id,
+        "name": l.name,
+        "address": l.address,
+        "city": l.city,
+        "postal_code": l.postal_code,
+        "country": l.country,
+        "latitude": l.latitude,
+        "longitude": l.longitude,
+        "format": l.format,
+        "panel_width_cm": l.panel_width_cm,
+        "panel_height_cm": l.panel_height_cm,
+        "illumination": l.illumination,
+        "orientation_deg": l.orientation_deg,
+        "photo_media_id": l.photo_media_id,
+        "photo": item.photo.as_ref().map(|m| media_json(&state.signer, m, now)),
+        "panel_quad": quad,
+        "notes": l.notes,
+        "created_at": rfc3339(l.created_at),
+        "updated_at": rfc3339(l.updated_at),
+    })
+}
+
+/// Reads an enum-valued text field.
+fn choice(fields: &mut Fields, key: &str, allowed: &[&str]) -> Patch<String> {
+    match fields.text(key, 64, false) {
+        Patch::Value(v) if allowed.contains(&v.as_str()) => Patch::Value(v),
+        Patch::Value(_) => {
+            fields.error(key, "invalid_value");
+            Patch::Absent
+        }
+        Patch::Null => {
+            fields.error(key, "required");
+            Patch::Absent
+        }
+        Patch::Absent => Patch::Absent,
+    }
+}
+
+/// A number within `range`, else `out_of_range`.
+fn bounded(fields: &mut Fields, key: &str, ok: impl Fn(f64) -> bool) -> Patch<f64> {
+    match fields.number(key) {
+        Patch::Value(v) if !ok(v) => {
+            fields.error(key, "out_of_range");
+            Patch::Absent
+        }
+        other => other,
+    }
+}
+
+fn panel_side(fields: &mut Fields, key: &str) -> Patch<i64> {
+    match fields.integer(key) {
+        Patch::Value(v) if !(1..=MAX_PANEL_CM).contains(&v) => {
+            fields.error(key, "out_of_range");
+            Patch::Absent
+        }
+        other => other,
+    }
+}
+
+/// Reads a create (`existing` = `None`) or update body onto a location row, checking every
+/// field and the rules between them. The caller calls `fields.finish()`.
+async fn apply_body(
+    state: &AppState,
+    user: &ApiUser,
+    fields: &mut Fields,
+    row: &mut LocationRow,
+    creating: bool,
+) -> Result<(), ApiError> {
+    match fields.text("name", 200, false) {
+        Patch::Value(name) => row.name = name,
+        Patch::Null => fields.error("name", "required"),
+        Patch::Absent if creating && !fields.has_error("name") => fields.error("name", "required"),
+        Patch::Absent => {}
+    }
+    row.address = fields.text("address", 500, false).apply(row.address.take());
+    row.city = fields.text("city", 200, false).apply(row.city.take());
+    row.postal_code = fields
+        .text("postal_code", 20, false)
+        .apply(row.postal_code.take());
+    row.country = fields.text("country", 100, false).apply(row.country.take());
+    row.notes = fields.text("notes", 5000, true).apply(row.notes.take());
+    row.latitude = bounded(fields, "latitude", |v| (-90.0..=90.0).contains(&v)).apply(row.latitude);
+    row.longitude =
+        bounded(fields, "longitude", |v| (-180.0..=180.0).contains(&v)).apply(row.longitude);
+    match (row.latitude, row.longitude) {
+        (Some(_), None) if !fields.has_error("longitude") => fields.error("longitude", "required"),
+        (None, Some(_)) if !fields.has_error("latitude") => fields.error("latitude", "required"),
+        _ => {}
+    }
+    if let Patch::Value(format) = choice(fields, "format", &FORMATS) {
+        row.format = format;
+    }
+    if let Patch::Value(illumination) = choice(fields, "illumination", &ILLUMINATIONS) {
+        row.illumination = illumination;
+    }
+    row.panel_width_cm = panel_side(fields, "panel_width_cm").apply(row.panel_width_cm);
+    row.panel_height_cm = panel_side(fields, "panel_height_cm").apply(row.panel_height_cm);
+    row.orientation_deg = bounded(fields, "orientation_deg", |v| (0.0..360.0).contains(&v))
+        .apply(row.orientation_deg);
+
+    match fields.text("photo_media_id", 64, false) {
+        Patch::Value(id) => {
+            let found = match uuid::Uuid::parse_str(&id) {
+                Ok(id) => {
+                    db::media::find_owned(&state.db, user.id(), &id.hyphenated().to_string())
+                        .await?
+                }
+                Err(_) => None,
+            };
+            match found {
+                Some(media) => row.photo_media_id = Some(media.id),
+                None => fields.error("photo_media_id", "not_found"),
+            }
+        }
+        Patch::Null => row.photo_media_id = None,
+        Patch::Absent => {}
+    }
+    match fields.raw("panel_quad") {
+        Patch::Value(value) => match parse_quad(&value) {
+            Ok(points) => row.panel_quad = Some(quad_json(&points).to_string()),
+            Err(code) => fields.error("panel_quad", code),
+        },
+        Patch::Null => row.panel_quad = None,
+        Patch::Absent => {}
+    }
+    if row.panel_quad.is_some()
+        && row.photo_media_id.is_none()
+        && !fields.has_error("panel_quad")
+        && !fields.has_error("photo_media_id")
+    {
+        fields.error("panel_quad", "requires_photo");
+    }
+    Ok(())
+}
+
+/// `POST /locations` → 201. `format` defaults to `other`, `illumination` to `none`.
+async fn create(
+    State(state): State<AppState>,
+    user: ApiUser,
+    JsonObject(mut fields): JsonObject,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let now = db::now_ms();
+    let mut row = LocationRow {
+        id: uuid::Uuid::new_v4().to_string(),
+        owner_id: user.id().to_owned(),
+        format: "other".to_owned(),
+        illumination: "none".to_owned(),
+        created_at: now,
+        updated_at: now,
+        ..LocationRow::default()
+    };
+    apply_body(&state, &user, &mut fields, &mut row, true).await?;
+    fields.finish()?;
+    db::locations::insert(&state.db, &row).await?;
+    let item = db::locations::find(&state.db, user.id(), &row.id)
+        .await?
+        .ok_or_else(|| ApiError::internal("a location vanished right after its insert"))?;
+    Ok((
+        StatusCode::CREATED,
+        Json(location_json(&item, now_secs(), &state)),
+    ))
+}
+
+/// `GET /locations?limit=&cursor=&q=` → `{items, next_cursor}`, newest first; `q` matches
+/// name, address, city and postal code, ignoring case and accents.
+async fn list(
+    State(state): State<AppState>,
+    user: ApiUser,
+    params: Result<Query<HashMap<String, String>>, QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Query(params) = params.map_err(|_| invalid_query())?;
+    let page = Page::parse(
+        params.get("limit").map(String::as_str),
+        params.get("cursor").map(String::as_str),
+    )?;
+    let query = params.get("q").map(String::as_str).unwrap_or("");
+    let after = page.after.as_ref().map(|(at, id)| (*at, id.as_str()));
+    let mut rows = db::locations::list(&state.db, user.id(), page.limit, after, query).await?;
+    let more = rows.len() as i64 > page.limit;
+    rows.truncate(usize::try_from(page.limit).unwrap_or(0));
+    let next_cursor = match rows.last() {
+        Some(last) if more => json!(encode_cursor(last.location.created_at, &last.location.id)),
+        _ => Value::Null,
+    };
+    let now = now_secs();
+    let items: Vec<Value> = rows
+        .iter()
+        .map(|item| location_json(item, now, &state))
+        .collect();
+    Ok(Json(json!({"items": items, "next_cursor": next_cursor})))
+}
+
+async fn find(state: &AppState, user: &ApiUser, id: &str) -> Result<LocationWithPhoto, ApiError> {
+    let id = parse_id(id)?;
+    db::locations::find(&state.db, user.id(), &id)
+        .await?
+        .ok_or_else(ApiError::not_found)
+}
+
+/// `GET /locations/{id}`.
+async fn get_one(
+    State(state): State<AppState>,
+    user: ApiUser,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let item = find(&state, &user, &id).await?;
+    Ok(Json(location_json(&item, now_secs(), &state)))
+}
+
+/// `PATCH /locations/{id}`: absent fields stay, `null` clears; the result is checked as a
+/// whole (e.g. a quad needs a photo). A replaced photo is released.
+async fn update(
+    State(state): State<AppState>,
+    user: ApiUser,
+    Path(id): Path<String>,
+    JsonObject(mut fields): JsonObject,
+) -> Result<Json<Value>, ApiError> {
+    let item = find(&state, &user, &id).await?;
+    let mut row = item.location.clone();
+    apply_body(&state, &user, &mut fields, &mut row, false).await?;
+    fields.finish()?;
+    row.updated_at = db::now_ms().max(row.updated_at);
+    if !db::locations::update(&state.db, &row).await? {
+        return Err(ApiError::not_found());
+    }
+    if let Some(old) = &item.location.photo_media_id
+        && row.photo_media_id.as_ref() != Some(old)
+    {
+        release(&state, old).await;
+    }
+    let item = find(&state, &user, &row.id).await?;
+    Ok(Json(location_json(&item, now_secs(), &state)))
+}
+
+/// `DELETE /locations/{id}` → 204. Its photo goes too unless something else uses it.
+async fn delete_one(
+    State(state): State<AppState>,
+    user: ApiUser,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    let id = parse_id(&id)?;
+    let photo = db::locations::delete(&state.db, user.id(), &id)
+        .await?
+        .ok_or_else(ApiError::not_found)?;
+    if let Some(photo) = photo {
+        release(&state, &photo).await;
+    }
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn quad(points: [(f64, f64); 4]) -> Value {
+        Value::Array(
+            points
+                .iter()
+                .map(|(x, y)| json!({"x": x, "y": y}))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn quads_are_checked() {
+        let square = [(0.1, 0.1), (0.9, 0.1), (0.9, 0.9), (0.1, 0.9)];
+        assert!(parse_quad(&quad(square)).is_ok());
+        // A perspective trapezium, and pairs instead of objects.
+        assert!(parse_quad(&json!([[0.2, 0.1], [0.7, 0.2], [0.7, 0.8], [0.2, 0.9]])).is_ok());
+        let cases: [(Value, &str); 7] = [
+            (json!([[0.1, 0.1], [0.9, 0.1], [0.9, 0.9]]), "invalid_shape"),
+            (json!([1, 2, 3, 4]), "invalid_shape"),
+            (json!({"x": 1}), "invalid_shape"),
+            (
+                quad([(0.1, 0.1), (1.2, 0.1), (0.9, 0.9), (0.1, 0.9)]),
+                "out_of_range",
+            ),
+            (
+                quad([(0.1, 0.1), (0.1, 0.9), (0.9, 0.9), (0.9, 0.1)]),
+                "not_clockwise",
+            ),
+            (
+                quad([(0.1, 0.1), (0.9, 0.9), (0.9, 0.1), (0.1, 0.9)]),
+                "self_intersecting",
+            ),
+            (
+                quad([(0.1, 0.1), (0.9, 0.1), (0.3, 0.3), (0.1, 0.9)]),
+                "not_convex",
+            ),
+        ];
+        for (value, code) in cases {
+            assert_eq!(parse_quad(&value).err(), Some(code), "{value}");
+        }
+        // Degenerate: three points on a line.
+        assert_eq!(
+            parse_quad(&quad([(0.1, 0.1), (0.5, 0.1), (0.9, 0.1), (0.5, 0.9)])).err(),
+            Some("not_convex")
+        );
+    }
+}

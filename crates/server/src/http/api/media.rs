@@ -1,0 +1,466 @@
+//! Media: `POST /media` (multipart upload → ingest → storage → row), `GET`/`DELETE /media/{id}`,
+//! and `GET /files/{media_id}/{variant}`, the signed URLs that `<img>` tags load without a
+//! bearer token. Also the JSON shape of a media row, shared by creatives and locations, and
+//! [`release`], which deletes a media row and its objects once nothing references them.
+
+use axum::Json;
+use axum::Router;
+use axum::body::Body;
+use axum::extract::multipart::{MultipartError, MultipartRejection};
+use axum::extract::{DefaultBodyLimit, Multipart, Path, Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use futures::StreamExt;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::error::ApiError;
+use super::input::{ApiUser, parse_id, rfc3339};
+use super::signing::{SignatureError, UrlSigner};
+use crate::db::{self, media::MediaRow};
+use crate::media::{self as ingest, MediaError, MediaLimits, VariantKind};
+use crate::state::AppState;
+use crate::storage::StorageKey;
+
+/// Room for the multipart framing around the file (boundaries, part headers, other fields).
+const MULTIPART_OVERHEAD: u64 = 1024 * 1024;
+
+/// Routes of this module.
+pub fn router(state: &AppState) -> Router<AppState> {
+    let body_limit = state
+        .config
+        .media_max_bytes
+        .saturating_add(MULTIPART_OVERHEAD)
+        .try_into()
+        .unwrap_or(usize::MAX);
+    Router::new()
+        .route("/media", post(upload))
+        .route("/media/{id}", get(get_one).delete(delete_one))
+        .route("/files/{media_id}/{variant}", get(file))
+        .layer(DefaultBodyLimit::max(body_limit))
+}
+
+/// Now, in unix seconds (the unit of signed URL expiries).
+pub fn now_secs() -> u64 {
+    u64::try_from(db::now_ms() / 1000).unwrap_or(0)
+}
+
+/// The JSON of a media row, with signed URLs of its three variants.
+pub fn media_json(signer: &UrlSigner, media: &MediaRow, now: u64) -> Value {
+    let exp = signer.expiry(now);
+    let gps = match (media.gps_latitude, media.gps_longitude) {
+        (Some(latitude), Some(longitude)) => json!({"latitude": latitude, "longitude": longitude}),
+        _ => Value::Null,
+    };
+    json!({
+        "id": media.id,
+        "kind": media.kind,
+        "mime": media.mime,
+        "width": media.width,
+        "height": media.height,
+        "bytes": media.bytes,
+        "sha256": media.sha256,
+        "original_name": media.original_name,
+        "gps": gps,
+        "urls": {
+            "original": signer.url(&media.id, "original", exp),
+            "preview": signer.url(&media.id, "preview", exp),
+            "thumbnail": signer.url(&media.id, "thumbnail", exp),
+        },
+        "urls_expire_at": rfc3339(i64::try_from(exp).unwrap_or(i64::MAX / 1000) * 1000),
+        "created_at": rfc3339(media.created_at),
+    })
+}
+
+/// The client's file name, reduced to its last path component, without control characters,
+/// at most 255 characters; `None` when nothing is left.
+fn clean_file_name(raw: &str) -> Option<String> {
+    let base = raw.rsplit(['/', '\\']).next().unwrap_or(raw);
+    let name: String = base.chars().filter(|c| !c.is_control()).take(255).collect();
+    let name = name.trim();
+    (!name.is_empty()).then(|| name.to_owned())
+}
+
+/// A multipart stream error as an I/O error; the body limit tripping keeps its meaning.
+fn multipart_io_error(err: MultipartError) -> std::io::Error {
+    if err.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        std::io::Error::new(std::io::ErrorKind::FileTooLarge, err.body_text())
+    } else {
+        std::io::Error::other(err.body_text())
+    }
+}
+
+fn upload_error(err: MediaError, limits: &MediaLimits) -> ApiError {
+    match err {
+        MediaError::Upload(io) if io.kind() == std::io::ErrorKind::FileTooLarge => {
+            MediaError::FileTooLarge {
+                bytes: limits.max_bytes.saturating_add(1),
+                max_bytes: limits.max_bytes,
+            }
+            .into()
+        }
+        other => other.into(),
+    }
+}
+
+fn invalid_multipart() -> ApiError {
+    ApiError::new(
+        StatusCode::BAD_REQUEST,
+        "invalid_multipart",
+        "Send the image as multipart/form-data in a field named \"file\"",
+    )
+}
+
+/// `POST /media`: multipart field `file`. Streams the upload (refused as soon as it passes the
+/// size limit), ingests it on the blocking pool (at most `REGARD_MEDIA_INGEST_CONCURRENCY` at
+/// once), stores its objects and records the row. A refused upload leaves nothing behind:
+/// validation happens before anything is written.
+async fn upload(
+    State(state): State<AppState>,
+    user: ApiUser,
+    multipart: Result<Multipart, MultipartRejection>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let mut multipart = multipart.map_err(|_| invalid_multipart())?;
+    let limits = state.config.media_limits();
+    let mut upload = None;
+    loop {
+        let field = match multipart.next_field().await {
+            Ok(Some(field)) => field,
+            Ok(None) => break,
+            Err(err) if err.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+                return Err(upload_error(
+                    MediaError::Upload(multipart_io_error(err)),
+                    &limits,
+                ));
+            }
+            Err(_) => return Err(invalid_multipart()),
+        };
+        if field.name() != Some("file") {
+            continue;
+        }
+        let name = field.file_name().and_then(clean_file_name);
+        let stream = field.map(|chunk| chunk.map_err(multipart_io_error)).boxed();
+        let data = ingest::collect_upload(stream, &limits)
+            .await
+            .map_err(|err| upload_error(err, &limits))?;
+        upload = Some((name, data));
+        break;
+    }
+    let Some((original_name, data)) = upload else {
+        return Err(ApiError::field("file", "required"));
+    };
+
+    let permit = state
+        .ingest_slots
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(ApiError::internal)?;
+    let ingested = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        ingest::ingest(&data, &limits)
+    })
+    .await
+    .map_err(ApiError::internal)??;
+
+    let stored = ingest::store(state.storage.as_ref(), &ingested).await?;
+    let row = MediaRow {
+        id: uuid::Uuid::new_v4().to_string(),
+        owner_id: user.id().to_owned(),
+        kind: "upload".to_owned(),
+        mime: ingested.mime().to_owned(),
+        width: ingested.width().into(),
+        height: ingested.height().into(),
+        bytes: i64::try_from(ingested.bytes()).unwrap_or(i64::MAX),
+        sha256: ingested.sha256.clone(),
+        original_name,
+        original_key: stored.original.to_string(),
+        preview_key: stored.preview.to_string(),
+        preview_mime: ingested.preview.mime().to_owned(),
+        thumbnail_key: stored.thumbnail.to_string(),
+        thumbnail_mime: ingested.thumbnail.mime().to_owned(),
+        gps_latitude: ingested.gps.map(|g| g.latitude),
+        gps_longitude: ingested.gps.map(|g| g.longitude),
+        created_at: db::now_ms(),
+    };
+    if let Err(err) = db::media::insert(&state.db, &row).await {
+        delete_objects_if_orphaned(&state, &row).await;
+        return Err(err.into());
+    }
+    if stored.deduplicated && !state.storage.exists(&stored.original).await? {
+        // The last other row with this hash was deleted between our existence check and our
+        // insert, and its objects with it: write them again.
+        ingest::store(state.storage.as_ref(), &ingested).await?;
+    }
+    tracing::info!(media_id = %row.id, bytes = row.bytes, deduplicated = stored.deduplicated, "media stored");
+    Ok((
+        StatusCode::CREATED,
+        Json(media_json(&state.signer, &row, now_secs())),
+    ))
+}
+
+/// `GET /media/{id}`.
+async fn get_one(
+    State(state): State<AppState>,
+    user: ApiUser,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let id = parse_id(&id)?;
+    let media = db::media::find_owned(&state.db, user.id(), &id)
+        .await?
+        .ok_or_else(ApiError::not_found)?;
+    Ok(Json(media_json(&state.signer, &media, now_secs())))
+}
+
+/// `DELETE /media/{id}`: 204, or 409 `media_in_use` while a creative or location uses it.
+async fn delete_one(
+    State(state): State<AppState>,
+    user: ApiUser,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    let id = parse_id(&id)?;
+    let media = db::media::find_owned(&state.db, user.id(), &id)
+        .await?
+        .ok_or_else(ApiError::not_found)?;
+    if !db::media::delete_if_unreferenced(&state.db, &id).await? {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "media_in_use",
+            "This image is still used by a creative or a location",
+        ));
+    }
+    delete_objects_if_orphaned(&state, &media).await;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Deletes the media row unless something still references it, then its objects unless
+/// another row shares them. Failures are logged, not returned: the caller's own deletion has
+/// already happened, and an orphaned object is harmless.
+pub async fn release(state: &AppState, media_id: &str) {
+    let media = match db::media::find(&state.db, media_id).await {
+        Ok(Some(media)) => media,
+        Ok(None) => return,
+        Err(err) => {
+            tracing::error!(error = %err, media_id, "cannot look up media to release");
+            return;
+        }
+    };
+    match db::media::delete_if_unreferenced(&state.db, media_id).await {
+        Ok(true) => delete_objects_if_orphaned(state, &media).await,
+        Ok(false) => {}
+        Err(err) => tracing::error!(error = %err, media_id, "cannot delete released media"),
+    }
+}
+
+/// Deletes the objects of `media` when no row with its hash remains: the original first, so
+/// that "the original exists" keeps implying "the variants exist" (see `media::store`).
+async fn delete_objects_if_orphaned(state: &AppState, media: &MediaRow) {
+    match db::media::count_by_sha256(&state.db, &media.sha256).await {
+        Ok(0) => {}
+        Ok(_) => return,
+        Err(err) => {
+            tracing::error!(error = %err, sha256 = %media.sha256, "cannot count media rows");
+            return;
+        }
+    }
+    for key in [
+        &media.original_key,
+        &media.preview_key,
+        &media.thumbnail_key,
+    ] {
+        let result = match StorageKey::new(key.as_str()) {
+            Ok(key) => state.storage.delete(&key).await,
+            Err(err) => Err(err),
+        };
+        if let Err(err) = result {
+            tracing::error!(error = %err, key = %key, "cannot delete a media object");
+        }
+    }
+}
+
+/// Query of a signed URL.
+#[derive(Debug, Deserialize)]
+struct Signed {
+    exp: Option<String>,
+    sig: Option<String>,
+}
+
+/// `GET /files/{media_id}/{variant}?exp=&sig=`: one variant's bytes, for `<img>` tags. The
+/// signature is the authorisation (no bearer token). Cached privately for as long as the URL
+/// stays valid; the ETag is the content hash, so revalidation is a 304.
+async fn file(
+    State(state): State<AppState>,
+    Path((media_id, variant)): Path<(String, String)>,
+    query: Result<Query<Signed>, axum::extract::rejection::QueryRejection>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let kind = match variant.as_str() {
+        "original" => VariantKind::Original,
+        "preview" => VariantKind::Preview,
+        "thumbnail" => VariantKind::Thumbnail,
+        _ => return Err(ApiError::not_found()),
+    };
+    let invalid = || {
+        ApiError::new(
+            StatusCode::FORBIDDEN,
+            "invalid_signature",
+            "This image link is not valid",
+        )
+    };
+    let Ok(Query(signed)) = query else {
+        return Err(invalid());
+    };
+    let exp = signed
+        .exp
+        .as_deref()
+        .and_then(|e| e.parse::<u64>().ok())
+        .ok_or_else(invalid)?;
+    let sig = signed.sig.as_deref().ok_or_else(invalid)?;
+    let remaining = match state
+        .signer
+        .verify(&media_id, kind.as_str(), exp, sig, now_secs())
+    {
+        Ok(remaining) => remaining,
+        Err(SignatureError::Invalid) => return Err(invalid()),
+        Err(SignatureError::Expired) => {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "url_expired",
+                "This image link has expired; reload the page",
+            ));
+        }
+    };
+    let media = db::media::find(&state.db, &parse_id(&media_id)?)
+        .await?
+        .ok_or_else(ApiError::not_found)?;
+    let (key, mime) = match kind {
+        VariantKind::Original => (&media.original_key, &media.mime),
+        VariantKind::Preview => (&media.preview_key, &media.preview_mime),
+        VariantKind::Thumbnail => (&media.thumbnail_key, &media.thumbnail_mime),
+    };
+    let etag = format!("\"{}-{}\"", media.sha256, kind.as_str());
+    let cache_control = format!("private, max-age={remaining}");
+    let matches = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            v.split(',')
+                .map(|t| t.trim().trim_start_matches("W/"))
+                .any(|t| t == etag || t == "*")
+        });
+    if matches {
+        return Ok((
+            StatusCode::NOT_MODIFIED,
+            [(header::ETAG, etag), (header::CACHE_CONTROL, cache_control)],
+        )
+            .into_response());
+    }
+    let key = StorageKey::new(key.as_str())?;
+    let headers_out = [
+        (header::CONTENT_TYPE, mime.clone()),
+        (header::ETAG, etag.clone()),
+        (header::CACHE_CONTROL, cache_control),
+        (header::ACCEPT_RANGES, "bytes".to_owned()),
+    ];
+    // A single byte range is honoured (206); a stale `If-Range` or several ranges get the
+    // whole object, as HTTP allows.
+    let if_range_ok = headers
+        .get(header::IF_RANGE)
+        .is_none_or(|v| v.to_str().is_ok_and(|v| v == etag));
+    let range = headers
+        .get(header::RANGE)
+        .and_then(|v| v.to_str().ok())
+        .filter(|_| if_range_ok);
+    if let Some(range) = range {
+        let size = state
+            .storage
+            .head(&key)
+            .await?
+            .ok_or_else(|| ApiError::internal(format!("media object {key} is missing")))?
+            .size;
+        match parse_range(range, size) {
+            Some(Ok(bytes)) => {
+                let content_range = format!("bytes {}-{}/{size}", bytes.start, bytes.end - 1);
+                let stream = state.storage.get_range(&key, bytes).await?;
+                return Ok((
+                    StatusCode::PARTIAL_CONTENT,
+                    headers_out,
+                    [(header::CONTENT_RANGE, content_range)],
+                    Body::from_stream(stream),
+                )
+                    .into_response());
+            }
+            Some(Err(())) => {
+                let mut response = ApiError::new(
+                    StatusCode::RANGE_NOT_SATISFIABLE,
+                    "range_not_satisfiable",
+                    "The requested byte range is outside the file",
+                )
+                .into_response();
+                if let Ok(value) = format!("bytes */{size}").parse() {
+                    response.headers_mut().insert(header::CONTENT_RANGE, value);
+                }
+                return Ok(response);
+            }
+            None => {}
+        }
+    }
+    let stream = state.storage.get(&key).await?;
+    Ok((headers_out, Body::from_stream(stream)).into_response())
+}
+
+/// Parses a `Range` header against an object of `size` bytes: `None` to ignore it (not
+/// `bytes=`, several ranges, malformed), `Some(Err)` when unsatisfiable, else the byte range.
+fn parse_range(header: &str, size: u64) -> Option<Result<std::ops::Range<u64>, ()>> {
+    let spec = header.trim().strip_prefix("bytes=")?;
+    if spec.contains(',') {
+        return None;
+    }
+    let (start, end) = spec.split_once('-')?;
+    let (start, end) = (start.trim(), end.trim());
+    let range = if start.is_empty() {
+        // The last `end` bytes.
+        let suffix: u64 = end.parse().ok()?;
+        if suffix == 0 {
+            return Some(Err(()));
+        }
+        size.saturating_sub(suffix)..size
+    } else {
+        let start: u64 = start.parse().ok()?;
+        let end = if end.is_empty() {
+            size
+        } else {
+            let last: u64 = end.parse().ok()?;
+            if last < start {
+                return None;
+            }
+            last.saturating_add(1).min(size)
+        };
+        start..end
+    };
+    if range.start >= size || range.is_empty() {
+        return Some(Err(()));
+    }
+    Some(Ok(range))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_range;
+
+    #[test]
+    fn ranges_follow_http() {
+        assert_eq!(parse_range("bytes=0-99", 1000), Some(Ok(0..100)));
+        assert_eq!(parse_range("bytes=900-", 1000), Some(Ok(900..1000)));
+        assert_eq!(parse_range("bytes=-100", 1000), Some(Ok(900..1000)));
+        assert_eq!(parse_range("bytes=-5000", 1000), Some(Ok(0..1000)));
+        assert_eq!(parse_range("bytes=990-5000", 1000), Some(Ok(990..1000)));
+        assert_eq!(parse_range("bytes=1000-", 1000), Some(Err(())));
+        assert_eq!(parse_range("bytes=-0", 1000), Some(Err(())));
+        assert_eq!(parse_range("bytes=0-1,5-6", 1000), None);
+        assert_eq!(parse_range("bytes=9-1", 1000), None);
+        assert_eq!(parse_range("items=0-1", 1000), None);
+        assert_eq!(parse_range("bytes=x-1", 1000), None);
+    }
+}

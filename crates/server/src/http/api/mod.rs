@@ -1,0 +1,46 @@
+//! `/api/v1`: the domain API (media, signed files, creatives, locations). Every error is an
+//! [`ApiError`] (`{code, message, details}`); unknown paths answer a JSON 404 instead of
+//! falling through to the SPA. See docs/notes/api.md for the endpoints and shapes.
+
+pub mod creatives;
+pub mod error;
+pub mod input;
+pub mod locations;
+pub mod media;
+pub mod signing;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+
+pub use error::ApiError;
+
+use crate::state::AppState;
+
+/// Routes of this module (to be nested under `/api/v1`). JSON bodies are limited to
+/// `REGARD_MAX_BODY_BYTES`; `POST /media` has its own, larger limit.
+pub fn router(state: &AppState) -> Router<AppState> {
+    Router::new()
+        .merge(creatives::router())
+        .merge(locations::router())
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(state.config.max_body_bytes))
+        // Merged after the layer above so its own body limit is the only one that applies.
+        .merge(media::router(state))
+        .method_not_allowed_fallback(method_not_allowed)
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError::new(
+        axum::http::StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        "This endpoint does not accept this method",
+    )
+}
+
+async fn not_found() -> ApiError {
+    ApiError::new(
+        axum::http::StatusCode::NOT_FOUND,
+        "not_found",
+        "No such API endpoint",
+    )
+}

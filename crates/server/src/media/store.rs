@@ -1,0 +1,114 @@
+//! Content-addressed storage of an ingested image: where its objects live and how they are
+//! written.
+//!
+//! Layout: `<sha[0..2]>/<sha>/<variant>.<ext>`, e.g. `3f/3f2a…/original.jpg`. The two-character
+//! fan-out keeps local folders small. The same upload by two users is stored once; the database
+//! rows (owner, name) are what differ.
+
+use crate::storage::{Storage, StorageError, StorageKey};
+
+use super::{IngestedMedia, MediaFormat};
+
+/// The objects stored for one image.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum VariantKind {
+    /// The upright, metadata-free original.
+    Original,
+    /// Longest side ≤ `THUMBNAIL_SIDE`.
+    Thumbnail,
+    /// Longest side ≤ `PREVIEW_SIDE`.
+    Preview,
+}
+
+impl VariantKind {
+    /// Name used in keys and, later, in URLs (`original`, `thumbnail`, `preview`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Original => "original",
+            Self::Thumbnail => "thumbnail",
+            Self::Preview => "preview",
+        }
+    }
+}
+
+/// Key of one object of an image. `sha256` must be the lowercase hex digest.
+pub fn object_key(
+    sha256: &str,
+    kind: VariantKind,
+    format: MediaFormat,
+) -> Result<StorageKey, StorageError> {
+    let valid = sha256.len() == 64
+        && sha256
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+    if !valid {
+        return Err(StorageError::InvalidKey {
+            key: sha256.to_owned(),
+            reason: "not a lowercase SHA-256 hex digest",
+        });
+    }
+    StorageKey::new(format!(
+        "{}/{}/{}.{}",
+        &sha256[..2],
+        sha256,
+        kind.as_str(),
+        format.extension()
+    ))
+}
+
+/// Where [`store`] put an image.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredMedia {
+    /// Key of the original.
+    pub original: StorageKey,
+    /// Key of the thumbnail.
+    pub thumbnail: StorageKey,
+    /// Key of the preview.
+    pub preview: StorageKey,
+    /// True when the original was already stored (same content hash) and nothing was written.
+    pub deduplicated: bool,
+}
+
+impl StoredMedia {
+    /// All keys, original last, for deleting an image's objects.
+    pub fn keys(&self) -> [&StorageKey; 3] {
+        [&self.thumbnail, &self.preview, &self.original]
+    }
+}
+
+/// Writes the image's objects, unless an identical original is already stored.
+///
+/// The original is written last, so its presence implies the variants are there: that makes
+/// the existence check sound, and a crash part-way leaves at worst unreferenced variants that
+/// the next identical upload overwrites.
+pub async fn store(
+    storage: &dyn Storage,
+    media: &IngestedMedia,
+) -> Result<StoredMedia, StorageError> {
+    let stored = StoredMedia {
+        original: object_key(&media.sha256, VariantKind::Original, media.original.format)?,
+        thumbnail: object_key(
+            &media.sha256,
+            VariantKind::Thumbnail,
+            media.thumbnail.format,
+        )?,
+        preview: object_key(&media.sha256, VariantKind::Preview, media.preview.format)?,
+        deduplicated: false,
+    };
+    if storage.exists(&stored.original).await? {
+        return Ok(StoredMedia {
+            deduplicated: true,
+            ..stored
+        });
+    }
+    storage
+        .put_bytes(&stored.thumbnail, media.thumbnail.data.clone())
+        .await?;
+    storage
+        .put_bytes(&stored.preview, media.preview.data.clone())
+        .await?;
+    storage
+        .put_bytes(&stored.original, media.original.data.clone())
+        .await?;
+    Ok(stored)
+}

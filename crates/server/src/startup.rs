@@ -1,0 +1,233 @@
+//! Start-up: prepares the data folder (database, generated JWT secret, media folder), builds
+//! the state and the router, binds the listener, and runs until a shutdown signal.
+//! `Application::build` binds before serving so tests can use port 0 and read the address.
+
+use std::future::Future;
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+
+use crate::auth::limits::RateLimits;
+use crate::auth::tokens::{self, JwtKeys};
+use crate::auth::{AuthError, password};
+use crate::config::{Config, Secret};
+use crate::db::{self, Db, DbError};
+use crate::http;
+use crate::http::api::signing::UrlSigner;
+use crate::state::AppState;
+use crate::storage::{self, StorageError};
+
+/// How long refresh tokens of ended sessions are kept.
+const TOKEN_RETENTION: Duration = Duration::from_secs(7 * 24 * 3600);
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartupError {
+    /// The data folder (or a file in it) could not be created or read.
+    #[error("cannot prepare {path}: {source}")]
+    DataDir {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// The database could not be opened or migrated.
+    #[error("cannot open the database: {0}")]
+    Database(#[from] DbError),
+    /// The listen address is taken or not ours.
+    #[error("cannot listen on {address}: {source}")]
+    Bind {
+        address: SocketAddr,
+        source: std::io::Error,
+    },
+    /// `REGARD_STORAGE_URL` is invalid or the storage folder cannot be created.
+    #[error("cannot open media storage: {0}")]
+    Storage(#[from] StorageError),
+    /// Computing the dummy password hash failed.
+    #[error("cannot prepare password hashing: {0}")]
+    Password(#[from] AuthError),
+}
+
+/// A bound, ready-to-run server.
+pub struct Application {
+    listener: TcpListener,
+    address: SocketAddr,
+    state: AppState,
+}
+
+impl Application {
+    /// Prepares everything and binds `config.bind` (port 0 picks a free port).
+    pub async fn build(config: Config) -> Result<Self, StartupError> {
+        let data_dir = config.data_dir.clone();
+        create_dir(&data_dir)?;
+        let storage = storage::from_url(config.storage_url.as_deref(), &data_dir)?;
+        tracing::info!(storage = %storage.describe(), "media storage ready");
+
+        let jwt_secret = match &config.jwt_secret {
+            Some(secret) => secret.clone(),
+            None => load_or_create_secret(&data_dir.join("jwt_secret"))?,
+        };
+        let database_url = match &config.database_url {
+            Some(url) => url.clone(),
+            None => Secret::new(format!(
+                "sqlite://{}?mode=rwc",
+                data_dir.join("regard.db").display()
+            )),
+        };
+        let db = Db::connect(database_url.expose(), config.database_max_connections).await?;
+        tracing::info!(backend = ?db.backend(), "database ready");
+
+        let state = AppState {
+            db,
+            jwt: JwtKeys::from_secret(jwt_secret.expose().as_bytes()),
+            limits: Arc::new(RateLimits::new(&config)),
+            dummy_hash: password::dummy_hash().await?.into(),
+            storage,
+            signer: UrlSigner::new(jwt_secret.expose().as_bytes(), config.media_url_ttl),
+            ingest_slots: Arc::new(tokio::sync::Semaphore::new(
+                config.media_ingest_concurrency.max(1),
+            )),
+            config: Arc::new(config),
+        };
+        let address = state.config.bind;
+        let listener = TcpListener::bind(address)
+            .await
+            .map_err(|source| StartupError::Bind { address, source })?;
+        let address = listener
+            .local_addr()
+            .map_err(|source| StartupError::Bind { address, source })?;
+        Ok(Self {
+            listener,
+            address,
+            state,
+        })
+    }
+
+    /// The address actually bound.
+    pub fn address(&self) -> SocketAddr {
+        self.address
+    }
+
+    /// The shared state (tests reach the database through it).
+    pub fn state(&self) -> &AppState {
+        &self.state
+    }
+
+    /// Serves until SIGINT or SIGTERM, then finishes in-flight requests and closes the pool.
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        self.run_until(shutdown_signal()).await
+    }
+
+    /// Serves until `signal` completes (graceful shutdown).
+    pub async fn run_until(
+        self,
+        signal: impl Future<Output = ()> + Send + 'static,
+    ) -> std::io::Result<()> {
+        let state = self.state.clone();
+        let limits = Arc::clone(&state.limits);
+        let sweep_db = state.db.clone();
+        let sweeper = tokio::spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_secs(60));
+            let mut minutes = 0u64;
+            loop {
+                tick.tick().await;
+                minutes += 1;
+                if minutes.is_multiple_of(60)
+                    && let Err(err) = sweep_db.optimize().await
+                {
+                    tracing::warn!(error = %err, "refreshing planner statistics failed");
+                }
+                limits.forget_idle();
+                // Tokens of ended sessions are kept a week for `session_not_found` answers.
+                let cutoff = db::now_ms() - TOKEN_RETENTION.as_millis() as i64;
+                if let Err(err) = db::refresh_tokens::prune(&sweep_db, cutoff).await {
+                    tracing::warn!(error = %err, "pruning old refresh tokens failed");
+                }
+            }
+        });
+        tracing::info!(address = %self.address, "listening");
+        let app = http::router(self.state);
+        let result = axum::serve(
+            self.listener,
+            app.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(signal)
+        .await;
+        sweeper.abort();
+        state.db.close().await;
+        tracing::info!("stopped");
+        result
+    }
+}
+
+fn create_dir(path: &Path) -> Result<(), StartupError> {
+    std::fs::create_dir_all(path).map_err(|source| StartupError::DataDir {
+        path: path.to_owned(),
+        source,
+    })
+}
+
+/// Reads the JWT secret file, or creates it (mode 0600) with a random secret on first start.
+fn load_or_create_secret(path: &Path) -> Result<Secret, StartupError> {
+    let error = |source| StartupError::DataDir {
+        path: path.to_owned(),
+        source,
+    };
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    match options.open(path) {
+        Ok(mut file) => {
+            let secret = tokens::random_secret();
+            file.write_all(secret.as_bytes()).map_err(error)?;
+            file.sync_all().map_err(error)?;
+            tracing::info!(path = %path.display(), "generated a new JWT secret");
+            Ok(Secret::new(secret))
+        }
+        // Created earlier (or by a concurrent start): use it.
+        Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => {
+            let text = std::fs::read_to_string(path).map_err(error)?;
+            let secret = text.trim();
+            if secret.is_empty() {
+                return Err(error(std::io::Error::other("the JWT secret file is empty")));
+            }
+            Ok(Secret::new(secret))
+        }
+        Err(err) => Err(error(err)),
+    }
+}
+
+/// Completes on Ctrl-C or SIGTERM.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        if let Err(err) = tokio::signal::ctrl_c().await {
+            tracing::error!(error = %err, "cannot listen for Ctrl-C");
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(err) => {
+                tracing::error!(error = %err, "cannot listen for SIGTERM");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutdown signal received; finishing in-flight requests");
+}

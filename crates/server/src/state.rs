@@ -1,0 +1,31 @@
+//! The state shared by every request handler.
+
+use std::sync::Arc;
+
+use crate::auth::limits::RateLimits;
+use crate::auth::tokens::JwtKeys;
+use crate::config::Config;
+use crate::db::Db;
+use crate::http::api::signing::UrlSigner;
+use crate::storage::Storage;
+
+/// Everything handlers need, cheap to clone (pool handles and `Arc`s).
+#[derive(Clone)]
+pub struct AppState {
+    /// The database.
+    pub db: Db,
+    /// The configuration the server started with.
+    pub config: Arc<Config>,
+    /// Access token signing keys.
+    pub jwt: JwtKeys,
+    /// Per-IP rate limits of the auth API.
+    pub limits: Arc<RateLimits>,
+    /// Argon2id hash of a random password, verified against when an email is unknown.
+    pub dummy_hash: Arc<str>,
+    /// Media objects (local folder or S3).
+    pub storage: Arc<dyn Storage>,
+    /// Signs and checks the short-lived media URLs.
+    pub signer: UrlSigner,
+    /// Bounds the image ingests running at once (each holds a decoded image in memory).
+    pub ingest_slots: Arc<tokio::sync::Semaphore>,
+}

@@ -1,0 +1,321 @@
+//! `/api/v1/creatives`.
+
+use reqwest::Method;
+use serde_json::{Value, json};
+
+use crate::fixtures::png;
+use crate::helpers::{TestApp, User, assert_api_error, assert_fields, spawn_app};
+
+async fn create(app: &TestApp, user: &User, body: Value) -> reqwest::Response {
+    app.api_json(Method::POST, "/creatives", user, &body).await
+}
+
+async fn list(app: &TestApp, user: &User, query: &str) -> Value {
+    let response = app
+        .api_send(Method::GET, &format!("/creatives{query}"), user)
+        .await;
+    assert_eq!(response.status(), 200, "GET /creatives{query}");
+    response.json().await.unwrap()
+}
+
+fn names(page: &Value) -> Vec<String> {
+    page["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_creative_is_created_with_its_media() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let media = app.upload_ok(&user, "poster.png", png(300, 200)).await;
+    let response = create(
+        &app,
+        &user,
+        json!({"media_id": media["id"], "name": "  Summer sale ", "brand": "Café Noir",
+               "campaign": "Été 2026", "notes": "Line one\nline two"}),
+    )
+    .await;
+    assert_eq!(response.status(), 201);
+    let creative: Value = response.json().await.unwrap();
+    assert_eq!(creative["name"], "Summer sale");
+    assert_eq!(creative["brand"], "Café Noir");
+    assert_eq!(creative["campaign"], "Été 2026");
+    assert_eq!(creative["notes"], "Line one\nline two");
+    assert_eq!(creative["simulation_count"], 0);
+    assert_eq!(creative["media"]["id"], media["id"]);
+    assert_eq!(creative["media"]["width"], 300);
+    for variant in ["original", "preview", "thumbnail"] {
+        let url = creative["media"]["urls"][variant].as_str().unwrap();
+        assert_eq!(app.get_url(url).await.status(), 200);
+    }
+    let id = creative["id"].as_str().unwrap();
+    let response = app
+        .api_send(Method::GET, &format!("/creatives/{id}"), &user)
+        .await;
+    assert_eq!(response.status(), 200);
+    let got: Value = response.json().await.unwrap();
+    assert_eq!(got["name"], "Summer sale");
+    assert_eq!(got["simulation_count"], 0);
+}
+
+#[tokio::test]
+async fn the_name_defaults_to_the_file_name_without_extension() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let media = app
+        .upload_ok(&user, "Soldes d'été.final.png", png(40, 40))
+        .await;
+    let response = create(&app, &user, json!({"media_id": media["id"], "name": "  "})).await;
+    assert_eq!(response.status(), 201);
+    let creative: Value = response.json().await.unwrap();
+    assert_eq!(creative["name"], "Soldes d'été.final");
+    assert_eq!(creative["brand"], Value::Null);
+}
+
+#[tokio::test]
+async fn invalid_creatives_get_field_errors() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let media = app.upload_ok(&user, "a.png", png(40, 40)).await;
+    let response = create(&app, &user, json!({"name": "x"})).await;
+    assert_fields(response, json!({"media_id": "required"})).await;
+    let response = create(
+        &app,
+        &user,
+        json!({"media_id": uuid::Uuid::new_v4().to_string()}),
+    )
+    .await;
+    assert_fields(response, json!({"media_id": "not_found"})).await;
+    let response = create(&app, &user, json!({"media_id": "nope"})).await;
+    assert_fields(response, json!({"media_id": "not_found"})).await;
+    let response = create(
+        &app,
+        &user,
+        json!({"media_id": media["id"], "name": 5, "brand": "b".repeat(201),
+               "campaign": "tab\there", "notes": "n".repeat(5001), "colour": "red"}),
+    )
+    .await;
+    assert_fields(
+        response,
+        json!({"name": "invalid_type", "brand": "too_long", "campaign": "invalid_characters",
+               "notes": "too_long", "colour": "unknown_field"}),
+    )
+    .await;
+    // 200 characters (not bytes) is fine.
+    let response = create(
+        &app,
+        &user,
+        json!({"media_id": media["id"], "name": "é".repeat(200)}),
+    )
+    .await;
+    assert_eq!(response.status(), 201);
+
+    let response = app
+        .api(Method::POST, "/creatives", &user)
+        .header("content-type", "application/json")
+        .body("{not json")
+        .send()
+        .await
+        .unwrap();
+    assert_api_error(response, 400, "invalid_json").await;
+    let response = create(&app, &user, json!(["a"])).await;
+    assert_api_error(response, 400, "invalid_json").await;
+}
+
+#[tokio::test]
+async fn a_creative_is_edited_and_deleted_with_its_media() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let creative = app
+        .creative(&user, json!({"name": "Old", "brand": "B", "notes": "N"}))
+        .await;
+    let path = format!("/creatives/{}", creative["id"].as_str().unwrap());
+    let response = app
+        .api_json(
+            Method::PATCH,
+            &path,
+            &user,
+            &json!({"name": "New", "brand": null}),
+        )
+        .await;
+    assert_eq!(response.status(), 200);
+    let edited: Value = response.json().await.unwrap();
+    assert_eq!(edited["name"], "New");
+    assert_eq!(edited["brand"], Value::Null);
+    assert_eq!(edited["notes"], "N", "absent fields stay");
+    assert_eq!(edited["created_at"], creative["created_at"]);
+
+    let response = app
+        .api_json(
+            Method::PATCH,
+            &path,
+            &user,
+            &json!({"name": null, "media_id": "x"}),
+        )
+        .await;
+    assert_fields(
+        response,
+        json!({"name": "required", "media_id": "unknown_field"}),
+    )
+    .await;
+
+    assert_eq!(app.media_rows().await, 1);
+    assert_eq!(
+        app.api_send(Method::DELETE, &path, &user).await.status(),
+        204
+    );
+    assert_api_error(
+        app.api_send(Method::GET, &path, &user).await,
+        404,
+        "not_found",
+    )
+    .await;
+    assert_api_error(
+        app.api_send(Method::DELETE, &path, &user).await,
+        404,
+        "not_found",
+    )
+    .await;
+    assert_eq!(app.media_rows().await, 0);
+    assert_eq!(app.objects().await, Vec::<String>::new());
+}
+
+#[tokio::test]
+async fn media_shared_by_two_creatives_stays_until_the_last_goes() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let media = app.upload_ok(&user, "a.png", png(40, 40)).await;
+    let mut ids = Vec::new();
+    for name in ["One", "Two"] {
+        let response = create(&app, &user, json!({"media_id": media["id"], "name": name})).await;
+        let creative: Value = response.json().await.unwrap();
+        ids.push(creative["id"].as_str().unwrap().to_owned());
+    }
+    let delete = |id: &str| format!("/creatives/{id}");
+    assert_eq!(
+        app.api_send(Method::DELETE, &delete(&ids[0]), &user)
+            .await
+            .status(),
+        204
+    );
+    assert_eq!(app.media_rows().await, 1);
+    assert_eq!(app.objects().await.len(), 3);
+    assert_eq!(
+        app.api_send(Method::DELETE, &delete(&ids[1]), &user)
+            .await
+            .status(),
+        204
+    );
+    assert_eq!(app.media_rows().await, 0);
+    assert!(app.objects().await.is_empty());
+}
+
+#[tokio::test]
+async fn lists_are_paginated_newest_first() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let other = app.new_user().await;
+    app.creative(&other, json!({"name": "Not mine"})).await;
+    let media = app.upload_ok(&user, "a.png", png(40, 40)).await;
+    for i in 0..5 {
+        let response = create(
+            &app,
+            &user,
+            json!({"media_id": media["id"], "name": format!("C{i}")}),
+        )
+        .await;
+        assert_eq!(response.status(), 201);
+    }
+    let all = list(&app, &user, "").await;
+    assert_eq!(all["items"].as_array().unwrap().len(), 5);
+    assert_eq!(all["next_cursor"], Value::Null);
+    let times: Vec<&str> = all["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["created_at"].as_str().unwrap())
+        .collect();
+    assert!(
+        times.windows(2).all(|w| w[0] >= w[1]),
+        "newest first: {times:?}"
+    );
+    assert!(all["items"][0]["media"]["urls"]["thumbnail"].is_string());
+
+    let mut paged = Vec::new();
+    let mut query = "?limit=2".to_owned();
+    let mut pages = 0;
+    loop {
+        let page = list(&app, &user, &query).await;
+        pages += 1;
+        assert!(page["items"].as_array().unwrap().len() <= 2);
+        paged.extend(names(&page));
+        match page["next_cursor"].as_str() {
+            Some(cursor) => query = format!("?limit=2&cursor={cursor}"),
+            None => break,
+        }
+    }
+    assert_eq!(pages, 3);
+    assert_eq!(paged, names(&all));
+
+    for (query, fields) in [
+        ("?limit=0", json!({"limit": "out_of_range"})),
+        ("?limit=101", json!({"limit": "out_of_range"})),
+        ("?limit=ten", json!({"limit": "invalid_type"})),
+        ("?cursor=zz", json!({"cursor": "invalid_value"})),
+        ("?cursor=3132", json!({"cursor": "invalid_value"})),
+    ] {
+        let response = app
+            .api_send(Method::GET, &format!("/creatives{query}"), &user)
+            .await;
+        assert_fields(response, fields).await;
+    }
+}
+
+#[tokio::test]
+async fn search_ignores_case_and_accents() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let media = app.upload_ok(&user, "a.png", png(40, 40)).await;
+    for (name, brand, campaign) in [
+        ("Soldes d'Été", "Café Noir", "Rentrée 2026"),
+        ("Winter", "Évian", "Noël"),
+        ("100% coton", "Œuvre", "x_y"),
+    ] {
+        let body =
+            json!({"media_id": media["id"], "name": name, "brand": brand, "campaign": campaign});
+        assert_eq!(create(&app, &user, body).await.status(), 201);
+    }
+    for (q, expected) in [
+        ("ete", vec!["Soldes d'Été"]),
+        ("CAFE", vec!["Soldes d'Été"]),
+        ("evian", vec!["Winter"]),
+        ("NOEL", vec!["Winter"]),
+        ("rentree%202026", vec!["Soldes d'Été"]),
+        ("2026%20soldes", vec!["Soldes d'Été"]),
+        ("oeuvre", vec!["100% coton"]),
+        ("100%25", vec!["100% coton"]),
+        ("%25", vec!["100% coton"]),
+        ("x_y", vec!["100% coton"]),
+        ("_", vec!["100% coton"]),
+        ("nothing", vec![]),
+    ] {
+        let page = list(&app, &user, &format!("?q={q}")).await;
+        assert_eq!(names(&page), expected, "q={q}");
+    }
+    assert_eq!(names(&list(&app, &user, "?q=").await).len(), 3);
+}
+
+#[tokio::test]
+async fn json_bodies_are_limited_and_methods_checked() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let notes = "n".repeat(2 * 1024 * 1024);
+    let response = create(&app, &user, json!({"name": "x", "notes": notes})).await;
+    assert_api_error(response, 413, "payload_too_large").await;
+    let response = app.api_send(Method::PUT, "/creatives", &user).await;
+    assert_api_error(response, 405, "method_not_allowed").await;
+}

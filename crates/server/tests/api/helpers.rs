@@ -1,0 +1,388 @@
+//! Test harness: `spawn_app()` starts the real server on a random port with a fresh data
+//! folder and a fresh database (SQLite by default; PostgreSQL when `REGARD_TEST_DATABASE_URL`
+//! names an admin URL, one database per test, dropped afterwards).
+
+use std::path::PathBuf;
+
+use regard::state::AppState;
+use regard::{Application, Config};
+use reqwest::{RequestBuilder, Response};
+use serde_json::{Value, json};
+use sqlx::{AnyConnection, Connection, Executor};
+
+/// A running server and what it needs to stay alive.
+pub struct TestApp {
+    /// `http://127.0.0.1:<port>`.
+    pub address: String,
+    pub client: reqwest::Client,
+    /// The web build served by this instance (index.html and one hashed asset).
+    pub web_dir: PathBuf,
+    /// The server's state, for tests that reach into the database.
+    pub state: AppState,
+    _data_dir: tempfile::TempDir,
+    postgres: Option<PostgresDb>,
+}
+
+/// The default test configuration: no rate limits unless a test sets them.
+pub async fn spawn_app() -> TestApp {
+    spawn_app_with(|_| {}).await
+}
+
+/// Starts a server after `adjust` has changed the test configuration.
+pub async fn spawn_app_with(adjust: impl FnOnce(&mut Config)) -> TestApp {
+    // `TEST_LOG=1` shows the server's logs (silent by default).
+    if std::env::var_os("TEST_LOG").is_some() {
+        regard::telemetry::init(regard::config::LogFormat::Text);
+    }
+    let data_dir = tempfile::tempdir().expect("temporary data dir");
+    let web_dir = data_dir.path().join("web");
+    std::fs::create_dir_all(web_dir.join("assets")).unwrap();
+    std::fs::write(
+        web_dir.join("index.html"),
+        "<!doctype html><html><body><div id=\"root\"></div></body></html>",
+    )
+    .unwrap();
+    std::fs::write(
+        web_dir.join("assets/index-abc123.js"),
+        "console.log('regard');",
+    )
+    .unwrap();
+
+    let mut config = Config::for_data_dir(data_dir.path().join("data"));
+    config.bind = "127.0.0.1:0".parse().unwrap();
+    config.web_dir = web_dir.clone();
+    config.jwt_secret = None;
+    config.database_url = None;
+    config.rate_limit_sign_in = 0;
+    config.rate_limit_sign_up = 0;
+    config.trust_proxy = false;
+    config.cors_origins = Vec::new();
+    let postgres = match std::env::var("REGARD_TEST_DATABASE_URL") {
+        Ok(admin_url) if !admin_url.is_empty() => Some(PostgresDb::create(&admin_url).await),
+        _ => None,
+    };
+    if let Some(db) = &postgres {
+        config.database_url = Some(regard::config::Secret::new(db.url.clone()));
+    }
+    config.media_max_bytes = 50 * 1024 * 1024;
+    config.media_max_pixels = 100_000_000;
+    config.media_url_ttl = 3600;
+    config.media_ingest_concurrency = 2;
+    // `REGARD_TEST_S3` (scripts/s3-test-server.sh) switches media storage to S3, under a key
+    // prefix of this test's own so that tests can list "their" objects.
+    config.storage_url = std::env::var("REGARD_TEST_S3")
+        .ok()
+        .filter(|v| !v.is_empty())
+        .map(|endpoint| {
+            let bucket =
+                std::env::var("REGARD_TEST_S3_BUCKET").unwrap_or_else(|_| "regard-test".to_owned());
+            format!(
+                "s3://{bucket}/api-{}?endpoint={endpoint}&region=us-east-1",
+                uuid::Uuid::new_v4().simple()
+            )
+        });
+    adjust(&mut config);
+
+    let app = Application::build(config)
+        .await
+        .expect("application builds");
+    let address = format!("http://{}", app.address());
+    let state = app.state().clone();
+    tokio::spawn(app.run_until(std::future::pending()));
+    TestApp {
+        address,
+        client: reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap(),
+        web_dir,
+        state,
+        _data_dir: data_dir,
+        postgres,
+    }
+}
+
+impl TestApp {
+    /// Absolute URL of a path.
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.address, path)
+    }
+
+    /// A request with the headers supabase-js always sends (apikey, dated API version, JSON
+    /// content type), without `Authorization`.
+    pub fn base_request(&self, method: reqwest::Method, path: &str) -> RequestBuilder {
+        self.client
+            .request(method, self.url(path))
+            .header("apikey", "anon-key")
+            .header("X-Supabase-Api-Version", "2024-01-01")
+            .header("Content-Type", "application/json;charset=UTF-8")
+    }
+
+    /// A request as supabase-js sends it before sign-in: the anon key as bearer token too.
+    pub fn auth_request(&self, method: reqwest::Method, path: &str) -> RequestBuilder {
+        self.base_request(method, path).bearer_auth("anon-key")
+    }
+
+    /// POST a JSON body to an auth path.
+    pub async fn post(&self, path: &str, body: &Value) -> Response {
+        self.auth_request(reqwest::Method::POST, path)
+            .body(body.to_string())
+            .send()
+            .await
+            .expect("request sent")
+    }
+
+    /// Signs up and returns the session JSON (panics on failure).
+    pub async fn sign_up(&self, email: &str, password: &str) -> Value {
+        let response = self
+            .post(
+                "/auth/v1/signup",
+                &json!({"email": email, "password": password}),
+            )
+            .await;
+        assert_eq!(response.status(), 200, "sign-up of {email} failed");
+        response.json().await.unwrap()
+    }
+
+    /// Password sign-in; returns the raw response.
+    pub async fn sign_in(&self, email: &str, password: &str) -> Response {
+        self.post(
+            "/auth/v1/token?grant_type=password",
+            &json!({"email": email, "password": password}),
+        )
+        .await
+    }
+
+    /// Refresh grant; returns the raw response.
+    pub async fn refresh(&self, refresh_token: &str) -> Response {
+        self.post(
+            "/auth/v1/token?grant_type=refresh_token",
+            &json!({"refresh_token": refresh_token}),
+        )
+        .await
+    }
+
+    /// A request with a bearer access token.
+    pub fn with_token(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        access_token: &str,
+    ) -> RequestBuilder {
+        self.base_request(method, path).bearer_auth(access_token)
+    }
+}
+
+/// A signed-in user of the `/api/v1` tests.
+pub struct User {
+    pub token: String,
+}
+
+impl TestApp {
+    /// Signs up a fresh user.
+    pub async fn new_user(&self) -> User {
+        let session = self.sign_up(&unique_email(), "secret1").await;
+        User {
+            token: session["access_token"].as_str().unwrap().to_owned(),
+        }
+    }
+
+    /// An `/api/v1` request with the user's bearer token.
+    pub fn api(&self, method: reqwest::Method, path: &str, user: &User) -> RequestBuilder {
+        self.client
+            .request(method, self.url(&format!("/api/v1{path}")))
+            .bearer_auth(&user.token)
+    }
+
+    /// Sends a JSON body to an `/api/v1` path.
+    pub async fn api_json(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        user: &User,
+        body: &Value,
+    ) -> Response {
+        self.api(method, path, user)
+            .json(body)
+            .send()
+            .await
+            .expect("request sent")
+    }
+
+    /// A bodiless `/api/v1` request.
+    pub async fn api_send(&self, method: reqwest::Method, path: &str, user: &User) -> Response {
+        self.api(method, path, user)
+            .send()
+            .await
+            .expect("request sent")
+    }
+
+    /// `POST /api/v1/media` with `data` as the multipart field `file`.
+    pub async fn upload(&self, user: &User, file_name: &str, data: Vec<u8>) -> Response {
+        let part = reqwest::multipart::Part::bytes(data)
+            .file_name(file_name.to_owned())
+            .mime_str("application/octet-stream")
+            .unwrap();
+        let form = reqwest::multipart::Form::new().part("file", part);
+        self.api(reqwest::Method::POST, "/media", user)
+            .multipart(form)
+            .send()
+            .await
+            .expect("upload sent")
+    }
+
+    /// Uploads and returns the media JSON (panics unless 201).
+    pub async fn upload_ok(&self, user: &User, file_name: &str, data: Vec<u8>) -> Value {
+        let response = self.upload(user, file_name, data).await;
+        assert_eq!(response.status(), 201, "upload of {file_name} failed");
+        response.json().await.unwrap()
+    }
+
+    /// Uploads an image and makes a creative of it; returns the creative JSON.
+    pub async fn creative(&self, user: &User, body: Value) -> Value {
+        let media = self
+            .upload_ok(user, "poster.png", crate::fixtures::png(64, 48))
+            .await;
+        let mut body = body;
+        body["media_id"] = media["id"].clone();
+        let response = self
+            .api_json(reqwest::Method::POST, "/creatives", user, &body)
+            .await;
+        assert_eq!(response.status(), 201, "creating a creative failed");
+        response.json().await.unwrap()
+    }
+
+    /// GET of a server-relative URL (a signed media URL), without any token.
+    pub async fn get_url(&self, path: &str) -> Response {
+        self.client
+            .get(self.url(path))
+            .send()
+            .await
+            .expect("request sent")
+    }
+
+    /// Number of media rows, all users together.
+    pub async fn media_rows(&self) -> i64 {
+        regard::db::media::count_all(&self.state.db).await.unwrap()
+    }
+
+    /// Every object in this server's media storage.
+    pub async fn objects(&self) -> Vec<String> {
+        self.state.storage.list().await.unwrap()
+    }
+}
+
+/// Asserts an `/api/v1` error: status, code, and the `{code, message, details}` shape.
+pub async fn assert_api_error(response: Response, status: u16, code: &str) -> Value {
+    assert_eq!(response.status(), status, "unexpected status");
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["code"], code, "unexpected error body {body}");
+    assert!(body["message"].is_string(), "message missing in {body}");
+    assert!(body["details"].is_object(), "details missing in {body}");
+    body
+}
+
+/// Asserts a 422 `validation_failed` whose `details.fields` is exactly `fields`.
+pub async fn assert_fields(response: Response, fields: Value) {
+    let body = assert_api_error(response, 422, "validation_failed").await;
+    assert_eq!(body["details"]["fields"], fields, "{body}");
+}
+
+/// Asserts the status and the dated-format error code, and returns the body.
+pub async fn assert_error(response: Response, status: u16, code: &str) -> Value {
+    assert_eq!(response.status(), status, "unexpected status");
+    assert_eq!(
+        response
+            .headers()
+            .get("x-supabase-api-version")
+            .map(|v| v.to_str().unwrap().to_owned()),
+        Some("2024-01-01".to_owned()),
+        "dated errors echo the API version"
+    );
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["code"], code, "unexpected error body {body}");
+    assert!(body["message"].is_string(), "message missing in {body}");
+    body
+}
+
+/// A unique email address for a test.
+pub fn unique_email() -> String {
+    format!("user-{}@example.com", uuid::Uuid::new_v4().simple())
+}
+
+/// One PostgreSQL database per test.
+struct PostgresDb {
+    admin_url: String,
+    name: String,
+    url: String,
+}
+
+impl PostgresDb {
+    async fn create(admin_url: &str) -> Self {
+        sqlx::any::install_default_drivers();
+        let name = format!("test_{}", uuid::Uuid::new_v4().simple());
+        let mut admin = AnyConnection::connect(admin_url)
+            .await
+            .expect("connect to REGARD_TEST_DATABASE_URL");
+        admin
+            .execute(format!("CREATE DATABASE \"{name}\"").as_str())
+            .await
+            .expect("create test database");
+        let _ = admin.close().await;
+        Self {
+            admin_url: admin_url.to_owned(),
+            url: with_database(admin_url, &name),
+            name,
+        }
+    }
+}
+
+impl Drop for PostgresDb {
+    fn drop(&mut self) {
+        // Best effort, on a thread of its own because Drop cannot await; FORCE ends the
+        // server's pooled connections, which may still be open.
+        let admin_url = self.admin_url.clone();
+        let name = self.name.clone();
+        let _ = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            runtime.block_on(async move {
+                if let Ok(mut admin) = AnyConnection::connect(&admin_url).await {
+                    let sql = format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)");
+                    if let Err(err) = admin.execute(sql.as_str()).await {
+                        eprintln!("could not drop {name}: {err}");
+                    }
+                    let _ = admin.close().await;
+                }
+            });
+        })
+        .join();
+    }
+}
+
+/// `admin_url` with its database name replaced.
+fn with_database(admin_url: &str, name: &str) -> String {
+    let (base, query) = match admin_url.split_once('?') {
+        Some((base, query)) => (base, Some(query)),
+        None => (admin_url, None),
+    };
+    // Everything after the authority's last '/' is the database name.
+    let scheme_end = base.find("://").map_or(0, |i| i + 3);
+    let base = match base[scheme_end..].find('/') {
+        Some(slash) => &base[..scheme_end + slash],
+        None => base,
+    };
+    match query {
+        Some(query) => format!("{base}/{name}?{query}"),
+        None => format!("{base}/{name}"),
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        // Dropping `postgres` drops the database; kept explicit for readability.
+        self.postgres.take();
+    }
+}

@@ -1,0 +1,15 @@
+//! The API test suite: one binary, the real server on a random port per test. Set
+//! `REGARD_TEST_DATABASE_URL=postgres://...` to run the same tests on PostgreSQL.
+
+mod creatives;
+mod fixtures;
+mod health_and_web;
+mod helpers;
+mod locations;
+mod logout;
+mod media;
+mod refresh;
+mod sign_in;
+mod signup;
+mod startup;
+mod user;

@@ -1,0 +1,400 @@
+//! `/api/v1/media` and the signed `/api/v1/files/...` URLs.
+
+use reqwest::Method;
+use serde_json::{Value, json};
+
+use crate::fixtures::{jpeg, jpeg_with_gps, noise_png, png, png_claiming};
+use crate::helpers::{assert_api_error, assert_fields, spawn_app, spawn_app_with};
+
+fn max_age(response: &reqwest::Response) -> u64 {
+    let value = response.headers()["cache-control"].to_str().unwrap();
+    value
+        .strip_prefix("private, max-age=")
+        .unwrap_or_else(|| panic!("unexpected Cache-Control {value}"))
+        .parse()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn an_upload_answers_201_with_the_media_and_signed_urls() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let media = app.upload_ok(&user, "Affiche été.png", png(640, 480)).await;
+    assert_eq!(media["kind"], "upload");
+    assert_eq!(media["mime"], "image/png");
+    assert_eq!(media["width"], 640);
+    assert_eq!(media["height"], 480);
+    assert!(media["bytes"].as_i64().unwrap() > 0);
+    assert_eq!(media["sha256"].as_str().unwrap().len(), 64);
+    assert_eq!(media["original_name"], "Affiche été.png");
+    assert_eq!(media["gps"], Value::Null);
+    assert!(media["created_at"].is_string() && media["urls_expire_at"].is_string());
+    assert_eq!(app.media_rows().await, 1);
+    assert_eq!(app.objects().await.len(), 3, "original, preview, thumbnail");
+
+    for (variant, mime) in [
+        ("original", "image/png"),
+        ("preview", "image/jpeg"),
+        ("thumbnail", "image/jpeg"),
+    ] {
+        let url = media["urls"][variant].as_str().unwrap();
+        assert!(url.starts_with(&format!(
+            "/api/v1/files/{}/{variant}?",
+            media["id"].as_str().unwrap()
+        )));
+        // No bearer token: the signature is the authorisation, as for an <img> tag.
+        let response = app.get_url(url).await;
+        assert_eq!(response.status(), 200, "{variant}");
+        assert_eq!(response.headers()["content-type"], mime);
+        let age = max_age(&response);
+        assert!((2700..=3600).contains(&age), "max-age {age}");
+        let etag = response.headers()["etag"].to_str().unwrap().to_owned();
+        let body = response.bytes().await.unwrap();
+        let image = image::load_from_memory(&body).unwrap();
+        if variant == "original" {
+            assert_eq!((image.width(), image.height()), (640, 480));
+        }
+        let again = app
+            .client
+            .get(app.url(url))
+            .header("If-None-Match", &etag)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(again.status(), 304);
+    }
+}
+
+#[tokio::test]
+async fn gps_coordinates_come_back_with_the_media() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let media = app
+        .upload_ok(&user, "site.jpg", jpeg_with_gps(320, 240))
+        .await;
+    assert_eq!(media["mime"], "image/jpeg");
+    let latitude = media["gps"]["latitude"].as_f64().unwrap();
+    let longitude = media["gps"]["longitude"].as_f64().unwrap();
+    assert!((latitude - 48.625).abs() < 1e-6, "{latitude}");
+    assert!((longitude - 2.44).abs() < 1e-6, "{longitude}");
+    // And the stored original carries no EXIF any more.
+    let original = app
+        .get_url(media["urls"]["original"].as_str().unwrap())
+        .await
+        .bytes()
+        .await
+        .unwrap();
+    assert!(!original.windows(4).any(|w| w == b"Exif"));
+}
+
+#[tokio::test]
+async fn get_returns_the_owners_media_and_404_otherwise() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let media = app.upload_ok(&user, "a.jpg", jpeg(100, 80)).await;
+    let id = media["id"].as_str().unwrap();
+    let response = app
+        .api_send(Method::GET, &format!("/media/{id}"), &user)
+        .await;
+    assert_eq!(response.status(), 200);
+    let got: Value = response.json().await.unwrap();
+    assert_eq!(got["id"], media["id"]);
+    assert_eq!(got["width"], 100);
+    for path in [
+        format!("/media/{}", uuid::Uuid::new_v4()),
+        "/media/not-a-uuid".to_owned(),
+    ] {
+        let response = app.api_send(Method::GET, &path, &user).await;
+        assert_api_error(response, 404, "not_found").await;
+    }
+}
+
+/// A refused upload leaves no row and no object behind.
+async fn assert_refused(app: &crate::helpers::TestApp, data: Vec<u8>, status: u16, code: &str) {
+    let user = app.new_user().await;
+    let response = app.upload(&user, "bad.png", data).await;
+    assert_api_error(response, status, code).await;
+    assert_eq!(app.media_rows().await, 0, "{code}: no media row");
+    assert_eq!(
+        app.objects().await,
+        Vec::<String>::new(),
+        "{code}: no object"
+    );
+}
+
+#[tokio::test]
+async fn bad_uploads_are_refused_and_leave_nothing_behind() {
+    let app = spawn_app().await;
+    assert_refused(
+        &app,
+        b"hello, not an image".to_vec(),
+        415,
+        "unsupported_media_type",
+    )
+    .await;
+    assert_refused(
+        &app,
+        b"GIF89a\x01\x00\x01\x00".to_vec(),
+        415,
+        "unsupported_media_type",
+    )
+    .await;
+    assert_refused(&app, Vec::new(), 415, "unsupported_media_type").await;
+    let body = {
+        let user = app.new_user().await;
+        let response = app
+            .upload(&user, "huge.png", png_claiming(60_000, 60_000))
+            .await;
+        assert_api_error(response, 422, "image_too_large").await
+    };
+    assert_eq!(body["details"]["width"], 60_000);
+    assert_eq!(app.media_rows().await, 0);
+    let whole = jpeg(200, 200);
+    assert_refused(
+        &app,
+        whole[..whole.len() / 2].to_vec(),
+        422,
+        "invalid_image",
+    )
+    .await;
+    let whole = png(200, 200);
+    assert_refused(
+        &app,
+        whole[..whole.len() / 2].to_vec(),
+        422,
+        "invalid_image",
+    )
+    .await;
+    let mut corrupt = png(64, 64);
+    let middle = corrupt.len() / 2;
+    for byte in &mut corrupt[middle..middle + 16] {
+        *byte ^= 0x5A;
+    }
+    assert_refused(&app, corrupt, 422, "invalid_image").await;
+}
+
+#[tokio::test]
+async fn files_over_the_size_limit_get_413() {
+    let app = spawn_app_with(|config| config.media_max_bytes = 100_000).await;
+    let data = noise_png(300, 300);
+    assert!(data.len() > 200_000);
+    assert_refused(&app, data, 413, "file_too_large").await;
+}
+
+#[tokio::test]
+async fn uploads_may_be_larger_than_the_json_body_limit() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let data = noise_png(800, 800);
+    assert!(data.len() > 1024 * 1024, "{} bytes", data.len());
+    let media = app.upload_ok(&user, "noise.png", data).await;
+    assert_eq!(media["width"], 800);
+}
+
+#[tokio::test]
+async fn malformed_requests_are_refused() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let response = app
+        .api(Method::POST, "/media", &user)
+        .json(&json!({"file": "x"}))
+        .send()
+        .await
+        .unwrap();
+    assert_api_error(response, 400, "invalid_multipart").await;
+    let form = reqwest::multipart::Form::new().text("other", "value");
+    let response = app
+        .api(Method::POST, "/media", &user)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert_fields(response, json!({"file": "required"})).await;
+}
+
+#[tokio::test]
+async fn the_api_needs_a_valid_token() {
+    let app = spawn_app().await;
+    let response = app
+        .client
+        .get(app.url("/api/v1/creatives"))
+        .send()
+        .await
+        .unwrap();
+    let body = assert_api_error(response, 401, "unauthorized").await;
+    assert_eq!(body["details"]["reason"], "no_authorization");
+    let response = app
+        .client
+        .get(app.url("/api/v1/creatives"))
+        .bearer_auth("not-a-jwt")
+        .send()
+        .await
+        .unwrap();
+    let body = assert_api_error(response, 401, "unauthorized").await;
+    assert_eq!(body["details"]["reason"], "bad_jwt");
+    // Every endpoint but the signed files wants a token.
+    let id = uuid::Uuid::new_v4();
+    for (method, path) in [
+        (Method::POST, "/media".to_owned()),
+        (Method::GET, format!("/media/{id}")),
+        (Method::DELETE, format!("/media/{id}")),
+        (Method::GET, "/creatives".to_owned()),
+        (Method::POST, "/creatives".to_owned()),
+        (Method::GET, format!("/creatives/{id}")),
+        (Method::PATCH, format!("/creatives/{id}")),
+        (Method::DELETE, format!("/creatives/{id}")),
+        (Method::GET, "/locations".to_owned()),
+        (Method::POST, "/locations".to_owned()),
+        (Method::GET, format!("/locations/{id}")),
+        (Method::PATCH, format!("/locations/{id}")),
+        (Method::DELETE, format!("/locations/{id}")),
+    ] {
+        let response = app
+            .client
+            .request(method.clone(), app.url(&format!("/api/v1{path}")))
+            .json(&json!({"name": "x"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 401, "{method} {path}");
+        let body: Value = response.json().await.unwrap();
+        assert_eq!(body["code"], "unauthorized", "{method} {path}");
+    }
+    let response = app
+        .client
+        .get(app.url("/api/v1/no-such-thing"))
+        .send()
+        .await
+        .unwrap();
+    assert_api_error(response, 404, "not_found").await;
+}
+
+#[tokio::test]
+async fn tampered_signed_urls_are_refused() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let media = app.upload_ok(&user, "a.png", png(50, 50)).await;
+    let url = media["urls"]["preview"].as_str().unwrap();
+    let (path, query) = url.split_once('?').unwrap();
+    let exp: u64 = query.split('&').next().unwrap()["exp=".len()..]
+        .parse()
+        .unwrap();
+    let sig = query.rsplit_once("sig=").unwrap().1;
+    let mut flipped = sig.to_owned().into_bytes();
+    flipped[0] = if flipped[0] == b'0' { b'1' } else { b'0' };
+    let flipped = String::from_utf8(flipped).unwrap();
+    let other_id = uuid::Uuid::new_v4();
+    for bad in [
+        format!("{path}?exp={exp}&sig={flipped}"),
+        format!("{path}?exp={}&sig={sig}", exp + 3600),
+        format!("{}?{query}", path.replace("preview", "original")),
+        format!("/api/v1/files/{other_id}/preview?{query}"),
+        format!("{path}?exp={exp}"),
+        format!("{path}?exp=soon&sig={sig}"),
+        path.to_owned(),
+    ] {
+        let response = app.get_url(&bad).await;
+        assert_api_error(response, 403, "invalid_signature").await;
+    }
+    let response = app
+        .get_url(&format!("{}?{query}", path.replace("preview", "poster")))
+        .await;
+    assert_api_error(response, 404, "not_found").await;
+    assert_eq!(app.get_url(url).await.status(), 200);
+}
+
+#[tokio::test]
+async fn expired_signed_urls_are_refused() {
+    // A TTL of 0 makes every URL expire as it is made, instead of waiting an hour.
+    let app = spawn_app_with(|config| config.media_url_ttl = 0).await;
+    let user = app.new_user().await;
+    let media = app.upload_ok(&user, "a.png", png(50, 50)).await;
+    for variant in ["original", "preview", "thumbnail"] {
+        let response = app.get_url(media["urls"][variant].as_str().unwrap()).await;
+        assert_api_error(response, 403, "url_expired").await;
+    }
+}
+
+#[tokio::test]
+async fn shared_objects_are_deleted_with_the_last_row() {
+    let app = spawn_app().await;
+    let (alice, bob) = (app.new_user().await, app.new_user().await);
+    let data = png(120, 90);
+    let a = app.upload_ok(&alice, "a.png", data.clone()).await;
+    let b = app.upload_ok(&bob, "b.png", data).await;
+    assert_ne!(a["id"], b["id"]);
+    assert_eq!(a["sha256"], b["sha256"]);
+    assert_eq!(app.media_rows().await, 2);
+    assert_eq!(app.objects().await.len(), 3, "stored once by content hash");
+
+    let path = |m: &Value| format!("/media/{}", m["id"].as_str().unwrap());
+    // Bob cannot delete Alice's row.
+    let response = app.api_send(Method::DELETE, &path(&a), &bob).await;
+    assert_api_error(response, 404, "not_found").await;
+    assert_eq!(
+        app.api_send(Method::DELETE, &path(&a), &alice)
+            .await
+            .status(),
+        204
+    );
+    assert_eq!(app.media_rows().await, 1);
+    assert_eq!(app.objects().await.len(), 3, "Bob's row still uses them");
+    assert_eq!(
+        app.get_url(b["urls"]["original"].as_str().unwrap())
+            .await
+            .status(),
+        200
+    );
+    assert_eq!(
+        app.get_url(a["urls"]["original"].as_str().unwrap())
+            .await
+            .status(),
+        404
+    );
+
+    assert_eq!(
+        app.api_send(Method::DELETE, &path(&b), &bob).await.status(),
+        204
+    );
+    assert_eq!(app.media_rows().await, 0);
+    assert_eq!(app.objects().await, Vec::<String>::new());
+    let response = app.api_send(Method::DELETE, &path(&b), &bob).await;
+    assert_api_error(response, 404, "not_found").await;
+}
+
+#[tokio::test]
+async fn media_in_use_cannot_be_deleted() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let creative = app.creative(&user, json!({"name": "Summer"})).await;
+    let path = format!("/media/{}", creative["media"]["id"].as_str().unwrap());
+    let response = app.api_send(Method::DELETE, &path, &user).await;
+    assert_api_error(response, 409, "media_in_use").await;
+    assert_eq!(app.media_rows().await, 1);
+}
+
+#[tokio::test]
+async fn signed_urls_serve_byte_ranges() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let media = app.upload_ok(&user, "a.png", png(200, 100)).await;
+    let url = media["urls"]["original"].as_str().unwrap();
+    let whole = app.get_url(url).await.bytes().await.unwrap();
+    let size = whole.len();
+    let range = |value: String| app.client.get(app.url(url)).header("Range", value).send();
+    let response = range("bytes=10-19".to_owned()).await.unwrap();
+    assert_eq!(response.status(), 206);
+    assert_eq!(
+        response.headers()["content-range"],
+        format!("bytes 10-19/{size}").as_str()
+    );
+    assert_eq!(response.bytes().await.unwrap(), whole[10..20]);
+    let response = range("bytes=-8".to_owned()).await.unwrap();
+    assert_eq!(response.bytes().await.unwrap(), whole[size - 8..]);
+    let response = range(format!("bytes={size}-")).await.unwrap();
+    assert_eq!(
+        response.headers()["content-range"],
+        format!("bytes */{size}").as_str()
+    );
+    assert_api_error(response, 416, "range_not_satisfiable").await;
+}

@@ -1,0 +1,167 @@
+//! `POST /auth/v1/token?grant_type=password` and the bearer checks of authenticated routes.
+
+use reqwest::Method;
+use serde_json::{Value, json};
+
+use crate::helpers::{assert_error, spawn_app, spawn_app_with, unique_email};
+
+#[tokio::test]
+async fn sign_in_with_the_right_password_opens_a_new_session() {
+    let app = spawn_app().await;
+    let email = unique_email();
+    let first = app.sign_up(&email, "secret1").await;
+    let response = app.sign_in(&email.to_uppercase(), "secret1").await;
+    assert_eq!(response.status(), 200);
+    let session: Value = response.json().await.unwrap();
+    assert_eq!(session["user"]["id"], first["user"]["id"]);
+    assert!(session["user"]["last_sign_in_at"].is_string());
+    assert_ne!(session["refresh_token"], first["refresh_token"]);
+
+    let me = app
+        .with_token(
+            Method::GET,
+            "/auth/v1/user",
+            session["access_token"].as_str().unwrap(),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(me.status(), 200);
+}
+
+#[tokio::test]
+async fn a_wrong_password_and_an_unknown_email_give_the_same_answer() {
+    let app = spawn_app().await;
+    let email = unique_email();
+    app.sign_up(&email, "secret1").await;
+    let wrong = assert_error(
+        app.sign_in(&email, "secret2").await,
+        400,
+        "invalid_credentials",
+    )
+    .await;
+    let unknown = assert_error(
+        app.sign_in(&unique_email(), "secret1").await,
+        400,
+        "invalid_credentials",
+    )
+    .await;
+    assert_eq!(wrong, unknown);
+    assert_eq!(wrong["message"], "Invalid login credentials");
+}
+
+#[tokio::test]
+async fn sign_in_needs_an_email_and_a_known_grant_type() {
+    let app = spawn_app().await;
+    let response = app
+        .post(
+            "/auth/v1/token?grant_type=password",
+            &json!({"password": "secret1"}),
+        )
+        .await;
+    assert_error(response, 400, "validation_failed").await;
+    let response = app
+        .post("/auth/v1/token?grant_type=magic", &json!({}))
+        .await;
+    assert_error(response, 400, "invalid_credentials").await;
+    let response = app
+        .auth_request(Method::POST, "/auth/v1/token?grant_type=password")
+        .body("not json")
+        .send()
+        .await
+        .unwrap();
+    assert_error(response, 400, "bad_json").await;
+}
+
+#[tokio::test]
+async fn sign_ins_are_rate_limited_per_ip() {
+    let app = spawn_app_with(|config| config.rate_limit_sign_in = 3).await;
+    let email = unique_email();
+    app.sign_up(&email, "secret1").await;
+    for _ in 0..3 {
+        assert_eq!(app.sign_in(&email, "wrong-password").await.status(), 400);
+    }
+    let limited = app.sign_in(&email, "secret1").await;
+    let body = assert_error(limited, 429, "over_request_rate_limit").await;
+    assert!(body["message"].is_string());
+}
+
+#[tokio::test]
+async fn forwarded_for_counts_only_behind_a_trusted_proxy() {
+    let app = spawn_app_with(|config| {
+        config.rate_limit_sign_in = 1;
+        config.trust_proxy = true;
+    })
+    .await;
+    let email = unique_email();
+    app.sign_up(&email, "secret1").await;
+    for ip in ["203.0.113.1", "203.0.113.2"] {
+        let response = app
+            .auth_request(Method::POST, "/auth/v1/token?grant_type=password")
+            .header("X-Forwarded-For", format!("{ip}, 10.0.0.1"))
+            .body(json!({"email": email, "password": "secret1"}).to_string())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200, "{ip} has its own allowance");
+    }
+    let again = app
+        .auth_request(Method::POST, "/auth/v1/token?grant_type=password")
+        .header("X-Forwarded-For", "203.0.113.1")
+        .body(json!({"email": email, "password": "secret1"}).to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_error(again, 429, "over_request_rate_limit").await;
+}
+
+#[tokio::test]
+async fn authenticated_routes_reject_missing_and_invalid_tokens() {
+    let app = spawn_app().await;
+    let response = app
+        .base_request(Method::GET, "/auth/v1/user")
+        .send()
+        .await
+        .unwrap();
+    assert_error(response, 401, "no_authorization").await;
+
+    let response = app
+        .with_token(Method::GET, "/auth/v1/user", "not.a.jwt")
+        .send()
+        .await
+        .unwrap();
+    assert_error(response, 403, "bad_jwt").await;
+
+    // A token signed by another server (another secret).
+    let other = spawn_app().await;
+    let foreign = other.sign_up(&unique_email(), "secret1").await;
+    let response = app
+        .with_token(
+            Method::GET,
+            "/auth/v1/user",
+            foreign["access_token"].as_str().unwrap(),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_error(response, 403, "bad_jwt").await;
+}
+
+#[tokio::test]
+async fn expired_access_tokens_are_rejected() {
+    // A lifetime of 0 s: the token is expired as soon as it is issued (no leeway).
+    let app = spawn_app_with(|config| config.jwt_exp = 0).await;
+    let session = app.sign_up(&unique_email(), "secret1").await;
+    // `exp == iat`; wait for the clock to pass `exp` by asking until it does (at most ~1 s).
+    let token = session["access_token"].as_str().unwrap();
+    let exp = session["expires_at"].as_i64().unwrap();
+    while chrono::Utc::now().timestamp() <= exp {
+        tokio::task::yield_now().await;
+    }
+    let response = app
+        .with_token(Method::GET, "/auth/v1/user", token)
+        .send()
+        .await
+        .unwrap();
+    assert_error(response, 403, "bad_jwt").await;
+}

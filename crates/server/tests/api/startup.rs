@@ -1,0 +1,119 @@
+//! Zero-configuration start-up: the data folder, the generated JWT secret, CORS when asked.
+
+use std::os::unix::fs::PermissionsExt;
+
+use regard::{Application, Config};
+use reqwest::Method;
+
+use crate::helpers::{spawn_app_with, unique_email};
+
+#[tokio::test]
+async fn the_data_folder_is_created_and_the_secret_survives_a_restart() {
+    let root = tempfile::tempdir().unwrap();
+    let data_dir = root.path().join("data");
+    let config = || {
+        let mut config = Config::for_data_dir(&data_dir);
+        config.bind = "127.0.0.1:0".parse().unwrap();
+        config.database_url = None;
+        config.jwt_secret = None;
+        config.web_dir = root.path().join("no-web");
+        config.rate_limit_sign_up = 0;
+        config
+    };
+
+    let first = Application::build(config()).await.unwrap();
+    let first_url = format!("http://{}", first.address());
+    tokio::spawn(first.run_until(std::future::pending()));
+    let secret_file = data_dir.join("jwt_secret");
+    let mode = std::fs::metadata(&secret_file)
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600);
+    assert!(data_dir.join("media").is_dir());
+    assert!(data_dir.join("regard.db").is_file());
+    let secret = std::fs::read_to_string(&secret_file).unwrap();
+    assert!(secret.len() >= 64);
+
+    let client = reqwest::Client::new();
+    let session: serde_json::Value = client
+        .post(format!("{first_url}/auth/v1/signup"))
+        .json(&serde_json::json!({"email": unique_email(), "password": "secret1"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+
+    // SQLite runs in WAL mode.
+    assert!(data_dir.join("regard.db-wal").is_file());
+
+    // A second server on the same folder keeps the secret, so the token stays valid.
+    let second = Application::build(config()).await.unwrap();
+    let second_url = format!("http://{}", second.address());
+    tokio::spawn(second.run_until(std::future::pending()));
+    assert_eq!(std::fs::read_to_string(&secret_file).unwrap(), secret);
+    let response = client
+        .get(format!("{second_url}/auth/v1/user"))
+        .bearer_auth(session["access_token"].as_str().unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+}
+
+#[tokio::test]
+async fn cors_is_same_origin_unless_origins_are_configured() {
+    let app = spawn_app_with(|_| {}).await;
+    let response = app
+        .client
+        .request(Method::OPTIONS, app.url("/auth/v1/token"))
+        .header("Origin", "http://localhost:5173")
+        .header("Access-Control-Request-Method", "POST")
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        !response
+            .headers()
+            .contains_key("access-control-allow-origin")
+    );
+
+    let app = spawn_app_with(|config| {
+        config.cors_origins = vec!["http://localhost:5173".to_owned()];
+    })
+    .await;
+    let response = app
+        .client
+        .request(Method::OPTIONS, app.url("/auth/v1/token"))
+        .header("Origin", "http://localhost:5173")
+        .header("Access-Control-Request-Method", "POST")
+        .header(
+            "Access-Control-Request-Headers",
+            "apikey,authorization,content-type,x-client-info,x-supabase-api-version",
+        )
+        .send()
+        .await
+        .unwrap();
+    assert!(response.status().is_success());
+    let headers = response.headers();
+    assert_eq!(
+        headers["access-control-allow-origin"],
+        "http://localhost:5173"
+    );
+    let allowed = headers["access-control-allow-headers"].to_str().unwrap();
+    assert!(allowed.contains("apikey"), "{allowed}");
+    let response = app
+        .client
+        .get(app.url("/auth/v1/settings"))
+        .header("Origin", "http://localhost:5173")
+        .send()
+        .await
+        .unwrap();
+    let exposed = response.headers()["access-control-expose-headers"]
+        .to_str()
+        .unwrap()
+        .to_ascii_lowercase();
+    assert!(exposed.contains("x-supabase-api-version"), "{exposed}");
+}

@@ -1,0 +1,136 @@
+//! `GET /auth/v1/user` and `PUT /auth/v1/user`.
+
+use reqwest::Method;
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, assert_error, spawn_app, unique_email};
+
+async fn put_user(app: &TestApp, session: &Value, body: Value) -> reqwest::Response {
+    app.with_token(
+        Method::PUT,
+        "/auth/v1/user",
+        session["access_token"].as_str().unwrap(),
+    )
+    .body(body.to_string())
+    .send()
+    .await
+    .unwrap()
+}
+
+#[tokio::test]
+async fn get_user_returns_the_bare_user() {
+    let app = spawn_app().await;
+    let email = unique_email();
+    let session = app.sign_up(&email, "secret1").await;
+    let response = app
+        .with_token(
+            Method::GET,
+            "/auth/v1/user",
+            session["access_token"].as_str().unwrap(),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let user: Value = response.json().await.unwrap();
+    assert_eq!(user["id"], session["user"]["id"]);
+    assert_eq!(user["email"], email.as_str());
+    assert!(user.get("user").is_none());
+}
+
+#[tokio::test]
+async fn metadata_is_merged_and_null_deletes_a_key() {
+    let app = spawn_app().await;
+    let session = app.sign_up(&unique_email(), "secret1").await;
+    let response = put_user(
+        &app,
+        &session,
+        json!({"data": {"lang": "fr", "theme": "dark"}}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let user: Value = response.json().await.unwrap();
+    assert_eq!(
+        user["user_metadata"],
+        json!({"lang": "fr", "theme": "dark"})
+    );
+
+    let response = put_user(
+        &app,
+        &session,
+        json!({"data": {"lang": "en", "theme": null}}),
+    )
+    .await;
+    let user: Value = response.json().await.unwrap();
+    assert_eq!(user["user_metadata"], json!({"lang": "en"}));
+
+    // A new access token carries the new metadata.
+    let refreshed: Value = app
+        .refresh(session["refresh_token"].as_str().unwrap())
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(refreshed["user"]["user_metadata"], json!({"lang": "en"}));
+}
+
+#[tokio::test]
+async fn a_password_change_lets_the_new_password_in_and_ends_other_sessions() {
+    let app = spawn_app().await;
+    let email = unique_email();
+    let session = app.sign_up(&email, "secret1").await;
+    let other: Value = app.sign_in(&email, "secret1").await.json().await.unwrap();
+
+    let response = put_user(&app, &session, json!({"password": "new-secret"})).await;
+    assert_eq!(response.status(), 200);
+
+    assert_error(
+        app.sign_in(&email, "secret1").await,
+        400,
+        "invalid_credentials",
+    )
+    .await;
+    assert_eq!(app.sign_in(&email, "new-secret").await.status(), 200);
+
+    // This session lives on, the other device is signed out.
+    let me = app
+        .with_token(
+            Method::GET,
+            "/auth/v1/user",
+            session["access_token"].as_str().unwrap(),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(me.status(), 200);
+    let response = app
+        .with_token(
+            Method::GET,
+            "/auth/v1/user",
+            other["access_token"].as_str().unwrap(),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_error(response, 403, "session_not_found").await;
+}
+
+#[tokio::test]
+async fn password_updates_are_checked() {
+    let app = spawn_app().await;
+    let session = app.sign_up(&unique_email(), "secret1").await;
+    let response = put_user(&app, &session, json!({"password": "123"})).await;
+    let body = assert_error(response, 422, "weak_password").await;
+    assert_eq!(body["weak_password"]["reasons"], json!(["length"]));
+    let response = put_user(&app, &session, json!({"password": "secret1"})).await;
+    assert_error(response, 422, "same_password").await;
+    let response = put_user(&app, &session, json!({"app_metadata": {"role": "admin"}})).await;
+    assert_error(response, 403, "not_admin").await;
+    let response = app
+        .base_request(Method::PUT, "/auth/v1/user")
+        .body(json!({"data": {}}).to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_error(response, 401, "no_authorization").await;
+}

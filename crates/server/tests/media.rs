@@ -1,0 +1,660 @@
+//! Media ingest: validation before decoding, orientation, GPS, metadata stripping, variants,
+//! hashing and content-addressed storage. Every fixture is generated here: images are encoded
+//! with `image`, EXIF blocks are built by hand (a few TIFF entries) and spliced into the files.
+
+use std::io::Cursor;
+
+use bytes::Bytes;
+use futures::stream;
+use image::{DynamicImage, ImageDecoder, ImageFormat, ImageReader, Rgb, RgbImage, Rgba, RgbaImage};
+use img_parts::ImageEXIF;
+use img_parts::png::{Png, PngChunk};
+use img_parts::webp::WebP;
+use regard::media::{
+    self, MediaError, MediaFormat, MediaLimits, PREVIEW_SIDE, THUMBNAIL_SIDE, VariantKind,
+};
+use regard::storage::{ByteStream, ObjectStorage, Storage};
+use sha2::{Digest, Sha256};
+
+// ---------------------------------------------------------------------------------------------
+// Fixtures
+
+/// A photo-like test image: gradients plus texture, so it compresses like a photo, with a red
+/// square in the top-left corner to check orientation.
+fn photo(width: u32, height: u32) -> RgbImage {
+    RgbImage::from_fn(width, height, |x, y| {
+        if x < width / 8 && y < height / 8 {
+            return Rgb([255, 0, 0]);
+        }
+        let t = ((x * 7 + y * 13) % 31) as u8;
+        Rgb([
+            (x * 255 / width) as u8 / 2 + t,
+            (y * 255 / height) as u8 / 2 + t,
+            128 + t,
+        ])
+    })
+}
+
+fn encode(image: &DynamicImage, format: ImageFormat) -> Vec<u8> {
+    let mut out = Cursor::new(Vec::new());
+    image.write_to(&mut out, format).unwrap();
+    out.into_inner()
+}
+
+fn jpeg(width: u32, height: u32) -> Vec<u8> {
+    encode(
+        &DynamicImage::ImageRgb8(photo(width, height)),
+        ImageFormat::Jpeg,
+    )
+}
+
+/// A raw EXIF block (little-endian TIFF) with an orientation and, optionally, a GPS position
+/// given as (degrees, minutes, seconds×100, hemisphere) for latitude and longitude.
+fn exif(orientation: u16, gps: Option<([u32; 3], u8, [u32; 3], u8)>) -> Vec<u8> {
+    let mut t = Vec::new();
+    let entry = |t: &mut Vec<u8>, tag: u16, kind: u16, count: u32, value: [u8; 4]| {
+        t.extend_from_slice(&tag.to_le_bytes());
+        t.extend_from_slice(&kind.to_le_bytes());
+        t.extend_from_slice(&count.to_le_bytes());
+        t.extend_from_slice(&value);
+    };
+    const ASCII: u16 = 2;
+    const SHORT: u16 = 3;
+    const LONG: u16 = 4;
+    const RATIONAL: u16 = 5;
+    t.extend_from_slice(b"II*\0");
+    t.extend_from_slice(&8u32.to_le_bytes());
+    // IFD0 at 8: orientation and, with GPS, a pointer to the GPS IFD at 38.
+    let count: u16 = if gps.is_some() { 2 } else { 1 };
+    t.extend_from_slice(&count.to_le_bytes());
+    let o = orientation.to_le_bytes();
+    entry(&mut t, 0x0112, SHORT, 1, [o[0], o[1], 0, 0]);
+    if gps.is_some() {
+        entry(&mut t, 0x8825, LONG, 1, 38u32.to_le_bytes());
+    }
+    t.extend_from_slice(&0u32.to_le_bytes());
+    if let Some((lat, lat_ref, lon, lon_ref)) = gps {
+        assert_eq!(t.len(), 38);
+        // GPS IFD at 38: four entries (2 + 48 + 4 bytes), then the rationals at 92 and 116.
+        t.extend_from_slice(&4u16.to_le_bytes());
+        entry(&mut t, 1, ASCII, 2, [lat_ref, 0, 0, 0]);
+        entry(&mut t, 2, RATIONAL, 3, 92u32.to_le_bytes());
+        entry(&mut t, 3, ASCII, 2, [lon_ref, 0, 0, 0]);
+        entry(&mut t, 4, RATIONAL, 3, 116u32.to_le_bytes());
+        t.extend_from_slice(&0u32.to_le_bytes());
+        assert_eq!(t.len(), 92);
+        for dms in [lat, lon] {
+            for (value, denom) in dms.iter().zip([1u32, 1, 100]) {
+                t.extend_from_slice(&value.to_le_bytes());
+                t.extend_from_slice(&denom.to_le_bytes());
+            }
+        }
+    }
+    t
+}
+
+/// Inserts an APPn (or COM) segment right after SOI.
+fn insert_segment(jpeg: &[u8], marker: u8, payload: &[u8]) -> Vec<u8> {
+    let mut out = jpeg[..2].to_vec();
+    out.extend_from_slice(&[0xFF, marker]);
+    out.extend_from_slice(&u16::try_from(payload.len() + 2).unwrap().to_be_bytes());
+    out.extend_from_slice(payload);
+    out.extend_from_slice(&jpeg[2..]);
+    out
+}
+
+fn with_exif(jpeg: &[u8], tiff: &[u8]) -> Vec<u8> {
+    insert_segment(jpeg, 0xE1, &[b"Exif\0\0".as_slice(), tiff].concat())
+}
+
+/// Times Square, 40°45'29.28" N 73°59'8.52" W.
+const NYC: ([u32; 3], u8, [u32; 3], u8) = ([40, 45, 2928], b'N', [73, 59, 852], b'W');
+
+/// A JPEG full of private metadata: EXIF with GPS, XMP, a comment, and an MPF-style trailer
+/// (a second JPEG with its own EXIF after the end-of-image marker).
+fn jpeg_with_everything(width: u32, height: u32, orientation: u16) -> Vec<u8> {
+    let base = jpeg(width, height);
+    let mut file = with_exif(&base, &exif(orientation, Some(NYC)));
+    file = insert_segment(
+        &file,
+        0xE1,
+        b"http://ns.adobe.com/xap/1.0/\0<x:xmpmeta>secret-xmp</x:xmpmeta>",
+    );
+    file = insert_segment(&file, 0xFE, b"secret-comment");
+    file.extend_from_slice(&with_exif(&jpeg(16, 16), &exif(1, Some(NYC))));
+    file.extend_from_slice(b"secret-trailer");
+    file
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+fn decode(data: &[u8]) -> DynamicImage {
+    image::load_from_memory(data).unwrap()
+}
+
+/// EXIF as the `image` decoders see it (JPEG APP1, PNG eXIf, WebP EXIF).
+fn exif_of(data: &[u8]) -> Option<Vec<u8>> {
+    let mut decoder = ImageReader::new(Cursor::new(data))
+        .with_guessed_format()
+        .unwrap()
+        .into_decoder()
+        .unwrap();
+    decoder.exif_metadata().unwrap()
+}
+
+fn limits() -> MediaLimits {
+    MediaLimits::default()
+}
+
+/// A valid PNG whose header claims `width × height`.
+fn png_claiming(width: u32, height: u32) -> Vec<u8> {
+    let small = encode(&DynamicImage::ImageRgb8(photo(8, 8)), ImageFormat::Png);
+    let mut png = Png::from_bytes(Bytes::from(small)).unwrap();
+    let ihdr = png.chunks()[0].contents().clone();
+    let mut contents = ihdr.to_vec();
+    contents[0..4].copy_from_slice(&width.to_be_bytes());
+    contents[4..8].copy_from_slice(&height.to_be_bytes());
+    png.chunks_mut()[0] = PngChunk::new(*b"IHDR", Bytes::from(contents));
+    // img-parts recomputes the CRC, so only the sizes are "wrong".
+    png.encoder().bytes().to_vec()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation
+
+#[test]
+fn formats_are_detected_from_the_bytes() {
+    let img = DynamicImage::ImageRgb8(photo(64, 48));
+    for (format, expected) in [
+        (ImageFormat::Jpeg, MediaFormat::Jpeg),
+        (ImageFormat::Png, MediaFormat::Png),
+        (ImageFormat::WebP, MediaFormat::WebP),
+    ] {
+        let data = encode(&img, format);
+        let probe = media::probe(&data, &limits()).unwrap();
+        assert_eq!(
+            (probe.format, probe.width, probe.height),
+            (expected, 64, 48)
+        );
+        let ingested = media::ingest(&data, &limits()).unwrap();
+        assert_eq!(ingested.mime(), expected.mime());
+        assert_eq!((ingested.width(), ingested.height()), (64, 48));
+    }
+}
+
+#[test]
+fn other_formats_are_unsupported() {
+    let gif = b"GIF89a\x01\x00\x01\x00\x00\x00\x00;".to_vec();
+    let bmp = b"BM\x3a\0\0\0\0\0\0\0\x36\0\0\0\x28\0\0\0".to_vec();
+    let tiff = b"II*\0\x08\0\0\0\0\0".to_vec();
+    let heic = b"\0\0\0\x18ftypheic\0\0\0\0mif1heic".to_vec();
+    let text = b"<svg xmlns='http://www.w3.org/2000/svg'/>".to_vec();
+    // A JPEG file name or Content-Type would not help: only the bytes count.
+    for data in [gif, bmp, tiff, heic, text, Vec::new()] {
+        let err = media::ingest(&data, &limits()).unwrap_err();
+        assert!(matches!(err, MediaError::UnsupportedMediaType), "{err:?}");
+        assert_eq!(
+            (err.code(), err.http_status()),
+            ("unsupported_media_type", 415)
+        );
+    }
+}
+
+#[test]
+fn files_over_the_size_limit_are_refused() {
+    let data = jpeg(200, 200);
+    let tight = MediaLimits {
+        max_bytes: data.len() as u64 - 1,
+        ..limits()
+    };
+    let err = media::ingest(&data, &tight).unwrap_err();
+    assert!(matches!(err, MediaError::FileTooLarge { .. }), "{err:?}");
+    assert_eq!((err.code(), err.http_status()), ("file_too_large", 413));
+    let exact = MediaLimits {
+        max_bytes: data.len() as u64,
+        ..limits()
+    };
+    assert!(media::ingest(&data, &exact).is_ok());
+}
+
+#[tokio::test]
+async fn uploads_are_cut_off_at_the_size_limit() {
+    let chunks: Vec<std::io::Result<Bytes>> =
+        (0..100).map(|_| Ok(Bytes::from(vec![0u8; 1024]))).collect();
+    let upload: ByteStream = Box::pin(stream::iter(chunks));
+    let small = MediaLimits {
+        max_bytes: 10 * 1024,
+        ..limits()
+    };
+    let err = media::collect_upload(upload, &small).await.unwrap_err();
+    assert!(
+        matches!(err, MediaError::FileTooLarge { bytes, .. } if bytes <= 11 * 1024),
+        "{err:?}"
+    );
+
+    let data = jpeg(32, 32);
+    let upload: ByteStream = Box::pin(stream::iter(vec![Ok(Bytes::from(data.clone()))]));
+    assert_eq!(
+        media::collect_upload(upload, &limits()).await.unwrap(),
+        data
+    );
+
+    let broken: ByteStream = Box::pin(stream::iter(vec![Err(std::io::Error::other("reset"))]));
+    let err = media::collect_upload(broken, &limits()).await.unwrap_err();
+    assert_eq!((err.code(), err.http_status()), ("upload_failed", 400));
+}
+
+#[test]
+fn huge_dimensions_are_refused_before_decoding() {
+    // 60000 × 60000 would be 10.8 GB of RGB: refused from the header alone.
+    let bomb = png_claiming(60_000, 60_000);
+    let err = media::probe(&bomb, &limits()).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            MediaError::ImageTooLarge {
+                width: 60_000,
+                height: 60_000,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert_eq!((err.code(), err.http_status()), ("image_too_large", 422));
+    assert!(matches!(
+        media::ingest(&bomb, &limits()),
+        Err(MediaError::ImageTooLarge { .. })
+    ));
+
+    // Area and side limits apply separately.
+    let data = jpeg(400, 300);
+    let area = MediaLimits {
+        max_pixels: 400 * 300 - 1,
+        ..limits()
+    };
+    assert!(matches!(
+        media::ingest(&data, &area),
+        Err(MediaError::ImageTooLarge { .. })
+    ));
+    let side = MediaLimits {
+        max_side: 399,
+        ..limits()
+    };
+    assert!(matches!(
+        media::ingest(&data, &side),
+        Err(MediaError::ImageTooLarge { .. })
+    ));
+    // A long strip within the area limit but over the side limit.
+    assert!(matches!(
+        media::probe(&png_claiming(40_000, 10), &limits()),
+        Err(MediaError::ImageTooLarge { .. })
+    ));
+}
+
+#[test]
+fn truncated_or_corrupt_images_are_invalid() {
+    let jpg = jpeg(300, 200);
+    let png = encode(&DynamicImage::ImageRgb8(photo(300, 200)), ImageFormat::Png);
+    let webp = encode(&DynamicImage::ImageRgb8(photo(300, 200)), ImageFormat::WebP);
+    let mut corrupt_png = png.clone();
+    let mid = corrupt_png.len() / 2;
+    corrupt_png[mid..mid + 64].fill(0x55);
+    let mut cases = vec![
+        ("jpeg half", jpg[..jpg.len() / 2].to_vec()),
+        ("jpeg without end marker", jpg[..jpg.len() - 2].to_vec()),
+        ("jpeg header only", jpg[..200].to_vec()),
+        ("png half", png[..png.len() / 2].to_vec()),
+        ("png corrupt", corrupt_png),
+        ("webp half", webp[..webp.len() / 2].to_vec()),
+    ];
+    // A PNG claiming zero width.
+    cases.push(("png zero width", png_claiming(0, 10)));
+    for (name, data) in cases {
+        let err = media::ingest(&data, &limits()).unwrap_err();
+        assert!(
+            matches!(err, MediaError::InvalidImage(_)),
+            "{name}: {err:?}"
+        );
+        assert_eq!(
+            (err.code(), err.http_status()),
+            ("invalid_image", 422),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn error_codes_are_stable() {
+    let table = [
+        (
+            MediaError::UnsupportedMediaType,
+            "unsupported_media_type",
+            415,
+        ),
+        (
+            MediaError::FileTooLarge {
+                bytes: 2,
+                max_bytes: 1,
+            },
+            "file_too_large",
+            413,
+        ),
+        (
+            MediaError::ImageTooLarge {
+                width: 1,
+                height: 1,
+                max_pixels: 0,
+                max_side: 0,
+            },
+            "image_too_large",
+            422,
+        ),
+        (
+            MediaError::InvalidImage(String::new()),
+            "invalid_image",
+            422,
+        ),
+        (
+            MediaError::Upload(std::io::Error::other("x")),
+            "upload_failed",
+            400,
+        ),
+        (MediaError::Internal(String::new()), "internal", 500),
+    ];
+    for (err, code, status) in table {
+        assert_eq!((err.code(), err.http_status()), (code, status));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Orientation, GPS, metadata
+
+#[test]
+fn orientation_6_is_applied() {
+    // Orientation 6: the camera was turned 90° clockwise; viewers rotate the pixels 90° CW.
+    let data = with_exif(&jpeg(300, 200), &exif(6, None));
+    let ingested = media::ingest(&data, &limits()).unwrap();
+    assert_eq!((ingested.width(), ingested.height()), (200, 300));
+    assert!(ingested.reencoded);
+    let stored = decode(&ingested.original.data).to_rgb8();
+    assert_eq!(stored.dimensions(), (200, 300));
+    // The red top-left corner of the stored pixels is now at the top right.
+    let red = |p: &Rgb<u8>| p.0[0] > 200 && p.0[1] < 60 && p.0[2] < 60;
+    assert!(
+        red(stored.get_pixel(200 - 5, 5)),
+        "{:?}",
+        stored.get_pixel(195, 5)
+    );
+    assert!(!red(stored.get_pixel(5, 5)));
+    // Variants follow the upright image.
+    assert_eq!(
+        (ingested.preview.width, ingested.preview.height),
+        (200, 300)
+    );
+    assert!(exif_of(&ingested.original.data).is_none());
+}
+
+#[test]
+fn every_orientation_gives_upright_dimensions() {
+    for orientation in 1..=8u16 {
+        let data = with_exif(&jpeg(120, 80), &exif(orientation, None));
+        let ingested = media::ingest(&data, &limits()).unwrap();
+        let swapped = orientation >= 5;
+        let expected = if swapped { (80, 120) } else { (120, 80) };
+        assert_eq!(
+            (ingested.width(), ingested.height()),
+            expected,
+            "orientation {orientation}"
+        );
+        assert_eq!(
+            ingested.reencoded,
+            orientation != 1,
+            "orientation {orientation}"
+        );
+    }
+}
+
+#[test]
+fn gps_is_read_from_exif() {
+    let data = with_exif(&jpeg(100, 100), &exif(1, Some(NYC)));
+    let gps = media::ingest(&data, &limits()).unwrap().gps.unwrap();
+    assert!((gps.latitude - 40.7581333).abs() < 1e-6, "{gps:?}");
+    assert!((gps.longitude + 73.9857).abs() < 1e-6, "{gps:?}");
+
+    let south_east = ([33, 51, 5496], b'S', [151, 12, 5040], b'E'); // Sydney Opera House
+    let data = with_exif(&jpeg(100, 100), &exif(1, Some(south_east)));
+    let gps = media::ingest(&data, &limits()).unwrap().gps.unwrap();
+    assert!((gps.latitude + 33.8652667).abs() < 1e-6, "{gps:?}");
+    assert!((gps.longitude - 151.2140).abs() < 1e-6, "{gps:?}");
+
+    // No GPS, and a position out of range, give none.
+    let data = with_exif(&jpeg(100, 100), &exif(1, None));
+    assert!(media::ingest(&data, &limits()).unwrap().gps.is_none());
+    let bogus = ([95, 0, 0], b'N', [10, 0, 0], b'E');
+    let data = with_exif(&jpeg(100, 100), &exif(1, Some(bogus)));
+    assert!(media::ingest(&data, &limits()).unwrap().gps.is_none());
+    assert!(
+        media::ingest(&jpeg(100, 100), &limits())
+            .unwrap()
+            .gps
+            .is_none()
+    );
+}
+
+#[test]
+fn stored_jpeg_has_no_metadata() {
+    for orientation in [1, 6] {
+        let data = jpeg_with_everything(320, 240, orientation);
+        assert!(contains(&data, b"Exif\0\0") && contains(&data, b"secret-xmp"));
+        let ingested = media::ingest(&data, &limits()).unwrap();
+        assert!(ingested.gps.is_some());
+        assert_eq!(ingested.reencoded, orientation != 1);
+        for (name, stored) in [
+            ("original", &ingested.original.data),
+            ("preview", &ingested.preview.data),
+            ("thumbnail", &ingested.thumbnail.data),
+        ] {
+            for secret in [
+                b"Exif".as_slice(),
+                b"http://ns.adobe.com/xap",
+                b"secret-xmp",
+                b"secret-comment",
+                b"secret-trailer",
+            ] {
+                assert!(
+                    !contains(stored, secret),
+                    "orientation {orientation}, {name} contains {:?}",
+                    String::from_utf8_lossy(secret)
+                );
+            }
+            assert!(exif_of(stored).is_none(), "{name}");
+            // It still ends at its (only) end-of-image marker.
+            assert!(stored.ends_with(&[0xFF, 0xD9]), "{name}");
+        }
+    }
+}
+
+#[test]
+fn upright_jpeg_is_stripped_losslessly() {
+    let data = jpeg_with_everything(320, 240, 1);
+    let ingested = media::ingest(&data, &limits()).unwrap();
+    assert!(!ingested.reencoded);
+    // Same pixels, bit for bit: only metadata segments were removed.
+    assert_eq!(
+        decode(&ingested.original.data).to_rgb8(),
+        decode(&jpeg(320, 240)).to_rgb8()
+    );
+    assert!(ingested.original.data.len() < data.len());
+}
+
+#[test]
+fn png_and_webp_metadata_is_stripped() {
+    let tiff = exif(1, Some(NYC));
+
+    // PNG with eXIf and a text chunk.
+    let png = encode(&DynamicImage::ImageRgb8(photo(120, 90)), ImageFormat::Png);
+    let mut parts = Png::from_bytes(Bytes::from(png)).unwrap();
+    parts.set_exif(Some(Bytes::from(tiff.clone())));
+    let text = PngChunk::new(*b"tEXt", Bytes::from_static(b"Comment\0secret-text"));
+    let at = parts.chunks().len() - 1;
+    parts.chunks_mut().insert(at, text);
+    let png = parts.encoder().bytes().to_vec();
+    assert!(exif_of(&png).is_some());
+
+    // WebP (extended format) with EXIF.
+    let webp = encode(&DynamicImage::ImageRgb8(photo(120, 90)), ImageFormat::WebP);
+    let mut parts = WebP::from_bytes(Bytes::from(webp)).unwrap();
+    parts.set_exif(Some(Bytes::from(tiff)));
+    let webp = parts.encoder().bytes().to_vec();
+    assert!(exif_of(&webp).is_some());
+
+    for (name, data) in [("png", png), ("webp", webp)] {
+        let ingested = media::ingest(&data, &limits()).unwrap();
+        assert!(!ingested.reencoded, "{name}");
+        assert!(ingested.gps.is_some(), "{name}: GPS read from its EXIF");
+        let stored = &ingested.original.data;
+        assert!(exif_of(stored).is_none(), "{name}");
+        assert!(!contains(stored, b"secret-text"), "{name}");
+        assert!(
+            !contains(stored, b"eXIf") && !contains(stored, b"EXIF"),
+            "{name}"
+        );
+        // Lossless: the same pixels.
+        assert_eq!(decode(stored).to_rgb8(), photo(120, 90), "{name}");
+    }
+}
+
+#[test]
+fn png_orientation_is_applied_losslessly() {
+    let png = encode(&DynamicImage::ImageRgb8(photo(120, 90)), ImageFormat::Png);
+    let mut parts = Png::from_bytes(Bytes::from(png)).unwrap();
+    parts.set_exif(Some(Bytes::from(exif(6, None))));
+    let png = parts.encoder().bytes().to_vec();
+    let ingested = media::ingest(&png, &limits()).unwrap();
+    assert!(ingested.reencoded);
+    assert_eq!(ingested.mime(), "image/png");
+    let stored = decode(&ingested.original.data).to_rgb8();
+    let expected = image::imageops::rotate90(&photo(120, 90));
+    assert_eq!(stored, expected);
+    assert!(exif_of(&ingested.original.data).is_none());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Variants, hash, storage
+
+#[test]
+fn variants_have_the_expected_sizes() {
+    let ingested = media::ingest(&jpeg(3000, 2000), &limits()).unwrap();
+    assert_eq!(PREVIEW_SIDE, 2048);
+    assert_eq!(THUMBNAIL_SIDE, 400);
+    for (variant, expected) in [
+        (&ingested.preview, (2048, 1365)),
+        (&ingested.thumbnail, (400, 267)),
+    ] {
+        assert_eq!((variant.width, variant.height), expected);
+        assert_eq!(variant.format, MediaFormat::Jpeg);
+        assert_eq!(decode(&variant.data).to_rgb8().dimensions(), expected);
+    }
+
+    // Small images are not upscaled.
+    let small = media::ingest(&jpeg(300, 200), &limits()).unwrap();
+    assert_eq!((small.preview.width, small.preview.height), (300, 200));
+    assert_eq!((small.thumbnail.width, small.thumbnail.height), (300, 200));
+
+    // Portrait.
+    let tall = media::ingest(&jpeg(1000, 3000), &limits()).unwrap();
+    assert_eq!((tall.preview.width, tall.preview.height), (683, 2048));
+    assert_eq!((tall.thumbnail.width, tall.thumbnail.height), (133, 400));
+}
+
+#[test]
+fn transparent_images_get_webp_variants() {
+    let rgba = RgbaImage::from_fn(900, 600, |x, _| Rgba([200, 30, 30, (x % 256) as u8]));
+    let png = encode(&DynamicImage::ImageRgba8(rgba), ImageFormat::Png);
+    let ingested = media::ingest(&png, &limits()).unwrap();
+    assert_eq!(ingested.thumbnail.format, MediaFormat::WebP);
+    assert_eq!(ingested.thumbnail.mime(), "image/webp");
+    let thumb = decode(&ingested.thumbnail.data);
+    assert!(thumb.color().has_alpha());
+    assert_eq!((thumb.width(), thumb.height()), (400, 267));
+
+    // An alpha channel that is fully opaque gives JPEG variants.
+    let opaque = RgbaImage::from_pixel(50, 50, Rgba([1, 2, 3, 255]));
+    let png = encode(&DynamicImage::ImageRgba8(opaque), ImageFormat::Png);
+    let ingested = media::ingest(&png, &limits()).unwrap();
+    assert_eq!(ingested.thumbnail.format, MediaFormat::Jpeg);
+}
+
+#[test]
+fn downscaling_does_not_alias() {
+    // A one-pixel checkerboard is the worst case for moiré: sampling without a proper low-pass
+    // filter gives stripes of black and white; a correct filter gives even grey.
+    let board = RgbImage::from_fn(1600, 1600, |x, y| {
+        if (x + y).is_multiple_of(2) {
+            Rgb([0, 0, 0])
+        } else {
+            Rgb([255, 255, 255])
+        }
+    });
+    let png = encode(&DynamicImage::ImageRgb8(board), ImageFormat::Png);
+    let ingested = media::ingest(&png, &limits()).unwrap();
+    let thumb = decode(&ingested.thumbnail.data).to_luma8();
+    assert_eq!(thumb.dimensions(), (400, 400));
+    let (min, max) = thumb
+        .pixels()
+        .fold((255u8, 0u8), |(lo, hi), p| (lo.min(p.0[0]), hi.max(p.0[0])));
+    assert!(min >= 110 && max <= 145, "grey range {min}..={max}");
+}
+
+#[test]
+fn hash_is_the_sha256_of_the_stored_original_and_stable() {
+    let data = jpeg_with_everything(200, 150, 1);
+    let a = media::ingest(&data, &limits()).unwrap();
+    let b = media::ingest(&data, &limits()).unwrap();
+    assert_eq!(a.sha256, b.sha256);
+    assert_eq!(a.sha256, hex::encode(Sha256::digest(&a.original.data)));
+    assert_eq!(a.sha256.len(), 64);
+    assert_eq!(a.bytes(), a.original.data.len() as u64);
+    // The same picture with different metadata is the same stored original.
+    let plain = media::ingest(&jpeg(200, 150), &limits()).unwrap();
+    assert_eq!(plain.sha256, a.sha256);
+    // A different picture is not.
+    let other = media::ingest(&jpeg(201, 150), &limits()).unwrap();
+    assert_ne!(other.sha256, a.sha256);
+}
+
+#[tokio::test]
+async fn stored_once_by_content_hash() {
+    let dir = tempfile::tempdir().unwrap();
+    let storage = ObjectStorage::local(dir.path()).unwrap();
+    let ingested = media::ingest(&jpeg_with_everything(640, 480, 1), &limits()).unwrap();
+
+    let stored = media::store(&storage, &ingested).await.unwrap();
+    assert!(!stored.deduplicated);
+    let sha = &ingested.sha256;
+    assert_eq!(
+        stored.original.as_str(),
+        format!("{}/{sha}/original.jpg", &sha[..2])
+    );
+    assert_eq!(
+        stored.original,
+        media::object_key(sha, VariantKind::Original, MediaFormat::Jpeg).unwrap()
+    );
+    for (key, data) in [
+        (&stored.original, &ingested.original.data),
+        (&stored.preview, &ingested.preview.data),
+        (&stored.thumbnail, &ingested.thumbnail.data),
+    ] {
+        assert_eq!(&storage.get_bytes(key).await.unwrap(), data);
+    }
+    let on_disk = std::fs::read(dir.path().join(stored.original.as_str())).unwrap();
+    assert!(!contains(&on_disk, b"Exif") && !contains(&on_disk, b"secret"));
+
+    let again = media::store(&storage, &ingested).await.unwrap();
+    assert!(again.deduplicated);
+    assert_eq!(again.keys(), stored.keys());
+
+    assert!(media::object_key("not-a-hash", VariantKind::Preview, MediaFormat::Jpeg).is_err());
+}
