@@ -44,7 +44,9 @@ step "Web: types, lints, translations, unit tests, build"
 (cd web && npm run typecheck && npm run lint && npm run check:i18n && npm test && npm run build)
 
 step "auth-js compatibility and browser tests against the real binary"
-cargo build -p regard --locked
+# `cargo test` above built target/debug/regard for the CLI tests; a separate `cargo build` would
+# resolve features without the dev-dependencies and recompile half the dependency tree.
+test -x target/debug/regard
 REGARD_BIN="$PWD/target/debug/regard" REGARD_WEB_DIR="$PWD/web/dist" \
   node --test --test-concurrency=1 web/e2e/
 

@@ -8,7 +8,9 @@ import { AuthGate } from './routes/auth-gate';
 import { RouteError } from './routes/route-error';
 
 const CreativesRoute = lazy(() => import('./routes/app/creatives'));
+const CreativeDetailRoute = lazy(() => import('./routes/app/creative-detail'));
 const LocationsRoute = lazy(() => import('./routes/app/locations'));
+const LocationEditRoute = lazy(() => import('./routes/app/location-edit'));
 const SimulationRoute = lazy(() => import('./routes/app/simulation'));
 const HeatmapListRoute = lazy(() => import('./routes/app/heatmap-list'));
 const HeatmapNewRoute = lazy(() => import('./routes/app/heatmap-new'));
@@ -19,6 +21,7 @@ const NotFoundRoute = lazy(() => import('./routes/not-found'));
 export const paths = {
   home: '/',
   creatives: '/creatives',
+  creative: (id: string) => `/creatives/${encodeURIComponent(id)}`,
   locations: '/locations',
   simulation: '/simulation',
   heatmap: '/heatmap',
@@ -43,7 +46,10 @@ export function createAppRoutes(): RouteObject[] {
           children: [
             { index: true, element: <Navigate to={paths.creatives} replace /> },
             { path: 'creatives', element: <CreativesRoute /> },
+            { path: 'creatives/:id', element: <CreativeDetailRoute /> },
             { path: 'locations', element: <LocationsRoute /> },
+            { path: 'locations/new', element: <LocationEditRoute /> },
+            { path: 'locations/:id', element: <LocationEditRoute /> },
             { path: 'simulation', element: <SimulationRoute /> },
             { path: 'heatmap', element: <HeatmapListRoute /> },
             { path: 'heatmap/new', element: <HeatmapNewRoute /> },

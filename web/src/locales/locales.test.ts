@@ -49,6 +49,11 @@ describe('locale files', () => {
     expect(en.creatives.title).toBe('My Creatives');
     expect(en.creatives.new).toBe('New Creative');
     expect(en.locations.title).toBe('My Locations');
+    expect(fr.locations.searchPlaceholder).toBe('Rechercher un emplacement...');
+    expect(fr.apiErrors.unsupported_media_type).toBe("Ce fichier n'est pas une image JPEG, PNG ou WebP.");
+    expect(en.apiErrors.unsupported_media_type).toBe('This file is not a JPEG, PNG or WebP image.');
+    expect(fr.apiErrors.generic).toBe(fr.auth.errors.generic);
+    expect([fr.locations.quad.corners.topLeft, en.locations.quad.corners.topLeft]).toEqual(['Coin haut gauche', 'Top-left corner']);
     expect(en.simulation.title).toBe('My Simulations');
     expect([en.nav.creatives, en.nav.locations, en.nav.simulation, en.nav.heatmap, en.nav.logout]).toEqual([
       'Creative',

@@ -16,6 +16,7 @@ export const authClient = {
   signInWithPassword: vi.fn(),
   signUp: vi.fn(),
   signOut: vi.fn(),
+  refreshSession: vi.fn(),
 };
 
 export function fakeSession(email = 'ada@example.com'): Session {
@@ -44,6 +45,7 @@ export function resetAuthMock(session: Session | null = null) {
   authClient.onAuthStateChange.mockClear();
   authClient.signInWithPassword.mockReset().mockResolvedValue({ data: { user: null, session: null }, error: null });
   authClient.signUp.mockReset().mockResolvedValue({ data: { user: null, session: null }, error: null });
+  authClient.refreshSession.mockReset().mockResolvedValue({ data: { user: null, session: null }, error: null });
   authClient.signOut.mockReset().mockImplementation(() => {
     emit('SIGNED_OUT', null);
     return Promise.resolve({ error: null });

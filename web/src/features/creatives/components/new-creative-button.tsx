@@ -2,11 +2,18 @@ import { useTranslation } from 'react-i18next';
 
 import { Button } from '@/components/ui/button';
 
-/** The "New Creative" call to action; enabled when uploads arrive. */
-export function NewCreativeButton() {
+export type NewCreativeButtonProps = {
+  onClick: () => void;
+  /** Whether the upload panel it controls is open. */
+  expanded: boolean;
+  controls?: string;
+};
+
+/** The "New Creative" call to action: opens the upload panel. */
+export function NewCreativeButton({ onClick, expanded, controls }: NewCreativeButtonProps) {
   const { t } = useTranslation();
   return (
-    <Button disabled data-testid="new-creative">
+    <Button data-testid="new-creative" onClick={onClick} aria-expanded={expanded} aria-controls={controls}>
       {t('creatives.new')}
     </Button>
   );

@@ -24,6 +24,7 @@ export function LocationSearch({ value, onChange }: LocationSearchProps) {
         value={value}
         onChange={(event) => onChange(event.target.value)}
         data-testid="location-search"
+        autoComplete="off"
       />
     </div>
   );

@@ -1,0 +1,147 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+
+import type * as api from '@/lib/api';
+import { ApiError, uploadMedia } from '@/lib/api';
+import { fakeMedia, mockApi } from '@/testing/api-mock';
+import { fakeSession, resetAuthMock } from '@/testing/auth-mock';
+import { renderApp } from '@/testing/render';
+
+vi.mock('@/lib/auth', () => import('@/testing/auth-mock'));
+vi.mock('@/lib/api', async (importOriginal) => ({
+  ...(await importOriginal<typeof api>()),
+  uploadMedia: vi.fn(),
+}));
+
+const upload = vi.mocked(uploadMedia);
+
+function creative(id: string, name: string, extra: Record<string, unknown> = {}) {
+  return {
+    id,
+    name,
+    brand: null,
+    campaign: null,
+    notes: null,
+    media: fakeMedia(`m-${id}`),
+    created_at: '2026-11-21T00:00:00.000Z',
+    updated_at: '2026-11-21T00:00:00.000Z',
+    ...extra,
+  };
+}
+
+beforeEach(() => {
+  resetAuthMock(fakeSession());
+  upload.mockReset();
+});
+
+describe('creatives page', () => {
+  it('shows the empty state', async () => {
+    renderApp('/creatives');
+    expect(await screen.findByText("Vous n'avez pas encore de créations.")).toBeInTheDocument();
+    expect(screen.getByTestId('new-creative')).toBeEnabled();
+  });
+
+  it('lists creatives as thumbnails with name and size, sending the bearer token', async () => {
+    const fetchMock = mockApi(({ path }) =>
+      path === '/creatives' ? { body: { items: [creative('c1', 'Affiche été')], next_cursor: null } } : undefined,
+    );
+    renderApp('/creatives');
+    const grid = await screen.findByRole('list', { name: 'Vos créations' });
+    const card = within(grid).getByRole('listitem');
+    expect(within(card).getByRole('link', { name: 'Affiche été' })).toHaveAttribute('href', '/creatives/c1');
+    expect(card.querySelector('img')).toHaveAttribute('src', '/api/v1/files/m-c1/thumbnail?exp=1&sig=a');
+    expect(card).toHaveTextContent('1920 × 1080');
+    const [, init] = fetchMock.mock.calls[0];
+    expect((init?.headers as Record<string, string>).Authorization).toBe('Bearer access');
+  });
+
+  it('uploads several files, creates a creative for each success and shows a failure next to its file', async () => {
+    const created: unknown[] = [];
+    mockApi(({ method, path, body }) => {
+      if (method === 'GET' && path === '/creatives') return { body: { items: [], next_cursor: null } };
+      if (method === 'POST' && path === '/creatives') {
+        created.push(body);
+        return { status: 201, body: creative('c9', 'good') };
+      }
+      return undefined;
+    });
+    let finish: () => void = () => {};
+    upload.mockImplementation((file, options) => {
+      if (file.name === 'x.png') return Promise.reject(new ApiError(415, 'unsupported_media_type', 'nope'));
+      options?.onProgress?.(50, 100);
+      return new Promise((resolve) => (finish = () => resolve(fakeMedia('m-good') as never)));
+    });
+
+    const { user } = renderApp('/creatives');
+    await user.click(await screen.findByTestId('new-creative'));
+    expect(screen.getByTestId('new-creative')).toHaveAttribute('aria-expanded', 'true');
+    const input = screen.getByLabelText('Choisir des fichiers');
+    await user.upload(input, [
+      new File(['png'], 'good.png', { type: 'image/png' }),
+      new File(['text'], 'x.png', { type: 'image/png' }),
+    ]);
+
+    const list = screen.getByRole('list', { name: 'Fichiers envoyés' });
+    const failed = within(list).getByText('x.png').closest('li')!;
+    expect(await within(failed).findByRole('alert')).toHaveTextContent("Ce fichier n'est pas une image JPEG, PNG ou WebP.");
+    const good = within(list).getByText('good.png').closest('li')!;
+    expect(within(good).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '50');
+
+    act(() => finish());
+    await waitFor(() => expect(good).toHaveAttribute('data-status', 'done'));
+    expect(created).toEqual([{ media_id: 'm-good' }]);
+  });
+
+  it('renames with Enter, cancels with Escape, and deletes after a confirmation that counts simulations', async () => {
+    let current = creative('c1', 'Affiche', { simulation_count: 2 });
+    const patches: unknown[] = [];
+    const fetchMock = mockApi(({ method, path, body }) => {
+      if (path === '/creatives/c1' && method === 'GET') return { body: current };
+      if (path === '/creatives/c1' && method === 'PATCH') {
+        patches.push(body);
+        current = { ...current, ...(body as object), updated_at: '2026-11-21T01:00:00.000Z' };
+        return { body: current };
+      }
+      if (path === '/creatives/c1' && method === 'DELETE') return { status: 204 };
+      if (path === '/creatives') return { body: { items: [], next_cursor: null } };
+      return undefined;
+    });
+    const { user, router } = renderApp('/creatives/c1');
+    expect(await screen.findByTestId('creative-name')).toHaveTextContent('Affiche');
+    expect(screen.getByRole('img', { name: 'Image de la création « Affiche »' })).toHaveAttribute(
+      'src',
+      '/api/v1/files/m-c1/preview?exp=1&sig=a',
+    );
+
+    await user.click(screen.getByRole('button', { name: 'Renommer' }));
+    await user.clear(screen.getByTestId('rename-input'));
+    await user.type(screen.getByTestId('rename-input'), 'Brouillon{Escape}');
+    expect(screen.getByTestId('creative-name')).toHaveTextContent('Affiche');
+    expect(patches).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Renommer' }));
+    await user.clear(screen.getByTestId('rename-input'));
+    await user.type(screen.getByTestId('rename-input'), 'Affiche automne{Enter}');
+    await waitFor(() => expect(screen.getByTestId('creative-name')).toHaveTextContent('Affiche automne'));
+    expect(patches).toEqual([{ name: 'Affiche automne' }]);
+
+    await user.click(screen.getByTestId('delete-creative'));
+    const dialog = screen.getByRole('alertdialog', { name: 'Supprimer cette création ?' });
+    expect(dialog).toHaveTextContent('2 simulations faites avec cette création seront aussi supprimées.');
+    expect(within(dialog).getByRole('button', { name: 'Annuler' })).toHaveFocus();
+    await user.click(within(dialog).getByRole('button', { name: 'Supprimer' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/creatives'));
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'DELETE')).toBe(true);
+  });
+
+  it('says when no simulation goes with a deletion, in English too', async () => {
+    const { i18n } = await import('@/lib/i18n');
+    await i18n.changeLanguage('en');
+    mockApi(({ path }) => (path === '/creatives/c1' ? { body: creative('c1', 'Poster', { simulation_count: 0 }) } : undefined));
+    const { user } = renderApp('/creatives/c1');
+    await user.click(await screen.findByRole('button', { name: 'Delete creative' }));
+    expect(screen.getByRole('alertdialog')).toHaveTextContent('No simulation uses this creative.');
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,207 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+
+import type * as api from '@/lib/api';
+import { uploadMedia } from '@/lib/api';
+import { fakeMedia, mockApi, type ApiCall } from '@/testing/api-mock';
+import { fakeSession, resetAuthMock } from '@/testing/auth-mock';
+import { renderApp } from '@/testing/render';
+
+vi.mock('@/lib/auth', () => import('@/testing/auth-mock'));
+vi.mock('@/lib/api', async (importOriginal) => ({
+  ...(await importOriginal<typeof api>()),
+  uploadMedia: vi.fn(),
+}));
+
+const upload = vi.mocked(uploadMedia);
+
+function location(id: string, name: string, extra: Record<string, unknown> = {}) {
+  return {
+    id,
+    name,
+    address: null,
+    city: 'Évry',
+    postal_code: '91000',
+    country: null,
+    latitude: null,
+    longitude: null,
+    format: 'bus_shelter',
+    panel_width_cm: null,
+    panel_height_cm: null,
+    illumination: 'none',
+    orientation_deg: null,
+    photo_media_id: null,
+    photo: null,
+    panel_quad: null,
+    notes: null,
+    created_at: '2026-11-21T00:00:00.000Z',
+    updated_at: '2026-11-21T00:00:00.000Z',
+    ...extra,
+  };
+}
+
+beforeEach(() => {
+  resetAuthMock(fakeSession());
+  upload.mockReset();
+});
+
+describe('locations page', () => {
+  it('searches as you type, debounced, keeping the query in the URL', async () => {
+    const queries: string[] = [];
+    mockApi(({ path, query }) => {
+      if (path !== '/locations') return undefined;
+      const q = query.get('q') ?? '';
+      queries.push(q);
+      const items = q === '' || q === 'evry' ? [location('l1', 'Gare d’Évry')] : [];
+      return { body: { items, next_cursor: null } };
+    });
+    const { user, router } = renderApp('/locations');
+    const list = await screen.findByRole('list', { name: 'Vos emplacements' });
+    expect(within(list).getByRole('link', { name: 'Gare d’Évry' })).toHaveAttribute('href', '/locations/l1');
+    expect(list).toHaveTextContent('91000 Évry');
+
+    await user.type(screen.getByPlaceholderText('Rechercher un emplacement...'), 'evry');
+    await waitFor(() => expect(router.state.location.search).toBe('?q=evry'));
+    await waitFor(() => expect(queries).toContain('evry'));
+    // Debounced: no request for the partial words typed in between.
+    expect(queries).not.toContain('e');
+    expect(queries).not.toContain('ev');
+
+    await user.clear(screen.getByPlaceholderText('Rechercher un emplacement...'));
+    await user.type(screen.getByPlaceholderText('Rechercher un emplacement...'), 'zzz');
+    expect(await screen.findByText('Aucun emplacement ne correspond à « zzz ».')).toBeInTheDocument();
+  });
+
+  it('reads the query from the URL', async () => {
+    mockApi(({ path, query }) =>
+      path === '/locations' ? { body: { items: [location('l1', `Trouvé ${query.get('q')}`)], next_cursor: null } } : undefined,
+    );
+    renderApp('/locations?q=gare');
+    expect(await screen.findByText('Trouvé gare')).toBeInTheDocument();
+    expect(screen.getByPlaceholderText('Rechercher un emplacement...')).toHaveValue('gare');
+  });
+
+  it('creates a location: field errors, photo with GPS, keyboard corner nudging', async () => {
+    const posts: ApiCall[] = [];
+    mockApi((call) => {
+      if (call.path === '/locations' && call.method === 'GET') return { body: { items: [], next_cursor: null } };
+      if (call.path === '/locations' && call.method === 'POST') {
+        posts.push(call);
+        const body = call.body as Record<string, unknown>;
+        if (!body.name) return { status: 422, body: { code: 'validation_failed', message: 'x', details: { fields: { name: 'required', panel_width_cm: 'out_of_range' } } } };
+        return { status: 201, body: location('l2', body.name as string) };
+      }
+      return undefined;
+    });
+    upload.mockImplementation((_file, options) => {
+      options?.onProgress?.(10, 10);
+      return Promise.resolve(fakeMedia('photo', { width: 800, height: 600, gps: { latitude: 48.625, longitude: 2.44 } }) as never);
+    });
+
+    const { user, router } = renderApp('/locations/new');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Nouvel emplacement' })).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Largeur du panneau (cm)'), '0');
+    await user.click(screen.getByRole('button', { name: "Créer l'emplacement" }));
+    expect(await screen.findByTestId('error-name')).toHaveTextContent('Ce champ est obligatoire.');
+    expect(screen.getByLabelText(/^Nom/)).toHaveAccessibleDescription('Ce champ est obligatoire.');
+    expect(screen.getByTestId('error-panel_width_cm')).toHaveTextContent('Cette valeur est en dehors des limites autorisées.');
+
+    await user.type(screen.getByLabelText(/^Nom/), 'Gare d’Évry');
+    await user.selectOptions(screen.getByLabelText('Format'), 'billboard_4x3');
+    await user.upload(screen.getByLabelText('Choisir une photo'), new File(['jpg'], 'site.jpg', { type: 'image/jpeg' }));
+    expect(await screen.findByText('Latitude et longitude reprises de la photo.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Latitude')).toHaveValue('48.625');
+    expect(screen.getByLabelText('Longitude')).toHaveValue('2.44');
+
+    const topLeft = screen.getByRole('button', { name: 'Coin haut gauche' });
+    expect(screen.getAllByRole('button', { name: /^Coin / })).toHaveLength(4);
+    expect(topLeft).toHaveAttribute('data-x', '0.2500');
+    topLeft.focus();
+    await user.keyboard('{ArrowRight}');
+    expect(topLeft).toHaveAttribute('data-x', '0.2520');
+    await user.keyboard('{Shift>}{ArrowDown}{/Shift}');
+    expect(topLeft).toHaveAttribute('data-y', '0.2700');
+
+    await user.clear(screen.getByLabelText('Largeur du panneau (cm)'));
+    await user.type(screen.getByLabelText('Largeur du panneau (cm)'), '400');
+    await user.click(screen.getByRole('button', { name: "Créer l'emplacement" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/locations'));
+    const body = posts[1].body as Record<string, unknown>;
+    expect(body).toMatchObject({
+      name: 'Gare d’Évry',
+      format: 'billboard_4x3',
+      illumination: 'none',
+      latitude: 48.625,
+      longitude: 2.44,
+      panel_width_cm: 400,
+      panel_height_cm: null,
+      photo_media_id: 'photo',
+      city: null,
+    });
+    expect(body.panel_quad).toEqual([
+      { x: 0.252, y: 0.27 },
+      { x: 0.75, y: 0.25 },
+      { x: 0.75, y: 0.75 },
+      { x: 0.25, y: 0.75 },
+    ]);
+  });
+
+  it('shows a failed photo upload with its translated message', async () => {
+    const { ApiError } = await vi.importActual<typeof api>('@/lib/api');
+    upload.mockRejectedValue(new ApiError(415, 'unsupported_media_type', 'x'));
+    const { user } = renderApp('/locations/new');
+    await user.upload(await screen.findByLabelText('Choisir une photo'), new File(['text'], 'x.png', { type: 'image/png' }));
+    expect(await screen.findByTestId('photo-error')).toHaveTextContent("Ce fichier n'est pas une image JPEG, PNG ou WebP.");
+  });
+
+  it('edits and deletes a location after confirming', async () => {
+    const calls: string[] = [];
+    mockApi(({ method, path }) => {
+      calls.push(`${method} ${path}`);
+      if (path === '/locations/l1' && method === 'GET')
+        return {
+          body: location('l1', 'Abribus', {
+            photo_media_id: 'p',
+            photo: fakeMedia('p'),
+            panel_quad: [
+              { x: 0.1, y: 0.1 },
+              { x: 0.9, y: 0.1 },
+              { x: 0.9, y: 0.9 },
+              { x: 0.1, y: 0.9 },
+            ],
+          }),
+        };
+      if (path === '/locations/l1' && method === 'DELETE') return { status: 204 };
+      if (path === '/locations') return { body: { items: [], next_cursor: null } };
+      return undefined;
+    });
+    const { user, router } = renderApp('/locations/l1');
+    expect(await screen.findByRole('heading', { level: 1, name: "Modifier l'emplacement" })).toBeInTheDocument();
+    expect(await screen.findByLabelText(/^Nom/)).toHaveValue('Abribus');
+    expect(screen.getByRole('button', { name: 'Coin bas droit' })).toHaveAttribute('data-x', '0.9000');
+
+    await user.click(screen.getByRole('button', { name: "Supprimer l'emplacement" }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Supprimer cet emplacement ?' });
+    expect(dialog).toHaveTextContent('« Abribus » sera supprimé définitivement.');
+    await user.click(within(dialog).getByRole('button', { name: 'Annuler' }));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: "Supprimer l'emplacement" }));
+    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Supprimer' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/locations'));
+    expect(calls).toContain('DELETE /locations/l1');
+  });
+});
+
+describe('locations search and history', () => {
+  beforeEach(() => resetAuthMock(fakeSession()));
+
+  it('follows ?q= when the URL changes under the field', async () => {
+    mockApi(({ path }) => (path === '/locations' ? { body: { items: [], next_cursor: null } } : undefined));
+    const { router } = renderApp('/locations?q=gare');
+    const field = await screen.findByPlaceholderText('Rechercher un emplacement...');
+    expect(field).toHaveValue('gare');
+    await act(() => router.navigate('/locations?q=abribus'));
+    expect(field).toHaveValue('abribus');
+  });
+});

@@ -1,0 +1,44 @@
+import { useTranslation } from 'react-i18next';
+
+import { apiErrorKey } from '@/lib/api';
+import { cn } from '@/lib/cn';
+import { progressPercent, type UploadItem } from '@/lib/upload-machine';
+
+/** One line per file: name, a progress bar, and its status or translated error. */
+export function UploadList({ items }: { items: UploadItem[] }) {
+  const { t } = useTranslation();
+  if (items.length === 0) return null;
+  return (
+    <ul className="upload-list" aria-label={t('upload.listLabel')} data-testid="upload-list">
+      {items.map((item) => {
+        const { state } = item;
+        const percent = progressPercent(state);
+        const status =
+          state.status === 'uploading'
+            ? t('upload.status.uploading', { percent })
+            : state.status === 'failed'
+              ? t(apiErrorKey(state.code))
+              : t(`upload.status.${state.status}`);
+        return (
+          <li key={item.id} className={cn('upload-item', `upload-item--${state.status}`)} data-status={state.status}>
+            <span className="upload-item__name">{item.name}</span>
+            {state.status !== 'failed' ? (
+              <progress
+                className="upload-item__bar"
+                max={100}
+                value={percent}
+                aria-valuenow={percent}
+                aria-valuemin={0}
+                aria-valuemax={100}
+                aria-label={t('upload.progressLabel', { name: item.name })}
+              />
+            ) : null}
+            <span className={cn('upload-item__status', state.status === 'failed' && 'form-error')} role={state.status === 'failed' ? 'alert' : undefined}>
+              {status}
+            </span>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,101 @@
+//! Locations (`/api/v1/locations`): query factories and mutations. Every
+//! mutation invalidates the `['locations']` prefix (lists and details).
+import { infiniteQueryOptions, type InfiniteData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { apiFetch, queryString, type Media, type Page } from '@/lib/api';
+
+import type { Point } from '../lib/quad';
+
+export const FORMATS = [
+  'billboard_4x3',
+  'billboard_12m2',
+  'bus_shelter',
+  'mupi_2m2',
+  'digital_screen',
+  'shop_window',
+  'other',
+] as const;
+export type LocationFormat = (typeof FORMATS)[number];
+
+export const ILLUMINATIONS = ['none', 'front', 'back', 'digital'] as const;
+export type Illumination = (typeof ILLUMINATIONS)[number];
+
+export type Location = {
+  id: string;
+  name: string;
+  address: string | null;
+  city: string | null;
+  postal_code: string | null;
+  country: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  format: LocationFormat;
+  panel_width_cm: number | null;
+  panel_height_cm: number | null;
+  illumination: Illumination;
+  orientation_deg: number | null;
+  photo_media_id: string | null;
+  photo: Media | null;
+  panel_quad: Point[] | null;
+  notes: string | null;
+  created_at: string;
+  updated_at: string;
+  /** Simulations a deletion would also delete, when the server reports it. */
+  simulation_count?: number;
+};
+
+/** The writable fields (POST body; PATCH sends the same, null clearing a field). */
+export type LocationInput = Omit<Location, 'id' | 'photo' | 'created_at' | 'updated_at' | 'simulation_count'>;
+
+export const locationKeys = {
+  all: ['locations'] as const,
+  list: (q = '') => ['locations', 'list', q] as const,
+  detail: (id: string) => ['locations', 'detail', id] as const,
+};
+
+export function locationsQueryOptions(q = '') {
+  return infiniteQueryOptions({
+    queryKey: locationKeys.list(q),
+    initialPageParam: null as string | null,
+    queryFn: ({ signal, pageParam }) =>
+      apiFetch<Page<Location>>(`/locations${queryString({ limit: 60, q, cursor: pageParam })}`, { signal }),
+    getNextPageParam: (last) => last.next_cursor,
+  });
+}
+
+export function locationQueryOptions(id: string) {
+  return queryOptions({
+    queryKey: locationKeys.detail(id),
+    queryFn: ({ signal }) => apiFetch<Location>(`/locations/${encodeURIComponent(id)}`, { signal }),
+  });
+}
+
+/** Creates (no id) or replaces the fields of (id) a location. */
+export function useSaveLocation(id?: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: LocationInput) =>
+      id
+        ? apiFetch<Location>(`/locations/${encodeURIComponent(id)}`, { method: 'PATCH', body: input })
+        : apiFetch<Location>('/locations', { method: 'POST', body: input }),
+    onSuccess: (location) => {
+      queryClient.setQueryData(locationKeys.detail(location.id), location);
+      return queryClient.invalidateQueries({ queryKey: locationKeys.all });
+    },
+  });
+}
+
+export function useDeleteLocation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiFetch<void>(`/locations/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    onSuccess: (_data, id) => {
+      queryClient.removeQueries({ queryKey: locationKeys.detail(id) });
+      // Cached lists drop it at once, so going back to a list never shows it again.
+      queryClient.setQueriesData<InfiniteData<Page<Location>>>({ queryKey: [...locationKeys.all, 'list'] }, (data) =>
+        data ? { ...data, pages: data.pages.map((page) => ({ ...page, items: page.items.filter((item) => item.id !== id) })) } : data,
+      );
+      return queryClient.invalidateQueries({ queryKey: locationKeys.all });
+    },
+  });
+}

@@ -1,0 +1,61 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+
+import { Banner } from '@/components/ui/banner';
+import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/dialog';
+import { Spinner } from '@/components/ui/spinner';
+import { apiErrorKey } from '@/lib/api';
+
+import { locationQueryOptions, useDeleteLocation, type Location } from '../api/locations';
+
+import { LocationForm } from './location-form';
+
+export type LocationEditorProps = {
+  id: string;
+  onSaved: (location: Location) => void;
+  onDeleted: () => void;
+};
+
+/** Loads a location into the form, with a delete button behind a confirmation. */
+export function LocationEditor({ id, onSaved, onDeleted }: LocationEditorProps) {
+  const { t } = useTranslation();
+  const query = useQuery(locationQueryOptions(id));
+  const remove = useDeleteLocation();
+  const [confirming, setConfirming] = useState(false);
+
+  if (query.isPending) return <Spinner />;
+  if (query.isError) return <Banner variant="error">{t(apiErrorKey(query.error))}</Banner>;
+  const location = query.data;
+
+  return (
+    <>
+      <LocationForm
+        location={location}
+        onSaved={onSaved}
+        extraActions={
+          <Button variant="danger" onClick={() => setConfirming(true)} data-testid="delete-location">
+            {t('locations.delete')}
+          </Button>
+        }
+      />
+      {confirming ? (
+        <ConfirmDialog
+          title={t('locations.deleteTitle')}
+          confirmLabel={t('common.delete')}
+          busy={remove.isPending}
+          error={remove.isError ? t(apiErrorKey(remove.error)) : null}
+          onCancel={() => {
+            remove.reset();
+            setConfirming(false);
+          }}
+          onConfirm={() => remove.mutate(location.id, { onSuccess: onDeleted })}
+        >
+          <p>{t('locations.deleteBody', { name: location.name })}</p>
+          <p>{t('locations.deleteSimulations', { count: location.simulation_count ?? 0 })}</p>
+        </ConfirmDialog>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,299 @@
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+
+import { DropZone } from '@/components/drop-zone';
+import { Banner } from '@/components/ui/banner';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { Select } from '@/components/ui/select';
+import { apiErrorKey, fieldErrorKey, isApiError, uploadMedia, type Media } from '@/lib/api';
+
+import { FORMATS, ILLUMINATIONS, useSaveLocation, type Location, type LocationInput } from '../api/locations';
+import { defaultQuad, parseQuad, quadProblem, roundQuad, type Quad } from '../lib/quad';
+
+import { QuadEditor } from './quad-editor';
+
+const TEXT_FIELDS = ['name', 'address', 'city', 'postal_code', 'country', 'notes'] as const;
+const NUMBER_FIELDS = ['latitude', 'longitude', 'panel_width_cm', 'panel_height_cm', 'orientation_deg'] as const;
+type TextField = (typeof TEXT_FIELDS)[number];
+type NumberField = (typeof NUMBER_FIELDS)[number];
+type Values = Record<TextField | NumberField, string> & { format: string; illumination: string };
+
+function initialValues(location?: Location): Values {
+  const text = (value: string | null | undefined) => value ?? '';
+  const number = (value: number | null | undefined) => (value === null || value === undefined ? '' : String(value));
+  return {
+    name: text(location?.name),
+    address: text(location?.address),
+    city: text(location?.city),
+    postal_code: text(location?.postal_code),
+    country: text(location?.country),
+    notes: text(location?.notes),
+    latitude: number(location?.latitude),
+    longitude: number(location?.longitude),
+    panel_width_cm: number(location?.panel_width_cm),
+    panel_height_cm: number(location?.panel_height_cm),
+    orientation_deg: number(location?.orientation_deg),
+    format: location?.format ?? 'other',
+    illumination: location?.illumination ?? 'none',
+  };
+}
+
+/** A typed number, accepting a decimal comma; what is not a number goes as typed so the server names the problem. */
+function parseNumber(text: string): number | string | null {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  const value = Number(trimmed.replace(',', '.'));
+  return Number.isFinite(value) ? value : trimmed;
+}
+
+type PhotoState =
+  | { status: 'idle' }
+  | { status: 'uploading'; name: string; percent: number }
+  | { status: 'failed'; code: string };
+
+export type LocationFormProps = {
+  location?: Location;
+  onSaved: (location: Location) => void;
+  /** Extra buttons (e.g. delete) next to Save. */
+  extraActions?: ReactNode;
+};
+
+/** Create or edit a location: site, panel, photo and the panel's four corners on it. */
+export function LocationForm({ location, onSaved, extraActions }: LocationFormProps) {
+  const { t } = useTranslation();
+  const save = useSaveLocation(location?.id);
+  const [values, setValues] = useState<Values>(() => initialValues(location));
+  const [photo, setPhoto] = useState<Media | null>(location?.photo ?? null);
+  const [quad, setQuad] = useState<Quad | null>(() => parseQuad(location?.panel_quad) ?? (location?.photo ? defaultQuad() : null));
+  const [photoState, setPhotoState] = useState<PhotoState>({ status: 'idle' });
+  const baseId = useId();
+
+  const fields = isApiError(save.error) ? save.error.fields : {};
+  const set = (field: keyof Values) => (value: string) => setValues((current) => ({ ...current, [field]: value }));
+
+  const onPhoto = async (files: File[]) => {
+    const file = files[0];
+    if (!file) return;
+    setPhotoState({ status: 'uploading', name: file.name, percent: 0 });
+    try {
+      const media = await uploadMedia(file, {
+        onProgress: (loaded, total) =>
+          setPhotoState({ status: 'uploading', name: file.name, percent: Math.round((loaded / Math.max(total, 1)) * 100) }),
+      });
+      setPhoto(media);
+      setQuad(defaultQuad());
+      setPhotoState({ status: 'idle' });
+      const gps = media.gps;
+      if (gps) {
+        // Only empty coordinates are filled: what the user typed wins.
+        setValues((current) =>
+          current.latitude.trim() === '' && current.longitude.trim() === ''
+            ? { ...current, latitude: String(gps.latitude), longitude: String(gps.longitude) }
+            : current,
+        );
+      }
+    } catch (error) {
+      setPhotoState({ status: 'failed', code: isApiError(error) ? error.code : 'internal' });
+    }
+  };
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const input = {
+      format: values.format,
+      illumination: values.illumination,
+      photo_media_id: photo?.id ?? null,
+      panel_quad: photo && quad ? roundQuad(quad) : null,
+    } as Record<string, unknown>;
+    for (const field of TEXT_FIELDS) input[field] = values[field].trim() === '' ? null : values[field].trim();
+    for (const field of NUMBER_FIELDS) input[field] = parseNumber(values[field]);
+    save.mutate(input as LocationInput, { onSuccess: onSaved });
+  };
+
+  const id = (field: string) => `${baseId}-${field}`;
+  const errorOf = (field: string) => {
+    const code = fields[field];
+    return code ? (
+      <p id={`${id(field)}-error`} className="form-error" data-testid={`error-${field}`}>
+        {t(fieldErrorKey(code))}
+      </p>
+    ) : null;
+  };
+  const described = (field: string) => (fields[field] ? `${id(field)}-error` : undefined);
+
+  const textInput = (field: TextField | NumberField, options: { required?: boolean; inputMode?: 'decimal' | 'numeric'; maxLength?: number } = {}) => (
+    <div className="field">
+      <Label htmlFor={id(field)}>
+        {t(`locations.fields.${field}`)}
+        {options.required ? <span aria-hidden="true"> *</span> : null}
+      </Label>
+      <Input
+        id={id(field)}
+        name={field}
+        value={values[field]}
+        required={options.required}
+        inputMode={options.inputMode}
+        maxLength={options.maxLength}
+        aria-invalid={fields[field] ? true : undefined}
+        aria-describedby={described(field)}
+        onChange={(event) => set(field)(event.target.value)}
+      />
+      {errorOf(field)}
+    </div>
+  );
+
+  const gpsFilled =
+    photo?.gps != null &&
+    values.latitude === String(photo.gps.latitude) &&
+    values.longitude === String(photo.gps.longitude);
+  const problem = quad && photo ? quadProblem(quad) : null;
+  const otherError = save.isError && Object.keys(fields).length === 0;
+
+  return (
+    <form className="location-form" onSubmit={submit} noValidate data-testid="location-form">
+      {save.isError ? (
+        <Banner variant="error">{otherError ? t(apiErrorKey(save.error)) : t('apiErrors.validation_failed')}</Banner>
+      ) : null}
+
+      <fieldset className="form-section">
+        <legend className="form-section__title">{t('locations.sections.site')}</legend>
+        {textInput('name', { required: true, maxLength: 200 })}
+        {textInput('address', { maxLength: 500 })}
+        <div className="form-grid">
+          {textInput('postal_code', { maxLength: 20 })}
+          {textInput('city', { maxLength: 200 })}
+          {textInput('country', { maxLength: 100 })}
+        </div>
+        <div className="form-grid">
+          {textInput('latitude', { inputMode: 'decimal' })}
+          {textInput('longitude', { inputMode: 'decimal' })}
+        </div>
+        {gpsFilled ? (
+          <p role="status" className="field__hint">
+            {t('locations.gpsFilled')}
+          </p>
+        ) : null}
+      </fieldset>
+
+      <fieldset className="form-section">
+        <legend className="form-section__title">{t('locations.sections.panel')}</legend>
+        <div className="form-grid">
+          <div className="field">
+            <Label htmlFor={id('format')}>{t('locations.fields.format')}</Label>
+            <Select
+              id={id('format')}
+              value={values.format}
+              aria-describedby={described('format')}
+              onChange={(event) => set('format')(event.target.value)}
+            >
+              {FORMATS.map((format) => (
+                <option key={format} value={format}>
+                  {t(`locations.formats.${format}`)}
+                </option>
+              ))}
+            </Select>
+            {errorOf('format')}
+          </div>
+          <div className="field">
+            <Label htmlFor={id('illumination')}>{t('locations.fields.illumination')}</Label>
+            <Select
+              id={id('illumination')}
+              value={values.illumination}
+              aria-describedby={described('illumination')}
+              onChange={(event) => set('illumination')(event.target.value)}
+            >
+              {ILLUMINATIONS.map((illumination) => (
+                <option key={illumination} value={illumination}>
+                  {t(`locations.illuminations.${illumination}`)}
+                </option>
+              ))}
+            </Select>
+            {errorOf('illumination')}
+          </div>
+        </div>
+        <div className="form-grid">
+          {textInput('panel_width_cm', { inputMode: 'numeric' })}
+          {textInput('panel_height_cm', { inputMode: 'numeric' })}
+          {textInput('orientation_deg', { inputMode: 'decimal' })}
+        </div>
+        <div className="field">
+          <Label htmlFor={id('notes')}>{t('locations.fields.notes')}</Label>
+          <textarea
+            id={id('notes')}
+            className="ui-input ui-textarea"
+            rows={3}
+            maxLength={5000}
+            value={values.notes}
+            aria-describedby={described('notes')}
+            onChange={(event) => set('notes')(event.target.value)}
+          />
+          {errorOf('notes')}
+        </div>
+      </fieldset>
+
+      <fieldset className="form-section">
+        <legend className="form-section__title">{t('locations.sections.photo')}</legend>
+        {photo && quad ? (
+          <>
+            <QuadEditor src={photo.urls.preview} width={photo.width} height={photo.height} quad={quad} onChange={setQuad} />
+            <div className="form-actions">
+              <Button variant="secondary" size="sm" onClick={() => setQuad(defaultQuad())}>
+                {t('locations.quad.reset')}
+              </Button>
+              <Button
+                variant="ghost"
+                size="sm"
+                onClick={() => {
+                  setPhoto(null);
+                  setQuad(null);
+                }}
+              >
+                {t('locations.photoRemove')}
+              </Button>
+            </div>
+            {problem ? (
+              <p className="form-error" role="alert">
+                {t(fieldErrorKey(problem))}
+              </p>
+            ) : null}
+          </>
+        ) : null}
+        {errorOf('panel_quad')}
+        {errorOf('photo_media_id')}
+        <DropZone
+          onFiles={(files) => void onPhoto(files)}
+          multiple={false}
+          disabled={photoState.status === 'uploading'}
+          buttonLabel={photo ? t('locations.photoReplace') : t('locations.photoChoose')}
+          testId="photo-drop-zone"
+        />
+        {photoState.status === 'uploading' ? (
+          <div className="photo-progress">
+            <progress
+              max={100}
+              value={photoState.percent}
+              aria-valuenow={photoState.percent}
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-label={t('upload.progressLabel', { name: photoState.name })}
+            />
+          </div>
+        ) : null}
+        {photoState.status === 'failed' ? (
+          <p className="form-error" role="alert" data-testid="photo-error">
+            {t(apiErrorKey(photoState.code))}
+          </p>
+        ) : null}
+      </fieldset>
+
+      <div className="form-actions">
+        <Button type="submit" disabled={save.isPending || photoState.status === 'uploading'} data-testid="save-location">
+          {save.isPending ? t('common.saving') : location ? t('common.save') : t('locations.create')}
+        </Button>
+        {extraActions}
+      </div>
+    </form>
+  );
+}

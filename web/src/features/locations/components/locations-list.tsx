@@ -1,0 +1,69 @@
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+
+import { Banner } from '@/components/ui/banner';
+import { Button } from '@/components/ui/button';
+import { Spinner } from '@/components/ui/spinner';
+import { apiErrorKey } from '@/lib/api';
+
+import { locationsQueryOptions } from '../api/locations';
+
+/** The user's locations matching `q` (accent-insensitive, on the server), newest first. */
+export function LocationsList({ q }: { q: string }) {
+  const { t } = useTranslation();
+  const query = useInfiniteQuery({ ...locationsQueryOptions(q), placeholderData: keepPreviousData });
+
+  if (query.isPending) return <Spinner />;
+  if (query.isError) {
+    return (
+      <Banner variant="error">
+        {t(apiErrorKey(query.error))}{' '}
+        <Button variant="link" onClick={() => void query.refetch()}>
+          {t('common.retry')}
+        </Button>
+      </Banner>
+    );
+  }
+  const locations = query.data.pages.flatMap((page) => page.items);
+  if (locations.length === 0) {
+    return (
+      <p className="empty-state" role="status">
+        {q.trim() ? t('locations.noResults', { query: q.trim() }) : t('locations.empty')}
+      </p>
+    );
+  }
+  return (
+    <>
+      <ul className="media-grid" aria-label={t('locations.listLabel')} aria-busy={query.isPlaceholderData} data-testid="locations-list">
+        {locations.map((location) => (
+          <li key={location.id} className="media-card" data-testid="location-card">
+            <Link to={`/locations/${encodeURIComponent(location.id)}`} className="media-card__link">
+              {location.photo ? (
+                <img
+                  className="media-card__image"
+                  src={location.photo.urls.thumbnail}
+                  alt=""
+                  loading="lazy"
+                  width={location.photo.width}
+                  height={location.photo.height}
+                />
+              ) : (
+                <span className="media-card__placeholder" aria-hidden="true" />
+              )}
+              <span className="media-card__name">{location.name}</span>
+            </Link>
+            <span className="media-card__meta">
+              {[location.postal_code, location.city].filter(Boolean).join(' ') || t(`locations.formats.${location.format}`)}
+            </span>
+          </li>
+        ))}
+      </ul>
+      {query.hasNextPage ? (
+        <Button variant="secondary" onClick={() => void query.fetchNextPage()} disabled={query.isFetchingNextPage}>
+          {t('common.loadMore')}
+        </Button>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,167 @@
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+
+import { cn } from '@/lib/cn';
+
+import { CORNERS, moveCorner, nudge, toNormalised, type Quad } from '../lib/quad';
+
+export type QuadEditorProps = {
+  src: string;
+  /** The photo's pixel size (for the aspect ratio and the SVG coordinates). */
+  width: number;
+  height: number;
+  quad: Quad;
+  onChange: (quad: Quad) => void;
+};
+
+const LOUPE_SIZE = 120;
+const LOUPE_ZOOM = 3;
+
+/**
+ * The photo with the panel quad drawn over it (SVG polygon) and four handles:
+ * drag them with a pointer (mouse, pen, touch), or focus one and use the arrow
+ * keys (Shift for bigger steps). A loupe magnifies the photo around the active
+ * handle for precise placement.
+ */
+export function QuadEditor({ src, width, height, quad, onChange }: QuadEditorProps) {
+  const { t } = useTranslation();
+  const helpId = useId();
+  const frameRef = useRef<HTMLDivElement>(null);
+  const loupeRef = useRef<HTMLDivElement>(null);
+  const [active, setActive] = useState<number | null>(null);
+  const [dragging, setDragging] = useState<number | null>(null);
+  const [frame, setFrame] = useState({ width: 0, height: 0 });
+
+  // The displayed size of the photo, for the loupe.
+  useEffect(() => {
+    const element = frameRef.current;
+    if (!element) return;
+    const measure = () => setFrame({ width: element.clientWidth, height: element.clientHeight });
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+
+  // Loupe: the photo enlarged, centred on the active corner (styles through the CSSOM: the CSP forbids style attributes).
+  const loupeCorner = dragging ?? active;
+  useEffect(() => {
+    const loupe = loupeRef.current;
+    if (!loupe || loupeCorner === null || frame.width === 0) return;
+    const point = quad[loupeCorner];
+    const px = point.x * frame.width;
+    const py = point.y * frame.height;
+    loupe.style.backgroundImage = `url("${src}")`;
+    loupe.style.backgroundSize = `${frame.width * LOUPE_ZOOM}px ${frame.height * LOUPE_ZOOM}px`;
+    loupe.style.backgroundPosition = `${LOUPE_SIZE / 2 - px * LOUPE_ZOOM}px ${LOUPE_SIZE / 2 - py * LOUPE_ZOOM}px`;
+    // Beside the corner, on the side with more room, so the finger or cursor does not hide it.
+    const left = px > frame.width / 2 ? px - LOUPE_SIZE - 24 : px + 24;
+    const top = py > frame.height / 2 ? py - LOUPE_SIZE - 24 : py + 24;
+    loupe.style.left = `${Math.max(0, Math.min(frame.width - LOUPE_SIZE, left))}px`;
+    loupe.style.top = `${Math.max(0, Math.min(frame.height - LOUPE_SIZE, top))}px`;
+  }, [loupeCorner, quad, frame, src]);
+
+  const pointFromEvent = (event: PointerEvent) => {
+    const rect = frameRef.current!.getBoundingClientRect();
+    return toNormalised({ x: event.clientX - rect.left, y: event.clientY - rect.top }, rect);
+  };
+
+  const onPointerDown = (index: number) => (event: PointerEvent<HTMLButtonElement>) => {
+    event.preventDefault();
+    event.currentTarget.focus();
+    event.currentTarget.setPointerCapture?.(event.pointerId);
+    setDragging(index);
+    setActive(index);
+  };
+  const onPointerMove = (index: number) => (event: PointerEvent<HTMLButtonElement>) => {
+    if (dragging !== index) return;
+    onChange(moveCorner(quad, index, pointFromEvent(event)));
+  };
+  const onPointerUp = (event: PointerEvent<HTMLButtonElement>) => {
+    event.currentTarget.releasePointerCapture?.(event.pointerId);
+    setDragging(null);
+  };
+  const onKeyDown = (index: number) => (event: KeyboardEvent<HTMLButtonElement>) => {
+    const next = nudge(quad, index, event.key, event.shiftKey);
+    if (!next) return;
+    event.preventDefault();
+    onChange(next);
+  };
+
+  const points = quad.map((p) => `${p.x * width},${p.y * height}`).join(' ');
+
+  return (
+    <div className="quad-editor">
+      <p id={helpId} className="field__hint">
+        {t('locations.quad.help')}
+      </p>
+      <div ref={frameRef} className="quad-editor__frame" data-testid="quad-editor">
+        <img className="quad-editor__photo" src={src} alt="" width={width} height={height} draggable={false} />
+        <svg
+          className="quad-editor__overlay"
+          viewBox={`0 0 ${width} ${height}`}
+          preserveAspectRatio="none"
+          aria-hidden="true"
+        >
+          <polygon className="quad-editor__polygon" points={points} vectorEffect="non-scaling-stroke" />
+        </svg>
+        {quad.map((point, index) => (
+          <QuadHandle
+            key={CORNERS[index]}
+            label={t(`locations.quad.corners.${CORNERS[index]}`)}
+            describedBy={helpId}
+            x={point.x}
+            y={point.y}
+            active={loupeCorner === index}
+            onPointerDown={onPointerDown(index)}
+            onPointerMove={onPointerMove(index)}
+            onPointerUp={onPointerUp}
+            onKeyDown={onKeyDown(index)}
+            onFocus={() => setActive(index)}
+            onBlur={() => setActive((current) => (current === index ? null : current))}
+          />
+        ))}
+        {loupeCorner !== null ? <div ref={loupeRef} className="quad-editor__loupe" aria-hidden="true" data-testid="quad-loupe" /> : null}
+      </div>
+    </div>
+  );
+}
+
+type QuadHandleProps = {
+  label: string;
+  describedBy: string;
+  x: number;
+  y: number;
+  active: boolean;
+  onPointerDown: (event: PointerEvent<HTMLButtonElement>) => void;
+  onPointerMove: (event: PointerEvent<HTMLButtonElement>) => void;
+  onPointerUp: (event: PointerEvent<HTMLButtonElement>) => void;
+  onKeyDown: (event: KeyboardEvent<HTMLButtonElement>) => void;
+  onFocus: () => void;
+  onBlur: () => void;
+};
+
+function QuadHandle({ label, describedBy, x, y, active, ...handlers }: QuadHandleProps) {
+  const ref = useRef<HTMLButtonElement>(null);
+  // Position through the CSSOM (the CSP forbids style attributes).
+  useEffect(() => {
+    const button = ref.current;
+    if (!button) return;
+    button.style.left = `${x * 100}%`;
+    button.style.top = `${y * 100}%`;
+  }, [x, y]);
+  return (
+    <button
+      ref={ref}
+      type="button"
+      className={cn('quad-editor__handle', active && 'quad-editor__handle--active')}
+      aria-label={label}
+      aria-describedby={describedBy}
+      data-x={x.toFixed(4)}
+      data-y={y.toFixed(4)}
+      onPointerCancel={handlers.onPointerUp}
+      {...handlers}
+    />
+  );
+}

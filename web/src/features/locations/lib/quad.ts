@@ -1,0 +1,121 @@
+//! Panel quad maths, pure: four points normalised to the photo (0..1, y
+//! downwards), clockwise on screen from the top-left corner. The checks mirror
+//! the server's (`crates/server/src/http/api/locations.rs`, `check_quad`), so the
+//! editor can warn before saving.
+
+export type Point = { x: number; y: number };
+export type Quad = [Point, Point, Point, Point];
+export type QuadProblem = 'self_intersecting' | 'not_convex' | 'not_clockwise';
+export type Size = { width: number; height: number };
+
+export const CORNERS = ['topLeft', 'topRight', 'bottomRight', 'bottomLeft'] as const;
+export type Corner = (typeof CORNERS)[number];
+
+/** Keyboard steps, as a fraction of the photo: arrows, and Shift + arrows. */
+export const NUDGE_STEP = 0.002;
+export const NUDGE_STEP_LARGE = 0.02;
+
+export const clamp01 = (value: number) => Math.min(1, Math.max(0, value));
+
+export function clampPoint(point: Point): Point {
+  return { x: clamp01(point.x), y: clamp01(point.y) };
+}
+
+/** A centred rectangle covering `fraction` of each side (the default quad). */
+export function defaultQuad(fraction = 0.5): Quad {
+  const m = (1 - fraction) / 2;
+  return [
+    { x: m, y: m },
+    { x: 1 - m, y: m },
+    { x: 1 - m, y: 1 - m },
+    { x: m, y: 1 - m },
+  ];
+}
+
+/** `(b - a) × (c - a)`: positive when a → b → c turns clockwise on screen (y downwards). */
+export function cross(a: Point, b: Point, c: Point): number {
+  return (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
+}
+
+function segmentsCross(a: Point, b: Point, c: Point, d: Point): boolean {
+  const d1 = cross(a, b, c);
+  const d2 = cross(a, b, d);
+  const d3 = cross(c, d, a);
+  const d4 = cross(c, d, b);
+  return d1 * d2 < 0 && d3 * d4 < 0;
+}
+
+const EPS = 1e-9;
+
+/** What the server would refuse about this quad, or null when it is fine. */
+export function quadProblem(p: Quad): QuadProblem | null {
+  if (segmentsCross(p[0], p[1], p[2], p[3]) || segmentsCross(p[1], p[2], p[3], p[0])) return 'self_intersecting';
+  const turns = [0, 1, 2, 3].map((i) => cross(p[i], p[(i + 1) % 4], p[(i + 2) % 4]));
+  if (turns.every((turn) => turn > EPS)) return null;
+  if (turns.every((turn) => turn < -EPS)) return 'not_clockwise';
+  return 'not_convex';
+}
+
+export function isValidQuad(quad: Quad): boolean {
+  return quadProblem(quad) === null;
+}
+
+/** Normalised point → pixels in an element of `size`. */
+export function toPixels(point: Point, size: Size): Point {
+  return { x: point.x * size.width, y: point.y * size.height };
+}
+
+/** Pixels in an element of `size` → normalised point, clamped to the photo. */
+export function toNormalised(point: Point, size: Size): Point {
+  if (size.width <= 0 || size.height <= 0) return { x: 0, y: 0 };
+  return clampPoint({ x: point.x / size.width, y: point.y / size.height });
+}
+
+/** Replaces one corner (clamped); the others stay as they are. */
+export function moveCorner(quad: Quad, index: number, to: Point): Quad {
+  const next = [...quad] as Quad;
+  next[index] = clampPoint(to);
+  return next;
+}
+
+const ARROWS: Record<string, Point> = {
+  ArrowLeft: { x: -1, y: 0 },
+  ArrowRight: { x: 1, y: 0 },
+  ArrowUp: { x: 0, y: -1 },
+  ArrowDown: { x: 0, y: 1 },
+};
+
+/** Moves a corner for an arrow key (null for any other key). Shift takes bigger steps. */
+export function nudge(quad: Quad, index: number, key: string, large = false): Quad | null {
+  const direction = ARROWS[key];
+  if (!direction) return null;
+  const step = large ? NUDGE_STEP_LARGE : NUDGE_STEP;
+  const point = quad[index];
+  return moveCorner(quad, index, { x: point.x + direction.x * step, y: point.y + direction.y * step });
+}
+
+/** Reads a quad from the API (`[{x, y}] × 4`), or null when it is not one. */
+export function parseQuad(value: unknown): Quad | null {
+  if (!Array.isArray(value) || value.length !== 4) return null;
+  const points: Point[] = [];
+  for (const item of value as unknown[]) {
+    if (typeof item !== 'object' || item === null) return null;
+    const { x, y } = item as { x?: unknown; y?: unknown };
+    if (typeof x !== 'number' || typeof y !== 'number') return null;
+    points.push({ x, y });
+  }
+  return points as Quad;
+}
+
+/** SVG `points` attribute in an element of `size`. */
+export function svgPoints(quad: Quad, size: Size): string {
+  return quad.map((point) => {
+    const { x, y } = toPixels(point, size);
+    return `${x},${y}`;
+  }).join(' ');
+}
+
+/** Rounds coordinates for storage (1e-6 of the photo is far below a pixel). */
+export function roundQuad(quad: Quad): Quad {
+  return quad.map((p) => ({ x: Math.round(p.x * 1e6) / 1e6, y: Math.round(p.y * 1e6) / 1e6 })) as Quad;
+}

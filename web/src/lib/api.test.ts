@@ -1,0 +1,203 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+
+import { ApiError, apiErrorKey, apiFetch, errorFromBody, fieldErrorKey, queryString, uploadMedia } from '@/lib/api';
+import { i18n } from '@/lib/i18n';
+import { calls, mockApi } from '@/testing/api-mock';
+import { authClient, fakeSession, resetAuthMock } from '@/testing/auth-mock';
+
+vi.mock('@/lib/auth', () => import('@/testing/auth-mock'));
+
+beforeEach(() => {
+  resetAuthMock(fakeSession());
+});
+
+describe('apiFetch', () => {
+  it('sends the bearer token and JSON, and reads JSON', async () => {
+    const fetchMock = mockApi(({ method, path, body }) =>
+      method === 'POST' && path === '/creatives' ? { status: 201, body: { echoed: body } } : undefined,
+    );
+    await expect(apiFetch('/creatives', { method: 'POST', body: { media_id: 'm' } })).resolves.toEqual({
+      echoed: { media_id: 'm' },
+    });
+    const [url, init] = fetchMock.mock.calls[0];
+    expect(url).toBe('/api/v1/creatives');
+    expect(init?.headers).toMatchObject({
+      Authorization: 'Bearer access',
+      'Content-Type': 'application/json',
+      Accept: 'application/json',
+    });
+    expect(calls(fetchMock)).toEqual(['POST /creatives']);
+  });
+
+  it('sends no Authorization header without a session', async () => {
+    resetAuthMock(null);
+    const fetchMock = mockApi(() => ({ body: {} }));
+    await apiFetch('/x');
+    expect(fetchMock.mock.calls[0][1]?.headers).not.toHaveProperty('Authorization');
+  });
+
+  it('refreshes the session once on 401 and retries with the new token', async () => {
+    authClient.refreshSession.mockResolvedValue({ data: { session: { ...fakeSession(), access_token: 'fresh' } }, error: null });
+    const fetchMock = vi.fn((_url: string, init?: RequestInit) => {
+      const auth = (init?.headers as Record<string, string>).Authorization;
+      return Promise.resolve(
+        auth === 'Bearer fresh'
+          ? Response.json({ ok: true })
+          : Response.json({ code: 'unauthorized', message: 'x', details: { reason: 'bad_jwt' } }, { status: 401 }),
+      );
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(apiFetch('/creatives')).resolves.toEqual({ ok: true });
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+
+    // A refresh that fails leaves the 401 (auth-js signs the user out on its own).
+    authClient.refreshSession.mockResolvedValue({ data: { session: null }, error: new Error('gone') });
+    await expect(apiFetch('/creatives')).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
+    expect(authClient.refreshSession).toHaveBeenCalledTimes(2);
+  });
+
+  it('resolves undefined on 204', async () => {
+    mockApi(() => ({ status: 204 }));
+    await expect(apiFetch('/creatives/1', { method: 'DELETE' })).resolves.toBeUndefined();
+  });
+
+  it('throws an ApiError with the server code and field details', async () => {
+    mockApi(() => ({
+      status: 422,
+      body: { code: 'validation_failed', message: 'bad', details: { fields: { name: 'required', weird: 3 } } },
+    }));
+    const error = await apiFetch('/locations', { method: 'POST', body: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 422, code: 'validation_failed', message: 'bad' });
+    expect((error as ApiError).fields).toEqual({ name: 'required' });
+  });
+
+  it('turns a non-JSON failure and a network failure into codes', async () => {
+    vi.stubGlobal('fetch', vi.fn(() => Promise.resolve(new Response('<html>', { status: 502 }))));
+    await expect(apiFetch('/x')).rejects.toMatchObject({ status: 502, code: 'internal' });
+    vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))));
+    await expect(apiFetch('/x')).rejects.toMatchObject({ status: 0, code: 'network' });
+  });
+
+  it('works when reading the session fails', async () => {
+    authClient.getSession.mockRejectedValue(new Error('storage'));
+    const fetchMock = mockApi(() => ({ body: { ok: true } }));
+    await expect(apiFetch('/x')).resolves.toEqual({ ok: true });
+    expect(fetchMock.mock.calls[0][1]?.headers).not.toHaveProperty('Authorization');
+  });
+});
+
+describe('helpers', () => {
+  it('builds query strings from the set values only', () => {
+    expect(queryString({ limit: 50, q: '', cursor: null, x: undefined })).toBe('?limit=50');
+    expect(queryString({ q: 'évry 100%' })).toBe('?q=%C3%A9vry+100%25');
+    expect(queryString({})).toBe('');
+  });
+
+  it('reads error bodies defensively', () => {
+    expect(errorFromBody(404, { code: 'not_found' })).toMatchObject({ code: 'not_found', message: 'not_found', details: {} });
+    expect(errorFromBody(400, null)).toMatchObject({ code: 'unknown' });
+    expect(errorFromBody(500, 'text')).toMatchObject({ code: 'internal' });
+  });
+
+  it('maps codes to messages in both languages', () => {
+    expect(apiErrorKey('unsupported_media_type')).toBe('apiErrors.unsupported_media_type');
+    expect(apiErrorKey(new ApiError(413, 'file_too_large', ''))).toBe('apiErrors.file_too_large');
+    expect(apiErrorKey('internal')).toBe('apiErrors.generic');
+    expect(apiErrorKey('something_new')).toBe('apiErrors.generic');
+    expect(apiErrorKey(new Error('x'))).toBe('apiErrors.generic');
+    expect(fieldErrorKey('not_clockwise')).toBe('fieldErrors.not_clockwise');
+    expect(fieldErrorKey('brand_new_code')).toBe('fieldErrors.invalid');
+
+    expect(i18n.t(apiErrorKey('unsupported_media_type'))).toBe("Ce fichier n'est pas une image JPEG, PNG ou WebP.");
+    expect(i18n.t(apiErrorKey('unsupported_media_type'), { lng: 'en' })).toBe('This file is not a JPEG, PNG or WebP image.');
+    expect(i18n.t(apiErrorKey('boom'))).toBe('Une erreur est survenue. Veuillez réessayer.');
+  });
+});
+
+/** A stand-in XMLHttpRequest driven by the test. */
+class FakeXhr {
+  static last: FakeXhr | null = null;
+  method = '';
+  url = '';
+  headers: Record<string, string> = {};
+  body: unknown = null;
+  status = 0;
+  responseText = '';
+  upload: { onprogress: ((event: ProgressEvent) => void) | null } = { onprogress: null };
+  onload: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  onabort: (() => void) | null = null;
+  aborted = false;
+  constructor() {
+    FakeXhr.last = this;
+  }
+  open(method: string, url: string) {
+    this.method = method;
+    this.url = url;
+  }
+  setRequestHeader(name: string, value: string) {
+    this.headers[name] = value;
+  }
+  send(body: unknown) {
+    this.body = body;
+  }
+  abort() {
+    this.aborted = true;
+    this.onabort?.();
+  }
+  progress(loaded: number, total: number) {
+    this.upload.onprogress?.({ lengthComputable: true, loaded, total } as ProgressEvent);
+  }
+  answer(status: number, body: unknown) {
+    this.status = status;
+    this.responseText = JSON.stringify(body);
+    this.onload?.();
+  }
+}
+
+describe('uploadMedia', () => {
+  beforeEach(() => {
+    FakeXhr.last = null;
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+  });
+
+  async function started() {
+    await vi.waitFor(() => expect(FakeXhr.last?.body).toBeTruthy());
+    return FakeXhr.last!;
+  }
+
+  it('posts the file as multipart field `file` with the token, reporting progress', async () => {
+    const progress = vi.fn();
+    const file = new File(['png'], 'a.png', { type: 'image/png' });
+    const promise = uploadMedia(file, { onProgress: progress });
+    const xhr = await started();
+    expect([xhr.method, xhr.url]).toEqual(['POST', '/api/v1/media']);
+    expect(xhr.headers.Authorization).toBe('Bearer access');
+    expect((xhr.body as FormData).get('file')).toBeInstanceOf(File);
+    xhr.progress(5, 10);
+    expect(progress).toHaveBeenCalledWith(5, 10);
+    xhr.answer(201, { id: 'm1' });
+    await expect(promise).resolves.toEqual({ id: 'm1' });
+  });
+
+  it('rejects with the server error code', async () => {
+    const promise = uploadMedia(new File(['x'], 'x.png'));
+    (await started()).answer(415, { code: 'unsupported_media_type', message: 'no', details: {} });
+    await expect(promise).rejects.toMatchObject({ status: 415, code: 'unsupported_media_type' });
+  });
+
+  it('rejects on network failure and on abort', async () => {
+    const failing = uploadMedia(new File(['x'], 'x.png'));
+    (await started()).onerror?.();
+    await expect(failing).rejects.toMatchObject({ code: 'network' });
+
+    FakeXhr.last = null;
+    const controller = new AbortController();
+    const aborted = uploadMedia(new File(['x'], 'x.png'), { signal: controller.signal });
+    const xhr = await started();
+    controller.abort();
+    expect(xhr.aborted).toBe(true);
+    await expect(aborted).rejects.toMatchObject({ code: 'aborted' });
+  });
+});

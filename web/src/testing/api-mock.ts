@@ -1,0 +1,61 @@
+//! A stand-in for the server behind `fetch('/api/v1/...')`. `mockApi(handler)`
+//! replaces the global fetch; the handler sees method, path (without /api/v1),
+//! query and JSON body, and returns `{status, body}` (undefined → 404 not_found).
+import { vi } from 'vitest';
+
+export type ApiCall = { method: string; path: string; query: URLSearchParams; body: unknown };
+export type ApiAnswer = { status?: number; body?: unknown } | undefined;
+export type ApiHandler = (call: ApiCall) => ApiAnswer | Promise<ApiAnswer>;
+
+function respond(answer: ApiAnswer): Response {
+  if (!answer) return Response.json({ code: 'not_found', message: 'Not found', details: {} }, { status: 404 });
+  const status = answer.status ?? 200;
+  if (status === 204) return new Response(null, { status });
+  return Response.json(answer.body ?? null, { status });
+}
+
+export function mockApi(handler: ApiHandler) {
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, 'http://localhost');
+    const method = init?.method ?? 'GET';
+    const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
+    const path = url.pathname.replace(/^\/api\/v1/, '');
+    return respond(await handler({ method, path, query: url.searchParams, body }));
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+/** The calls made so far, as `METHOD /path`. */
+export function calls(fetchMock: ReturnType<typeof mockApi>): string[] {
+  return fetchMock.mock.calls.map(([input, init]) => {
+    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, 'http://localhost');
+    return `${init?.method ?? 'GET'} ${url.pathname.replace(/^\/api\/v1/, '')}`;
+  });
+}
+
+/** Every list is empty; everything else is 404. The default in every test. */
+export const emptyLists: ApiHandler = ({ method, path }) =>
+  method === 'GET' && /^\/(creatives|locations)$/.test(path) ? { body: { items: [], next_cursor: null } } : undefined;
+
+export function fakeMedia(id: string, overrides: Record<string, unknown> = {}) {
+  return {
+    id,
+    kind: 'upload',
+    mime: 'image/png',
+    width: 1920,
+    height: 1080,
+    bytes: 1234,
+    sha256: 'x',
+    original_name: `${id}.png`,
+    gps: null,
+    urls: {
+      original: `/api/v1/files/${id}/original?exp=1&sig=a`,
+      preview: `/api/v1/files/${id}/preview?exp=1&sig=a`,
+      thumbnail: `/api/v1/files/${id}/thumbnail?exp=1&sig=a`,
+    },
+    urls_expire_at: '2030-01-01T00:00:00.000Z',
+    created_at: '2026-11-21T00:00:00.000Z',
+    ...overrides,
+  };
+}
