@@ -7,6 +7,9 @@
 //! taskset -c 0 target/release/examples/bench_ingest 9      # pinned to one core
 //! ```
 //!
+//! Each run streams the upload to a temporary file (as `POST /api/v1/media` does), ingests it
+//! from there and stores the objects, the original streamed from its own temporary file.
+//!
 //! Two inputs: an upright photo with EXIF and GPS (metadata stripped losslessly) and the same
 //! photo with EXIF orientation 6 (rotated, so the original is re-encoded: the slow path).
 //! Everything runs on the calling thread. Peak memory is the process's VmHWM, reset after the
@@ -123,7 +126,8 @@ fn main() {
         .build()
         .unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let storage = ObjectStorage::local(dir.path()).unwrap();
+    let storage = ObjectStorage::local(&dir.path().join("media")).unwrap();
+    let tmp = dir.path().join("tmp");
     let limits = MediaLimits::default();
 
     let base = photo_jpeg();
@@ -145,7 +149,18 @@ fn main() {
         let mut last = None;
         for _ in 0..runs {
             let start = Instant::now();
-            let ingested = media::ingest(data, &limits).expect("ingest");
+            // The upload arrives in 64 KiB chunks and is streamed to a temporary file.
+            let chunks = data
+                .chunks(64 << 10)
+                .map(|chunk| Ok(bytes::Bytes::copy_from_slice(chunk)));
+            let upload = rt
+                .block_on(media::collect_upload(
+                    futures::stream::iter(chunks),
+                    &limits,
+                    &tmp,
+                ))
+                .expect("upload");
+            let ingested = media::ingest(upload, &limits).expect("ingest");
             let ingest_time = start.elapsed();
             let stored = rt
                 .block_on(media::store(&storage, &ingested))

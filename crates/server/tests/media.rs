@@ -11,7 +11,8 @@ use img_parts::ImageEXIF;
 use img_parts::png::{Png, PngChunk};
 use img_parts::webp::WebP;
 use regard::media::{
-    self, MediaError, MediaFormat, MediaLimits, PREVIEW_SIDE, THUMBNAIL_SIDE, VariantKind,
+    self, IngestedMedia, MediaError, MediaFormat, MediaLimits, PREVIEW_SIDE, THUMBNAIL_SIDE,
+    Upload, VariantKind,
 };
 use regard::storage::{ByteStream, ObjectStorage, Storage};
 use sha2::{Digest, Sha256};
@@ -144,6 +145,14 @@ fn exif_of(data: &[u8]) -> Option<Vec<u8>> {
     decoder.exif_metadata().unwrap()
 }
 
+/// Ingests `data` through a temporary file, as the upload handler does.
+fn ingest(data: &[u8], limits: &MediaLimits) -> Result<IngestedMedia, MediaError> {
+    media::ingest(
+        Upload::from_bytes(data, &std::env::temp_dir()).unwrap(),
+        limits,
+    )
+}
+
 fn limits() -> MediaLimits {
     MediaLimits::default()
 }
@@ -178,7 +187,7 @@ fn formats_are_detected_from_the_bytes() {
             (probe.format, probe.width, probe.height),
             (expected, 64, 48)
         );
-        let ingested = media::ingest(&data, &limits()).unwrap();
+        let ingested = ingest(&data, &limits()).unwrap();
         assert_eq!(ingested.mime(), expected.mime());
         assert_eq!((ingested.width(), ingested.height()), (64, 48));
     }
@@ -193,7 +202,7 @@ fn other_formats_are_unsupported() {
     let text = b"<svg xmlns='http://www.w3.org/2000/svg'/>".to_vec();
     // A JPEG file name or Content-Type would not help: only the bytes count.
     for data in [gif, bmp, tiff, heic, text, Vec::new()] {
-        let err = media::ingest(&data, &limits()).unwrap_err();
+        let err = ingest(&data, &limits()).unwrap_err();
         assert!(matches!(err, MediaError::UnsupportedMediaType), "{err:?}");
         assert_eq!(
             (err.code(), err.http_status()),
@@ -209,14 +218,14 @@ fn files_over_the_size_limit_are_refused() {
         max_bytes: data.len() as u64 - 1,
         ..limits()
     };
-    let err = media::ingest(&data, &tight).unwrap_err();
+    let err = ingest(&data, &tight).unwrap_err();
     assert!(matches!(err, MediaError::FileTooLarge { .. }), "{err:?}");
     assert_eq!((err.code(), err.http_status()), ("file_too_large", 413));
     let exact = MediaLimits {
         max_bytes: data.len() as u64,
         ..limits()
     };
-    assert!(media::ingest(&data, &exact).is_ok());
+    assert!(ingest(&data, &exact).is_ok());
 }
 
 #[tokio::test]
@@ -228,22 +237,56 @@ async fn uploads_are_cut_off_at_the_size_limit() {
         max_bytes: 10 * 1024,
         ..limits()
     };
-    let err = media::collect_upload(upload, &small).await.unwrap_err();
+    let tmp = tempfile::tempdir().unwrap();
+    let files = || std::fs::read_dir(tmp.path()).unwrap().count();
+    let err = media::collect_upload(upload, &small, tmp.path())
+        .await
+        .unwrap_err();
     assert!(
         matches!(err, MediaError::FileTooLarge { bytes, .. } if bytes <= 11 * 1024),
         "{err:?}"
     );
+    // The partial temporary file is gone.
+    assert_eq!(files(), 0);
 
     let data = jpeg(32, 32);
     let upload: ByteStream = Box::pin(stream::iter(vec![Ok(Bytes::from(data.clone()))]));
-    assert_eq!(
-        media::collect_upload(upload, &limits()).await.unwrap(),
-        data
-    );
+    let collected = media::collect_upload(upload, &limits(), tmp.path())
+        .await
+        .unwrap();
+    assert_eq!(collected.len(), data.len() as u64);
+    assert_eq!(collected.read().unwrap(), data);
+    assert_eq!(files(), 1);
+    // Ingesting consumes the upload and removes its file; the original's file lives as long as
+    // the ingested media, in the same folder.
+    let ingested = media::ingest(collected, &limits()).unwrap();
+    assert_eq!(files(), 1);
+    assert!(ingested.original.path().starts_with(tmp.path()));
+    drop(ingested);
+    assert_eq!(files(), 0);
 
     let broken: ByteStream = Box::pin(stream::iter(vec![Err(std::io::Error::other("reset"))]));
-    let err = media::collect_upload(broken, &limits()).await.unwrap_err();
+    let err = media::collect_upload(broken, &limits(), tmp.path())
+        .await
+        .unwrap_err();
     assert_eq!((err.code(), err.http_status()), ("upload_failed", 400));
+    assert_eq!(files(), 0);
+
+    // A refused image leaves nothing behind either.
+    let upload: ByteStream = Box::pin(stream::iter(vec![Ok(Bytes::from_static(b"not an image"))]));
+    let collected = media::collect_upload(upload, &limits(), tmp.path())
+        .await
+        .unwrap();
+    let err = media::ingest(collected, &limits()).unwrap_err();
+    assert_eq!(err.code(), "unsupported_media_type");
+    let mut truncated = jpeg(64, 64);
+    truncated.truncate(truncated.len() - 20);
+    let upload = Upload::from_bytes(&truncated, tmp.path()).unwrap();
+    assert_eq!(
+        media::ingest(upload, &limits()).unwrap_err().code(),
+        "invalid_image"
+    );
+    assert_eq!(files(), 0);
 }
 
 #[test]
@@ -264,7 +307,7 @@ fn huge_dimensions_are_refused_before_decoding() {
     );
     assert_eq!((err.code(), err.http_status()), ("image_too_large", 422));
     assert!(matches!(
-        media::ingest(&bomb, &limits()),
+        ingest(&bomb, &limits()),
         Err(MediaError::ImageTooLarge { .. })
     ));
 
@@ -275,7 +318,7 @@ fn huge_dimensions_are_refused_before_decoding() {
         ..limits()
     };
     assert!(matches!(
-        media::ingest(&data, &area),
+        ingest(&data, &area),
         Err(MediaError::ImageTooLarge { .. })
     ));
     let side = MediaLimits {
@@ -283,7 +326,7 @@ fn huge_dimensions_are_refused_before_decoding() {
         ..limits()
     };
     assert!(matches!(
-        media::ingest(&data, &side),
+        ingest(&data, &side),
         Err(MediaError::ImageTooLarge { .. })
     ));
     // A long strip within the area limit but over the side limit.
@@ -312,7 +355,7 @@ fn truncated_or_corrupt_images_are_invalid() {
     // A PNG claiming zero width.
     cases.push(("png zero width", png_claiming(0, 10)));
     for (name, data) in cases {
-        let err = media::ingest(&data, &limits()).unwrap_err();
+        let err = ingest(&data, &limits()).unwrap_err();
         assert!(
             matches!(err, MediaError::InvalidImage(_)),
             "{name}: {err:?}"
@@ -375,10 +418,10 @@ fn error_codes_are_stable() {
 fn orientation_6_is_applied() {
     // Orientation 6: the camera was turned 90° clockwise; viewers rotate the pixels 90° CW.
     let data = with_exif(&jpeg(300, 200), &exif(6, None));
-    let ingested = media::ingest(&data, &limits()).unwrap();
+    let ingested = ingest(&data, &limits()).unwrap();
     assert_eq!((ingested.width(), ingested.height()), (200, 300));
     assert!(ingested.reencoded);
-    let stored = decode(&ingested.original.data).to_rgb8();
+    let stored = decode(&ingested.original.read().unwrap()).to_rgb8();
     assert_eq!(stored.dimensions(), (200, 300));
     // The red top-left corner of the stored pixels is now at the top right.
     let red = |p: &Rgb<u8>| p.0[0] > 200 && p.0[1] < 60 && p.0[2] < 60;
@@ -393,14 +436,14 @@ fn orientation_6_is_applied() {
         (ingested.preview.width, ingested.preview.height),
         (200, 300)
     );
-    assert!(exif_of(&ingested.original.data).is_none());
+    assert!(exif_of(&ingested.original.read().unwrap()).is_none());
 }
 
 #[test]
 fn every_orientation_gives_upright_dimensions() {
     for orientation in 1..=8u16 {
         let data = with_exif(&jpeg(120, 80), &exif(orientation, None));
-        let ingested = media::ingest(&data, &limits()).unwrap();
+        let ingested = ingest(&data, &limits()).unwrap();
         let swapped = orientation >= 5;
         let expected = if swapped { (80, 120) } else { (120, 80) };
         assert_eq!(
@@ -419,28 +462,23 @@ fn every_orientation_gives_upright_dimensions() {
 #[test]
 fn gps_is_read_from_exif() {
     let data = with_exif(&jpeg(100, 100), &exif(1, Some(NYC)));
-    let gps = media::ingest(&data, &limits()).unwrap().gps.unwrap();
+    let gps = ingest(&data, &limits()).unwrap().gps.unwrap();
     assert!((gps.latitude - 40.7581333).abs() < 1e-6, "{gps:?}");
     assert!((gps.longitude + 73.9857).abs() < 1e-6, "{gps:?}");
 
     let south_east = ([33, 51, 5496], b'S', [151, 12, 5040], b'E'); // Sydney Opera House
     let data = with_exif(&jpeg(100, 100), &exif(1, Some(south_east)));
-    let gps = media::ingest(&data, &limits()).unwrap().gps.unwrap();
+    let gps = ingest(&data, &limits()).unwrap().gps.unwrap();
     assert!((gps.latitude + 33.8652667).abs() < 1e-6, "{gps:?}");
     assert!((gps.longitude - 151.2140).abs() < 1e-6, "{gps:?}");
 
     // No GPS, and a position out of range, give none.
     let data = with_exif(&jpeg(100, 100), &exif(1, None));
-    assert!(media::ingest(&data, &limits()).unwrap().gps.is_none());
+    assert!(ingest(&data, &limits()).unwrap().gps.is_none());
     let bogus = ([95, 0, 0], b'N', [10, 0, 0], b'E');
     let data = with_exif(&jpeg(100, 100), &exif(1, Some(bogus)));
-    assert!(media::ingest(&data, &limits()).unwrap().gps.is_none());
-    assert!(
-        media::ingest(&jpeg(100, 100), &limits())
-            .unwrap()
-            .gps
-            .is_none()
-    );
+    assert!(ingest(&data, &limits()).unwrap().gps.is_none());
+    assert!(ingest(&jpeg(100, 100), &limits()).unwrap().gps.is_none());
 }
 
 #[test]
@@ -448,11 +486,12 @@ fn stored_jpeg_has_no_metadata() {
     for orientation in [1, 6] {
         let data = jpeg_with_everything(320, 240, orientation);
         assert!(contains(&data, b"Exif\0\0") && contains(&data, b"secret-xmp"));
-        let ingested = media::ingest(&data, &limits()).unwrap();
+        let ingested = ingest(&data, &limits()).unwrap();
         assert!(ingested.gps.is_some());
         assert_eq!(ingested.reencoded, orientation != 1);
+        let original = Bytes::from(ingested.original.read().unwrap());
         for (name, stored) in [
-            ("original", &ingested.original.data),
+            ("original", &original),
             ("preview", &ingested.preview.data),
             ("thumbnail", &ingested.thumbnail.data),
         ] {
@@ -479,14 +518,14 @@ fn stored_jpeg_has_no_metadata() {
 #[test]
 fn upright_jpeg_is_stripped_losslessly() {
     let data = jpeg_with_everything(320, 240, 1);
-    let ingested = media::ingest(&data, &limits()).unwrap();
+    let ingested = ingest(&data, &limits()).unwrap();
     assert!(!ingested.reencoded);
     // Same pixels, bit for bit: only metadata segments were removed.
     assert_eq!(
-        decode(&ingested.original.data).to_rgb8(),
+        decode(&ingested.original.read().unwrap()).to_rgb8(),
         decode(&jpeg(320, 240)).to_rgb8()
     );
-    assert!(ingested.original.data.len() < data.len());
+    assert!(ingested.original.read().unwrap().len() < data.len());
 }
 
 #[test]
@@ -511,10 +550,10 @@ fn png_and_webp_metadata_is_stripped() {
     assert!(exif_of(&webp).is_some());
 
     for (name, data) in [("png", png), ("webp", webp)] {
-        let ingested = media::ingest(&data, &limits()).unwrap();
+        let ingested = ingest(&data, &limits()).unwrap();
         assert!(!ingested.reencoded, "{name}");
         assert!(ingested.gps.is_some(), "{name}: GPS read from its EXIF");
-        let stored = &ingested.original.data;
+        let stored = &ingested.original.read().unwrap();
         assert!(exif_of(stored).is_none(), "{name}");
         assert!(!contains(stored, b"secret-text"), "{name}");
         assert!(
@@ -532,13 +571,13 @@ fn png_orientation_is_applied_losslessly() {
     let mut parts = Png::from_bytes(Bytes::from(png)).unwrap();
     parts.set_exif(Some(Bytes::from(exif(6, None))));
     let png = parts.encoder().bytes().to_vec();
-    let ingested = media::ingest(&png, &limits()).unwrap();
+    let ingested = ingest(&png, &limits()).unwrap();
     assert!(ingested.reencoded);
     assert_eq!(ingested.mime(), "image/png");
-    let stored = decode(&ingested.original.data).to_rgb8();
+    let stored = decode(&ingested.original.read().unwrap()).to_rgb8();
     let expected = image::imageops::rotate90(&photo(120, 90));
     assert_eq!(stored, expected);
-    assert!(exif_of(&ingested.original.data).is_none());
+    assert!(exif_of(&ingested.original.read().unwrap()).is_none());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -546,7 +585,7 @@ fn png_orientation_is_applied_losslessly() {
 
 #[test]
 fn variants_have_the_expected_sizes() {
-    let ingested = media::ingest(&jpeg(3000, 2000), &limits()).unwrap();
+    let ingested = ingest(&jpeg(3000, 2000), &limits()).unwrap();
     assert_eq!(PREVIEW_SIDE, 2048);
     assert_eq!(THUMBNAIL_SIDE, 400);
     for (variant, expected) in [
@@ -559,12 +598,12 @@ fn variants_have_the_expected_sizes() {
     }
 
     // Small images are not upscaled.
-    let small = media::ingest(&jpeg(300, 200), &limits()).unwrap();
+    let small = ingest(&jpeg(300, 200), &limits()).unwrap();
     assert_eq!((small.preview.width, small.preview.height), (300, 200));
     assert_eq!((small.thumbnail.width, small.thumbnail.height), (300, 200));
 
     // Portrait.
-    let tall = media::ingest(&jpeg(1000, 3000), &limits()).unwrap();
+    let tall = ingest(&jpeg(1000, 3000), &limits()).unwrap();
     assert_eq!((tall.preview.width, tall.preview.height), (683, 2048));
     assert_eq!((tall.thumbnail.width, tall.thumbnail.height), (133, 400));
 }
@@ -573,7 +612,7 @@ fn variants_have_the_expected_sizes() {
 fn transparent_images_get_webp_variants() {
     let rgba = RgbaImage::from_fn(900, 600, |x, _| Rgba([200, 30, 30, (x % 256) as u8]));
     let png = encode(&DynamicImage::ImageRgba8(rgba), ImageFormat::Png);
-    let ingested = media::ingest(&png, &limits()).unwrap();
+    let ingested = ingest(&png, &limits()).unwrap();
     assert_eq!(ingested.thumbnail.format, MediaFormat::WebP);
     assert_eq!(ingested.thumbnail.mime(), "image/webp");
     let thumb = decode(&ingested.thumbnail.data);
@@ -583,7 +622,7 @@ fn transparent_images_get_webp_variants() {
     // An alpha channel that is fully opaque gives JPEG variants.
     let opaque = RgbaImage::from_pixel(50, 50, Rgba([1, 2, 3, 255]));
     let png = encode(&DynamicImage::ImageRgba8(opaque), ImageFormat::Png);
-    let ingested = media::ingest(&png, &limits()).unwrap();
+    let ingested = ingest(&png, &limits()).unwrap();
     assert_eq!(ingested.thumbnail.format, MediaFormat::Jpeg);
 }
 
@@ -599,7 +638,7 @@ fn downscaling_does_not_alias() {
         }
     });
     let png = encode(&DynamicImage::ImageRgb8(board), ImageFormat::Png);
-    let ingested = media::ingest(&png, &limits()).unwrap();
+    let ingested = ingest(&png, &limits()).unwrap();
     let thumb = decode(&ingested.thumbnail.data).to_luma8();
     assert_eq!(thumb.dimensions(), (400, 400));
     let (min, max) = thumb
@@ -611,17 +650,20 @@ fn downscaling_does_not_alias() {
 #[test]
 fn hash_is_the_sha256_of_the_stored_original_and_stable() {
     let data = jpeg_with_everything(200, 150, 1);
-    let a = media::ingest(&data, &limits()).unwrap();
-    let b = media::ingest(&data, &limits()).unwrap();
+    let a = ingest(&data, &limits()).unwrap();
+    let b = ingest(&data, &limits()).unwrap();
     assert_eq!(a.sha256, b.sha256);
-    assert_eq!(a.sha256, hex::encode(Sha256::digest(&a.original.data)));
+    assert_eq!(
+        a.sha256,
+        hex::encode(Sha256::digest(a.original.read().unwrap()))
+    );
     assert_eq!(a.sha256.len(), 64);
-    assert_eq!(a.bytes(), a.original.data.len() as u64);
+    assert_eq!(a.bytes(), a.original.read().unwrap().len() as u64);
     // The same picture with different metadata is the same stored original.
-    let plain = media::ingest(&jpeg(200, 150), &limits()).unwrap();
+    let plain = ingest(&jpeg(200, 150), &limits()).unwrap();
     assert_eq!(plain.sha256, a.sha256);
     // A different picture is not.
-    let other = media::ingest(&jpeg(201, 150), &limits()).unwrap();
+    let other = ingest(&jpeg(201, 150), &limits()).unwrap();
     assert_ne!(other.sha256, a.sha256);
 }
 
@@ -629,7 +671,7 @@ fn hash_is_the_sha256_of_the_stored_original_and_stable() {
 async fn stored_once_by_content_hash() {
     let dir = tempfile::tempdir().unwrap();
     let storage = ObjectStorage::local(dir.path()).unwrap();
-    let ingested = media::ingest(&jpeg_with_everything(640, 480, 1), &limits()).unwrap();
+    let ingested = ingest(&jpeg_with_everything(640, 480, 1), &limits()).unwrap();
 
     let stored = media::store(&storage, &ingested).await.unwrap();
     assert!(!stored.deduplicated);
@@ -642,8 +684,9 @@ async fn stored_once_by_content_hash() {
         stored.original,
         media::object_key(sha, VariantKind::Original, MediaFormat::Jpeg).unwrap()
     );
+    let original = Bytes::from(ingested.original.read().unwrap());
     for (key, data) in [
-        (&stored.original, &ingested.original.data),
+        (&stored.original, &original),
         (&stored.preview, &ingested.preview.data),
         (&stored.thumbnail, &ingested.thumbnail.data),
     ] {
@@ -657,4 +700,162 @@ async fn stored_once_by_content_hash() {
     assert_eq!(again.keys(), stored.keys());
 
     assert!(media::object_key("not-a-hash", VariantKind::Preview, MediaFormat::Jpeg).is_err());
+}
+
+// ---------------------------------------------------------------------------------------------
+// The streaming JPEG strip against the in-memory one it replaced
+
+/// The in-memory marker walk that stripped JPEGs before uploads were streamed to files, kept
+/// verbatim as a reference.
+mod reference {
+    const SOI: u8 = 0xD8;
+    const EOI: u8 = 0xD9;
+    const SOS: u8 = 0xDA;
+    const APP0: u8 = 0xE0;
+    const APP2: u8 = 0xE2;
+    const APP14: u8 = 0xEE;
+    const APP15: u8 = 0xEF;
+    const COM: u8 = 0xFE;
+
+    /// One piece of the file, in order.
+    enum Piece {
+        /// A marker segment with a length: `start..end` covers marker, length and payload.
+        Segment {
+            marker: u8,
+            start: usize,
+            end: usize,
+        },
+        /// Entropy-coded data after a start-of-scan, including RSTn markers.
+        Entropy { start: usize, end: usize },
+    }
+
+    fn invalid(msg: &str) -> String {
+        msg.to_owned()
+    }
+
+    /// Walks the file from SOI to the first EOI, calling `visit` for each piece.
+    /// Returns the offset just past the EOI marker.
+    fn walk(data: &[u8], mut visit: impl FnMut(Piece)) -> Result<usize, String> {
+        if data.len() < 4 || data[0] != 0xFF || data[1] != SOI {
+            return Err(invalid("missing start-of-image marker"));
+        }
+        let mut pos = 2;
+        loop {
+            // A marker: 0xFF, optional 0xFF fill bytes, then the marker code.
+            if data.get(pos) != Some(&0xFF) {
+                return Err(invalid("expected a marker"));
+            }
+            while data.get(pos + 1) == Some(&0xFF) {
+                pos += 1;
+            }
+            let marker = *data
+                .get(pos + 1)
+                .ok_or_else(|| invalid("truncated (no end-of-image marker)"))?;
+            match marker {
+                EOI => return Ok(pos + 2),
+                // Standalone markers (TEM, RSTn) carry no length.
+                0x01 | 0xD0..=0xD7 => {
+                    pos += 2;
+                    continue;
+                }
+                0x00 | SOI => return Err(invalid("unexpected marker")),
+                _ => {}
+            }
+            let len_bytes = data
+                .get(pos + 2..pos + 4)
+                .ok_or_else(|| invalid("truncated (no end-of-image marker)"))?;
+            let len = usize::from(u16::from_be_bytes([len_bytes[0], len_bytes[1]]));
+            if len < 2 {
+                return Err(invalid("segment length below 2"));
+            }
+            let end = pos + 2 + len;
+            if end > data.len() {
+                return Err(invalid("truncated segment"));
+            }
+            visit(Piece::Segment {
+                marker,
+                start: pos,
+                end,
+            });
+            pos = end;
+            if marker == SOS {
+                // Entropy-coded data: 0xFF appears only as 0xFF00 (stuffing) or 0xFFD0..D7 (RSTn).
+                let start = pos;
+                loop {
+                    let Some(off) = data[pos..].iter().position(|&b| b == 0xFF) else {
+                        return Err(invalid("truncated (no end-of-image marker)"));
+                    };
+                    pos += off;
+                    match data.get(pos + 1) {
+                        None => return Err(invalid("truncated (no end-of-image marker)")),
+                        Some(0x00 | 0xD0..=0xD7) => pos += 2,
+                        Some(_) => break,
+                    }
+                }
+                visit(Piece::Entropy { start, end: pos });
+            }
+        }
+    }
+
+    /// Whether a segment is kept in the stored original: everything that affects decoding or
+    /// colour (tables, frame, scans, JFIF header, ICC profile, Adobe colour transform), and no
+    /// metadata (EXIF, XMP, IPTC, MPF, comments, maker segments).
+    fn keep(marker: u8, payload: &[u8]) -> bool {
+        match marker {
+            APP0 => payload.starts_with(b"JFIF\0"),
+            APP2 => payload.starts_with(b"ICC_PROFILE\0"),
+            APP14 => payload.starts_with(b"Adobe"),
+            APP0..=APP15 | COM => false,
+            _ => true,
+        }
+    }
+
+    /// The same JPEG without metadata segments and without anything after the end-of-image marker.
+    pub fn strip(data: &[u8]) -> Result<Vec<u8>, String> {
+        let mut out = Vec::with_capacity(data.len());
+        out.extend_from_slice(&[0xFF, SOI]);
+        walk(data, |piece| match piece {
+            Piece::Segment { marker, start, end } => {
+                if keep(marker, &data[start + 4..end]) {
+                    out.extend_from_slice(&data[start..end]);
+                }
+            }
+            Piece::Entropy { start, end } => out.extend_from_slice(&data[start..end]),
+        })?;
+        out.extend_from_slice(&[0xFF, EOI]);
+        Ok(out)
+    }
+}
+
+#[test]
+fn streamed_jpeg_strip_matches_the_in_memory_one() {
+    let plain = jpeg(320, 240);
+    let with_trailer = {
+        // APPn segments and a comment between the header and the scan, a trailer after EOI.
+        let mut data = insert_segment(&plain, 0xFE, b"secret-comment");
+        data.extend_from_slice(b"trailer");
+        data
+    };
+    for (name, data) in [
+        ("plain", plain.clone()),
+        ("everything", jpeg_with_everything(320, 240, 1)),
+        ("comment and trailer", with_trailer),
+    ] {
+        let ingested = ingest(&data, &limits()).unwrap();
+        assert!(!ingested.reencoded, "{name}");
+        let stored = ingested.original.read().unwrap();
+        assert_eq!(stored, reference::strip(&data).unwrap(), "{name}");
+        assert_eq!(ingested.bytes(), stored.len() as u64, "{name}");
+        assert_eq!(
+            ingested.sha256,
+            hex::encode(Sha256::digest(&stored)),
+            "{name}"
+        );
+        assert!(exif_of(&stored).is_none(), "{name}");
+        assert_eq!(
+            decode(&stored).to_rgb8(),
+            decode(&plain).to_rgb8(),
+            "{name}"
+        );
+    }
 }

@@ -6,7 +6,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use super::media::{self, MediaRow};
-use super::{Db, DbError, search};
+use super::{Db, DbError, page, search};
 
 /// A stored creative.
 #[derive(Debug, Clone, PartialEq)]
@@ -107,30 +107,13 @@ pub async fn list(
     after: Option<(i64, &str)>,
     query: &str,
 ) -> Result<Vec<CreativeWithMedia>, DbError> {
-    let patterns = search::like_patterns(query);
-    // Always bound (`i64::MAX` means "from the start") so that one query text serves both;
-    // row values compare lexicographically on both backends and use the
-    // `(owner_id, created_at, id)` index.
-    let (after_at, after_id) = after.unwrap_or((i64::MAX, ""));
-    let sql = format!(
-        "{} WHERE c.owner_id = $1 AND (c.created_at, c.id) < ($2, $3){} \
-         ORDER BY c.created_at DESC, c.id DESC LIMIT $4",
-        select(),
-        search::like_clauses("c.search", 5, patterns.len())
-    );
-    let mut q = sqlx::query(&sql)
-        .bind(owner_id)
-        .bind(after_at)
-        .bind(after_id)
-        .bind(limit + 1);
-    for pattern in &patterns {
-        q = q.bind(pattern.as_str());
-    }
-    let rows = q.fetch_all(db.pool()).await?;
-    rows.iter()
-        .map(from_row)
-        .collect::<Result<_, _>>()
-        .map_err(DbError::from)
+    let request = page::PageRequest {
+        owner_id,
+        limit,
+        after,
+        query,
+    };
+    page::newest_first(db, &select(), "c", request, from_row).await
 }
 
 /// Saves the editable fields (name, brand, campaign, notes) and `updated_at`.

@@ -6,7 +6,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use super::media::{self, MediaRow};
-use super::{Db, DbError, search};
+use super::{Db, DbError, page, search};
 
 /// A stored location.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -199,27 +199,13 @@ pub async fn list(
     after: Option<(i64, &str)>,
     query: &str,
 ) -> Result<Vec<LocationWithPhoto>, DbError> {
-    let patterns = search::like_patterns(query);
-    let (after_at, after_id) = after.unwrap_or((i64::MAX, ""));
-    let sql = format!(
-        "{} WHERE l.owner_id = $1 AND (l.created_at, l.id) < ($2, $3){} \
-         ORDER BY l.created_at DESC, l.id DESC LIMIT $4",
-        select(),
-        search::like_clauses("l.search", 5, patterns.len())
-    );
-    let mut q = sqlx::query(&sql)
-        .bind(owner_id)
-        .bind(after_at)
-        .bind(after_id)
-        .bind(limit + 1);
-    for pattern in &patterns {
-        q = q.bind(pattern.as_str());
-    }
-    let rows = q.fetch_all(db.pool()).await?;
-    rows.iter()
-        .map(from_row)
-        .collect::<Result<_, _>>()
-        .map_err(DbError::from)
+    let request = page::PageRequest {
+        owner_id,
+        limit,
+        after,
+        query,
+    };
+    page::newest_first(db, &select(), "l", request, from_row).await
 }
 
 /// Deletes the owner's location; returns its photo's media id when it existed.

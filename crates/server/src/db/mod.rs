@@ -8,6 +8,7 @@
 pub mod creatives;
 pub mod locations;
 pub mod media;
+mod page;
 pub mod refresh_tokens;
 pub mod search;
 pub mod sessions;

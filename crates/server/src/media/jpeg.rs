@@ -7,6 +7,8 @@
 //! depth maps, each with its own EXIF (and GPS), and APPn segments can sit between progressive
 //! scans. Privacy needs every segment of the file visited, which this walk does.
 
+use std::io::{BufRead, Write};
+
 use super::MediaError;
 
 const SOI: u8 = 0xD8;
@@ -18,90 +20,141 @@ const APP14: u8 = 0xEE;
 const APP15: u8 = 0xEF;
 const COM: u8 = 0xFE;
 
-/// One piece of the file, in order.
-enum Piece {
-    /// A marker segment with a length: `start..end` covers marker, length and payload.
-    Segment {
-        marker: u8,
-        start: usize,
-        end: usize,
-    },
-    /// Entropy-coded data after a start-of-scan, including RSTn markers.
-    Entropy { start: usize, end: usize },
-}
-
 fn invalid(msg: &str) -> MediaError {
     MediaError::InvalidImage(format!("JPEG: {msg}"))
 }
 
-/// Walks the file from SOI to the first EOI, calling `visit` for each piece.
-/// Returns the offset just past the EOI marker.
-fn walk(data: &[u8], mut visit: impl FnMut(Piece)) -> Result<usize, MediaError> {
-    if data.len() < 4 || data[0] != 0xFF || data[1] != SOI {
-        return Err(invalid("missing start-of-image marker"));
+fn truncated() -> MediaError {
+    invalid("truncated (no end-of-image marker)")
+}
+
+fn io_error(err: std::io::Error) -> MediaError {
+    MediaError::Internal(format!("reading or writing a temporary file: {err}"))
+}
+
+/// A buffered reader that counts the bytes consumed.
+struct Input<R> {
+    inner: R,
+    pos: u64,
+}
+
+impl<R: BufRead> Input<R> {
+    fn peek(&mut self) -> Result<Option<u8>, MediaError> {
+        Ok(self.inner.fill_buf().map_err(io_error)?.first().copied())
     }
-    let mut pos = 2;
-    loop {
-        // A marker: 0xFF, optional 0xFF fill bytes, then the marker code.
-        if data.get(pos) != Some(&0xFF) {
-            return Err(invalid("expected a marker"));
+
+    fn next(&mut self) -> Result<Option<u8>, MediaError> {
+        let byte = self.peek()?;
+        if byte.is_some() {
+            self.inner.consume(1);
+            self.pos += 1;
         }
-        while data.get(pos + 1) == Some(&0xFF) {
-            pos += 1;
-        }
-        let marker = *data
-            .get(pos + 1)
-            .ok_or_else(|| invalid("truncated (no end-of-image marker)"))?;
-        match marker {
-            EOI => return Ok(pos + 2),
-            // Standalone markers (TEM, RSTn) carry no length.
-            0x01 | 0xD0..=0xD7 => {
-                pos += 2;
-                continue;
+        Ok(byte)
+    }
+
+    /// Fills `buf` completely, or returns `Ok(false)` when the input ends first.
+    fn fill(&mut self, buf: &mut [u8]) -> Result<bool, MediaError> {
+        match self.inner.read_exact(buf) {
+            Ok(()) => {
+                self.pos += buf.len() as u64;
+                Ok(true)
             }
-            0x00 | SOI => return Err(invalid("unexpected marker")),
-            _ => {}
-        }
-        let len_bytes = data
-            .get(pos + 2..pos + 4)
-            .ok_or_else(|| invalid("truncated (no end-of-image marker)"))?;
-        let len = usize::from(u16::from_be_bytes([len_bytes[0], len_bytes[1]]));
-        if len < 2 {
-            return Err(invalid("segment length below 2"));
-        }
-        let end = pos + 2 + len;
-        if end > data.len() {
-            return Err(invalid("truncated segment"));
-        }
-        visit(Piece::Segment {
-            marker,
-            start: pos,
-            end,
-        });
-        pos = end;
-        if marker == SOS {
-            // Entropy-coded data: 0xFF appears only as 0xFF00 (stuffing) or 0xFFD0..D7 (RSTn).
-            let start = pos;
-            loop {
-                let Some(off) = data[pos..].iter().position(|&b| b == 0xFF) else {
-                    return Err(invalid("truncated (no end-of-image marker)"));
-                };
-                pos += off;
-                match data.get(pos + 1) {
-                    None => return Err(invalid("truncated (no end-of-image marker)")),
-                    Some(0x00 | 0xD0..=0xD7) => pos += 2,
-                    Some(_) => break,
-                }
-            }
-            visit(Piece::Entropy { start, end: pos });
+            Err(err) if err.kind() == std::io::ErrorKind::UnexpectedEof => Ok(false),
+            Err(err) => Err(io_error(err)),
         }
     }
 }
 
-/// Offset just past the primary image's end-of-image marker. Fails on truncated or malformed
-/// files, so it doubles as a structural check.
-pub(super) fn image_end(data: &[u8]) -> Result<usize, MediaError> {
-    walk(data, |_| {})
+/// Walks a JPEG from SOI to the first EOI in one pass, copying to `out` every segment that
+/// [`keep`] accepts and all entropy-coded data, bracketed by SOI and EOI: the same file without
+/// metadata segments and without anything after the end-of-image marker. Nothing before the
+/// first EOI is held in memory beyond one segment (at most 64 KiB).
+///
+/// Fails on truncated or malformed files, so it doubles as a structural check. Returns the
+/// offset in the input just past the EOI marker (where a trailer, if any, begins).
+pub(super) fn strip_stream<R: BufRead, W: Write>(input: R, out: &mut W) -> Result<u64, MediaError> {
+    let mut input = Input {
+        inner: input,
+        pos: 0,
+    };
+    let mut soi = [0u8; 2];
+    if !input.fill(&mut soi)? || soi != [0xFF, SOI] {
+        return Err(invalid("missing start-of-image marker"));
+    }
+    out.write_all(&[0xFF, SOI]).map_err(io_error)?;
+    // Whether the 0xFF of the next marker was already consumed (by the entropy-data scan).
+    let mut have_ff = false;
+    let mut segment = Vec::new();
+    loop {
+        // A marker: 0xFF, optional 0xFF fill bytes, then the marker code.
+        if !have_ff {
+            match input.next()? {
+                Some(0xFF) => {}
+                None => return Err(truncated()),
+                Some(_) => return Err(invalid("expected a marker")),
+            }
+        }
+        have_ff = false;
+        while input.peek()? == Some(0xFF) {
+            input.next()?;
+        }
+        let marker = input.next()?.ok_or_else(truncated)?;
+        match marker {
+            EOI => {
+                out.write_all(&[0xFF, EOI]).map_err(io_error)?;
+                return Ok(input.pos);
+            }
+            // Standalone markers (TEM, RSTn) carry no length.
+            0x01 | 0xD0..=0xD7 => continue,
+            0x00 | SOI => return Err(invalid("unexpected marker")),
+            _ => {}
+        }
+        let mut len_bytes = [0u8; 2];
+        if !input.fill(&mut len_bytes)? {
+            return Err(truncated());
+        }
+        let len = usize::from(u16::from_be_bytes(len_bytes));
+        if len < 2 {
+            return Err(invalid("segment length below 2"));
+        }
+        segment.clear();
+        segment.extend_from_slice(&[0xFF, marker, len_bytes[0], len_bytes[1]]);
+        segment.resize(2 + len, 0);
+        if !input.fill(&mut segment[4..])? {
+            return Err(invalid("truncated segment"));
+        }
+        if keep(marker, &segment[4..]) {
+            out.write_all(&segment).map_err(io_error)?;
+        }
+        if marker == SOS {
+            // Entropy-coded data: 0xFF appears only as 0xFF00 (stuffing) or 0xFFD0..D7 (RSTn).
+            loop {
+                let buf = input.inner.fill_buf().map_err(io_error)?;
+                if buf.is_empty() {
+                    return Err(truncated());
+                }
+                let run = buf.iter().position(|&b| b == 0xFF).unwrap_or(buf.len());
+                out.write_all(&buf[..run]).map_err(io_error)?;
+                input.inner.consume(run);
+                input.pos += run as u64;
+                if input.peek()? != Some(0xFF) {
+                    continue;
+                }
+                input.next()?;
+                match input.peek()? {
+                    None => return Err(truncated()),
+                    Some(b @ (0x00 | 0xD0..=0xD7)) => {
+                        input.next()?;
+                        out.write_all(&[0xFF, b]).map_err(io_error)?;
+                    }
+                    Some(_) => {
+                        have_ff = true;
+                        break;
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Whether a segment is kept in the stored original: everything that affects decoding or
@@ -115,20 +168,4 @@ fn keep(marker: u8, payload: &[u8]) -> bool {
         APP0..=APP15 | COM => false,
         _ => true,
     }
-}
-
-/// The same JPEG without metadata segments and without anything after the end-of-image marker.
-pub(super) fn strip(data: &[u8]) -> Result<Vec<u8>, MediaError> {
-    let mut out = Vec::with_capacity(data.len());
-    out.extend_from_slice(&[0xFF, SOI]);
-    walk(data, |piece| match piece {
-        Piece::Segment { marker, start, end } => {
-            if keep(marker, &data[start + 4..end]) {
-                out.extend_from_slice(&data[start..end]);
-            }
-        }
-        Piece::Entropy { start, end } => out.extend_from_slice(&data[start..end]),
-    })?;
-    out.extend_from_slice(&[0xFF, EOI]);
-    Ok(out)
 }

@@ -2,8 +2,10 @@
 //! correctly oriented original without metadata, its content hash, and thumbnail and preview
 //! variants — plus the facts the database records (format, size, GPS position).
 //!
-//! No HTTP and no database here; `POST /api/v1/media` composes [`collect_upload`], [`ingest`]
-//! (CPU-bound: run it in `spawn_blocking`) and [`store`]. Validation follows pict-rs: the format
+//! No HTTP and no database here; `POST /api/v1/media` composes [`collect_upload`] (streams the
+//! upload to a temporary file), [`ingest`] (CPU-bound, reads that file: run it in
+//! `spawn_blocking`) and [`store`] (streams the original from its own temporary file). Temporary
+//! files are [`NamedTempFile`]s: removed when dropped, on success and on every error path. Validation follows pict-rs: the format
 //! is probed from the bytes, and size, width, height and area are checked from the header before
 //! any pixel is decoded; the decoder then runs under `image::Limits` as a second guard.
 
@@ -15,13 +17,17 @@ mod store;
 mod strip;
 mod variants;
 
-use std::io::Cursor;
+use std::fs::File;
+use std::io::{BufRead, BufReader, BufWriter, Cursor, Read, Seek, Write};
+use std::path::Path;
 
 use bytes::Bytes;
 use futures::StreamExt;
 use image::metadata::Orientation;
 use image::{DynamicImage, GenericImageView, ImageDecoder, ImageFormat, ImageReader};
 use sha2::{Digest, Sha256};
+use tempfile::NamedTempFile;
+use tokio::io::AsyncWriteExt;
 
 pub use error::MediaError;
 pub use store::{StoredMedia, VariantKind, object_key, store};
@@ -150,12 +156,151 @@ impl EncodedImage {
     }
 }
 
+/// The original to store, in a temporary file (removed when this is dropped).
+#[derive(Debug)]
+pub struct OriginalFile {
+    /// The format of the file.
+    pub format: MediaFormat,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Size of the file in bytes.
+    pub bytes: u64,
+    file: NamedTempFile,
+}
+
+impl OriginalFile {
+    /// The MIME type of the file.
+    pub fn mime(&self) -> &'static str {
+        self.format.mime()
+    }
+
+    /// Where the file is, until this is dropped.
+    pub fn path(&self) -> &Path {
+        self.file.path()
+    }
+
+    /// Reads the whole file into memory (for tests and tools; [`store`] streams it).
+    pub fn read(&self) -> std::io::Result<Vec<u8>> {
+        std::fs::read(self.file.path())
+    }
+
+    /// A new handle on the file, positioned at its start.
+    pub(crate) fn open(&self) -> std::io::Result<File> {
+        self.file.reopen()
+    }
+}
+
+/// An upload written to a temporary file (removed when this is dropped), at most
+/// `MediaLimits::max_bytes` long. Made by [`collect_upload`], or by [`Upload::from_bytes`].
+#[derive(Debug)]
+pub struct Upload {
+    file: NamedTempFile,
+    len: u64,
+}
+
+impl Upload {
+    /// Writes `data` to a new temporary file in `tmp_dir` (created if missing). For tests and
+    /// tools; the size limit is checked by [`ingest`].
+    pub fn from_bytes(data: &[u8], tmp_dir: &Path) -> std::io::Result<Self> {
+        let mut file = temp_file(tmp_dir)?;
+        file.write_all(data)?;
+        file.flush()?;
+        Ok(Self {
+            file,
+            len: data.len() as u64,
+        })
+    }
+
+    /// Size in bytes.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether the upload is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Where the file is, until this is dropped.
+    pub fn path(&self) -> &Path {
+        self.file.path()
+    }
+
+    /// Reads the whole upload into memory (for tests and tools).
+    pub fn read(&self) -> std::io::Result<Vec<u8>> {
+        std::fs::read(self.file.path())
+    }
+}
+
+/// A new temporary file in `dir` (created if missing), removed when dropped.
+fn temp_file(dir: &Path) -> std::io::Result<NamedTempFile> {
+    std::fs::create_dir_all(dir)?;
+    tempfile::Builder::new().prefix(".regard-").tempfile_in(dir)
+}
+
+fn io_error(err: std::io::Error) -> MediaError {
+    MediaError::Internal(format!("temporary file: {err}"))
+}
+
+/// `file` rewound and buffered.
+fn buffered(mut file: &File) -> Result<BufReader<&File>, MediaError> {
+    file.rewind().map_err(io_error)?;
+    Ok(BufReader::with_capacity(64 << 10, file))
+}
+
+/// A writer that hashes (SHA-256) and counts what goes through it.
+struct HashingWriter<W> {
+    inner: W,
+    hasher: Sha256,
+    bytes: u64,
+}
+
+impl<W: Write> HashingWriter<W> {
+    fn new(inner: W) -> Self {
+        Self {
+            inner,
+            hasher: Sha256::new(),
+            bytes: 0,
+        }
+    }
+
+    /// Flushes, and returns the lowercase hex digest and the byte count.
+    fn finish(mut self) -> Result<(String, u64), MediaError> {
+        self.inner.flush().map_err(io_error)?;
+        Ok((hex::encode(self.hasher.finalize()), self.bytes))
+    }
+}
+
+impl<W: Write> Write for HashingWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        self.bytes += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Writes `data` to a new temporary file in `dir`; returns it, its hash and its size.
+fn write_temp(dir: &Path, data: &[u8]) -> Result<(NamedTempFile, String, u64), MediaError> {
+    let file = temp_file(dir).map_err(io_error)?;
+    let mut writer = HashingWriter::new(BufWriter::new(file.as_file()));
+    writer.write_all(data).map_err(io_error)?;
+    let (sha256, bytes) = writer.finish()?;
+    Ok((file, sha256, bytes))
+}
+
 /// The result of [`ingest`]: everything to store and to record about one upload.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct IngestedMedia {
     /// The stored original: same format as the upload, upright, without metadata.
-    pub original: EncodedImage,
-    /// SHA-256 of `original.data`, lowercase hex. Objects are stored under this hash.
+    pub original: OriginalFile,
+    /// SHA-256 of the original's file, lowercase hex. Objects are stored under this hash.
     pub sha256: String,
     /// GPS position from the upload's EXIF, when present and plausible.
     pub gps: Option<GpsCoordinates>,
@@ -186,23 +331,38 @@ impl IngestedMedia {
 
     /// Size of the stored original in bytes.
     pub fn bytes(&self) -> u64 {
-        self.original.data.len() as u64
+        self.original.bytes
     }
 }
 
 /// Checks size, format and dimensions without decoding pixels. Cheap: reads only the header.
 pub fn probe(data: &[u8], limits: &MediaLimits) -> Result<Probe, MediaError> {
-    let bytes = data.len() as u64;
-    if bytes > limits.max_bytes {
+    probe_reader(Cursor::new(data), data.len() as u64, limits)
+}
+
+/// [`probe`] from a reader positioned at the start of a file of `len` bytes.
+fn probe_reader<R: BufRead + Seek>(
+    mut reader: R,
+    len: u64,
+    limits: &MediaLimits,
+) -> Result<Probe, MediaError> {
+    if len > limits.max_bytes {
         return Err(MediaError::FileTooLarge {
-            bytes,
+            bytes: len,
             max_bytes: limits.max_bytes,
         });
     }
-    let format = MediaFormat::detect(data).ok_or(MediaError::UnsupportedMediaType)?;
+    let mut head = Vec::with_capacity(32);
+    reader
+        .by_ref()
+        .take(32)
+        .read_to_end(&mut head)
+        .map_err(io_error)?;
+    let format = MediaFormat::detect(&head).ok_or(MediaError::UnsupportedMediaType)?;
+    reader.rewind().map_err(io_error)?;
     // No decoder limits here on purpose: reading the header allocates nothing, and our own
     // check below gives a precise error with the claimed dimensions.
-    let mut reader = ImageReader::with_format(Cursor::new(data), format.image_format());
+    let mut reader = ImageReader::with_format(reader, format.image_format());
     reader.no_limits();
     let (width, height) = reader
         .into_dimensions()
@@ -230,17 +390,38 @@ pub fn probe(data: &[u8], limits: &MediaLimits) -> Result<Probe, MediaError> {
 ///
 /// CPU-bound (0.4–0.9 s for 24 megapixels on one core): call it from `spawn_blocking`. Peak
 /// memory is about twice the decoded image when an orientation must be applied, once otherwise.
-pub fn ingest(data: &[u8], limits: &MediaLimits) -> Result<IngestedMedia, MediaError> {
-    let probe = probe(data, limits)?;
-    let data = match probe.format {
-        // Cut the file at the primary image's end-of-image marker: this rejects truncated files
-        // (the JPEG decoder would fill the missing part with grey) and drops trailers, which can
-        // hold whole secondary images with their own EXIF (MPF, gain maps, depth maps).
-        MediaFormat::Jpeg => &data[..jpeg::image_end(data)?],
-        MediaFormat::Png | MediaFormat::WebP => data,
+/// The upload is read from its file; an upright JPEG is stripped from that file to the
+/// original's file in one streaming pass. PNG and WebP are stripped in memory (`img-parts`
+/// needs the whole file), bounded by `max_bytes`. The original's file is created next to the
+/// upload's; the upload's file is removed when this returns.
+pub fn ingest(upload: Upload, limits: &MediaLimits) -> Result<IngestedMedia, MediaError> {
+    let dir = upload
+        .file
+        .path()
+        .parent()
+        .map_or_else(std::env::temp_dir, Path::to_path_buf);
+    let file = upload.file.as_file();
+    let probe = probe_reader(buffered(file)?, upload.len, limits)?;
+    let stripped = match probe.format {
+        // One pass over the file that checks its structure and writes it without metadata
+        // segments. It rejects truncated files (the JPEG decoder would fill the missing part
+        // with grey) and stops at the primary image's end-of-image marker: trailers, which can
+        // hold whole secondary images with their own EXIF (MPF, gain maps, depth maps), are cut
+        // from the upload before decoding and never reach the original.
+        MediaFormat::Jpeg => {
+            let out = temp_file(&dir).map_err(io_error)?;
+            let mut writer = HashingWriter::new(BufWriter::with_capacity(64 << 10, out.as_file()));
+            let end = jpeg::strip_stream(buffered(file)?, &mut writer)?;
+            let (sha256, bytes) = writer.finish()?;
+            if end < upload.len {
+                file.set_len(end).map_err(io_error)?;
+            }
+            Some((out, sha256, bytes))
+        }
+        MediaFormat::Png | MediaFormat::WebP => None,
     };
 
-    let mut reader = ImageReader::with_format(Cursor::new(data), probe.format.image_format());
+    let mut reader = ImageReader::with_format(buffered(file)?, probe.format.image_format());
     reader.limits(limits.decoder_limits());
     let size = (probe.width, probe.height);
     let mut decoder = reader
@@ -259,20 +440,28 @@ pub fn ingest(data: &[u8], limits: &MediaLimits) -> Result<IngestedMedia, MediaE
         DynamicImage::from_decoder(decoder).map_err(|e| MediaError::from_image(e, size, limits))?;
 
     let reencoded = orientation != Orientation::NoTransforms;
-    let original_data = if reencoded {
+    let (original_file, sha256, bytes) = if reencoded {
+        drop(stripped);
         orient::apply(&mut image, orientation);
-        variants::encode_original(&image, probe.format, icc.as_deref())?
+        let data = variants::encode_original(&image, probe.format, icc.as_deref())?;
+        write_temp(&dir, &data)?
+    } else if let Some(stripped) = stripped {
+        stripped
     } else {
-        strip::strip_metadata(data, probe.format)?
+        let mut data = Vec::with_capacity(usize::try_from(upload.len).unwrap_or(0));
+        buffered(file)?.read_to_end(&mut data).map_err(io_error)?;
+        let data = strip::strip_metadata(&data, probe.format)?;
+        write_temp(&dir, &data)?
     };
+    drop(upload);
     let (width, height) = image.dimensions();
-    let original = EncodedImage {
+    let original = OriginalFile {
         format: probe.format,
         width,
         height,
-        data: original_data,
+        bytes,
+        file: original_file,
     };
-    let sha256 = hex::encode(Sha256::digest(&original.data));
     // Consumes the decoded image so its memory is released as soon as the preview exists.
     let (preview, thumbnail) = variants::make_variants(image)?;
     Ok(IngestedMedia {
@@ -285,26 +474,38 @@ pub fn ingest(data: &[u8], limits: &MediaLimits) -> Result<IngestedMedia, MediaE
     })
 }
 
-/// Reads an upload stream into memory, failing with [`MediaError::FileTooLarge`] as soon as it
-/// passes `limits.max_bytes` (so an oversized upload is refused without being read to the end).
+/// Writes an upload stream to a temporary file in `tmp_dir` (created if missing), chunk by
+/// chunk, failing with [`MediaError::FileTooLarge`] as soon as it passes `limits.max_bytes` (so
+/// an oversized upload is refused without being read to the end). The file is removed when the
+/// returned [`Upload`] is dropped, and at once on any error.
 ///
-/// Holding the upload in memory is bounded by `max_bytes` (50 MiB); decoding needs it whole.
 /// Any byte stream works: a [`crate::storage::ByteStream`], or a borrowed multipart field.
-pub async fn collect_upload<S>(mut stream: S, limits: &MediaLimits) -> Result<Vec<u8>, MediaError>
+pub async fn collect_upload<S>(
+    mut stream: S,
+    limits: &MediaLimits,
+    tmp_dir: &Path,
+) -> Result<Upload, MediaError>
 where
     S: futures::Stream<Item = std::io::Result<Bytes>> + Unpin,
 {
-    let mut data = Vec::new();
+    let dir = tmp_dir.to_path_buf();
+    let file = tokio::task::spawn_blocking(move || temp_file(&dir))
+        .await
+        .map_err(|e| MediaError::Internal(e.to_string()))?
+        .map_err(io_error)?;
+    let mut out = tokio::fs::File::from_std(file.as_file().try_clone().map_err(io_error)?);
+    let mut len = 0u64;
     while let Some(chunk) = stream.next().await {
         let chunk = chunk.map_err(MediaError::Upload)?;
-        let bytes = (data.len() + chunk.len()) as u64;
-        if bytes > limits.max_bytes {
+        len += chunk.len() as u64;
+        if len > limits.max_bytes {
             return Err(MediaError::FileTooLarge {
-                bytes,
+                bytes: len,
                 max_bytes: limits.max_bytes,
             });
         }
-        data.extend_from_slice(&chunk);
+        out.write_all(&chunk).await.map_err(io_error)?;
     }
-    Ok(data)
+    out.flush().await.map_err(io_error)?;
+    Ok(Upload { file, len })
 }

@@ -5,7 +5,11 @@
 //! fan-out keeps local folders small. The same upload by two users is stored once; the database
 //! rows (owner, name) are what differ.
 
-use crate::storage::{Storage, StorageError, StorageKey};
+use bytes::BytesMut;
+use futures::StreamExt;
+use tokio::io::AsyncReadExt;
+
+use crate::storage::{ByteStream, Storage, StorageError, StorageKey};
 
 use super::{IngestedMedia, MediaFormat};
 
@@ -76,7 +80,7 @@ impl StoredMedia {
     }
 }
 
-/// Writes the image's objects, unless an identical original is already stored.
+/// Writes the image's objects (the original streamed from its file), unless an identical original is already stored.
 ///
 /// The original is written last, so its presence implies the variants are there: that makes
 /// the existence check sound, and a crash part-way leaves at worst unreferenced variants that
@@ -107,8 +111,20 @@ pub async fn store(
     storage
         .put_bytes(&stored.preview, media.preview.data.clone())
         .await?;
+    let file = tokio::fs::File::from_std(media.original.open()?);
     storage
-        .put_bytes(&stored.original, media.original.data.clone())
+        .put_stream(&stored.original, original_stream(file))
         .await?;
     Ok(stored)
+}
+
+/// The original's file as a stream of chunks, read as the storage consumes it.
+fn original_stream(file: tokio::fs::File) -> ByteStream {
+    const CHUNK: usize = 256 << 10;
+    futures::stream::try_unfold(file, |mut file| async move {
+        let mut buf = BytesMut::with_capacity(CHUNK);
+        let n = file.read_buf(&mut buf).await?;
+        Ok((n > 0).then(|| (buf.freeze(), file)))
+    })
+    .boxed()
 }

@@ -33,7 +33,11 @@ fn invalid(format: MediaFormat, err: impl std::fmt::Display) -> MediaError {
 /// Returns `data` without metadata.
 pub(super) fn strip_metadata(data: &[u8], format: MediaFormat) -> Result<Bytes, MediaError> {
     match format {
-        MediaFormat::Jpeg => Ok(Bytes::from(jpeg::strip(data)?)),
+        MediaFormat::Jpeg => {
+            let mut out = Vec::with_capacity(data.len());
+            jpeg::strip_stream(data, &mut out)?;
+            Ok(Bytes::from(out))
+        }
         MediaFormat::Png => {
             let mut png =
                 Png::from_bytes(Bytes::copy_from_slice(data)).map_err(|e| invalid(format, e))?;

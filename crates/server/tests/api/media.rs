@@ -31,6 +31,7 @@ async fn an_upload_answers_201_with_the_media_and_signed_urls() {
     assert!(media["created_at"].is_string() && media["urls_expire_at"].is_string());
     assert_eq!(app.media_rows().await, 1);
     assert_eq!(app.objects().await.len(), 3, "original, preview, thumbnail");
+    assert_eq!(temp_files(&app), 0, "temporary files removed");
 
     for (variant, mime) in [
         ("original", "image/png"),
@@ -109,7 +110,12 @@ async fn get_returns_the_owners_media_and_404_otherwise() {
     }
 }
 
-/// A refused upload leaves no row and no object behind.
+/// Files left in the server's temporary folder (uploads and originals being ingested).
+fn temp_files(app: &crate::helpers::TestApp) -> usize {
+    std::fs::read_dir(app.state.config.data_dir.join("tmp")).map_or(0, |dir| dir.count())
+}
+
+/// A refused upload leaves no row, no object and no temporary file behind.
 async fn assert_refused(app: &crate::helpers::TestApp, data: Vec<u8>, status: u16, code: &str) {
     let user = app.new_user().await;
     let response = app.upload(&user, "bad.png", data).await;
@@ -120,6 +126,7 @@ async fn assert_refused(app: &crate::helpers::TestApp, data: Vec<u8>, status: u1
         Vec::<String>::new(),
         "{code}: no object"
     );
+    assert_eq!(temp_files(app), 0, "{code}: no temporary file");
 }
 
 #[tokio::test]

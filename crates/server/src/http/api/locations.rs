@@ -16,9 +16,7 @@ use axum::{Json, Router};
 use serde_json::{Value, json};
 
 use super::error::ApiError;
-use super::input::{
-    ApiUser, Fields, JsonObject, Page, Patch, encode_cursor, invalid_query, parse_id, rfc3339,
-};
+use super::input::{ApiUser, Fields, JsonObject, Page, Patch, invalid_query, parse_id, rfc3339};
 use super::media::{media_json, now_secs, release};
 use crate::db::{self, locations::LocationRow, locations::LocationWithPhoto};
 use crate::state::AppState;
@@ -300,19 +298,13 @@ async fn list(
     )?;
     let query = params.get("q").map(String::as_str).unwrap_or("");
     let after = page.after.as_ref().map(|(at, id)| (*at, id.as_str()));
-    let mut rows = db::locations::list(&state.db, user.id(), page.limit, after, query).await?;
-    let more = rows.len() as i64 > page.limit;
-    rows.truncate(usize::try_from(page.limit).unwrap_or(0));
-    let next_cursor = match rows.last() {
-        Some(last) if more => json!(encode_cursor(last.location.created_at, &last.location.id)),
-        _ => Value::Null,
-    };
+    let rows = db::locations::list(&state.db, user.id(), page.limit, after, query).await?;
     let now = now_secs();
-    let items: Vec<Value> = rows
-        .iter()
-        .map(|item| location_json(item, now, &state))
-        .collect();
-    Ok(Json(json!({"items": items, "next_cursor": next_cursor})))
+    Ok(Json(page.respond(
+        rows,
+        |item| (item.location.created_at, item.location.id.as_str()),
+        |item| location_json(item, now, &state),
+    )))
 }
 
 async fn find(state: &AppState, user: &ApiUser, id: &str) -> Result<LocationWithPhoto, ApiError> {

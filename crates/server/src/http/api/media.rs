@@ -141,7 +141,7 @@ async fn upload(
         }
         let name = field.file_name().and_then(clean_file_name);
         let stream = field.map(|chunk| chunk.map_err(multipart_io_error)).boxed();
-        let data = ingest::collect_upload(stream, &limits)
+        let data = ingest::collect_upload(stream, &limits, &state.config.data_dir.join("tmp"))
             .await
             .map_err(|err| upload_error(err, &limits))?;
         upload = Some((name, data));
@@ -159,7 +159,7 @@ async fn upload(
         .map_err(ApiError::internal)?;
     let ingested = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        ingest::ingest(&data, &limits)
+        ingest::ingest(data, &limits)
     })
     .await
     .map_err(ApiError::internal)??;
