@@ -2,17 +2,14 @@
 //! `GET`/`PATCH`/`DELETE /creatives/{id}`. A creative is one of the user's uploaded images with
 //! a name and optional brand, campaign and notes.
 
-use std::collections::HashMap;
-
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::routing::get;
 use axum::{Json, Router};
 use serde_json::{Value, json};
 
 use super::error::ApiError;
-use super::input::{ApiUser, Fields, JsonObject, Page, Patch, invalid_query, parse_id, rfc3339};
+use super::input::{ApiUser, Fields, JsonObject, ListQuery, Patch, parse_id, rfc3339};
 use super::media::{media_json, now_secs, release};
 use crate::db::{self, creatives::CreativeRow, creatives::CreativeWithMedia};
 use crate::state::AppState;
@@ -138,18 +135,12 @@ async fn create(
 async fn list(
     State(state): State<AppState>,
     user: ApiUser,
-    params: Result<Query<HashMap<String, String>>, QueryRejection>,
+    list: ListQuery,
 ) -> Result<Json<Value>, ApiError> {
-    let Query(params) = params.map_err(|_| invalid_query())?;
-    let page = Page::parse(
-        params.get("limit").map(String::as_str),
-        params.get("cursor").map(String::as_str),
-    )?;
-    let query = params.get("q").map(String::as_str).unwrap_or("");
-    let after = page.after.as_ref().map(|(at, id)| (*at, id.as_str()));
-    let rows = db::creatives::list(&state.db, user.id(), page.limit, after, query).await?;
+    let rows =
+        db::creatives::list(&state.db, user.id(), list.page.limit, list.after(), &list.q).await?;
     let now = now_secs();
-    Ok(Json(page.respond(
+    Ok(Json(list.page.respond(
         rows,
         |item| (item.creative.created_at, item.creative.id.as_str()),
         |item| creative_json(item, now, &state),

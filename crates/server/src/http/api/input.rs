@@ -3,7 +3,9 @@
 //! `details.fields`, ids in paths, and list pagination.
 
 use axum::body::Bytes;
-use axum::extract::{FromRequest, FromRequestParts, Request};
+use std::collections::HashMap;
+
+use axum::extract::{FromRequest, FromRequestParts, Query, Request};
 use axum::http::StatusCode;
 use axum::http::request::Parts;
 use serde_json::{Map, Value, json};
@@ -301,6 +303,36 @@ impl Page {
         };
         let items: Vec<Value> = rows.iter().map(to_json).collect();
         json!({"items": items, "next_cursor": next_cursor})
+    }
+}
+
+/// The query string of a list endpoint: `?limit=&cursor=&q=`.
+pub struct ListQuery {
+    pub page: Page,
+    /// The search text (empty: no filter).
+    pub q: String,
+}
+
+impl ListQuery {
+    /// `(created_at, id)` to continue after, as the `db` list functions take it.
+    pub fn after(&self) -> Option<(i64, &str)> {
+        self.page.after.as_ref().map(|(at, id)| (*at, id.as_str()))
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for ListQuery {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let Query(mut params) = Query::<HashMap<String, String>>::from_request_parts(parts, state)
+            .await
+            .map_err(|_| invalid_query())?;
+        let page = Page::parse(
+            params.get("limit").map(String::as_str),
+            params.get("cursor").map(String::as_str),
+        )?;
+        let q = params.remove("q").unwrap_or_default();
+        Ok(Self { page, q })
     }
 }
 
