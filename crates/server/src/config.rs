@@ -147,6 +147,38 @@ pub struct Config {
     #[arg(long, env = "REGARD_MEDIA_INGEST_CONCURRENCY", default_value_t = 2)]
     pub media_ingest_concurrency: usize,
 
+    /// Job workers per process (`regard serve` and `regard worker`). Default: one per CPU.
+    #[arg(long, env = "REGARD_WORKERS")]
+    pub workers: Option<usize>,
+
+    /// `regard serve` only: run the API without job workers (jobs are left to `regard worker`
+    /// processes or other nodes).
+    #[arg(long, env = "REGARD_NO_WORKER")]
+    pub no_worker: bool,
+
+    /// Seconds a worker holds a job before another may take it over; the worker extends it
+    /// every third of that while it works, so this is how long a crashed worker's job waits.
+    #[arg(long, env = "REGARD_JOB_LEASE_SECS", default_value_t = 30)]
+    pub job_lease_secs: u64,
+
+    /// Seconds between idle workers' looks at the queue (new jobs also wake them at once).
+    #[arg(long, env = "REGARD_JOB_POLL_SECS", default_value_t = 2.0)]
+    pub job_poll_secs: f64,
+
+    /// Attempts of a job before it is given up (transient errors and lost workers).
+    #[arg(long, env = "REGARD_JOB_MAX_ATTEMPTS", default_value_t = 5)]
+    pub job_max_attempts: u32,
+
+    /// Fault injection for tests: each worker holds every job it claims this many
+    /// milliseconds before running it.
+    #[arg(
+        long,
+        env = "REGARD_FAULT_HOLD_JOB_MS",
+        default_value_t = 0,
+        hide = true
+    )]
+    pub fault_hold_job_ms: u64,
+
     /// Log format (`text` or `json`); the level comes from `RUST_LOG` (default `info`).
     #[arg(long, env = "REGARD_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
@@ -177,6 +209,13 @@ impl Config {
             max_pixels: self.media_max_pixels,
             ..crate::media::MediaLimits::default()
         }
+    }
+
+    /// Workers to start: `REGARD_WORKERS`, or one per CPU.
+    pub fn worker_count(&self) -> usize {
+        self.workers
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
+            .max(1)
     }
 
     /// The `iss` claim put into access tokens.

@@ -10,14 +10,17 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::net::TcpListener;
+use tokio::sync::watch;
 
 use crate::auth::limits::RateLimits;
 use crate::auth::tokens::{self, JwtKeys};
 use crate::auth::{AuthError, password};
 use crate::config::{Config, Secret};
 use crate::db::{self, Db, DbError};
+use crate::events::Bus;
 use crate::http;
 use crate::http::api::signing::UrlSigner;
+use crate::jobs::WorkerPool;
 use crate::state::AppState;
 use crate::storage::{self, StorageError};
 
@@ -55,11 +58,21 @@ pub struct Application {
     listener: TcpListener,
     address: SocketAddr,
     state: AppState,
+    /// Tells long-lived responses (event streams) that the server is stopping.
+    stop: watch::Sender<bool>,
 }
 
-impl Application {
-    /// Prepares everything and binds `config.bind` (port 0 picks a free port).
-    pub async fn build(config: Config) -> Result<Self, StartupError> {
+/// What both `serve` and `worker` open from the configuration: the data folder, the database
+/// (migrated), media storage, the event bus and the JWT secret.
+struct Backing {
+    db: Db,
+    storage: Arc<dyn storage::Storage>,
+    bus: Bus,
+    jwt_secret: Secret,
+}
+
+impl Backing {
+    async fn open(config: &Config) -> Result<Self, StartupError> {
         let data_dir = config.data_dir.clone();
         create_dir(&data_dir)?;
         let storage = storage::from_url(config.storage_url.as_deref(), &data_dir)?;
@@ -78,7 +91,55 @@ impl Application {
         };
         let db = Db::connect(database_url.expose(), config.database_max_connections).await?;
         tracing::info!(backend = ?db.backend(), "database ready");
+        let bus = Bus::start(db.clone(), database_url.expose()).await?;
+        Ok(Self {
+            db,
+            storage,
+            bus,
+            jwt_secret,
+        })
+    }
+}
 
+/// Runs job workers only (`regard worker`) until `signal` completes, then lets them finish the
+/// jobs in hand.
+pub async fn run_worker(
+    config: Config,
+    signal: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), StartupError> {
+    let Backing {
+        db, storage, bus, ..
+    } = Backing::open(&config).await?;
+    let config = Arc::new(config);
+    let pool = WorkerPool::start(crate::jobs::Context {
+        db: db.clone(),
+        storage,
+        bus: bus.clone(),
+        config,
+    });
+    signal.await;
+    pool.shutdown().await;
+    bus.stop();
+    db.close().await;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// Completes on Ctrl-C or SIGTERM (what `regard serve` and `regard worker` stop on).
+pub async fn stop_signal() {
+    shutdown_signal().await;
+}
+
+impl Application {
+    /// Prepares everything and binds `config.bind` (port 0 picks a free port).
+    pub async fn build(config: Config) -> Result<Self, StartupError> {
+        let Backing {
+            db,
+            storage,
+            bus,
+            jwt_secret,
+        } = Backing::open(&config).await?;
+        let (stop, stopping) = watch::channel(false);
         let state = AppState {
             db,
             jwt: JwtKeys::from_secret(jwt_secret.expose().as_bytes()),
@@ -86,6 +147,8 @@ impl Application {
             dummy_hash: password::dummy_hash().await?.into(),
             storage,
             signer: UrlSigner::new(jwt_secret.expose().as_bytes(), config.media_url_ttl),
+            bus,
+            stopping,
             ingest_slots: Arc::new(tokio::sync::Semaphore::new(
                 config.media_ingest_concurrency.max(1),
             )),
@@ -102,6 +165,7 @@ impl Application {
             listener,
             address,
             state,
+            stop,
         })
     }
 
@@ -126,6 +190,16 @@ impl Application {
         signal: impl Future<Output = ()> + Send + 'static,
     ) -> std::io::Result<()> {
         let state = self.state.clone();
+        let workers = (!state.config.no_worker).then(|| WorkerPool::start(state.job_context()));
+        if workers.is_none() {
+            tracing::info!("no job workers in this process (--no-worker)");
+        }
+        let stop = self.stop;
+        let signal = async move {
+            signal.await;
+            // Event streams end now, so the graceful shutdown does not wait for them.
+            let _ = stop.send(true);
+        };
         let limits = Arc::clone(&state.limits);
         let sweep_db = state.db.clone();
         let sweeper = tokio::spawn(async move {
@@ -145,6 +219,10 @@ impl Application {
                 if let Err(err) = db::refresh_tokens::prune(&sweep_db, cutoff).await {
                     tracing::warn!(error = %err, "pruning old refresh tokens failed");
                 }
+                // Finished jobs are kept a week for diagnostics.
+                if let Err(err) = db::jobs::prune_finished(&sweep_db, cutoff).await {
+                    tracing::warn!(error = %err, "pruning finished jobs failed");
+                }
             }
         });
         tracing::info!(address = %self.address, "listening");
@@ -156,6 +234,10 @@ impl Application {
         .with_graceful_shutdown(signal)
         .await;
         sweeper.abort();
+        if let Some(workers) = workers {
+            workers.shutdown().await;
+        }
+        state.bus.stop();
         state.db.close().await;
         tracing::info!("stopped");
         result

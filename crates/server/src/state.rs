@@ -6,6 +6,7 @@ use crate::auth::limits::RateLimits;
 use crate::auth::tokens::JwtKeys;
 use crate::config::Config;
 use crate::db::Db;
+use crate::events::Bus;
 use crate::http::api::signing::UrlSigner;
 use crate::storage::Storage;
 
@@ -26,6 +27,22 @@ pub struct AppState {
     pub storage: Arc<dyn Storage>,
     /// Signs and checks the short-lived media URLs.
     pub signer: UrlSigner,
+    /// Live events (SSE streams) and job wake-ups.
+    pub bus: Bus,
+    /// Becomes true when the server starts shutting down (event streams end).
+    pub stopping: tokio::sync::watch::Receiver<bool>,
     /// Bounds the image ingests running at once (each holds a decoded image in memory).
     pub ingest_slots: Arc<tokio::sync::Semaphore>,
+}
+
+impl AppState {
+    /// What job workers need, taken from the server's state.
+    pub fn job_context(&self) -> crate::jobs::Context {
+        crate::jobs::Context {
+            db: self.db.clone(),
+            storage: std::sync::Arc::clone(&self.storage),
+            bus: self.bus.clone(),
+            config: std::sync::Arc::clone(&self.config),
+        }
+    }
 }

@@ -1,7 +1,8 @@
-//! Command-line entry: `regard serve`, `regard heatmap`, `regard eval-saliency`, ...
+//! Command-line entry: `regard serve`, `regard worker`, `regard heatmap`, `regard eval-saliency`, ...
 
 pub mod attention;
 pub mod serve;
+pub mod worker;
 
 use clap::{Parser, Subcommand};
 
@@ -17,6 +18,8 @@ pub struct Cli {
 pub enum Command {
     /// Run the web server: auth, API and the built web app (configuration: REGARD_* variables).
     Serve(Box<serve::ServeArgs>),
+    /// Run job workers only (heatmaps), sharing the database and storage of `serve` nodes.
+    Worker(Box<worker::WorkerArgs>),
     /// Attention engine commands (heatmap, eval-saliency, ...).
     #[command(flatten)]
     Attention(attention::Command),
@@ -27,6 +30,7 @@ pub fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Command::Serve(args) => serve::run(*args),
+        Command::Worker(args) => worker::run(*args),
         Command::Attention(cmd) => attention::run(cmd),
     }
 }

@@ -92,6 +92,12 @@ pub(crate) fn from_row(row: &AnyRow, prefix: &str) -> Result<Option<MediaRow>, s
 
 /// Inserts a media row.
 pub async fn insert(db: &Db, media: &MediaRow) -> Result<(), DbError> {
+    let mut conn = db.pool().acquire().await?;
+    insert_in(&mut conn, media).await
+}
+
+/// Inserts a media row on the caller's connection (inside its transaction).
+pub async fn insert_in(conn: &mut sqlx::AnyConnection, media: &MediaRow) -> Result<(), DbError> {
     let placeholders = (1..=FIELDS.len())
         .map(|n| format!("${n}"))
         .collect::<Vec<_>>()
@@ -117,7 +123,7 @@ pub async fn insert(db: &Db, media: &MediaRow) -> Result<(), DbError> {
     .bind(media.gps_latitude)
     .bind(media.gps_longitude)
     .bind(media.created_at)
-    .execute(db.pool())
+    .execute(conn)
     .await
     .map_err(DbError::from_write)?;
     Ok(())
@@ -140,13 +146,15 @@ pub async fn find_owned(db: &Db, owner_id: &str, id: &str) -> Result<Option<Medi
     Ok(find(db, id).await?.filter(|m| m.owner_id == owner_id))
 }
 
-/// Deletes the row unless something still references it (a creative, a location photo).
-/// Returns whether it was deleted.
+/// Deletes the row unless something still references it (a creative, a location photo, a
+/// heatmap item's source or output). Returns whether it was deleted.
 pub async fn delete_if_unreferenced(db: &Db, id: &str) -> Result<bool, DbError> {
     let done = sqlx::query(
         "DELETE FROM media WHERE id = $1 \
          AND NOT EXISTS (SELECT 1 FROM creatives WHERE creatives.media_id = $1) \
-         AND NOT EXISTS (SELECT 1 FROM locations WHERE locations.photo_media_id = $1)",
+         AND NOT EXISTS (SELECT 1 FROM locations WHERE locations.photo_media_id = $1) \
+         AND NOT EXISTS (SELECT 1 FROM heatmap_items h WHERE h.source_media_id = $1 \
+           OR h.map_media_id = $1 OR h.overlay_media_id = $1 OR h.fog_media_id = $1)",
     )
     .bind(id)
     .execute(db.pool())

@@ -6,6 +6,8 @@
 //! BIGINT epoch milliseconds, booleans, JSON as TEXT.
 
 pub mod creatives;
+pub mod heatmaps;
+pub mod jobs;
 pub mod locations;
 pub mod media;
 mod page;
@@ -146,6 +148,17 @@ impl Db {
         if self.backend == Backend::Sqlite {
             sqlx::query("PRAGMA optimize").execute(&self.pool).await?;
         }
+        Ok(())
+    }
+
+    /// PostgreSQL `NOTIFY` on `channel` (delivered to every listening node). Not for SQLite.
+    pub async fn notify(&self, channel: &str, payload: &str) -> Result<(), DbError> {
+        // pg_notify returns `void`, which the Any driver cannot decode: select a constant.
+        sqlx::query("SELECT 1 AS sent FROM (SELECT pg_notify($1, $2)) AS n")
+            .bind(channel)
+            .bind(payload)
+            .execute(&self.pool)
+            .await?;
         Ok(())
     }
 

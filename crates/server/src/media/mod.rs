@@ -30,7 +30,8 @@ use tempfile::NamedTempFile;
 use tokio::io::AsyncWriteExt;
 
 pub use error::MediaError;
-pub use store::{StoredMedia, VariantKind, object_key, store};
+pub use store::{StoredMedia, VariantKind, delete_objects_if_orphaned, object_key, release, store};
+pub(crate) use variants::encode_jpeg;
 pub use variants::{PREVIEW_SIDE, THUMBNAIL_SIDE};
 
 /// Upload limits. Checked before decoding, from the file size and the image header.

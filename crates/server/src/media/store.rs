@@ -9,6 +9,7 @@ use bytes::BytesMut;
 use futures::StreamExt;
 use tokio::io::AsyncReadExt;
 
+use crate::db::{self, Db, media::MediaRow};
 use crate::storage::{ByteStream, Storage, StorageError, StorageKey};
 
 use super::{IngestedMedia, MediaFormat};
@@ -127,4 +128,51 @@ fn original_stream(file: tokio::fs::File) -> ByteStream {
         Ok((n > 0).then(|| (buf.freeze(), file)))
     })
     .boxed()
+}
+
+/// Deletes the media row unless something still references it, then its objects unless
+/// another row shares them. Failures are logged, not returned: the caller's own deletion has
+/// already happened, and an orphaned object is harmless.
+pub async fn release(db: &Db, storage: &dyn Storage, media_id: &str) {
+    let media = match db::media::find(db, media_id).await {
+        Ok(Some(media)) => media,
+        Ok(None) => return,
+        Err(err) => {
+            tracing::error!(error = %err, media_id, "cannot look up media to release");
+            return;
+        }
+    };
+    match db::media::delete_if_unreferenced(db, media_id).await {
+        Ok(true) => delete_objects_if_orphaned(db, storage, &media).await,
+        Ok(false) => {}
+        Err(err) => tracing::error!(error = %err, media_id, "cannot delete released media"),
+    }
+}
+
+/// Deletes the objects of `media` when no row with its hash remains: the original first, so
+/// that "the original exists" keeps implying "the variants exist" (see [`store`]).
+pub async fn delete_objects_if_orphaned(db: &Db, storage: &dyn Storage, media: &MediaRow) {
+    match db::media::count_by_sha256(db, &media.sha256).await {
+        Ok(0) => {}
+        Ok(_) => return,
+        Err(err) => {
+            tracing::error!(error = %err, sha256 = %media.sha256, "cannot count media rows");
+            return;
+        }
+    }
+    let mut keys = vec![
+        &media.original_key,
+        &media.preview_key,
+        &media.thumbnail_key,
+    ];
+    keys.dedup();
+    for key in keys {
+        let result = match StorageKey::new(key.as_str()) {
+            Ok(key) => storage.delete(&key).await,
+            Err(err) => Err(err),
+        };
+        if let Err(err) = result {
+            tracing::error!(error = %err, key = %key, "cannot delete a media object");
+        }
+    }
 }

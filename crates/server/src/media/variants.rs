@@ -30,7 +30,7 @@ fn internal(err: impl std::fmt::Display) -> MediaError {
 }
 
 /// Encodes an 8-bit Luma, RGB or RGBA buffer as JPEG (alpha is ignored).
-fn encode_jpeg(
+pub(crate) fn encode_jpeg(
     pixels: &[u8],
     width: u32,
     height: u32,

@@ -213,7 +213,7 @@ async fn get_one(
     Ok(Json(media_json(&state.signer, &media, now_secs())))
 }
 
-/// `DELETE /media/{id}`: 204, or 409 `media_in_use` while a creative or location uses it.
+/// `DELETE /media/{id}`: 204, or 409 `media_in_use` while a creative, location or heatmap uses it.
 async fn delete_one(
     State(state): State<AppState>,
     user: ApiUser,
@@ -227,7 +227,7 @@ async fn delete_one(
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             "media_in_use",
-            "This image is still used by a creative or a location",
+            "This image is still used by a creative, a location or a heatmap",
         ));
     }
     delete_objects_if_orphaned(&state, &media).await;
@@ -235,48 +235,13 @@ async fn delete_one(
 }
 
 /// Deletes the media row unless something still references it, then its objects unless
-/// another row shares them. Failures are logged, not returned: the caller's own deletion has
-/// already happened, and an orphaned object is harmless.
+/// another row shares them (see [`crate::media::release`]).
 pub async fn release(state: &AppState, media_id: &str) {
-    let media = match db::media::find(&state.db, media_id).await {
-        Ok(Some(media)) => media,
-        Ok(None) => return,
-        Err(err) => {
-            tracing::error!(error = %err, media_id, "cannot look up media to release");
-            return;
-        }
-    };
-    match db::media::delete_if_unreferenced(&state.db, media_id).await {
-        Ok(true) => delete_objects_if_orphaned(state, &media).await,
-        Ok(false) => {}
-        Err(err) => tracing::error!(error = %err, media_id, "cannot delete released media"),
-    }
+    crate::media::release(&state.db, state.storage.as_ref(), media_id).await;
 }
 
-/// Deletes the objects of `media` when no row with its hash remains: the original first, so
-/// that "the original exists" keeps implying "the variants exist" (see `media::store`).
 async fn delete_objects_if_orphaned(state: &AppState, media: &MediaRow) {
-    match db::media::count_by_sha256(&state.db, &media.sha256).await {
-        Ok(0) => {}
-        Ok(_) => return,
-        Err(err) => {
-            tracing::error!(error = %err, sha256 = %media.sha256, "cannot count media rows");
-            return;
-        }
-    }
-    for key in [
-        &media.original_key,
-        &media.preview_key,
-        &media.thumbnail_key,
-    ] {
-        let result = match StorageKey::new(key.as_str()) {
-            Ok(key) => state.storage.delete(&key).await,
-            Err(err) => Err(err),
-        };
-        if let Err(err) = result {
-            tracing::error!(error = %err, key = %key, "cannot delete a media object");
-        }
-    }
+    crate::media::delete_objects_if_orphaned(&state.db, state.storage.as_ref(), media).await;
 }
 
 /// Query of a signed URL.

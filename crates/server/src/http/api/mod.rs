@@ -1,9 +1,11 @@
-//! `/api/v1`: the domain API (media, signed files, creatives, locations). Every error is an
+//! `/api/v1`: the domain API (media, signed files, creatives, locations, heatmaps, events). Every error is an
 //! [`ApiError`] (`{code, message, details}`); unknown paths answer a JSON 404 instead of
 //! falling through to the SPA. See docs/notes/api.md for the endpoints and shapes.
 
 pub mod creatives;
 pub mod error;
+pub mod events;
+pub mod heatmaps;
 pub mod input;
 pub mod locations;
 pub mod media;
@@ -22,6 +24,8 @@ pub fn router(state: &AppState) -> Router<AppState> {
     Router::new()
         .merge(creatives::router())
         .merge(locations::router())
+        .merge(heatmaps::router())
+        .merge(events::router())
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(state.config.max_body_bytes))
         // Merged after the layer above so its own body limit is the only one that applies.

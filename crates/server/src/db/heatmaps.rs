@@ -1,0 +1,570 @@
+//! Queries on `heatmaps` and `heatmap_items`: a named set of images, each with its attention
+//! result once its job has run. A heatmap's status is derived from its items, never stored.
+//! Creating a heatmap, retrying an item and deleting a heatmap each write their jobs in the same
+//! transaction as the rows (see [`super::jobs`]).
+
+use sqlx::Row;
+use sqlx::any::AnyRow;
+
+use super::jobs::{self, NewJob};
+use super::media::{self, MediaRow};
+use super::{Db, DbError, page, search};
+
+/// A stored heatmap.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeatmapRow {
+    pub id: String,
+    pub owner_id: String,
+    pub name: String,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+/// A heatmap in a list: counts of its items by status, the mean score of the done ones, and
+/// the first image (for the card's thumbnail).
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeatmapSummary {
+    pub heatmap: HeatmapRow,
+    pub counts: ItemCounts,
+    pub score: Option<f64>,
+    pub first_source: Option<MediaRow>,
+}
+
+/// Items of a heatmap by status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ItemCounts {
+    pub total: i64,
+    pub queued: i64,
+    pub done: i64,
+    pub failed: i64,
+}
+
+impl ItemCounts {
+    /// The heatmap's status: `queued`, `processing`, `done`, `failed` or `partial`.
+    pub fn status(&self) -> &'static str {
+        let finished = self.done + self.failed;
+        if self.total == 0 || self.queued == self.total {
+            "queued"
+        } else if finished < self.total {
+            "processing"
+        } else if self.failed == 0 {
+            "done"
+        } else if self.done == 0 {
+            "failed"
+        } else {
+            "partial"
+        }
+    }
+
+    fn of(items: &[ItemRow]) -> Self {
+        let count = |s: &str| items.iter().filter(|i| i.status == s).count() as i64;
+        Self {
+            total: items.len() as i64,
+            queued: count("queued"),
+            done: count("done"),
+            failed: count("failed"),
+        }
+    }
+}
+
+/// One image of a heatmap, with its source media.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ItemRow {
+    pub id: String,
+    pub heatmap_id: String,
+    pub owner_id: String,
+    pub position: i64,
+    pub source: MediaRow,
+    /// `queued`, `processing`, `done` or `failed`.
+    pub status: String,
+    pub error_code: Option<String>,
+    pub error_message: Option<String>,
+    pub attempts: i64,
+    /// JSON text of the result (done items).
+    pub result: Option<String>,
+    pub score: Option<f64>,
+    pub map_media_id: Option<String>,
+    pub overlay_media_id: Option<String>,
+    pub fog_media_id: Option<String>,
+    pub started_at: Option<i64>,
+    pub finished_at: Option<i64>,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+impl ItemRow {
+    /// Ids of the media this item references (source and outputs).
+    pub fn media_ids(&self) -> Vec<String> {
+        let mut ids = vec![self.source.id.clone()];
+        ids.extend(
+            [
+                &self.map_media_id,
+                &self.overlay_media_id,
+                &self.fog_media_id,
+            ]
+            .into_iter()
+            .flatten()
+            .cloned(),
+        );
+        ids
+    }
+}
+
+/// A heatmap with its items in order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeatmapWithItems {
+    pub heatmap: HeatmapRow,
+    pub items: Vec<ItemRow>,
+}
+
+impl HeatmapWithItems {
+    /// Counts of the items by status.
+    pub fn counts(&self) -> ItemCounts {
+        ItemCounts::of(&self.items)
+    }
+
+    /// Mean score of the done items.
+    pub fn score(&self) -> Option<f64> {
+        let scores: Vec<f64> = self.items.iter().filter_map(|i| i.score).collect();
+        (!scores.is_empty()).then(|| scores.iter().sum::<f64>() / scores.len() as f64)
+    }
+}
+
+/// What [`create`] inserts for one image.
+#[derive(Debug, Clone)]
+pub struct NewItem {
+    pub id: String,
+    pub source_media_id: String,
+    pub job_id: String,
+}
+
+/// The job kind that computes one item.
+pub const ITEM_JOB: &str = "heatmap_item";
+
+fn heatmap_from_row(row: &AnyRow) -> Result<HeatmapRow, sqlx::Error> {
+    Ok(HeatmapRow {
+        id: row.try_get("id")?,
+        owner_id: row.try_get("owner_id")?,
+        name: row.try_get("name")?,
+        created_at: row.try_get("created_at")?,
+        updated_at: row.try_get("updated_at")?,
+    })
+}
+
+fn item_select() -> String {
+    format!(
+        "SELECT i.id, i.heatmap_id, i.owner_id, i.position, i.status, i.error_code, \
+         i.error_message, i.attempts, i.result, i.score, i.map_media_id, i.overlay_media_id, \
+         i.fog_media_id, i.started_at, i.finished_at, i.created_at, i.updated_at, {} \
+         FROM heatmap_items i JOIN media m ON m.id = i.source_media_id",
+        media::columns("m", "m_")
+    )
+}
+
+fn item_from_row(row: &AnyRow) -> Result<ItemRow, sqlx::Error> {
+    let source =
+        media::from_row(row, "m_")?.ok_or_else(|| sqlx::Error::ColumnNotFound("m_id".into()))?;
+    Ok(ItemRow {
+        id: row.try_get("id")?,
+        heatmap_id: row.try_get("heatmap_id")?,
+        owner_id: row.try_get("owner_id")?,
+        position: row.try_get("position")?,
+        source,
+        status: row.try_get("status")?,
+        error_code: row.try_get("error_code")?,
+        error_message: row.try_get("error_message")?,
+        attempts: row.try_get("attempts")?,
+        result: row.try_get("result")?,
+        score: row.try_get("score")?,
+        map_media_id: row.try_get("map_media_id")?,
+        overlay_media_id: row.try_get("overlay_media_id")?,
+        fog_media_id: row.try_get("fog_media_id")?,
+        started_at: row.try_get("started_at")?,
+        finished_at: row.try_get("finished_at")?,
+        created_at: row.try_get("created_at")?,
+        updated_at: row.try_get("updated_at")?,
+    })
+}
+
+/// Inserts the heatmap, its items (queued) and one job per item, in one transaction.
+pub async fn create(
+    db: &Db,
+    heatmap: &HeatmapRow,
+    items: &[NewItem],
+    max_attempts: i64,
+) -> Result<(), DbError> {
+    let mut tx = db.pool().begin().await?;
+    sqlx::query(
+        "INSERT INTO heatmaps (id, owner_id, name, search, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(&heatmap.id)
+    .bind(&heatmap.owner_id)
+    .bind(&heatmap.name)
+    .bind(search::document(&[Some(&heatmap.name)]))
+    .bind(heatmap.created_at)
+    .bind(heatmap.updated_at)
+    .execute(&mut *tx)
+    .await?;
+    for (position, item) in items.iter().enumerate() {
+        sqlx::query(
+            "INSERT INTO heatmap_items (id, heatmap_id, owner_id, position, source_media_id, \
+             status, attempts, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, 'queued', 0, $6, $6)",
+        )
+        .bind(&item.id)
+        .bind(&heatmap.id)
+        .bind(&heatmap.owner_id)
+        .bind(position as i64)
+        .bind(&item.source_media_id)
+        .bind(heatmap.created_at)
+        .execute(&mut *tx)
+        .await?;
+        let payload = serde_json::json!({ "item_id": item.id }).to_string();
+        jobs::insert(
+            &mut tx,
+            &NewJob {
+                id: &item.job_id,
+                kind: ITEM_JOB,
+                subject_id: &item.id,
+                payload: &payload,
+                max_attempts,
+                run_after: heatmap.created_at,
+            },
+        )
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// One page of the owner's heatmaps, newest first (see [`page::newest_first`]).
+pub async fn list(
+    db: &Db,
+    owner_id: &str,
+    limit: i64,
+    after: Option<(i64, &str)>,
+    query: &str,
+) -> Result<Vec<HeatmapSummary>, DbError> {
+    let count = |filter: &str| {
+        format!("(SELECT COUNT(*) FROM heatmap_items c WHERE c.heatmap_id = h.id{filter})")
+    };
+    let select = format!(
+        "SELECT h.id, h.owner_id, h.name, h.created_at, h.updated_at, \
+         {} AS n_total, {} AS n_queued, {} AS n_done, {} AS n_failed, \
+         (SELECT AVG(s.score) FROM heatmap_items s WHERE s.heatmap_id = h.id AND s.status = 'done') \
+         AS mean_score, {} FROM heatmaps h \
+         LEFT JOIN heatmap_items f ON f.heatmap_id = h.id AND f.position = 0 \
+         LEFT JOIN media m ON m.id = f.source_media_id",
+        count(""),
+        count(" AND c.status = 'queued'"),
+        count(" AND c.status = 'done'"),
+        count(" AND c.status = 'failed'"),
+        media::columns("m", "m_"),
+    );
+    page::newest_first(
+        db,
+        &select,
+        "h",
+        page::PageRequest {
+            owner_id,
+            limit,
+            after,
+            query,
+        },
+        |row| {
+            Ok(HeatmapSummary {
+                heatmap: heatmap_from_row(row)?,
+                counts: ItemCounts {
+                    total: row.try_get("n_total")?,
+                    queued: row.try_get("n_queued")?,
+                    done: row.try_get("n_done")?,
+                    failed: row.try_get("n_failed")?,
+                },
+                score: row.try_get("mean_score")?,
+                first_source: media::from_row(row, "m_")?,
+            })
+        },
+    )
+    .await
+}
+
+/// The heatmap with its items, if `owner_id` owns it.
+pub async fn find_owned(
+    db: &Db,
+    owner_id: &str,
+    id: &str,
+) -> Result<Option<HeatmapWithItems>, DbError> {
+    let Some(row) = sqlx::query(
+        "SELECT id, owner_id, name, created_at, updated_at FROM heatmaps \
+         WHERE id = $1 AND owner_id = $2",
+    )
+    .bind(id)
+    .bind(owner_id)
+    .fetch_optional(db.pool())
+    .await?
+    else {
+        return Ok(None);
+    };
+    let heatmap = heatmap_from_row(&row)?;
+    let rows = sqlx::query(&format!(
+        "{} WHERE i.heatmap_id = $1 ORDER BY i.position",
+        item_select()
+    ))
+    .bind(id)
+    .fetch_all(db.pool())
+    .await?;
+    let items = rows.iter().map(item_from_row).collect::<Result<_, _>>()?;
+    Ok(Some(HeatmapWithItems { heatmap, items }))
+}
+
+/// One item, whoever owns it (workers).
+pub async fn find_item(db: &Db, item_id: &str) -> Result<Option<ItemRow>, DbError> {
+    let row = sqlx::query(&format!("{} WHERE i.id = $1", item_select()))
+        .bind(item_id)
+        .fetch_optional(db.pool())
+        .await?;
+    Ok(row.as_ref().map(item_from_row).transpose()?)
+}
+
+/// The owner's most recent item made from this media, with its heatmap.
+pub async fn latest_for_media(
+    db: &Db,
+    owner_id: &str,
+    media_id: &str,
+) -> Result<Option<(HeatmapRow, ItemRow)>, DbError> {
+    let row = sqlx::query(&format!(
+        "{} WHERE i.source_media_id = $1 AND i.owner_id = $2 \
+         ORDER BY i.created_at DESC, i.id DESC LIMIT 1",
+        item_select()
+    ))
+    .bind(media_id)
+    .bind(owner_id)
+    .fetch_optional(db.pool())
+    .await?;
+    let Some(item) = row.as_ref().map(item_from_row).transpose()? else {
+        return Ok(None);
+    };
+    let heatmap = sqlx::query(
+        "SELECT id, owner_id, name, created_at, updated_at FROM heatmaps WHERE id = $1",
+    )
+    .bind(&item.heatmap_id)
+    .fetch_one(db.pool())
+    .await?;
+    Ok(Some((heatmap_from_row(&heatmap)?, item)))
+}
+
+/// Deletes the heatmap, its items and their jobs in one transaction. Returns the media its
+/// items referenced (for the caller to release), or `None` when there was no such heatmap.
+pub async fn delete(db: &Db, owner_id: &str, id: &str) -> Result<Option<Vec<String>>, DbError> {
+    let Some(found) = find_owned(db, owner_id, id).await? else {
+        return Ok(None);
+    };
+    let mut tx = db.pool().begin().await?;
+    for item in &found.items {
+        jobs::delete_for_subject(&mut tx, &item.id).await?;
+    }
+    // Items written after `find_owned` (none can be added, but outputs can be saved) are read
+    // again inside the transaction so no output media is forgotten.
+    let rows = sqlx::query(
+        "SELECT map_media_id, overlay_media_id, fog_media_id FROM heatmap_items WHERE heatmap_id = $1",
+    )
+    .bind(id)
+    .fetch_all(&mut *tx)
+    .await?;
+    let done = sqlx::query("DELETE FROM heatmaps WHERE id = $1 AND owner_id = $2")
+        .bind(id)
+        .bind(owner_id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    if done.rows_affected() == 0 {
+        return Ok(None);
+    }
+    let mut media: Vec<String> = found.items.iter().map(|i| i.source.id.clone()).collect();
+    for row in &rows {
+        for col in ["map_media_id", "overlay_media_id", "fog_media_id"] {
+            if let Some(id) = row.try_get::<Option<String>, _>(col)? {
+                media.push(id);
+            }
+        }
+    }
+    media.sort();
+    media.dedup();
+    Ok(Some(media))
+}
+
+/// Marks a queued (or interrupted) item as processing for a new attempt. `None` when the item is
+/// gone or already finished: the job has nothing left to do.
+pub async fn start_item(db: &Db, item_id: &str, now: i64) -> Result<Option<ItemRow>, DbError> {
+    let done = sqlx::query(
+        "UPDATE heatmap_items SET status = 'processing', attempts = attempts + 1, \
+         started_at = $1, updated_at = $1 WHERE id = $2 AND status IN ('queued', 'processing')",
+    )
+    .bind(now)
+    .bind(item_id)
+    .execute(db.pool())
+    .await?;
+    if done.rows_affected() == 0 {
+        return Ok(None);
+    }
+    find_item(db, item_id).await
+}
+
+/// The outputs of a finished item.
+#[derive(Debug, Clone)]
+pub struct ItemOutputs<'a> {
+    pub result: &'a str,
+    pub score: f64,
+    pub map: &'a MediaRow,
+    pub overlay: &'a MediaRow,
+    pub fog: &'a MediaRow,
+}
+
+/// Saves a finished item and its output media rows in one transaction. False (and nothing
+/// written) when the item is gone or no longer processing (its heatmap was deleted).
+pub async fn complete_item(
+    db: &Db,
+    item_id: &str,
+    outputs: &ItemOutputs<'_>,
+    now: i64,
+) -> Result<bool, DbError> {
+    let mut tx = db.pool().begin().await?;
+    // Claim the item first, so a concurrent delete either happened before (nothing to update)
+    // or waits for this transaction (and then deletes the outputs with the item).
+    let done = sqlx::query(
+        "UPDATE heatmap_items SET status = 'done', result = $1, score = $2, error_code = NULL, \
+         error_message = NULL, finished_at = $3, updated_at = $3 \
+         WHERE id = $4 AND status = 'processing'",
+    )
+    .bind(outputs.result)
+    .bind(outputs.score)
+    .bind(now)
+    .bind(item_id)
+    .execute(&mut *tx)
+    .await?;
+    if done.rows_affected() == 0 {
+        tx.rollback().await?;
+        return Ok(false);
+    }
+    for row in [outputs.map, outputs.overlay, outputs.fog] {
+        media::insert_in(&mut tx, row).await?;
+    }
+    sqlx::query(
+        "UPDATE heatmap_items SET map_media_id = $1, overlay_media_id = $2, fog_media_id = $3 \
+         WHERE id = $4",
+    )
+    .bind(&outputs.map.id)
+    .bind(&outputs.overlay.id)
+    .bind(&outputs.fog.id)
+    .bind(item_id)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(true)
+}
+
+/// Marks an item failed with a stable error code and an English message. False when the item
+/// is gone or already finished.
+pub async fn fail_item(
+    db: &Db,
+    item_id: &str,
+    code: &str,
+    message: &str,
+    now: i64,
+) -> Result<bool, DbError> {
+    let done = sqlx::query(
+        "UPDATE heatmap_items SET status = 'failed', error_code = $1, error_message = $2, \
+         finished_at = $3, updated_at = $3 WHERE id = $4 AND status IN ('queued', 'processing')",
+    )
+    .bind(code)
+    .bind(message)
+    .bind(now)
+    .bind(item_id)
+    .execute(db.pool())
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Puts a processing item back to queued (its job will run again later).
+pub async fn requeue_item(db: &Db, item_id: &str, now: i64) -> Result<bool, DbError> {
+    let done = sqlx::query(
+        "UPDATE heatmap_items SET status = 'queued', updated_at = $1 \
+         WHERE id = $2 AND status = 'processing'",
+    )
+    .bind(now)
+    .bind(item_id)
+    .execute(db.pool())
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// What [`retry_item`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Retry {
+    /// The item was failed and is queued again with a new job.
+    Queued,
+    /// No such item in the owner's heatmap.
+    NotFound,
+    /// The item is not failed.
+    NotFailed,
+}
+
+/// Queues a failed item again, with a new job, in one transaction.
+pub async fn retry_item(
+    db: &Db,
+    owner_id: &str,
+    heatmap_id: &str,
+    item_id: &str,
+    job_id: &str,
+    max_attempts: i64,
+) -> Result<Retry, DbError> {
+    let now = super::now_ms();
+    let mut tx = db.pool().begin().await?;
+    let status: Option<String> = sqlx::query(
+        "SELECT status FROM heatmap_items WHERE id = $1 AND heatmap_id = $2 AND owner_id = $3",
+    )
+    .bind(item_id)
+    .bind(heatmap_id)
+    .bind(owner_id)
+    .fetch_optional(&mut *tx)
+    .await?
+    .map(|row| row.try_get("status"))
+    .transpose()?;
+    let outcome = match status.as_deref() {
+        None => Retry::NotFound,
+        Some("failed") => {
+            let done = sqlx::query(
+                "UPDATE heatmap_items SET status = 'queued', error_code = NULL, \
+                 error_message = NULL, started_at = NULL, finished_at = NULL, updated_at = $1 \
+                 WHERE id = $2 AND status = 'failed'",
+            )
+            .bind(now)
+            .bind(item_id)
+            .execute(&mut *tx)
+            .await?;
+            if done.rows_affected() == 1 {
+                jobs::delete_for_subject(&mut tx, item_id).await?;
+                let payload = serde_json::json!({ "item_id": item_id }).to_string();
+                jobs::insert(
+                    &mut tx,
+                    &NewJob {
+                        id: job_id,
+                        kind: ITEM_JOB,
+                        subject_id: item_id,
+                        payload: &payload,
+                        max_attempts,
+                        run_after: now,
+                    },
+                )
+                .await?;
+                Retry::Queued
+            } else {
+                Retry::NotFailed
+            }
+        }
+        Some(_) => Retry::NotFailed,
+    };
+    tx.commit().await?;
+    Ok(outcome)
+}

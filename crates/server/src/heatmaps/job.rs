@@ -1,0 +1,292 @@
+//! The `heatmap_item` job: computes one item of a heatmap.
+//!
+//! 1. Mark the item `processing` (nothing to do if it is gone or finished) and tell the tabs.
+//! 2. Read the source's preview from storage; a missing object fails the item
+//!    (`source_missing`), other storage errors are transient (retried).
+//! 3. Compute on the blocking pool; an undecodable source fails the item (`invalid_image`).
+//! 4. Store the outputs (content-addressed, like uploads), then save the item and its output
+//!    media rows in one transaction guarded by the item's status. If the heatmap was deleted
+//!    meanwhile, nothing is saved and the stored objects are removed again.
+//! 5. Tell the tabs (`done` with the score, or `failed`).
+
+use serde_json::json;
+use sha2::{Digest, Sha256};
+
+use super::compute::{self, ComputeError, Computed, Encoded};
+use crate::db::heatmaps::{self as hdb, ItemOutputs};
+use crate::db::jobs::ClaimedJob;
+use crate::db::media::MediaRow;
+use crate::db::{self, DbError};
+use crate::events::Event;
+use crate::jobs::{Cancel, Context, JobError};
+use crate::media::{self, VariantKind};
+use crate::storage::{StorageError, StorageKey};
+
+/// SSE event name of an item's status change.
+pub const ITEM_EVENT: &str = "heatmap_item";
+
+fn transient(err: impl std::fmt::Display) -> JobError {
+    JobError::Transient(err.to_string())
+}
+
+/// Tells the owner's tabs that an item changed.
+pub async fn publish(
+    ctx: &Context,
+    owner_id: &str,
+    heatmap_id: &str,
+    item_id: &str,
+    status: &str,
+    score: Option<f64>,
+    error: Option<(&str, &str)>,
+) {
+    let error = error.map(|(code, message)| json!({"code": code, "message": message}));
+    let data = json!({
+        "heatmap_id": heatmap_id,
+        "item_id": item_id,
+        "status": status,
+        "score": score,
+        "error": error,
+    });
+    ctx.bus
+        .publish(Event::for_user(owner_id, ITEM_EVENT, data))
+        .await;
+}
+
+/// Runs one attempt.
+pub async fn run(ctx: &Context, job: &ClaimedJob, cancel: &Cancel) -> Result<(), JobError> {
+    let item_id = job.subject_id.as_str();
+    let Some(item) = hdb::start_item(&ctx.db, item_id, db::now_ms())
+        .await
+        .map_err(transient)?
+    else {
+        tracing::info!(item_id, "heatmap item gone or finished; nothing to do");
+        return Ok(());
+    };
+    publish(
+        ctx,
+        &item.owner_id,
+        &item.heatmap_id,
+        item_id,
+        "processing",
+        None,
+        None,
+    )
+    .await;
+
+    let fail = |code: &'static str, message: String| {
+        let item = &item;
+        async move {
+            let saved = hdb::fail_item(&ctx.db, item_id, code, &message, db::now_ms())
+                .await
+                .map_err(transient)?;
+            if saved {
+                publish(
+                    ctx,
+                    &item.owner_id,
+                    &item.heatmap_id,
+                    item_id,
+                    "failed",
+                    None,
+                    Some((code, &message)),
+                )
+                .await;
+            }
+            Err::<(), _>(JobError::Permanent(format!("{code}: {message}")))
+        }
+    };
+
+    let key = StorageKey::new(item.source.preview_key.as_str()).map_err(transient)?;
+    let source = match ctx.storage.get_bytes(&key).await {
+        Ok(bytes) => bytes,
+        Err(StorageError::NotFound(_)) => {
+            return fail(
+                "source_missing",
+                "The source image's file is missing".into(),
+            )
+            .await;
+        }
+        Err(err) => return Err(transient(err)),
+    };
+    let computed = tokio::task::spawn_blocking(move || compute::compute(&source))
+        .await
+        .map_err(transient)?;
+    let computed = match computed {
+        Ok(computed) => computed,
+        Err(ComputeError::InvalidImage(reason)) => {
+            return fail(
+                "invalid_image",
+                format!("The source image cannot be read: {reason}"),
+            )
+            .await;
+        }
+        Err(err @ ComputeError::Internal(_)) => return Err(transient(err)),
+    };
+    if cancel.is_cancelled() {
+        return Ok(());
+    }
+    save(ctx, &item.owner_id, &item.heatmap_id, item_id, computed).await
+}
+
+/// Stores the outputs and saves the item.
+async fn save(
+    ctx: &Context,
+    owner_id: &str,
+    heatmap_id: &str,
+    item_id: &str,
+    computed: Computed,
+) -> Result<(), JobError> {
+    let now = db::now_ms();
+    let map = store(ctx, owner_id, &computed.map, None, now).await?;
+    let overlay = store(
+        ctx,
+        owner_id,
+        &computed.overlay,
+        Some(&computed.overlay_thumbnail),
+        now,
+    )
+    .await?;
+    let fog = store(ctx, owner_id, &computed.fog, None, now).await?;
+    let result = computed.result.to_string();
+    let outputs = ItemOutputs {
+        result: &result,
+        score: computed.score,
+        map: &map,
+        overlay: &overlay,
+        fog: &fog,
+    };
+    match hdb::complete_item(&ctx.db, item_id, &outputs, db::now_ms()).await {
+        Ok(true) => {
+            publish(
+                ctx,
+                owner_id,
+                heatmap_id,
+                item_id,
+                "done",
+                Some(computed.score),
+                None,
+            )
+            .await;
+            Ok(())
+        }
+        Ok(false) => {
+            // Deleted (or finished elsewhere) while we worked: drop what we stored.
+            tracing::info!(
+                item_id,
+                "heatmap item gone before it was saved; removing its outputs"
+            );
+            for row in [&map, &overlay, &fog] {
+                media::delete_objects_if_orphaned(&ctx.db, ctx.storage.as_ref(), row).await;
+            }
+            Ok(())
+        }
+        Err(err) => {
+            for row in [&map, &overlay, &fog] {
+                media::delete_objects_if_orphaned(&ctx.db, ctx.storage.as_ref(), row).await;
+            }
+            Err(transient(err))
+        }
+    }
+}
+
+/// Writes an output's objects (unless identical content is already stored) and returns the
+/// media row to insert. The original is written last (see `media::store`).
+async fn store(
+    ctx: &Context,
+    owner_id: &str,
+    image: &Encoded,
+    thumbnail: Option<&Encoded>,
+    now: i64,
+) -> Result<MediaRow, JobError> {
+    let sha256 = hex::encode(Sha256::digest(&image.bytes));
+    let original =
+        media::object_key(&sha256, VariantKind::Original, image.format).map_err(transient)?;
+    let thumb_key = match thumbnail {
+        Some(t) => {
+            media::object_key(&sha256, VariantKind::Thumbnail, t.format).map_err(transient)?
+        }
+        None => original.clone(),
+    };
+    if !ctx.storage.exists(&original).await.map_err(transient)? {
+        if let Some(t) = thumbnail {
+            ctx.storage
+                .put_bytes(&thumb_key, t.bytes.clone())
+                .await
+                .map_err(transient)?;
+        }
+        ctx.storage
+            .put_bytes(&original, image.bytes.clone())
+            .await
+            .map_err(transient)?;
+    }
+    let mime = image.format.mime().to_owned();
+    Ok(MediaRow {
+        id: uuid::Uuid::new_v4().to_string(),
+        owner_id: owner_id.to_owned(),
+        kind: "heatmap".into(),
+        mime: mime.clone(),
+        width: i64::from(image.width),
+        height: i64::from(image.height),
+        bytes: image.bytes.len() as i64,
+        sha256,
+        original_name: None,
+        original_key: original.as_str().to_owned(),
+        preview_key: original.as_str().to_owned(),
+        preview_mime: mime.clone(),
+        thumbnail_key: thumb_key.as_str().to_owned(),
+        thumbnail_mime: thumbnail.map_or(mime, |t| t.format.mime().to_owned()),
+        gps_latitude: None,
+        gps_longitude: None,
+        created_at: now,
+    })
+}
+
+/// Another attempt will follow: the item shows as queued again.
+pub async fn retrying(ctx: &Context, job: &ClaimedJob) {
+    if let Err(err) = requeue(ctx, &job.subject_id).await {
+        tracing::error!(error = %err, item_id = %job.subject_id, "cannot requeue a heatmap item");
+    }
+}
+
+async fn requeue(ctx: &Context, item_id: &str) -> Result<(), DbError> {
+    if hdb::requeue_item(&ctx.db, item_id, db::now_ms()).await?
+        && let Some(item) = hdb::find_item(&ctx.db, item_id).await?
+    {
+        publish(
+            ctx,
+            &item.owner_id,
+            &item.heatmap_id,
+            item_id,
+            "queued",
+            None,
+            None,
+        )
+        .await;
+    }
+    Ok(())
+}
+
+/// The job was given up: the item fails with `internal`.
+pub async fn given_up(ctx: &Context, job: &ClaimedJob, error: &str) {
+    tracing::error!(item_id = %job.subject_id, error, "heatmap item given up");
+    let message = "The heatmap could not be generated";
+    match hdb::fail_item(&ctx.db, &job.subject_id, "internal", message, db::now_ms()).await {
+        Ok(true) => {
+            if let Ok(Some(item)) = hdb::find_item(&ctx.db, &job.subject_id).await {
+                publish(
+                    ctx,
+                    &item.owner_id,
+                    &item.heatmap_id,
+                    &item.id,
+                    "failed",
+                    None,
+                    Some(("internal", message)),
+                )
+                .await;
+            }
+        }
+        Ok(false) => {}
+        Err(err) => {
+            tracing::error!(error = %err, item_id = %job.subject_id, "cannot fail a heatmap item")
+        }
+    }
+}

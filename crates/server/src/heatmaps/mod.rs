@@ -1,0 +1,6 @@
+//! Attention heatmaps as jobs: [`compute`] is the pixel work of one item (no I/O), [`job`] the
+//! `heatmap_item` job around it (storage, database, events). The HTTP side is
+//! `http/api/heatmaps.rs`; docs/architecture/heatmaps.md describes the whole.
+
+pub mod compute;
+pub mod job;

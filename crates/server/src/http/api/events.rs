@@ -1,0 +1,92 @@
+//! `GET /events`: the caller's live events as server-sent events (docs/architecture/heatmaps.md).
+//!
+//! The stream starts with `event: ready` once it is subscribed (anything published after that
+//! reaches it), then carries the user's events, with a `: ping` comment every 15 s. It ends when
+//! the access token expires (the client reconnects with its refreshed token) and when the server
+//! shuts down. A stream that falls more than the bus's capacity behind gets `event: resync`
+//! (refetch what you show) instead of the events it missed.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::State;
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use axum::routing::get;
+use futures::Stream;
+use tokio::sync::{broadcast, watch};
+
+use super::error::ApiError;
+use super::input::ApiUser;
+use crate::events::Event;
+use crate::state::AppState;
+
+/// Interval of the keep-alive comments.
+const PING: Duration = Duration::from_secs(15);
+
+/// Routes of this module.
+pub fn router() -> Router<AppState> {
+    Router::new().route("/events", get(events))
+}
+
+/// Where a stream is.
+struct Cursor {
+    receiver: broadcast::Receiver<Arc<Event>>,
+    user_id: String,
+    /// When the access token expires.
+    until: tokio::time::Instant,
+    stopping: watch::Receiver<bool>,
+    ready_sent: bool,
+}
+
+fn sse(name: &str, data: &serde_json::Value) -> SseEvent {
+    SseEvent::default().event(name).data(data.to_string())
+}
+
+async fn events(
+    State(state): State<AppState>,
+    user: ApiUser,
+) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
+    let now = crate::db::now_ms() / 1000;
+    let left = u64::try_from(user.0.claims.exp - now).unwrap_or(0);
+    let cursor = Cursor {
+        receiver: state.bus.subscribe(),
+        user_id: user.id().to_owned(),
+        until: tokio::time::Instant::now() + Duration::from_secs(left),
+        stopping: state.stopping.clone(),
+        ready_sent: false,
+    };
+    let stream = futures::stream::unfold(cursor, |mut cursor| async move {
+        if !cursor.ready_sent {
+            cursor.ready_sent = true;
+            let ready = sse("ready", &serde_json::json!({}));
+            return Some((Ok(ready), cursor));
+        }
+        loop {
+            if *cursor.stopping.borrow() {
+                return None;
+            }
+            tokio::select! {
+                received = cursor.receiver.recv() => match received {
+                    Ok(event) => {
+                        let mine = event.user_id.as_deref().is_none_or(|id| id == cursor.user_id);
+                        if mine {
+                            let out = sse(&event.name, &event.data);
+                            return Some((Ok(out), cursor));
+                        }
+                    }
+                    Err(broadcast::error::RecvError::Lagged(missed)) => {
+                        tracing::warn!(missed, "an event stream fell behind; asking it to resync");
+                        let out = sse("resync", &serde_json::json!({}));
+                        return Some((Ok(out), cursor));
+                    }
+                    Err(broadcast::error::RecvError::Closed) => return None,
+                },
+                () = tokio::time::sleep_until(cursor.until) => return None,
+                _ = cursor.stopping.changed() => return None,
+            }
+        }
+    });
+    Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(PING).text("ping")))
+}
