@@ -169,8 +169,8 @@ pub struct Config {
     #[arg(long, env = "REGARD_JOB_MAX_ATTEMPTS", default_value_t = 5)]
     pub job_max_attempts: u32,
 
-    /// Fault injection for tests: each worker holds every job it claims this many
-    /// milliseconds before running it.
+    /// Fault injection for tests: each job pauses this many milliseconds in the middle of its
+    /// work (after marking its subject started), so a test can kill the process there.
     #[arg(
         long,
         env = "REGARD_FAULT_HOLD_JOB_MS",

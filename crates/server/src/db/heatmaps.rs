@@ -356,20 +356,27 @@ pub async fn latest_for_media(
 
 /// Deletes the heatmap, its items and their jobs in one transaction. Returns the media its
 /// items referenced (for the caller to release), or `None` when there was no such heatmap.
+///
+/// The items are deleted with `RETURNING`: if a worker is saving an item's outputs at that
+/// moment, the delete waits for its transaction and returns the saved output ids, so none is
+/// forgotten.
 pub async fn delete(db: &Db, owner_id: &str, id: &str) -> Result<Option<Vec<String>>, DbError> {
-    let Some(found) = find_owned(db, owner_id, id).await? else {
-        return Ok(None);
-    };
     let mut tx = db.pool().begin().await?;
-    for item in &found.items {
-        jobs::delete_for_subject(&mut tx, &item.id).await?;
-    }
-    // Items written after `find_owned` (none can be added, but outputs can be saved) are read
-    // again inside the transaction so no output media is forgotten.
-    let rows = sqlx::query(
-        "SELECT map_media_id, overlay_media_id, fog_media_id FROM heatmap_items WHERE heatmap_id = $1",
+    sqlx::query(
+        "DELETE FROM jobs WHERE subject_id IN \
+         (SELECT i.id FROM heatmap_items i JOIN heatmaps h ON h.id = i.heatmap_id \
+          WHERE h.id = $1 AND h.owner_id = $2)",
     )
     .bind(id)
+    .bind(owner_id)
+    .execute(&mut *tx)
+    .await?;
+    let rows = sqlx::query(
+        "DELETE FROM heatmap_items WHERE heatmap_id = $1 AND owner_id = $2 \
+         RETURNING source_media_id, map_media_id, overlay_media_id, fog_media_id",
+    )
+    .bind(id)
+    .bind(owner_id)
     .fetch_all(&mut *tx)
     .await?;
     let done = sqlx::query("DELETE FROM heatmaps WHERE id = $1 AND owner_id = $2")
@@ -377,12 +384,14 @@ pub async fn delete(db: &Db, owner_id: &str, id: &str) -> Result<Option<Vec<Stri
         .bind(owner_id)
         .execute(&mut *tx)
         .await?;
-    tx.commit().await?;
     if done.rows_affected() == 0 {
+        tx.rollback().await?;
         return Ok(None);
     }
-    let mut media: Vec<String> = found.items.iter().map(|i| i.source.id.clone()).collect();
+    tx.commit().await?;
+    let mut media = Vec::new();
     for row in &rows {
+        media.push(row.try_get::<String, _>("source_media_id")?);
         for col in ["map_media_id", "overlay_media_id", "fog_media_id"] {
             if let Some(id) = row.try_get::<Option<String>, _>(col)? {
                 media.push(id);
@@ -394,13 +403,19 @@ pub async fn delete(db: &Db, owner_id: &str, id: &str) -> Result<Option<Vec<Stri
     Ok(Some(media))
 }
 
-/// Marks a queued (or interrupted) item as processing for a new attempt. `None` when the item is
-/// gone or already finished: the job has nothing left to do.
-pub async fn start_item(db: &Db, item_id: &str, now: i64) -> Result<Option<ItemRow>, DbError> {
+/// Marks a queued (or interrupted) item as processing for attempt `attempt` of its job. `None`
+/// when the item is gone or already finished: the job has nothing left to do.
+pub async fn start_item(
+    db: &Db,
+    item_id: &str,
+    attempt: i64,
+    now: i64,
+) -> Result<Option<ItemRow>, DbError> {
     let done = sqlx::query(
-        "UPDATE heatmap_items SET status = 'processing', attempts = attempts + 1, \
-         started_at = $1, updated_at = $1 WHERE id = $2 AND status IN ('queued', 'processing')",
+        "UPDATE heatmap_items SET status = 'processing', attempts = $1, \
+         started_at = $2, updated_at = $2 WHERE id = $3 AND status IN ('queued', 'processing')",
     )
+    .bind(attempt)
     .bind(now)
     .bind(item_id)
     .execute(db.pool())

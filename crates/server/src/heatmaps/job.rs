@@ -55,7 +55,7 @@ pub async fn publish(
 /// Runs one attempt.
 pub async fn run(ctx: &Context, job: &ClaimedJob, cancel: &Cancel) -> Result<(), JobError> {
     let item_id = job.subject_id.as_str();
-    let Some(item) = hdb::start_item(&ctx.db, item_id, db::now_ms())
+    let Some(item) = hdb::start_item(&ctx.db, item_id, job.attempts, db::now_ms())
         .await
         .map_err(transient)?
     else {

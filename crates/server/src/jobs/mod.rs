@@ -39,6 +39,19 @@ pub struct Context {
     pub config: Arc<Config>,
 }
 
+impl Context {
+    /// Fault injection for tests (`REGARD_FAULT_HOLD_JOB_MS`): handlers call this in the middle
+    /// of their work (after marking their subject as started), so a test can kill the process
+    /// there. The lease keeps being extended meanwhile. Does nothing when unset.
+    pub async fn fault_hold(&self, job_id: &str) {
+        let ms = self.config.fault_hold_job_ms;
+        if ms > 0 {
+            tracing::warn!(job_id, ms, "fault injection: holding the job");
+            tokio::time::sleep(Duration::from_millis(ms)).await;
+        }
+    }
+}
+
 /// Why a job attempt failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum JobError {
@@ -108,8 +121,6 @@ async fn given_up(ctx: &Context, job: &ClaimedJob, error: &str) {
 struct Settings {
     lease: Duration,
     poll: Duration,
-    /// Fault injection for tests: hold every claimed job this long before running it.
-    hold: Option<Duration>,
 }
 
 /// A running pool of workers.
@@ -125,8 +136,6 @@ impl WorkerPool {
         let settings = Settings {
             lease: Duration::from_secs(ctx.config.job_lease_secs.max(1)),
             poll: Duration::from_millis((ctx.config.job_poll_secs * 1000.0).max(50.0) as u64),
-            hold: (ctx.config.fault_hold_job_ms > 0)
-                .then(|| Duration::from_millis(ctx.config.fault_hold_job_ms)),
         };
         let (stop, stopped) = watch::channel(false);
         let node = uuid::Uuid::new_v4().simple().to_string();
@@ -227,10 +236,6 @@ async fn execute(ctx: &Context, owner: &str, job: ClaimedJob, settings: &Setting
             }
         })
     };
-    if let Some(hold) = settings.hold {
-        tracing::warn!(job_id = %job.id, ms = hold.as_millis() as u64, "fault injection: holding the job");
-        tokio::time::sleep(hold).await;
-    }
     let started = std::time::Instant::now();
     let outcome = run(ctx, &job, &cancel).await;
     keeper.abort();
