@@ -12,9 +12,9 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::extract::State;
+use axum::response::IntoResponse;
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::routing::get;
-use futures::Stream;
 use tokio::sync::{broadcast, watch};
 
 use super::error::ApiError;
@@ -47,7 +47,7 @@ fn sse(name: &str, data: &serde_json::Value) -> SseEvent {
 async fn events(
     State(state): State<AppState>,
     user: ApiUser,
-) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
+) -> Result<impl IntoResponse, ApiError> {
     let now = crate::db::now_ms() / 1000;
     let left = u64::try_from(user.0.claims.exp - now).unwrap_or(0);
     let cursor = Cursor {
@@ -61,7 +61,7 @@ async fn events(
         if !cursor.ready_sent {
             cursor.ready_sent = true;
             let ready = sse("ready", &serde_json::json!({}));
-            return Some((Ok(ready), cursor));
+            return Some((Ok::<_, Infallible>(ready), cursor));
         }
         loop {
             if *cursor.stopping.borrow() {
@@ -88,5 +88,7 @@ async fn events(
             }
         }
     });
-    Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(PING).text("ping")))
+    let sse = Sse::new(stream).keep_alive(KeepAlive::new().interval(PING).text("ping"));
+    // Reverse proxies that buffer responses (nginx) would hold the events back.
+    Ok(([("x-accel-buffering", "no")], sse))
 }
