@@ -4,14 +4,17 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { useAuth } from '@/features/auth/auth-context';
 import { AuthProvider } from '@/features/auth/auth-provider';
 import { useApplyTheme } from '@/features/theme/use-apply-theme';
+import { closeLiveEvents } from '@/lib/events';
 import { createQueryClient } from '@/lib/react-query';
 
-/** Another user must never see the previous user's cached data. */
+/** Another user must never see the previous user's cached data (nor receive their live events). */
 function ClearCacheOnSignOut() {
   const { status } = useAuth();
   const queryClient = useQueryClient();
   useEffect(() => {
-    if (status === 'signedOut') queryClient.clear();
+    if (status !== 'signedOut') return;
+    closeLiveEvents();
+    queryClient.clear();
   }, [status, queryClient]);
   return null;
 }

@@ -59,7 +59,8 @@ export type Page<T> = { items: T[]; next_cursor: string | null };
 
 // ---------- Requests ----------
 
-async function accessToken(): Promise<string | null> {
+/** The current access token (auth-js refreshes it first when it is about to expire), or null. */
+export async function accessToken(): Promise<string | null> {
   try {
     const { data } = await authClient.getSession();
     return data.session?.access_token ?? null;
@@ -129,7 +130,8 @@ export async function apiFetch<T>(path: string, { method = 'GET', body, signal }
   return (response.status === 204 ? undefined : json) as T;
 }
 
-async function refreshedToken(): Promise<string | null> {
+/** Forces a token refresh (after a 401); null when the session cannot be refreshed. */
+export async function refreshedToken(): Promise<string | null> {
   try {
     const { data } = await authClient.refreshSession();
     return data.session?.access_token ?? null;

@@ -11,6 +11,10 @@ beforeEach(async () => {
   await i18n.changeLanguage('fr');
 });
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
+  // Pages that held the live-events connection are gone; don't let it linger into the next test.
+  // Imported here, not at the top, so that a test file's vi.mock('@/lib/auth') applies to it.
+  const { closeLiveEvents } = await import('@/lib/events');
+  closeLiveEvents();
 });

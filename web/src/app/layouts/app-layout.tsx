@@ -6,6 +6,7 @@ import { LanguageSwitch } from '@/components/language-switch';
 import { PageSpinner } from '@/components/ui/spinner';
 import { LogoutButton } from '@/features/auth/components/logout-button';
 import { ChatWidget } from '@/features/chat/components/chat-widget';
+import { useHeatmapLiveUpdates } from '@/features/heatmap/api/live-updates';
 import { ThemeSwitch } from '@/features/theme/components/theme-switch';
 import { cn } from '@/lib/cn';
 
@@ -22,6 +23,8 @@ export function AppLayout() {
   const { pathname } = useLocation();
   // The spec hides the assistant on the heatmap list only, not on its sub-pages.
   const showChat = pathname !== '/heatmap';
+  // Live job progress reaches the heatmap caches on every page (heatmap pages hold the connection).
+  useHeatmapLiveUpdates();
 
   return (
     <div className="shell">

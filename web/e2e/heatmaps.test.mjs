@@ -1,0 +1,209 @@
+// Heatmaps in a real browser against the real `regard` binary: the creation form's validation
+// (both messages at once), a heatmap made from an uploaded creative whose result arrives live on
+// the results page (score, overlay, analysis, no reload), a rectangle drawn with the mouse and
+// its share of attention, the same result on the media page, the chat widget's presence rules,
+// and deletion from the list after confirming. Image fixtures are drawn in the page (canvas).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { launchBrowser } from './support/browser.mjs';
+import { startServer } from './support/server.mjs';
+
+/** A heatmap job takes well under a second; this leaves room for a busy machine. */
+const RESULT_TIMEOUT_MS = 60_000;
+
+describe('Heatmaps in Chromium', () => {
+  let server;
+  let browser;
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  async function newPage() {
+    const context = await browser.newContext({
+      baseURL: server.url,
+      colorScheme: 'light',
+      viewport: { width: 1280, height: 1000 },
+    });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) errors.push(m.text());
+    });
+    return { context, page, errors };
+  }
+
+  async function register(page) {
+    await page.goto('/');
+    await page.getByTestId('auth-mode-toggle').click();
+    await page.getByLabel('Email').fill(`heatmap-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`);
+    await page.getByLabel('Mot de passe').fill('secret-123');
+    await page.getByTestId('auth-submit').click();
+    await page.getByRole('heading', { level: 1, name: 'Mes créations' }).waitFor();
+  }
+
+  /** A poster-like PNG drawn in the page: a grey ground, a bright disc and a dark headline band. */
+  async function posterBase64(page) {
+    return page.evaluate(() => {
+      const canvas = document.createElement('canvas');
+      canvas.width = 960;
+      canvas.height = 540;
+      const ctx = canvas.getContext('2d');
+      ctx.fillStyle = '#9ca3af';
+      ctx.fillRect(0, 0, 960, 540);
+      ctx.fillStyle = '#ef4444';
+      ctx.beginPath();
+      ctx.arc(260, 200, 110, 0, Math.PI * 2);
+      ctx.fill();
+      ctx.fillStyle = '#111827';
+      ctx.font = 'bold 64px sans-serif';
+      ctx.fillText('SOLDES -50 %', 480, 440);
+      return canvas.toDataURL('image/png').split(',')[1];
+    });
+  }
+
+  it('validates, generates a heatmap live, measures an area, and deletes it from the list', async () => {
+    const { context, page, errors } = await newPage();
+    await register(page);
+
+    // A creative to analyse.
+    await page.getByTestId('new-creative').click();
+    await page.getByTestId('drop-zone-input').setInputFiles({
+      name: 'affiche-soldes.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from(await posterBase64(page), 'base64'),
+    });
+    await page.getByTestId('upload-list').locator('li[data-status="done"]').waitFor();
+
+    // The creation form: submitting empty shows both messages at once.
+    await page.getByRole('link', { name: 'Heatmap', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Mes heatmaps' }).waitFor();
+    assert.equal(await page.getByTestId('chat-widget').count(), 0, 'no chat widget on /heatmap');
+    await page.getByTestId('new-heatmap').click();
+    await page.getByRole('heading', { level: 1, name: 'Nouvelle heatmap' }).waitFor();
+    await page.getByRole('button', { name: 'Générer la heatmap' }).click();
+    assert.equal((await page.getByTestId('error-name').textContent()).trim(), 'Veuillez saisir un nom pour la heatmap.');
+    assert.equal((await page.getByTestId('error-images').textContent()).trim(), 'Veuillez sélectionner au moins une image.');
+    assert.equal(await page.getByRole('alert').count(), 2);
+
+    // Name and image: the results page opens and fills in without a reload.
+    await page.getByLabel('Nom', { exact: true }).fill('Campagne soldes');
+    const tile = page.getByTestId('picker-creatives').getByRole('button', { name: 'affiche-soldes' });
+    await tile.click();
+    assert.equal(await tile.getAttribute('aria-pressed'), 'true');
+    assert.equal(await page.getByTestId('error-name').count(), 0);
+    assert.equal(await page.getByTestId('error-images').count(), 0);
+    // A marker on the window survives client-side route changes but not a reload.
+    await page.evaluate(() => {
+      window.__sameDocument = true;
+    });
+    await page.getByRole('button', { name: 'Générer la heatmap' }).click();
+    await page.waitForURL(/\/heatmap\/results\/[0-9a-f-]+$/);
+    await page.getByRole('heading', { level: 1, name: 'Campagne soldes' }).waitFor();
+
+    const item = page.getByTestId('heatmap-item');
+    await item.getByTestId('score-value').waitFor({ timeout: RESULT_TIMEOUT_MS });
+    const score = Number((await item.getByTestId('score-value').textContent()).trim());
+    assert.ok(Number.isInteger(score) && score >= 0 && score <= 100, `score ${score}`);
+    const overlay = item.getByTestId('heatmap-overlay');
+    await overlay.waitFor();
+    const loaded = await overlay.evaluate(
+      (img) =>
+        new Promise((resolve) => {
+          if (img.complete) resolve(img.naturalWidth > 0);
+          img.onload = () => resolve(true);
+          img.onerror = () => resolve(false);
+        }),
+    );
+    assert.equal(loaded, true, 'the overlay loads through its signed URL');
+    assert.equal(await overlay.evaluate((img) => img.style.opacity), '0.6');
+    assert.equal(await page.evaluate(() => window.__sameDocument), true, 'the result arrived without a reload');
+
+    // Original image, analysis, legend.
+    await item.getByRole('img', { name: 'Image originale « affiche-soldes »' }).waitFor();
+    const summary = (await item.getByTestId('analysis-summary').textContent()).trim();
+    assert.match(summary, /^(Le regard devrait se poser d'abord|Aucune zone ne se détache)/);
+    assert.ok((await item.getByTestId('analysis-advice').locator('li').count()) >= 2);
+    assert.match(await item.getByTestId('heatmap-legend').textContent(), /Les couleurs chaudes signalent plus d'attention/);
+
+    // A rectangle drawn with the mouse gets its share of attention.
+    const stage = item.getByTestId('attention-stage');
+    await stage.scrollIntoViewIfNeeded();
+    const box = await stage.boundingBox();
+    await page.mouse.move(box.x + box.width * 0.1, box.y + box.height * 0.1);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.7, { steps: 8 });
+    await page.mouse.up();
+    const share = item.getByTestId('area-share');
+    await share.waitFor();
+    assert.match((await share.textContent()).replace(/\s/g, ' '), /^Zone 1 : [\d,]+ % de l'attention sur 30 % de la surface, soit ×[\d,]+ par rapport à sa taille$/);
+    // And can be removed from the keyboard.
+    await item.getByRole('button', { name: 'Supprimer la zone 1' }).focus();
+    await page.keyboard.press('Enter');
+    await share.waitFor({ state: 'detached' });
+
+    // The chat widget is there on the results page.
+    assert.equal(await page.getByTestId('chat-widget').count(), 1);
+
+    // The media page shows the same result.
+    const src = await item.getByTestId('original-image').getAttribute('src');
+    const mediaId = src.match(/\/files\/([0-9a-f-]+)\//)[1];
+    await page.goto(`/heatmap/${mediaId}`);
+    await page.getByRole('heading', { level: 1, name: 'Heatmap du média' }).waitFor();
+    await page.getByTestId('score-value').waitFor();
+    assert.equal(Number((await page.getByTestId('score-value').textContent()).trim()), score);
+
+    // Delete it from the list, after confirming.
+    await page.getByRole('link', { name: 'Heatmap', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Mes heatmaps' }).waitFor();
+    assert.equal(await page.getByTestId('chat-widget').count(), 0);
+    const card = page.getByTestId('heatmap-card').filter({ hasText: 'Campagne soldes' });
+    await card.waitFor();
+    assert.match(await card.textContent(), /Terminée/);
+    await card.getByRole('button', { name: 'Supprimer la heatmap « Campagne soldes »' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Supprimer cette heatmap ?' });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Supprimer' }).click();
+    await card.waitFor({ state: 'detached' });
+    await page.getByText("Vous n'avez pas encore de heatmap.", { exact: false }).waitFor();
+
+    // Another visit shows it gone for good.
+    await page.reload();
+    await page.getByText("Vous n'avez pas encore de heatmap.", { exact: false }).waitFor();
+
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  it('generates a heatmap for one image from its media page', async () => {
+    const { context, page, errors } = await newPage();
+    await register(page);
+    // An image uploaded on the creation form becomes media without a creative; its media page offers to analyse it.
+    await page.goto('/heatmap/new');
+    await page.getByRole('heading', { level: 1, name: 'Nouvelle heatmap' }).waitFor();
+    await page.getByTestId('heatmap-drop-zone-input').setInputFiles({
+      name: 'vitrine.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from(await posterBase64(page), 'base64'),
+    });
+    const added = page.getByTestId('picker-uploads').getByRole('button', { name: 'vitrine' });
+    await added.waitFor();
+    assert.equal(await added.getAttribute('aria-pressed'), 'true', 'an upload is picked at once');
+    const mediaId = await added.getAttribute('data-media-id');
+
+    await page.goto(`/heatmap/${mediaId}`);
+    await page.getByText("Cette image n'a pas encore de heatmap.").waitFor();
+    await page.getByTestId('generate-heatmap').click();
+    await page.getByTestId('score-value').waitFor({ timeout: RESULT_TIMEOUT_MS });
+    await page.getByRole('link', { name: 'Voir la heatmap « vitrine »' }).click();
+    await page.getByRole('heading', { level: 1, name: 'vitrine' }).waitFor();
+
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});

@@ -1,0 +1,466 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+
+import type * as api from '@/lib/api';
+import { uploadMedia } from '@/lib/api';
+import { i18n } from '@/lib/i18n';
+import { fakeMedia, mockApi, type ApiHandler } from '@/testing/api-mock';
+import { fakeSession, resetAuthMock } from '@/testing/auth-mock';
+import { renderApp } from '@/testing/render';
+
+vi.mock('@/lib/auth', () => import('@/testing/auth-mock'));
+vi.mock('@/lib/api', async (importOriginal) => ({
+  ...(await importOriginal<typeof api>()),
+  uploadMedia: vi.fn(),
+}));
+
+const upload = vi.mocked(uploadMedia);
+
+// ---------- Fixtures (docs/architecture/heatmaps.md) ----------
+
+function result(overrides: Record<string, unknown> = {}) {
+  return {
+    score: 72.4,
+    focus: 63.5,
+    clarity: 82,
+    top10_share: 0.67,
+    entropy: 0.81,
+    hotspots: [
+      { rank: 1, x: 0.2, y: 0.2, rect: { x: 0.1, y: 0.1, width: 0.2, height: 0.2 }, share: 0.31, area: 0.04 },
+      { rank: 2, x: 0.8, y: 0.8, rect: { x: 0.7, y: 0.7, width: 0.2, height: 0.2 }, share: 0.12, area: 0.04 },
+    ],
+    faces: [],
+    texts: [],
+    // 4 × 2 cells: the top-left cell holds half of all attention.
+    grid: { width: 4, height: 2, values: [700, 100, 100, 100, 100, 100, 100, 100] },
+    urls: {
+      map: '/api/v1/files/map/original?exp=1&sig=a',
+      overlay: '/api/v1/files/overlay/original?exp=1&sig=a',
+      fog: '/api/v1/files/fog/original?exp=1&sig=a',
+      overlay_thumbnail: '/api/v1/files/overlay/thumbnail?exp=1&sig=a',
+    },
+    ...overrides,
+  };
+}
+
+function item(id: string, status: string, extra: Record<string, unknown> = {}) {
+  return {
+    id,
+    position: 0,
+    status,
+    error: status === 'failed' ? { code: 'invalid_image', message: 'cannot decode' } : null,
+    source: fakeMedia(`m-${id}`, { original_name: `${id}.png` }),
+    attempts: 1,
+    started_at: null,
+    finished_at: null,
+    result: status === 'done' ? result() : null,
+    ...extra,
+  };
+}
+
+function heatmap(items: Array<ReturnType<typeof item>>, extra: Record<string, unknown> = {}) {
+  return {
+    id: 'h1',
+    name: 'Campagne été',
+    status: 'done',
+    item_count: items.length,
+    done_count: items.filter((i) => i.status === 'done').length,
+    failed_count: items.filter((i) => i.status === 'failed').length,
+    score: 72.4,
+    thumbnail: '/api/v1/files/m-a/thumbnail?exp=1&sig=a',
+    created_at: '2026-11-21T10:00:00.000Z',
+    updated_at: '2026-11-21T10:00:00.000Z',
+    items,
+    ...extra,
+  };
+}
+
+function summary(extra: Record<string, unknown> = {}) {
+  const rest: Partial<ReturnType<typeof heatmap>> = heatmap([item('a', 'done')], extra);
+  delete rest.items;
+  return rest;
+}
+
+const page = (items: unknown[]) => ({ body: { items, next_cursor: null } });
+
+beforeEach(() => {
+  resetAuthMock(fakeSession());
+  upload.mockReset();
+});
+
+// ---------- /heatmap ----------
+
+describe('heatmap list', () => {
+  it('shows the empty state, the link to create one, and no chat widget', async () => {
+    mockApi(({ path }) => (path === '/heatmaps' ? page([]) : undefined));
+    renderApp('/heatmap');
+    expect(await screen.findByText(/Vous n'avez pas encore de heatmap\./)).toBeInTheDocument();
+    expect(screen.getByTestId('new-heatmap')).toHaveAttribute('href', '/heatmap/new');
+    expect(screen.queryByTestId('chat-widget')).not.toBeInTheDocument();
+  });
+
+  it('lists heatmaps as cards with thumbnail, name, date, status and score', async () => {
+    mockApi(({ path }) =>
+      path === '/heatmaps' ? page([summary(), summary({ id: 'h2', name: 'Hiver', status: 'processing', score: null })]) : undefined,
+    );
+    renderApp('/heatmap');
+    const list = await screen.findByRole('list', { name: 'Vos heatmaps' });
+    const [first, second] = within(list).getAllByTestId('heatmap-card');
+    expect(within(first).getByRole('link', { name: 'Campagne été' })).toHaveAttribute('href', '/heatmap/results/h1');
+    expect(first.querySelector('img')).toHaveAttribute('src', '/api/v1/files/m-a/thumbnail?exp=1&sig=a');
+    expect(first).toHaveTextContent('Créée le');
+    expect(first).toHaveTextContent('Terminée');
+    expect(first).toHaveTextContent('Score : 72/100');
+    expect(second).toHaveTextContent('En cours');
+    expect(second).toHaveTextContent('Pas encore de score');
+  });
+
+  it('deletes after confirmation, and the card disappears', async () => {
+    let items = [summary(), summary({ id: 'h2', name: 'Hiver' })];
+    const deleted: string[] = [];
+    mockApi(({ method, path }) => {
+      if (method === 'GET' && path === '/heatmaps') return page(items);
+      if (method === 'DELETE' && path.startsWith('/heatmaps/')) {
+        deleted.push(path);
+        items = items.filter((h) => `/heatmaps/${h.id}` !== path);
+        return { status: 204 };
+      }
+      return undefined;
+    });
+    const { user } = renderApp('/heatmap');
+    await screen.findByRole('link', { name: 'Hiver' });
+    await user.click(screen.getByRole('button', { name: 'Supprimer la heatmap « Hiver »' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Supprimer cette heatmap ?' });
+    expect(dialog).toHaveTextContent('« Hiver » et ses résultats seront supprimés définitivement.');
+    expect(within(dialog).getByRole('button', { name: 'Annuler' })).toHaveFocus();
+    await user.click(within(dialog).getByRole('button', { name: 'Supprimer' }));
+    await waitFor(() => expect(screen.queryByRole('link', { name: 'Hiver' })).not.toBeInTheDocument());
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Campagne été' })).toBeInTheDocument();
+    expect(deleted).toEqual(['/heatmaps/h2']);
+  });
+
+  it.each([
+    ['fr', 'Erreur lors de la suppression de la heatmap', 'Supprimer la heatmap « Campagne été »', 'Supprimer'],
+    ['en', 'Error deleting heatmap', 'Delete the heatmap “Campagne été”', 'Delete'],
+  ])('shows the deletion error in an alert (%s)', async (language, message, deleteLabel, confirm) => {
+    await i18n.changeLanguage(language);
+    mockApi(({ method, path }) => {
+      if (method === 'GET' && path === '/heatmaps') return page([summary()]);
+      if (method === 'DELETE') return { status: 500, body: { code: 'internal', message: 'oops', details: {} } };
+      return undefined;
+    });
+    const { user } = renderApp('/heatmap');
+    await user.click(await screen.findByRole('button', { name: deleteLabel }));
+    const dialog = screen.getByRole('alertdialog');
+    await user.click(within(dialog).getByRole('button', { name: confirm }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(message);
+    expect(screen.getByRole('link', { name: 'Campagne été' })).toBeInTheDocument();
+  });
+});
+
+// ---------- /heatmap/new ----------
+
+const creative = (id: string, name: string) => ({ id, name, media: fakeMedia(`m-${id}`), brand: null, campaign: null, notes: null });
+const location = (id: string, name: string, photo: boolean) => ({ id, name, photo: photo ? fakeMedia(`p-${id}`) : null });
+
+function newPageApi(onCreate: ApiHandler = () => ({ status: 202, body: heatmap([item('a', 'queued')], { status: 'queued' }) })): ApiHandler {
+  return (call) => {
+    if (call.method === 'GET' && call.path === '/creatives') return page([creative('c1', 'Affiche été'), creative('c2', 'Affiche hiver')]);
+    if (call.method === 'GET' && call.path === '/locations') return page([location('l1', 'Gare d’Évry', true), location('l2', 'Sans photo', false)]);
+    if (call.method === 'POST' && call.path === '/heatmaps') return onCreate(call);
+    if (call.method === 'GET' && call.path === '/heatmaps/h1') return { body: heatmap([item('a', 'queued')], { status: 'queued' }) };
+    return undefined;
+  };
+}
+
+describe('heatmap creation', () => {
+  it('submitting empty shows both messages at once, next to their fields, and sends nothing', async () => {
+    const created: unknown[] = [];
+    mockApi(newPageApi((call) => void created.push(call.body)));
+    const { user } = renderApp('/heatmap/new');
+    await screen.findByRole('heading', { level: 1, name: 'Nouvelle heatmap' });
+    await user.click(screen.getByRole('button', { name: 'Générer la heatmap' }));
+
+    const nameError = screen.getByTestId('error-name');
+    const imagesError = screen.getByTestId('error-images');
+    expect(nameError).toHaveTextContent('Veuillez saisir un nom pour la heatmap.');
+    expect(imagesError).toHaveTextContent('Veuillez sélectionner au moins une image.');
+    expect(screen.getAllByRole('alert').map((alert) => alert.textContent)).toEqual([
+      'Veuillez saisir un nom pour la heatmap.',
+      'Veuillez sélectionner au moins une image.',
+    ]);
+    const name = screen.getByLabelText('Nom');
+    expect(name).toHaveFocus();
+    expect(name).toHaveAttribute('aria-invalid', 'true');
+    expect(name).toHaveAccessibleDescription('Veuillez saisir un nom pour la heatmap.');
+    expect(created).toEqual([]);
+
+    // Messages follow the fields as they are fixed.
+    await user.type(name, 'Test');
+    expect(screen.queryByTestId('error-name')).not.toBeInTheDocument();
+    expect(screen.getByTestId('error-images')).toBeInTheDocument();
+  });
+
+  it('speaks English too', async () => {
+    await i18n.changeLanguage('en');
+    mockApi(newPageApi());
+    const { user } = renderApp('/heatmap/new');
+    await user.click(await screen.findByRole('button', { name: 'Generate heatmap' }));
+    expect(screen.getByTestId('error-name')).toHaveTextContent('Please enter a name for the heatmap.');
+    expect(screen.getByTestId('error-images')).toHaveTextContent('Please select at least one image.');
+    expect(screen.getByLabelText('Name')).toBeInTheDocument();
+  });
+
+  it('picks creatives and location photos in order, creates the heatmap and opens its results', async () => {
+    const created: unknown[] = [];
+    mockApi(
+      newPageApi((call) => {
+        created.push(call.body);
+        return { status: 202, body: heatmap([item('a', 'queued')], { status: 'queued' }) };
+      }),
+    );
+    const { user, router } = renderApp('/heatmap/new');
+    const creatives = await screen.findByRole('group', { name: 'Créations' });
+    const locations = await screen.findByRole('group', { name: "Photos d'emplacements" });
+    expect(within(locations).queryByRole('button', { name: 'Sans photo' })).not.toBeInTheDocument();
+
+    const photo = await within(locations).findByRole('button', { name: 'Gare d’Évry' });
+    const summer = within(creatives).getByRole('button', { name: 'Affiche été' });
+    expect(summer).toHaveAttribute('aria-pressed', 'false');
+    await user.click(photo);
+    await user.click(summer);
+    await user.click(within(creatives).getByRole('button', { name: 'Affiche hiver' }));
+    await user.click(within(creatives).getByRole('button', { name: 'Affiche hiver' })); // unpicked again
+    expect(summer).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByTestId('selected-count')).toHaveTextContent('2 images sélectionnées');
+
+    await user.type(screen.getByLabelText('Nom'), '  Campagne été  ');
+    await user.click(screen.getByRole('button', { name: 'Générer la heatmap' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/heatmap/results/h1'));
+    expect(created).toEqual([{ name: 'Campagne été', media_ids: ['p-l1', 'm-c1'] }]);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Campagne été' })).toBeInTheDocument();
+  });
+
+  it("places the server's field errors next to their fields", async () => {
+    mockApi(
+      newPageApi(() => ({
+        status: 422,
+        body: { code: 'validation_failed', message: 'invalid', details: { fields: { name: 'too_long', media_ids: 'not_found' } } },
+      })),
+    );
+    const { user } = renderApp('/heatmap/new');
+    await user.click(await screen.findByRole('button', { name: 'Affiche été' }));
+    await user.type(screen.getByLabelText('Nom'), 'x');
+    await user.click(screen.getByRole('button', { name: 'Générer la heatmap' }));
+    expect(await screen.findByTestId('error-name')).toHaveTextContent('Ce texte est trop long.');
+    expect(screen.getByTestId('error-images')).toHaveTextContent("Une des images choisies n'existe plus. Retirez-la puis réessayez.");
+  });
+
+  it('uploads new images with progress and picks them automatically', async () => {
+    mockApi(newPageApi());
+    let finish: () => void = () => {};
+    upload.mockImplementation((_file, options) => {
+      options?.onProgress?.(30, 100);
+      return new Promise((resolve) => (finish = () => resolve(fakeMedia('m-new', { original_name: 'nouvelle.png' }) as never)));
+    });
+    const { user } = renderApp('/heatmap/new');
+    await screen.findByRole('group', { name: 'Créations' });
+    await user.upload(screen.getByLabelText('Ajouter des images'), new File(['png'], 'nouvelle.png', { type: 'image/png' }));
+    expect(screen.getByRole('progressbar', { name: 'Envoi de nouvelle.png' })).toHaveAttribute('aria-valuenow', '30');
+    expect(screen.getByRole('button', { name: 'Générer la heatmap' })).toBeDisabled();
+
+    act(() => finish());
+    const added = await screen.findByRole('group', { name: 'Images ajoutées' });
+    expect(within(added).getByRole('button', { name: 'nouvelle' })).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByTestId('selected-count')).toHaveTextContent('1 image sélectionnée');
+    expect(screen.getByRole('button', { name: 'Générer la heatmap' })).toBeEnabled();
+  });
+});
+
+// ---------- /heatmap/results/:id ----------
+
+/** A fetch that answers `/api/v1/events` with a stream the test writes to, and everything else through `handler`. */
+function withEventStream(handler: ApiHandler) {
+  const apiFetch = mockApi(handler);
+  const encoder = new TextEncoder();
+  let controller: ReadableStreamDefaultController<Uint8Array> | null = null;
+  vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    if (url.endsWith('/api/v1/events')) {
+      const body = new ReadableStream<Uint8Array>({
+        start(c) {
+          controller = c;
+        },
+      });
+      init?.signal?.addEventListener('abort', () => controller?.error(new DOMException('aborted', 'AbortError')));
+      return Promise.resolve(new Response(body, { headers: { 'Content-Type': 'text/event-stream' } }));
+    }
+    return apiFetch(input, init);
+  });
+  return {
+    apiFetch,
+    send: (event: string, data: unknown) => controller!.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)),
+    connected: () => controller !== null,
+  };
+}
+
+describe('heatmap results', () => {
+  it('shows the original, the overlay with its opacity and view switch, the score, metrics, analysis and legend', async () => {
+    mockApi(({ path }) => (path === '/heatmaps/h1' ? { body: heatmap([item('a', 'done')]) } : undefined));
+    const { user } = renderApp('/heatmap/results/h1');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Campagne été' })).toBeInTheDocument();
+    const section = screen.getByRole('region', { name: 'a' });
+    expect(within(section).getByRole('img', { name: 'Image originale « a »' })).toHaveAttribute('src', '/api/v1/files/m-a/preview?exp=1&sig=a');
+
+    const overlay = within(section).getByRole('img', { name: "Heatmap d'attention de « a »" });
+    expect(overlay).toHaveAttribute('src', '/api/v1/files/overlay/original?exp=1&sig=a');
+    expect(overlay.style.opacity).toBe('0.6');
+    const slider = within(section).getByRole('slider', { name: 'Opacité' });
+    fireEvent.change(slider, { target: { value: '30' } });
+    expect(overlay.style.opacity).toBe('0.3');
+    expect(slider).toHaveAttribute('aria-valuetext', '30 %');
+
+    await user.click(within(section).getByRole('radio', { name: 'Brouillard' }));
+    const fog = within(section).getByRole('img', { name: 'Vue brouillard de « a »' });
+    expect(fog).toHaveAttribute('src', '/api/v1/files/fog/original?exp=1&sig=a');
+    expect(fog.style.opacity).toBe('0.3');
+    await user.click(within(section).getByRole('radio', { name: 'Original' }));
+    expect(within(section).queryByTestId('heatmap-fog')).not.toBeInTheDocument();
+    expect(slider).toBeDisabled();
+
+    const score = within(section).getByTestId('attention-score');
+    expect(within(score).getByTestId('score-value')).toHaveTextContent('72');
+    expect(score).toHaveTextContent('/100');
+    expect(score).toHaveTextContent('Regard bien guidé');
+    expect(within(section).getByTestId('metric-focus')).toHaveTextContent('64/100');
+    expect(within(section).getByTestId('metric-clarity')).toHaveTextContent('82/100');
+    expect(within(section).getByTestId('metric-top10')).toHaveTextContent(/67\s%/);
+    expect(within(section).getByTestId('metric-entropy')).toHaveTextContent('0,81');
+    expect(within(section).getByTestId('analysis-summary').textContent.replace(/\s/g, ' ')).toBe(
+      "Le regard devrait se poser d'abord en haut à gauche (31 % de l'attention). Il se porte ensuite en bas à droite (12 %).",
+    );
+    expect(within(section).getByTestId('heatmap-legend')).toHaveTextContent('Les couleurs chaudes signalent plus d\'attention');
+    expect(screen.getByTestId('chat-widget')).toBeInTheDocument();
+  });
+
+  it('measures a rectangle drawn with the pointer, and removes it from the keyboard', async () => {
+    mockApi(({ path }) => (path === '/heatmaps/h1' ? { body: heatmap([item('a', 'done')]) } : undefined));
+    const { user } = renderApp('/heatmap/results/h1');
+    const stage = await screen.findByTestId('attention-stage');
+    stage.getBoundingClientRect = () => DOMRect.fromRect({ x: 10, y: 20, width: 400, height: 200 });
+
+    // The top-left quarter of the image (two of the eight cells) holds 800 of 1400.
+    fireEvent.pointerDown(stage, { button: 0, pointerId: 1, clientX: 10, clientY: 20 });
+    fireEvent.pointerMove(stage, { pointerId: 1, clientX: 110, clientY: 70 });
+    fireEvent.pointerUp(stage, { pointerId: 1, clientX: 210, clientY: 120 });
+    const share = await screen.findByTestId('area-share');
+    expect(share.textContent.replace(/\s/g, ' ')).toBe(
+      "Zone 1 : 57 % de l'attention sur 25 % de la surface, soit ×2,3 par rapport à sa taille",
+    );
+    expect(screen.getAllByTestId('area-box')).toHaveLength(1);
+
+    // A click without a drag is not an area.
+    fireEvent.pointerDown(stage, { button: 0, pointerId: 2, clientX: 300, clientY: 150 });
+    fireEvent.pointerUp(stage, { pointerId: 2, clientX: 301, clientY: 150 });
+    expect(screen.getAllByTestId('area-share')).toHaveLength(1);
+
+    const remove = screen.getByRole('button', { name: 'Supprimer la zone 1' });
+    remove.focus();
+    await user.keyboard('{Enter}');
+    expect(screen.queryByTestId('area-share')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('area-box')).not.toBeInTheDocument();
+  });
+
+  it('a failed item says so and retries; the other items are unaffected', async () => {
+    let current = heatmap([item('a', 'done'), { ...item('b', 'failed'), position: 1 }], { status: 'partial' });
+    const retried: string[] = [];
+    mockApi(({ method, path }) => {
+      if (method === 'GET' && path === '/heatmaps/h1') return { body: current };
+      if (method === 'POST' && path === '/heatmaps/h1/items/b/retry') {
+        retried.push(path);
+        const queued = { ...item('b', 'queued'), position: 1 };
+        current = { ...current, status: 'processing', items: [current.items[0], queued] };
+        return { status: 202, body: queued };
+      }
+      return undefined;
+    });
+    const { user } = renderApp('/heatmap/results/h1');
+    const failed = await screen.findByRole('region', { name: 'b' });
+    expect(within(failed).getByRole('alert')).toHaveTextContent('Échec de la génération de la heatmap');
+    expect(failed).toHaveTextContent("L'image n'a pas pu être lue");
+    const done = screen.getByRole('region', { name: 'a' });
+    expect(within(done).getByTestId('score-value')).toHaveTextContent('72');
+
+    await user.click(within(failed).getByRole('button', { name: 'Réessayer' }));
+    expect(await within(failed).findByText('En attente de traitement…')).toBeInTheDocument();
+    expect(within(failed).queryByRole('alert')).not.toBeInTheDocument();
+    expect(retried).toEqual(['/heatmaps/h1/items/b/retry']);
+    expect(within(done).getByTestId('score-value')).toHaveTextContent('72');
+  });
+
+  it('shows the English failure and retry texts', async () => {
+    await i18n.changeLanguage('en');
+    mockApi(({ path }) => (path === '/heatmaps/h1' ? { body: heatmap([item('b', 'failed')], { status: 'failed' }) } : undefined));
+    renderApp('/heatmap/results/h1');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to generate heatmap');
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+  });
+
+  it('follows live events without a reload: processing, then the result', async () => {
+    let current = heatmap([item('a', 'queued')], { status: 'queued', score: null });
+    const server = withEventStream(({ method, path }) => (method === 'GET' && path === '/heatmaps/h1' ? { body: current } : undefined));
+    renderApp('/heatmap/results/h1');
+    const section = await screen.findByRole('region', { name: 'a' });
+    expect(within(section).getByRole('status')).toHaveTextContent('En attente de traitement…');
+
+    await waitFor(() => expect(server.connected()).toBe(true));
+    act(() => server.send('ready', {}));
+    current = heatmap([item('a', 'processing')], { status: 'processing', score: null });
+    act(() => server.send('heatmap_item', { heatmap_id: 'h1', item_id: 'a', status: 'processing', score: null, error: null }));
+    expect(await within(section).findByText("Analyse de l'attention en cours…")).toBeInTheDocument();
+
+    current = heatmap([item('a', 'done')]);
+    act(() => server.send('heatmap_item', { heatmap_id: 'h1', item_id: 'a', status: 'done', score: 72.4, error: null }));
+    expect(await within(section).findByTestId('score-value')).toHaveTextContent('72');
+    expect(within(section).getByTestId('heatmap-overlay')).toBeInTheDocument();
+  });
+});
+
+// ---------- /heatmap/:mediaId ----------
+
+describe('media heatmap', () => {
+  it('offers to generate a heatmap named after the image, then shows its progress in place', async () => {
+    const created: unknown[] = [];
+    const media = fakeMedia('m1', { original_name: 'affiche-ete.final.png' });
+    let latest: unknown = { media, heatmap: null, item: null };
+    mockApi(({ method, path, body }) => {
+      if (method === 'GET' && path === '/media/m1/heatmap') return { body: latest };
+      if (method === 'POST' && path === '/heatmaps') {
+        created.push(body);
+        const made = heatmap([{ ...item('x', 'queued'), source: media }], { id: 'h9', name: 'affiche-ete.final', status: 'queued' });
+        latest = { media, heatmap: { id: made.id, name: made.name, created_at: made.created_at }, item: made.items[0] };
+        return { status: 202, body: made };
+      }
+      return undefined;
+    });
+    const { user } = renderApp('/heatmap/m1');
+    expect(await screen.findByText("Cette image n'a pas encore de heatmap.")).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Générer la heatmap' }));
+    expect(await screen.findByText('En attente de traitement…')).toBeInTheDocument();
+    expect(created).toEqual([{ name: 'affiche-ete.final', media_ids: ['m1'] }]);
+    expect(screen.getByRole('link', { name: 'Voir la heatmap « affiche-ete.final »' })).toHaveAttribute('href', '/heatmap/results/h9');
+  });
+
+  it('shows the latest result with the same view as the results page', async () => {
+    mockApi(({ path }) =>
+      path === '/media/m-a/heatmap'
+        ? { body: { media: fakeMedia('m-a'), heatmap: { id: 'h1', name: 'Campagne été', created_at: '2026-11-21T10:00:00.000Z' }, item: item('a', 'done') } }
+        : undefined,
+    );
+    renderApp('/heatmap/m-a');
+    expect(await screen.findByTestId('score-value')).toHaveTextContent('72');
+    expect(screen.getByRole('heading', { level: 1, name: 'Heatmap du média' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Voir la heatmap « Campagne été »' })).toHaveAttribute('href', '/heatmap/results/h1');
+  });
+});

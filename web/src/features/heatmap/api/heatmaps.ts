@@ -1,0 +1,196 @@
+//! Heatmaps (`/api/v1/heatmaps`, `/api/v1/media/{id}/heatmap`;
+//! docs/architecture/heatmaps.md): shapes, query factories and mutations.
+//! Keys live under `['heatmaps']`: every mutation and every `ready` of the
+//! live stream invalidates that prefix; item events patch the caches in
+//! place (api/live-updates.ts).
+import {
+  infiniteQueryOptions,
+  type InfiniteData,
+  type Query,
+  queryOptions,
+  useMutation,
+  useQueryClient,
+} from '@tanstack/react-query';
+
+import { apiFetch, queryString, type Media, type Page } from '@/lib/api';
+import { getLiveStatus } from '@/lib/events';
+
+// ---------- Shapes ----------
+
+export type HeatmapStatus = 'queued' | 'processing' | 'done' | 'failed' | 'partial';
+export type ItemStatus = 'queued' | 'processing' | 'done' | 'failed';
+
+/** A rectangle relative to the image (0..1). */
+export type Rect = { x: number; y: number; width: number; height: number };
+
+/** A hotspot in predicted viewing order (rank 1 = looked at first). */
+export type Hotspot = { rank: number; x: number; y: number; rect: Rect; share: number; area: number };
+
+/** A face or a text-like region found in the image. */
+export type Region = { rect: Rect; confidence: number; share: number; area: number; relative: number };
+
+/** The attention map at long side 64, row-major, values 0..=65535. */
+export type AttentionGrid = { width: number; height: number; values: number[] };
+
+export type HeatmapResult = {
+  score: number;
+  focus: number;
+  clarity: number;
+  top10_share: number;
+  entropy: number;
+  hotspots: Hotspot[];
+  faces: Region[];
+  texts: Region[];
+  grid: AttentionGrid;
+  urls: { map: string; overlay: string; fog: string; overlay_thumbnail: string };
+};
+
+export type ItemError = { code: string; message: string };
+
+export type HeatmapItem = {
+  id: string;
+  position: number;
+  status: ItemStatus;
+  error: ItemError | null;
+  source: Media;
+  attempts: number;
+  started_at: string | null;
+  finished_at: string | null;
+  result: HeatmapResult | null;
+};
+
+export type HeatmapSummary = {
+  id: string;
+  name: string;
+  status: HeatmapStatus;
+  item_count: number;
+  done_count: number;
+  failed_count: number;
+  score: number | null;
+  thumbnail: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+export type Heatmap = HeatmapSummary & { items: HeatmapItem[] };
+
+/** `GET /media/{id}/heatmap`: the latest item made from a media, if any. */
+export type MediaHeatmap = {
+  media: Media;
+  heatmap: { id: string; name: string; created_at: string } | null;
+  item: HeatmapItem | null;
+};
+
+/** The most images one heatmap takes (`fields.media_ids: too_many` above). */
+export const MAX_IMAGES = 20;
+/** The longest name the server accepts. */
+export const MAX_NAME_LENGTH = 200;
+
+export function isFinished(status: ItemStatus): boolean {
+  return status === 'done' || status === 'failed';
+}
+
+// ---------- Queries ----------
+
+export const heatmapKeys = {
+  all: ['heatmaps'] as const,
+  lists: ['heatmaps', 'list'] as const,
+  list: (q = '') => ['heatmaps', 'list', q] as const,
+  detail: (id: string) => ['heatmaps', 'detail', id] as const,
+  medias: ['heatmaps', 'media'] as const,
+  media: (mediaId: string) => ['heatmaps', 'media', mediaId] as const,
+};
+
+/**
+ * While items are still running, poll as a safety net: slowly when the live
+ * stream is open (it brings every change), quickly when it is not (a proxy
+ * that buffers event streams, a server restarting).
+ */
+function pollWhileRunning(items: Array<{ status: ItemStatus }>): number | false {
+  if (items.every((item) => isFinished(item.status))) return false;
+  return getLiveStatus() === 'open' ? 30_000 : 5_000;
+}
+
+export function heatmapsInfiniteQueryOptions(q = '') {
+  return infiniteQueryOptions({
+    queryKey: heatmapKeys.list(q),
+    initialPageParam: null as string | null,
+    queryFn: ({ signal, pageParam }) =>
+      apiFetch<Page<HeatmapSummary>>(`/heatmaps${queryString({ limit: 30, q, cursor: pageParam })}`, { signal }),
+    getNextPageParam: (last) => last.next_cursor,
+  });
+}
+
+export function heatmapQueryOptions(id: string) {
+  return queryOptions({
+    queryKey: heatmapKeys.detail(id),
+    queryFn: ({ signal }) => apiFetch<Heatmap>(`/heatmaps/${encodeURIComponent(id)}`, { signal }),
+    refetchInterval: (query: Query<Heatmap>) => (query.state.data ? pollWhileRunning(query.state.data.items) : false),
+  });
+}
+
+export function mediaHeatmapQueryOptions(mediaId: string) {
+  return queryOptions({
+    queryKey: heatmapKeys.media(mediaId),
+    queryFn: ({ signal }) => apiFetch<MediaHeatmap>(`/media/${encodeURIComponent(mediaId)}/heatmap`, { signal }),
+    refetchInterval: (query: Query<MediaHeatmap>) => {
+      const item = query.state.data?.item;
+      return item ? pollWhileRunning([item]) : false;
+    },
+  });
+}
+
+// ---------- Mutations ----------
+
+export type NewHeatmap = { name: string; media_ids: string[] };
+
+export function useCreateHeatmap() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: NewHeatmap) => apiFetch<Heatmap>('/heatmaps', { method: 'POST', body: input }),
+    onSuccess: (heatmap) => {
+      // The results page shows it at once, without asking again.
+      queryClient.setQueryData(heatmapKeys.detail(heatmap.id), heatmap);
+      void queryClient.invalidateQueries({ queryKey: heatmapKeys.lists });
+      void queryClient.invalidateQueries({ queryKey: heatmapKeys.medias });
+    },
+  });
+}
+
+export function useDeleteHeatmap() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiFetch<void>(`/heatmaps/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    onSuccess: (_data, id) => {
+      queryClient.removeQueries({ queryKey: heatmapKeys.detail(id) });
+      // Cached lists drop it at once, so the card disappears without waiting for the refetch.
+      queryClient.setQueriesData<InfiniteData<Page<HeatmapSummary>>>({ queryKey: heatmapKeys.lists }, (data) =>
+        data ? { ...data, pages: data.pages.map((page) => ({ ...page, items: page.items.filter((item) => item.id !== id) })) } : data,
+      );
+      return queryClient.invalidateQueries({ queryKey: heatmapKeys.all });
+    },
+  });
+}
+
+/** Replaces one item in a heatmap (by id), leaving the rest as it is. */
+export function withItem(heatmap: Heatmap, item: HeatmapItem): Heatmap {
+  return { ...heatmap, items: heatmap.items.map((current) => (current.id === item.id ? item : current)) };
+}
+
+export function useRetryItem() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ heatmapId, itemId }: { heatmapId: string; itemId: string }) =>
+      apiFetch<HeatmapItem>(`/heatmaps/${encodeURIComponent(heatmapId)}/items/${encodeURIComponent(itemId)}/retry`, {
+        method: 'POST',
+      }),
+    onSuccess: (item, { heatmapId }) => {
+      // The item shows its progress again at once; the heatmap's derived status follows with the refetch.
+      queryClient.setQueryData<Heatmap>(heatmapKeys.detail(heatmapId), (heatmap) => (heatmap ? withItem(heatmap, item) : heatmap));
+      queryClient.setQueriesData<MediaHeatmap>({ queryKey: heatmapKeys.medias }, (data) =>
+        data?.item?.id === item.id ? { ...data, item } : data,
+      );
+      return queryClient.invalidateQueries({ queryKey: heatmapKeys.all });
+    },
+  });
+}

@@ -1,0 +1,91 @@
+//! Keeps the heatmap caches in step with the live stream (lib/events.ts):
+//!
+//! - `ready` (a new or renewed subscription): events are not replayed, so
+//!   everything under `['heatmaps']` is invalidated (shown queries refetch);
+//! - `heatmap_item` queued/processing: the item's status is patched in place
+//!   (detail, media and list caches), no request;
+//! - `heatmap_item` done/failed: a failure is patched at once, then the
+//!   heatmap, the lists and the media query holding the item are invalidated:
+//!   the result (score, urls, grid) and the derived heatmap status come with
+//!   the refetch. A `done` item keeps its previous status until then, so the
+//!   page never shows "done" without a result.
+//!
+//! A patched query that is being fetched at that moment is invalidated too:
+//! the answer in flight may predate the event and would undo the patch.
+import { useQueryClient, type QueryClient, type InfiniteData } from '@tanstack/react-query';
+
+import type { Page } from '@/lib/api';
+import { useLiveConnection, useLiveEventListener, type HeatmapItemEvent, type LiveEvent } from '@/lib/events';
+
+import { heatmapKeys, isFinished, type Heatmap, type HeatmapItem, type HeatmapSummary, type MediaHeatmap } from './heatmaps';
+
+/** The item as the event describes it (done items wait for the refetch). */
+export function patchItem(item: HeatmapItem, event: HeatmapItemEvent): HeatmapItem {
+  if (event.status === 'done' || item.id !== event.item_id) return item;
+  if (event.status === 'failed') {
+    return { ...item, status: 'failed', error: event.error ?? { code: 'internal', message: 'internal' }, result: null };
+  }
+  return item.status === event.status ? item : { ...item, status: event.status, error: null, result: null };
+}
+
+/** A queued heatmap becomes processing as soon as one of its items starts. */
+function patchSummary<T extends HeatmapSummary>(heatmap: T, event: HeatmapItemEvent): T {
+  return heatmap.status === 'queued' && event.status === 'processing' ? { ...heatmap, status: 'processing' } : heatmap;
+}
+
+/** Refetches `key` when asked to, or when a fetch in flight could bring back older data. */
+function refresh(queryClient: QueryClient, key: readonly unknown[], always: boolean, exact = true) {
+  const fetching = queryClient.isFetching({ queryKey: key, exact }) > 0;
+  if (always || fetching) void queryClient.invalidateQueries({ queryKey: key, exact });
+}
+
+export function applyHeatmapEvent(queryClient: QueryClient, event: LiveEvent) {
+  if (event.type === 'ready') {
+    void queryClient.invalidateQueries({ queryKey: heatmapKeys.all });
+    return;
+  }
+  if (event.type !== 'heatmap_item') return;
+  const data = event.data;
+  const finished = isFinished(data.status);
+
+  const detailKey = heatmapKeys.detail(data.heatmap_id);
+  queryClient.setQueryData<Heatmap>(detailKey, (heatmap) =>
+    heatmap ? patchSummary({ ...heatmap, items: heatmap.items.map((item) => patchItem(item, data)) }, data) : heatmap,
+  );
+  refresh(queryClient, detailKey, finished);
+
+  let listed = false;
+  queryClient.setQueriesData<InfiniteData<Page<HeatmapSummary>>>({ queryKey: heatmapKeys.lists }, (lists) => {
+    if (!lists) return lists;
+    return {
+      ...lists,
+      pages: lists.pages.map((page) => ({
+        ...page,
+        items: page.items.map((heatmap) => {
+          if (heatmap.id !== data.heatmap_id) return heatmap;
+          listed = true;
+          return patchSummary(heatmap, data);
+        }),
+      })),
+    };
+  });
+  // Finished work changes counts and scores; an unknown heatmap was made in another tab.
+  refresh(queryClient, heatmapKeys.lists, finished || !listed, false);
+
+  for (const [key, media] of queryClient.getQueriesData<MediaHeatmap>({ queryKey: heatmapKeys.medias })) {
+    if (media?.item?.id !== data.item_id) continue;
+    queryClient.setQueryData<MediaHeatmap>(key, { ...media, item: patchItem(media.item, data) });
+    refresh(queryClient, key, finished);
+  }
+}
+
+/** Applies live events to the heatmap caches for as long as the caller is mounted (the app shell). */
+export function useHeatmapLiveUpdates() {
+  const queryClient = useQueryClient();
+  useLiveEventListener((event) => applyHeatmapEvent(queryClient, event));
+}
+
+/** Holds the live connection open: heatmap pages show work in progress. */
+export function useHeatmapLiveConnection() {
+  useLiveConnection();
+}

@@ -1,0 +1,53 @@
+//! The images a heatmap can be made from: the user's creatives and the photos
+//! of their locations (docs/architecture/api.md). Read here with the fields the
+//! picker needs rather than through the creatives and locations features
+//! (features do not import each other). The keys sit under those features'
+//! prefixes (`['creatives', 'picker']`, `['locations', 'picker']`), so their
+//! mutations, which invalidate their whole prefix, refresh the picker too.
+import { infiniteQueryOptions } from '@tanstack/react-query';
+
+import { apiFetch, queryString, type Media, type Page } from '@/lib/api';
+
+export type CreativeSource = { id: string; name: string; media: Media };
+export type LocationSource = { id: string; name: string; photo: Media | null };
+
+/** One image the picker offers. */
+export type PickerImage = { media: Media; name: string };
+
+const PAGE_SIZE = 60;
+
+export const sourceKeys = {
+  creatives: ['creatives', 'picker'] as const,
+  locations: ['locations', 'picker'] as const,
+};
+
+export function creativeSourcesQueryOptions() {
+  return infiniteQueryOptions({
+    queryKey: sourceKeys.creatives,
+    initialPageParam: null as string | null,
+    queryFn: ({ signal, pageParam }) =>
+      apiFetch<Page<CreativeSource>>(`/creatives${queryString({ limit: PAGE_SIZE, cursor: pageParam })}`, { signal }),
+    getNextPageParam: (last) => last.next_cursor,
+  });
+}
+
+export function locationSourcesQueryOptions() {
+  return infiniteQueryOptions({
+    queryKey: sourceKeys.locations,
+    initialPageParam: null as string | null,
+    queryFn: ({ signal, pageParam }) =>
+      apiFetch<Page<LocationSource>>(`/locations${queryString({ limit: PAGE_SIZE, cursor: pageParam })}`, { signal }),
+    getNextPageParam: (last) => last.next_cursor,
+  });
+}
+
+export function creativeImages(pages: Array<Page<CreativeSource>>): PickerImage[] {
+  return pages.flatMap((page) => page.items.map((creative) => ({ media: creative.media, name: creative.name })));
+}
+
+/** Locations without a photo have nothing to analyse and are left out. */
+export function locationImages(pages: Array<Page<LocationSource>>): PickerImage[] {
+  return pages.flatMap((page) =>
+    page.items.flatMap((location) => (location.photo ? [{ media: location.photo, name: location.name }] : [])),
+  );
+}

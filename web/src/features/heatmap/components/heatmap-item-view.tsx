@@ -1,0 +1,119 @@
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+
+import { Button } from '@/components/ui/button';
+import { apiErrorKey } from '@/lib/api';
+
+import { useRetryItem, type HeatmapItem, type HeatmapResult } from '../api/heatmaps';
+import { baseName } from '../lib/format';
+
+import { AttentionViewer } from './attention-viewer';
+import { AnalysisPanel, MetricsList, ScoreCard } from './result-panels';
+import { StatusBadge } from './status-badge';
+
+export type HeatmapItemViewProps = {
+  item: HeatmapItem;
+  /** The heatmap the item belongs to (for retry). */
+  heatmapId: string;
+};
+
+/**
+ * One image of a heatmap: while queued or processing, a live progress line;
+ * once done, the original, the attention heatmap, the score, the metrics and
+ * the analysis; when failed, the translated failure with a retry button.
+ * Used by the results page and by the media page.
+ */
+export function HeatmapItemView({ item, heatmapId }: HeatmapItemViewProps) {
+  const { t } = useTranslation();
+  const titleId = useId();
+  const name = baseName(item.source.original_name) || t('heatmap.item.imageN', { n: item.position + 1 });
+
+  return (
+    <section className="hm-item" aria-labelledby={titleId} data-testid="heatmap-item" data-status={item.status}>
+      <header className="hm-item__header">
+        <h2 id={titleId} className="hm-item__title">
+          {name}
+        </h2>
+        <StatusBadge status={item.status} />
+      </header>
+      {item.status === 'done' && item.result ? (
+        <ItemResult item={item} result={item.result} name={name} />
+      ) : item.status === 'failed' ? (
+        <ItemFailed item={item} heatmapId={heatmapId} />
+      ) : (
+        <ItemProgress item={item} />
+      )}
+    </section>
+  );
+}
+
+function ItemResult({ item, result, name }: { item: HeatmapItem; result: HeatmapResult; name: string }) {
+  const { source } = item;
+  return (
+    <div className="hm-item__body">
+      <AttentionViewer name={name} src={source.urls.preview} width={source.width} height={source.height} result={result} />
+      <div className="hm-item__insights">
+        <ScoreCard score={result.score} />
+        <MetricsList result={result} />
+        <AnalysisPanel result={result} />
+      </div>
+    </div>
+  );
+}
+
+/** Queued or processing: the thumbnail and a live status line (updated by the live stream). */
+function ItemProgress({ item }: { item: HeatmapItem }) {
+  const { t } = useTranslation();
+  return (
+    <div className="hm-progress" data-testid="item-progress">
+      <img className="hm-progress__thumb" src={item.source.urls.thumbnail} alt="" width={item.source.width} height={item.source.height} />
+      <div>
+        <p className="hm-progress__status" role="status">
+          <span className="ui-spinner ui-spinner--sm" aria-hidden="true">
+            <span className="ui-spinner__circle" />
+          </span>
+          <span>{item.status === 'processing' ? t('heatmap.item.processing') : t('heatmap.item.queued')}</span>
+        </p>
+        <p className="field__hint">{t('heatmap.item.progressHint')}</p>
+      </div>
+    </div>
+  );
+}
+
+const FAILURE_KEYS = {
+  invalid_image: 'heatmap.item.errors.invalid_image',
+  source_missing: 'heatmap.item.errors.source_missing',
+  internal: 'heatmap.item.errors.internal',
+} as const;
+
+/** Failed: the spec's message, the reason when known, and a retry (only this item is affected). */
+function ItemFailed({ item, heatmapId }: { item: HeatmapItem; heatmapId: string }) {
+  const { t } = useTranslation();
+  const retry = useRetryItem();
+  const code = item.error?.code;
+  const reason = code && code in FAILURE_KEYS ? t(FAILURE_KEYS[code as keyof typeof FAILURE_KEYS]) : null;
+  return (
+    <div className="hm-failed" data-testid="item-failed">
+      <img className="hm-progress__thumb" src={item.source.urls.thumbnail} alt="" width={item.source.width} height={item.source.height} />
+      <div className="hm-failed__body">
+        <p role="alert" className="hm-failed__message">
+          {t('heatmap.item.failed')}
+        </p>
+        {reason ? <p className="field__hint">{reason}</p> : null}
+        <Button
+          variant="secondary"
+          onClick={() => retry.mutate({ heatmapId, itemId: item.id })}
+          disabled={retry.isPending}
+          data-testid="retry-item"
+        >
+          {retry.isPending ? t('heatmap.item.retrying') : t('heatmap.item.retry')}
+        </Button>
+        {retry.isError ? (
+          <p role="alert" className="form-error">
+            {t(apiErrorKey(retry.error))}
+          </p>
+        ) : null}
+      </div>
+    </div>
+  );
+}

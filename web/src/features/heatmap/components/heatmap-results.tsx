@@ -1,0 +1,57 @@
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+
+import { Banner } from '@/components/ui/banner';
+import { Button } from '@/components/ui/button';
+import { Spinner } from '@/components/ui/spinner';
+import { apiErrorKey } from '@/lib/api';
+
+import { heatmapQueryOptions } from '../api/heatmaps';
+import { formatDateTime, formatScore } from '../lib/format';
+
+import { HeatmapItemView } from './heatmap-item-view';
+import { StatusBadge } from './status-badge';
+
+/**
+ * The results of one heatmap: a summary line, then every image in order.
+ * Items still running update in place from the live stream (the page holds
+ * the connection); nothing here reloads.
+ */
+export function HeatmapResults({ id }: { id: string }) {
+  const { t, i18n } = useTranslation();
+  const query = useQuery(heatmapQueryOptions(id));
+
+  if (query.isPending) return <Spinner />;
+  if (query.isError) {
+    return (
+      <Banner variant="error">
+        {t(apiErrorKey(query.error))}{' '}
+        <Button variant="link" onClick={() => void query.refetch()}>
+          {t('common.retry')}
+        </Button>
+      </Banner>
+    );
+  }
+
+  const heatmap = query.data;
+  const items = [...heatmap.items].sort((a, b) => a.position - b.position);
+  const language = i18n.language;
+  return (
+    <>
+      <div className="hm-summary" data-testid="heatmap-summary">
+        <StatusBadge status={heatmap.status} />
+        <span>{t('heatmap.results.created', { date: formatDateTime(heatmap.created_at, language) })}</span>
+        <span>{t('heatmap.results.progress', { done: heatmap.done_count, total: heatmap.item_count })}</span>
+        {heatmap.failed_count > 0 ? <span>{t('heatmap.results.failedCount', { count: heatmap.failed_count })}</span> : null}
+        {heatmap.score !== null && heatmap.item_count > 1 ? (
+          <span>{t('heatmap.results.meanScore', { score: formatScore(heatmap.score, language) })}</span>
+        ) : null}
+      </div>
+      <div className="hm-items" aria-label={t('heatmap.results.itemsLabel')} role="group">
+        {items.map((item) => (
+          <HeatmapItemView key={item.id} item={item} heatmapId={heatmap.id} />
+        ))}
+      </div>
+    </>
+  );
+}

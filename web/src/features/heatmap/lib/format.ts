@@ -1,0 +1,41 @@
+//! Number and date formatting for the heatmap pages, in the interface
+//! language (Intl): "31 %" in French, "31%" in English.
+
+/** A share (0..1) as a percentage: one decimal under 10 % (4.5 %), whole above. */
+export function formatPercent(share: number, language: string): string {
+  const digits = share > 0 && share < 0.1 ? 1 : 0;
+  return new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: digits }).format(share);
+}
+
+/** A ratio such as "relative to size": 2.9, 0.5 (one decimal at most). */
+export function formatRatio(value: number, language: string): string {
+  return new Intl.NumberFormat(language, { maximumFractionDigits: 1, minimumFractionDigits: 0 }).format(value);
+}
+
+/** A 0..100 score, rounded. */
+export function formatScore(value: number, language: string): string {
+  return new Intl.NumberFormat(language, { maximumFractionDigits: 0 }).format(value);
+}
+
+/** A 0..1 index with two decimals (entropy). */
+export function formatIndex(value: number, language: string): string {
+  return new Intl.NumberFormat(language, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value);
+}
+
+export function formatDateTime(iso: string, language: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+}
+
+export function formatDate(date: Date, language: string): string {
+  return new Intl.DateTimeFormat(language, { dateStyle: 'medium' }).format(date);
+}
+
+/** A file name without its extension ("affiche-ete.png" → "affiche-ete"); empty when nothing is left. */
+export function baseName(fileName: string | null | undefined): string {
+  if (!fileName) return '';
+  const name = fileName.replace(/^.*[\\/]/, '').trim();
+  const dot = name.lastIndexOf('.');
+  return (dot > 0 ? name.slice(0, dot) : name).trim();
+}
