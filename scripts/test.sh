@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Every check and test of the project, in the order a failure is cheapest to find.
 # Installs what the tests need when it is missing (npm packages, Debian's chromium).
-# REGARD_TEST_DATABASE_URL=postgres://... also runs the Rust API suite against PostgreSQL.
+# REGARD_TEST_DATABASE_URL=postgres://... also runs the Rust API and process suites against
+# PostgreSQL (the first Rust pass stays on SQLite); with REGARD_TEST_S3 as well, that pass also
+# runs the multi-node test (API nodes without workers beside a `regard worker`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$(date +%s)
@@ -33,11 +35,12 @@ cargo fmt --all --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
 step "Rust tests (SQLite${REGARD_TEST_S3:+, S3 storage suite})"
-cargo test --workspace --locked
+# Without the PostgreSQL URL, so this pass really runs on SQLite (the suites switch on it).
+env -u REGARD_TEST_DATABASE_URL cargo test --workspace --locked
 
 if [ -n "${REGARD_TEST_DATABASE_URL:-}" ]; then
-  step "Rust API tests on PostgreSQL"
-  cargo test -p regard --locked --test api
+  step "Rust API and process tests on PostgreSQL${REGARD_TEST_S3:+ and S3}"
+  cargo test -p regard --locked --test api --test processes
 fi
 
 step "Web: types, lints, translations, unit tests, build"

@@ -74,7 +74,8 @@ pub fn compute(source: &[u8]) -> Result<Computed, ComputeError> {
 
     let overlay = jpeg(&render::overlay(&img, &prediction.map, 1.0), w, h)?;
     let fog = jpeg(&render::fog(&img, &prediction.map, 1.0), w, h)?;
-    let (tw, th) = working_size(w, h, THUMBNAIL_SIDE as usize);
+    // Never larger than the overlay itself.
+    let (tw, th) = working_size(w, h, (THUMBNAIL_SIDE as usize).min(w.max(h)));
     let small = image::imageops::thumbnail(&rgb, tw as u32, th as u32);
     let small_img =
         RgbImage::new(tw, th, small.as_raw()).map_err(|e| ComputeError::Internal(e.to_string()))?;

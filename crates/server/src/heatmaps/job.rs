@@ -72,6 +72,7 @@ pub async fn run(ctx: &Context, job: &ClaimedJob, cancel: &Cancel) -> Result<(),
         None,
     )
     .await;
+    ctx.fault_hold(&job.id).await;
 
     let fail = |code: &'static str, message: String| {
         let item = &item;

@@ -4,7 +4,9 @@
 mod creatives;
 mod fixtures;
 mod health_and_web;
+mod heatmaps;
 mod helpers;
+mod jobs;
 mod locations;
 mod logout;
 mod media;

@@ -301,20 +301,21 @@ async fn retry(
         }
         Retry::Queued => {}
     }
-    state.bus.jobs_enqueued().await;
-    let item = hdb::find_item(&state.db, &item_id)
-        .await?
-        .ok_or_else(ApiError::not_found)?;
+    // Published before the workers are woken, so tabs see `queued` before `processing`.
     job::publish(
         &state.job_context(),
         user.id(),
         &id,
         &item_id,
-        &item.status,
+        "queued",
         None,
         None,
     )
     .await;
+    state.bus.jobs_enqueued().await;
+    let item = hdb::find_item(&state.db, &item_id)
+        .await?
+        .ok_or_else(ApiError::not_found)?;
     Ok((
         StatusCode::ACCEPTED,
         Json(item_json(&state, &item, now_secs())),

@@ -1,0 +1,179 @@
+//! The durable job queue (`regard::db::jobs`), driven directly on the server's database. The
+//! jobs are made the real way (`POST /heatmaps`, one per image) on a server without workers,
+//! so only the test claims them; times are passed in, so no test waits for a lease to expire.
+
+use std::collections::HashSet;
+
+use regard::db::jobs::{self, ClaimedJob, JobState};
+use regard::db::{Db, now_ms};
+use reqwest::Method;
+use serde_json::{Value, json};
+
+use crate::fixtures::png;
+use crate::helpers::{TestApp, spawn_app_with};
+
+const LEASE: i64 = 30_000;
+
+/// A server without workers and the item ids of a heatmap of `count` images (one job each).
+async fn queue_with(count: u32) -> (TestApp, Vec<String>) {
+    let app = spawn_app_with(|config| config.no_worker = true).await;
+    let user = app.new_user().await;
+    let mut ids = Vec::new();
+    for n in 0..count {
+        let media = app.upload_ok(&user, "a.png", png(40 + n, 30)).await;
+        ids.push(media["id"].clone());
+    }
+    let response = app
+        .api_json(
+            Method::POST,
+            "/heatmaps",
+            &user,
+            &json!({"name": "Jobs", "media_ids": ids}),
+        )
+        .await;
+    assert_eq!(response.status(), 202);
+    let heatmap: Value = response.json().await.unwrap();
+    let items = heatmap["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item["id"].as_str().unwrap().to_owned())
+        .collect();
+    (app, items)
+}
+
+async fn claim(db: &Db, owner: &str, now: i64) -> Option<ClaimedJob> {
+    jobs::claim(db, owner, now, LEASE).await.unwrap()
+}
+
+async fn state(db: &Db, subject: &str) -> JobState {
+    let mut states = jobs::for_subject(db, subject).await.unwrap();
+    assert_eq!(states.len(), 1, "one job for {subject}");
+    states.remove(0)
+}
+
+#[tokio::test]
+async fn a_claimed_job_belongs_to_one_worker_until_its_lease_expires() {
+    let (app, items) = queue_with(1).await;
+    let db = &app.state.db;
+    let now = now_ms();
+    let job = claim(db, "w1", now).await.expect("a queued job is claimed");
+    assert_eq!(job.kind, "heatmap_item");
+    assert_eq!(job.subject_id, items[0]);
+    assert_eq!(job.attempts, 1);
+    let payload: Value = serde_json::from_str(&job.payload).unwrap();
+    assert_eq!(payload, json!({"item_id": items[0]}));
+    let running = state(db, &items[0]).await;
+    assert_eq!(running.status, "running");
+    assert_eq!(running.lease_owner.as_deref(), Some("w1"));
+
+    // Exclusive: nobody else gets it while the lease runs.
+    assert_eq!(claim(db, "w2", now).await, None);
+    assert_eq!(claim(db, "w2", now + LEASE - 1).await, None);
+    // Nobody else can extend, finish or reschedule it.
+    assert!(
+        !jobs::extend(db, &job.id, "w2", now + 2 * LEASE)
+            .await
+            .unwrap()
+    );
+    assert!(!jobs::finish(db, &job.id, "w2", "done", None).await.unwrap());
+    assert!(
+        !jobs::retry_later(db, &job.id, "w2", now, "x")
+            .await
+            .unwrap()
+    );
+    assert_eq!(state(db, &items[0]).await, running);
+    // The owner can extend it.
+    assert!(
+        jobs::extend(db, &job.id, "w1", now + 2 * LEASE)
+            .await
+            .unwrap()
+    );
+    assert_eq!(claim(db, "w2", now + LEASE + 1).await, None, "extended");
+
+    // Once the lease has run out, another worker takes it over: a new attempt.
+    let again = claim(db, "w2", now + 2 * LEASE + 1)
+        .await
+        .expect("an expired lease is claimable");
+    assert_eq!(again.id, job.id);
+    assert_eq!(again.attempts, 2);
+    assert_eq!(
+        state(db, &items[0]).await.lease_owner.as_deref(),
+        Some("w2")
+    );
+    // The first worker has lost it: its writes are refused.
+    assert!(
+        !jobs::extend(db, &job.id, "w1", now + 5 * LEASE)
+            .await
+            .unwrap()
+    );
+    assert!(!jobs::finish(db, &job.id, "w1", "done", None).await.unwrap());
+    assert!(jobs::finish(db, &job.id, "w2", "done", None).await.unwrap());
+    assert_eq!(
+        state(db, &items[0]).await,
+        JobState {
+            status: "done".into(),
+            attempts: 2,
+            lease_owner: None,
+            last_error: None,
+        }
+    );
+    // A finished job is never claimed again.
+    assert_eq!(claim(db, "w3", now + 100 * LEASE).await, None);
+}
+
+#[tokio::test]
+async fn a_job_put_back_waits_for_its_time() {
+    let (app, items) = queue_with(1).await;
+    let db = &app.state.db;
+    let now = now_ms();
+    let job = claim(db, "w1", now).await.unwrap();
+    assert!(
+        jobs::retry_later(db, &job.id, "w1", now + 60_000, "storage down")
+            .await
+            .unwrap()
+    );
+    let queued = state(db, &items[0]).await;
+    assert_eq!(queued.status, "queued");
+    assert_eq!(queued.lease_owner, None);
+    assert_eq!(queued.last_error.as_deref(), Some("storage down"));
+    assert_eq!(claim(db, "w2", now + 59_999).await, None, "not due yet");
+    let again = claim(db, "w2", now + 60_000).await.expect("due");
+    assert_eq!(again.attempts, 2);
+    assert!(
+        jobs::finish(db, &job.id, "w2", "failed", Some("gave up"))
+            .await
+            .unwrap()
+    );
+    let failed = state(db, &items[0]).await;
+    assert_eq!(failed.status, "failed");
+    assert_eq!(failed.last_error.as_deref(), Some("gave up"));
+}
+
+#[tokio::test]
+async fn concurrent_claims_never_share_a_job() {
+    let (app, items) = queue_with(3).await;
+    let db = &app.state.db;
+    let now = now_ms();
+    let claims = (0..8).map(|n| {
+        let db = db.clone();
+        tokio::spawn(async move { claim(&db, &format!("w{n}"), now).await })
+    });
+    let mut claimed = Vec::new();
+    for handle in claims.collect::<Vec<_>>() {
+        if let Some(job) = handle.await.unwrap() {
+            claimed.push(job);
+        }
+    }
+    assert_eq!(claimed.len(), 3, "each job once: {claimed:?}");
+    let subjects: HashSet<&str> = claimed.iter().map(|j| j.subject_id.as_str()).collect();
+    let expected: HashSet<&str> = items.iter().map(String::as_str).collect();
+    assert_eq!(subjects, expected);
+    assert!(claimed.iter().all(|j| j.attempts == 1));
+    for job in &claimed {
+        let owner = jobs::for_subject(db, &job.subject_id).await.unwrap()[0]
+            .lease_owner
+            .clone();
+        assert!(owner.is_some_and(|o| o.starts_with('w')));
+    }
+}

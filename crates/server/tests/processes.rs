@@ -1,0 +1,828 @@
+//! Process-level tests of the job queue (docs/architecture/heatmaps.md): the real `regard`
+//! binary, killed in the middle of a job and started again, and several nodes sharing one
+//! database and one storage.
+//!
+//! - SQLite in a temporary data folder by default; `REGARD_TEST_DATABASE_URL` (an admin URL)
+//!   gives each test a fresh PostgreSQL database, dropped afterwards.
+//! - `REGARD_TEST_S3` (scripts/s3-test-server.sh) puts media on S3, under a key prefix of the
+//!   test's own.
+//! - The multi-node test needs both (SQLite and local storage are single-node); without them it
+//!   says it is skipped and passes.
+//!
+//! Nothing here sleeps to synchronise: the tests wait for lines in the processes' logs and for
+//! server-sent events, each with a timeout. `TEST_LOG=1` echoes the processes' logs.
+
+use std::io::Cursor;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use sqlx::{AnyConnection, Connection, Executor};
+use tokio::io::{AsyncBufReadExt, AsyncRead, BufReader};
+use tokio::process::{Child, Command};
+use tokio::sync::Notify;
+use tokio::time::Instant;
+
+/// Shared by every process of a test, so a token signed by one node is valid on the others.
+const JWT_SECRET: &str = "processes-test-jwt-secret-0123456789abcdef";
+/// Start-up: migrations, the PostgreSQL listener, the dummy password hash.
+const START_TIMEOUT: Duration = Duration::from_secs(60);
+/// From a request to the job's outcome (a lease to expire, a claim, the computation).
+const JOB_TIMEOUT: Duration = Duration::from_secs(60);
+
+// ---------------------------------------------------------------------------------------------
+// Processes and their logs
+
+/// Lines a process wrote so far (ANSI codes stripped), and how many of its pipes are open.
+#[derive(Default)]
+struct LogState {
+    lines: Vec<String>,
+    open_pipes: usize,
+}
+
+/// A running `regard` process whose stdout and stderr are read line by line.
+struct Process {
+    name: String,
+    child: Child,
+    logs: Arc<Mutex<LogState>>,
+    changed: Arc<Notify>,
+}
+
+/// Removes ANSI escape sequences (`ESC [ ... final byte`): colours may be on even with
+/// `NO_COLOR`.
+fn strip_ansi(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            if chars.peek() == Some(&'[') {
+                chars.next();
+                for c in chars.by_ref() {
+                    if ('@'..='~').contains(&c) {
+                        break;
+                    }
+                }
+            }
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The value of `key=` in a log line (up to the next space).
+fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let pattern = format!(" {key}=");
+    let start = line.find(&pattern)? + pattern.len();
+    let rest = &line[start..];
+    Some(
+        rest.split_whitespace()
+            .next()
+            .unwrap_or("")
+            .trim_matches('"'),
+    )
+}
+
+impl Process {
+    /// Starts `regard <args>` with only the given `REGARD_*` variables (any inherited ones are
+    /// removed) and info-level text logs.
+    fn spawn(name: &str, args: &[&str], env: &[(String, String)]) -> Self {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_regard"));
+        command.args(args);
+        for (key, _) in std::env::vars_os() {
+            if key.to_string_lossy().starts_with("REGARD_") {
+                command.env_remove(key);
+            }
+        }
+        command
+            .env("RUST_LOG", "info")
+            .env("NO_COLOR", "1")
+            .envs(env.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            // A failing test must not leave servers behind.
+            .kill_on_drop(true);
+        let mut child = command.spawn().expect("start the regard binary");
+        let logs = Arc::new(Mutex::new(LogState {
+            lines: Vec::new(),
+            open_pipes: 2,
+        }));
+        let changed = Arc::new(Notify::new());
+        let echo = std::env::var_os("TEST_LOG").is_some();
+        let stdout = child.stdout.take().unwrap();
+        let stderr = child.stderr.take().unwrap();
+        for pipe in [
+            Box::new(stdout) as Box<dyn AsyncRead + Send + Unpin>,
+            Box::new(stderr),
+        ] {
+            let (logs, changed, name) = (Arc::clone(&logs), Arc::clone(&changed), name.to_owned());
+            tokio::spawn(async move {
+                let mut lines = BufReader::new(pipe).lines();
+                while let Ok(Some(line)) = lines.next_line().await {
+                    let line = strip_ansi(&line);
+                    if echo {
+                        eprintln!("[{name}] {line}");
+                    }
+                    logs.lock().unwrap().lines.push(line);
+                    changed.notify_waiters();
+                }
+                logs.lock().unwrap().open_pipes -= 1;
+                changed.notify_waiters();
+            });
+        }
+        Self {
+            name: name.to_owned(),
+            child,
+            logs,
+            changed,
+        }
+    }
+
+    /// The last lines of the log, for failure messages.
+    fn tail(&self) -> String {
+        let logs = self.logs.lock().unwrap();
+        let from = logs.lines.len().saturating_sub(60);
+        format!(
+            "--- last lines of {} ---\n{}",
+            self.name,
+            logs.lines[from..].join("\n")
+        )
+    }
+
+    /// Lines logged so far that contain `text`.
+    fn lines_with(&self, text: &str) -> Vec<String> {
+        let logs = self.logs.lock().unwrap();
+        logs.lines
+            .iter()
+            .filter(|l| l.contains(text))
+            .cloned()
+            .collect()
+    }
+
+    /// Waits for a log line (already written or to come) for which `matches` holds. Panics
+    /// with the log's tail on timeout or when the process closes its output first.
+    async fn wait_for_line(
+        &self,
+        what: &str,
+        timeout: Duration,
+        matches: impl Fn(&str) -> bool,
+    ) -> String {
+        let deadline = Instant::now() + timeout;
+        loop {
+            // Registered before looking, so a line written in between still wakes us.
+            let notified = self.changed.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            {
+                let logs = self.logs.lock().unwrap();
+                if let Some(line) = logs.lines.iter().find(|l| matches(l)) {
+                    return line.clone();
+                }
+                if logs.open_pipes == 0 {
+                    drop(logs);
+                    panic!(
+                        "{} exited before logging {what}\n{}",
+                        self.name,
+                        self.tail()
+                    );
+                }
+            }
+            if tokio::time::timeout_at(deadline, notified).await.is_err() {
+                panic!(
+                    "{} did not log {what} within {timeout:?}\n{}",
+                    self.name,
+                    self.tail()
+                );
+            }
+        }
+    }
+
+    /// SIGKILL, and waits for the process to be gone.
+    async fn kill(&mut self) {
+        self.child.kill().await.expect("kill the process");
+    }
+}
+
+/// A `regard serve` process and its address.
+struct Server {
+    process: Process,
+    base: String,
+}
+
+impl Server {
+    /// Starts `regard serve <extra args>` on a free port and waits until it listens; the
+    /// address is read from its `listening` line.
+    async fn start(name: &str, extra_args: &[&str], env: &[(String, String)]) -> Self {
+        let mut args = vec!["serve"];
+        args.extend_from_slice(extra_args);
+        let mut env = env.to_vec();
+        env.push(("REGARD_BIND".into(), "127.0.0.1:0".into()));
+        let process = Process::spawn(name, &args, &env);
+        let line = process
+            .wait_for_line("its listening address", START_TIMEOUT, |l| {
+                l.contains("listening") && field(l, "address").is_some()
+            })
+            .await;
+        let address = field(&line, "address").unwrap().to_owned();
+        Self {
+            process,
+            base: format!("http://{address}"),
+        }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Database and storage of a test
+
+/// Where a test's processes keep their data: a temporary folder (web build, data folders),
+/// the database (SQLite in the first data folder, or a fresh PostgreSQL database) and the media
+/// storage (local, or an S3 prefix of the test's own).
+struct Backing {
+    dir: tempfile::TempDir,
+    postgres: Option<PostgresDb>,
+    storage_url: Option<String>,
+}
+
+impl Backing {
+    async fn new(tag: &str) -> Self {
+        let dir = tempfile::tempdir().expect("temporary folder");
+        let web = dir.path().join("web");
+        std::fs::create_dir_all(&web).unwrap();
+        std::fs::write(
+            web.join("index.html"),
+            "<!doctype html><html><body><div id=\"root\"></div></body></html>",
+        )
+        .unwrap();
+        let postgres = match postgres_admin_url() {
+            Some(admin_url) => Some(PostgresDb::create(&admin_url).await),
+            None => None,
+        };
+        let storage_url = s3_endpoint().map(|endpoint| {
+            let bucket =
+                std::env::var("REGARD_TEST_S3_BUCKET").unwrap_or_else(|_| "regard-test".to_owned());
+            format!(
+                "s3://{bucket}/processes-{tag}-{}?endpoint={endpoint}&region=us-east-1",
+                uuid::Uuid::new_v4().simple()
+            )
+        });
+        Self {
+            dir,
+            postgres,
+            storage_url,
+        }
+    }
+
+    /// The data folder of one node (`data` for the single-node test).
+    fn data_dir(&self, node: &str) -> PathBuf {
+        self.dir.path().join(node)
+    }
+
+    /// URL of the database the processes share.
+    fn database_url(&self) -> String {
+        match &self.postgres {
+            Some(db) => db.url.clone(),
+            None => format!(
+                "sqlite://{}",
+                self.data_dir("data").join("regard.db").display()
+            ),
+        }
+    }
+
+    /// The `REGARD_*` variables of a process whose data folder is `node`.
+    fn env(&self, node: &str) -> Vec<(String, String)> {
+        let mut env = vec![
+            ("REGARD_DATA_DIR", path_text(&self.data_dir(node))),
+            ("REGARD_WEB_DIR", path_text(&self.dir.path().join("web"))),
+            ("REGARD_JWT_SECRET", JWT_SECRET.to_owned()),
+            ("REGARD_RATE_LIMIT_SIGN_UP", "0".to_owned()),
+            ("REGARD_RATE_LIMIT_SIGN_IN", "0".to_owned()),
+            ("REGARD_JOB_LEASE_SECS", "2".to_owned()),
+            ("REGARD_JOB_POLL_SECS", "0.2".to_owned()),
+            ("REGARD_WORKERS", "1".to_owned()),
+        ];
+        if let Some(db) = &self.postgres {
+            env.push(("REGARD_DATABASE_URL", db.url.clone()));
+        }
+        if let Some(url) = &self.storage_url {
+            env.push(("REGARD_STORAGE_URL", url.clone()));
+        }
+        env.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()
+    }
+
+    /// The database, through the server's own layer (migrations are already applied).
+    async fn db(&self) -> regard::db::Db {
+        regard::db::Db::connect(&self.database_url(), 2)
+            .await
+            .expect("connect to the test database")
+    }
+
+    /// Output media rows (kind `heatmap`) of a user.
+    async fn heatmap_media_rows(&self, user_id: &str) -> i64 {
+        sqlx::any::install_default_drivers();
+        let mut conn = AnyConnection::connect(&self.database_url())
+            .await
+            .expect("connect to the test database");
+        let count: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM media WHERE owner_id = $1 AND kind = 'heatmap'",
+        )
+        .bind(user_id)
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+        let _ = conn.close().await;
+        count
+    }
+}
+
+fn path_text(path: &Path) -> String {
+    path.to_str().expect("UTF-8 temporary path").to_owned()
+}
+
+fn postgres_admin_url() -> Option<String> {
+    std::env::var("REGARD_TEST_DATABASE_URL")
+        .ok()
+        .filter(|v| !v.is_empty())
+}
+
+fn s3_endpoint() -> Option<String> {
+    let value = std::env::var("REGARD_TEST_S3")
+        .ok()
+        .filter(|v| !v.is_empty())?;
+    assert!(
+        value.starts_with("http://") || value.starts_with("https://"),
+        "REGARD_TEST_S3={value:?} is not an endpoint URL: start a server with \
+         `eval \"$(scripts/s3-test-server.sh start)\"` (or run scripts/test.sh)"
+    );
+    Some(value)
+}
+
+/// One PostgreSQL database per test (as tests/api/helpers.rs), dropped at the end.
+struct PostgresDb {
+    admin_url: String,
+    name: String,
+    url: String,
+}
+
+impl PostgresDb {
+    async fn create(admin_url: &str) -> Self {
+        sqlx::any::install_default_drivers();
+        let name = format!("test_{}", uuid::Uuid::new_v4().simple());
+        let mut admin = AnyConnection::connect(admin_url)
+            .await
+            .expect("connect to REGARD_TEST_DATABASE_URL");
+        admin
+            .execute(format!("CREATE DATABASE \"{name}\"").as_str())
+            .await
+            .expect("create test database");
+        let _ = admin.close().await;
+        Self {
+            admin_url: admin_url.to_owned(),
+            url: with_database(admin_url, &name),
+            name,
+        }
+    }
+}
+
+impl Drop for PostgresDb {
+    fn drop(&mut self) {
+        // On a thread of its own because Drop cannot await; FORCE ends connections of
+        // processes that may still be exiting.
+        let admin_url = self.admin_url.clone();
+        let name = self.name.clone();
+        let _ = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            runtime.block_on(async move {
+                if let Ok(mut admin) = AnyConnection::connect(&admin_url).await {
+                    let sql = format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)");
+                    if let Err(err) = admin.execute(sql.as_str()).await {
+                        eprintln!("could not drop {name}: {err}");
+                    }
+                    let _ = admin.close().await;
+                }
+            });
+        })
+        .join();
+    }
+}
+
+/// `admin_url` with its database name replaced.
+fn with_database(admin_url: &str, name: &str) -> String {
+    let (base, query) = match admin_url.split_once('?') {
+        Some((base, query)) => (base, Some(query)),
+        None => (admin_url, None),
+    };
+    let scheme_end = base.find("://").map_or(0, |i| i + 3);
+    let base = match base[scheme_end..].find('/') {
+        Some(slash) => &base[..scheme_end + slash],
+        None => base,
+    };
+    match query {
+        Some(query) => format!("{base}/{name}?{query}"),
+        None => format!("{base}/{name}"),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP: a signed-in user, uploads, heatmaps, the events stream
+
+/// A photo-like JPEG (gradients, texture and a bright square), so the attention engine has
+/// something to look at.
+fn test_jpeg(width: u32, height: u32) -> Vec<u8> {
+    let image = image::RgbImage::from_fn(width, height, |x, y| {
+        let t = ((x * 7 + y * 13) % 31) as u8;
+        let square = x > width / 2 && x < 3 * width / 4 && y > height / 4 && y < height / 2;
+        if square {
+            image::Rgb([240, 30, 30])
+        } else {
+            image::Rgb([
+                (x * 255 / width) as u8 / 2 + t,
+                (y * 255 / height) as u8 / 2 + t,
+                128 + t,
+            ])
+        }
+    });
+    let mut out = Cursor::new(Vec::new());
+    image::DynamicImage::ImageRgb8(image)
+        .write_to(&mut out, image::ImageFormat::Jpeg)
+        .unwrap();
+    out.into_inner()
+}
+
+fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+}
+
+/// A signed-up user.
+struct User {
+    id: String,
+    token: String,
+}
+
+async fn sign_up(client: &reqwest::Client, server: &Server) -> User {
+    let email = format!("user-{}@example.com", uuid::Uuid::new_v4().simple());
+    let response = client
+        .post(server.url("/auth/v1/signup"))
+        .header("apikey", "anon-key")
+        .bearer_auth("anon-key")
+        .json(&json!({"email": email, "password": "secret1"}))
+        .send()
+        .await
+        .expect("sign-up sent");
+    assert_eq!(response.status(), 200, "sign-up failed");
+    let session: Value = response.json().await.unwrap();
+    User {
+        id: session["user"]["id"].as_str().unwrap().to_owned(),
+        token: session["access_token"].as_str().unwrap().to_owned(),
+    }
+}
+
+/// `POST /api/v1/media`; returns the media id.
+async fn upload(client: &reqwest::Client, server: &Server, user: &User, data: Vec<u8>) -> String {
+    let part = reqwest::multipart::Part::bytes(data)
+        .file_name("poster.jpg")
+        .mime_str("image/jpeg")
+        .unwrap();
+    let response = client
+        .post(server.url("/api/v1/media"))
+        .bearer_auth(&user.token)
+        .multipart(reqwest::multipart::Form::new().part("file", part))
+        .send()
+        .await
+        .expect("upload sent");
+    assert_eq!(response.status(), 201, "upload failed");
+    let media: Value = response.json().await.unwrap();
+    media["id"].as_str().unwrap().to_owned()
+}
+
+/// `POST /api/v1/heatmaps` with one image; returns the heatmap JSON.
+async fn create_heatmap(
+    client: &reqwest::Client,
+    server: &Server,
+    user: &User,
+    media_id: &str,
+) -> Value {
+    let response = client
+        .post(server.url("/api/v1/heatmaps"))
+        .bearer_auth(&user.token)
+        .json(&json!({"name": "Crash test", "media_ids": [media_id]}))
+        .send()
+        .await
+        .expect("heatmap request sent");
+    assert_eq!(response.status(), 202, "creating the heatmap failed");
+    response.json().await.unwrap()
+}
+
+async fn get_heatmap(client: &reqwest::Client, server: &Server, user: &User, id: &str) -> Value {
+    let response = client
+        .get(server.url(&format!("/api/v1/heatmaps/{id}")))
+        .bearer_auth(&user.token)
+        .send()
+        .await
+        .expect("request sent");
+    assert_eq!(response.status(), 200, "GET /heatmaps/{id} failed");
+    response.json().await.unwrap()
+}
+
+/// An open `GET /api/v1/events` stream.
+struct Events {
+    response: reqwest::Response,
+    buffer: Vec<u8>,
+}
+
+impl Events {
+    /// Opens the stream and waits for `ready` (from then on, every event is delivered).
+    async fn open(client: &reqwest::Client, server: &Server, user: &User) -> Self {
+        let response = client
+            .get(server.url("/api/v1/events"))
+            .bearer_auth(&user.token)
+            .header("Accept", "text/event-stream")
+            .send()
+            .await
+            .expect("events request sent");
+        assert_eq!(response.status(), 200, "GET /api/v1/events failed");
+        let mut events = Self {
+            response,
+            buffer: Vec::new(),
+        };
+        let deadline = Instant::now() + START_TIMEOUT;
+        let (name, _) = events.next(deadline).await;
+        assert_eq!(name, "ready", "the first event of a stream is `ready`");
+        events
+    }
+
+    /// The next event (`event:` name and `data:` JSON); comments (pings) are skipped.
+    async fn next(&mut self, deadline: Instant) -> (String, Value) {
+        loop {
+            if let Some(end) = self.buffer.windows(2).position(|w| w == b"\n\n") {
+                let frame = String::from_utf8(self.buffer[..end].to_vec()).expect("UTF-8 event");
+                self.buffer.drain(..end + 2);
+                let mut name = None;
+                let mut data = Vec::new();
+                for line in frame.lines() {
+                    if let Some(value) = line.strip_prefix("event:") {
+                        name = Some(value.trim().to_owned());
+                    } else if let Some(value) = line.strip_prefix("data:") {
+                        data.push(value.trim_start().to_owned());
+                    }
+                }
+                if name.is_none() && data.is_empty() {
+                    continue;
+                }
+                let data = serde_json::from_str(&data.join("\n")).expect("JSON event data");
+                return (name.unwrap_or_else(|| "message".to_owned()), data);
+            }
+            let chunk = tokio::time::timeout_at(deadline, self.response.chunk())
+                .await
+                .expect("no event before the deadline")
+                .expect("event stream failed")
+                .expect("event stream ended");
+            self.buffer.extend_from_slice(&chunk);
+        }
+    }
+
+    /// Reads events until the item is `done` (panics if it fails, or on timeout); returns the
+    /// statuses seen for it, in order.
+    async fn until_item_done(&mut self, item_id: &str, timeout: Duration) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            let (name, data) = self.next(deadline).await;
+            if name != "heatmap_item" || data["item_id"] != item_id {
+                continue;
+            }
+            let status = data["status"].as_str().unwrap_or_default().to_owned();
+            seen.push(status.clone());
+            match status.as_str() {
+                "done" => {
+                    assert!(
+                        data["score"].is_number(),
+                        "a done event has a score: {data}"
+                    );
+                    return seen;
+                }
+                "failed" => panic!("the item failed: {data}"),
+                _ => {}
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tests
+
+/// A server is killed (SIGKILL) while its worker holds a job; the next server started on the
+/// same data claims the job once the lease expires and finishes it, and there is exactly one
+/// set of outputs.
+#[tokio::test]
+async fn a_job_whose_process_was_killed_is_finished_by_the_next_one() {
+    let backing = Backing::new("crash").await;
+    let client = client();
+    let mut env = backing.env("data");
+    env.push(("REGARD_FAULT_HOLD_JOB_MS".into(), "600000".into()));
+    let mut first = Server::start("serve-1", &[], &env).await;
+
+    let user = sign_up(&client, &first).await;
+    let media_id = upload(&client, &first, &user, test_jpeg(640, 400)).await;
+    let heatmap = create_heatmap(&client, &first, &user, &media_id).await;
+    let heatmap_id = heatmap["id"].as_str().unwrap().to_owned();
+    let item_id = heatmap["items"][0]["id"].as_str().unwrap().to_owned();
+
+    let started = first
+        .process
+        .wait_for_line("`job started` for the item", JOB_TIMEOUT, |l| {
+            l.contains("job started") && field(l, "subject") == Some(item_id.as_str())
+        })
+        .await;
+    assert_eq!(field(&started, "attempt"), Some("1"), "{started}");
+    let job_id = field(&started, "job_id").unwrap().to_owned();
+    // The hold comes after the item is marked processing: the process dies mid-job.
+    first
+        .process
+        .wait_for_line("the fault-injection hold of the job", JOB_TIMEOUT, |l| {
+            l.contains("fault injection: holding the job")
+                && field(l, "job_id") == Some(job_id.as_str())
+        })
+        .await;
+    let held = get_heatmap(&client, &first, &user, &heatmap_id).await;
+    assert_eq!(held["items"][0]["status"], "processing", "{held}");
+    assert_eq!(held["items"][0]["attempts"], 1, "{held}");
+    first.process.kill().await;
+
+    // What the crash left: the job claimed once, its lease not given back.
+    let db = backing.db().await;
+    let jobs = regard::db::jobs::for_subject(&db, &item_id).await.unwrap();
+    assert_eq!(jobs.len(), 1, "{jobs:?}");
+    assert_eq!(jobs[0].status, "running", "{jobs:?}");
+    assert_eq!(jobs[0].attempts, 1, "{jobs:?}");
+    assert!(jobs[0].lease_owner.is_some(), "{jobs:?}");
+    assert_eq!(
+        backing.heatmap_media_rows(&user.id).await,
+        0,
+        "nothing saved by the killed attempt"
+    );
+
+    // The same data, without the fault.
+    let second = Server::start("serve-2", &[], &backing.env("data")).await;
+    let mut events = Events::open(&client, &second, &user).await;
+    let current = get_heatmap(&client, &second, &user, &heatmap_id).await;
+    if current["items"][0]["status"] != "done" {
+        events.until_item_done(&item_id, JOB_TIMEOUT).await;
+    }
+
+    let found = get_heatmap(&client, &second, &user, &heatmap_id).await;
+    assert_eq!(found["status"], "done", "{found}");
+    let item = &found["items"][0];
+    assert_eq!(item["id"], item_id.as_str());
+    assert_eq!(item["status"], "done", "{item}");
+    assert!(
+        item["result"].is_object(),
+        "a done item has a result: {item}"
+    );
+    assert!(item["result"]["score"].is_number(), "{item}");
+    assert!(item["error"].is_null(), "{item}");
+    // The item's attempts follow its job's: the killed one and the one that finished.
+    assert_eq!(item["attempts"], 2, "{item}");
+
+    // The job: claimed twice (the killed worker's attempt and the one that finished), done.
+    let jobs = regard::db::jobs::for_subject(&db, &item_id).await.unwrap();
+    assert_eq!(jobs.len(), 1, "{jobs:?}");
+    assert_eq!(jobs[0].status, "done", "{jobs:?}");
+    assert_eq!(jobs[0].attempts, 2, "{jobs:?}");
+    assert_eq!(jobs[0].lease_owner, None, "{jobs:?}");
+    db.close().await;
+
+    let restarted = second
+        .process
+        .wait_for_line("`job started` for the item", JOB_TIMEOUT, |l| {
+            l.contains("job started") && field(l, "subject") == Some(item_id.as_str())
+        })
+        .await;
+    assert_eq!(field(&restarted, "attempt"), Some("2"), "{restarted}");
+    assert_ne!(
+        field(&started, "worker"),
+        field(&restarted, "worker"),
+        "another worker took the job over"
+    );
+
+    // One set of outputs: map, overlay and fog.
+    assert_eq!(backing.heatmap_media_rows(&user.id).await, 3);
+}
+
+/// Two API nodes without workers and one `regard worker`, sharing a PostgreSQL database and an
+/// S3 bucket: a heatmap created through node 1 is computed by the worker, and a tab connected
+/// to node 2 sees it finish.
+#[tokio::test]
+async fn api_nodes_see_the_work_of_a_separate_worker() {
+    let mut missing = Vec::new();
+    if postgres_admin_url().is_none() {
+        missing.push("REGARD_TEST_DATABASE_URL");
+    }
+    if s3_endpoint().is_none() {
+        missing.push("REGARD_TEST_S3");
+    }
+    if !missing.is_empty() {
+        println!(
+            "skipped: needs {} (several nodes share PostgreSQL and S3; scripts/test.sh sets both \
+             in its PostgreSQL pass)",
+            missing.join(" and ")
+        );
+        return;
+    }
+
+    let backing = Backing::new("nodes").await;
+    let client = client();
+    let node1 = Server::start("node-1", &["--no-worker"], &backing.env("node1")).await;
+    let node2 = Server::start("node-2", &["--no-worker"], &backing.env("node2")).await;
+    let worker = Process::spawn("worker", &["worker"], &backing.env("worker"));
+    worker
+        .wait_for_line("`job workers started`", START_TIMEOUT, |l| {
+            l.contains("job workers started")
+        })
+        .await;
+    for node in [&node1, &node2] {
+        assert!(
+            !node
+                .process
+                .lines_with("no job workers in this process")
+                .is_empty(),
+            "{}",
+            node.process.tail()
+        );
+    }
+
+    let user = sign_up(&client, &node1).await;
+    let mut events = Events::open(&client, &node2, &user).await;
+    let media_id = upload(&client, &node1, &user, test_jpeg(640, 400)).await;
+    let heatmap = create_heatmap(&client, &node1, &user, &media_id).await;
+    let heatmap_id = heatmap["id"].as_str().unwrap().to_owned();
+    let item_id = heatmap["items"][0]["id"].as_str().unwrap().to_owned();
+
+    let statuses = events.until_item_done(&item_id, JOB_TIMEOUT).await;
+    assert_eq!(
+        statuses,
+        ["processing", "done"],
+        "node 2's stream sees the item start and finish"
+    );
+    let started = worker
+        .wait_for_line("`job started` for the item", JOB_TIMEOUT, |l| {
+            l.contains("job started") && field(l, "subject") == Some(item_id.as_str())
+        })
+        .await;
+    let job_id = field(&started, "job_id").unwrap().to_owned();
+    worker
+        .wait_for_line("`job done` for the item's job", JOB_TIMEOUT, |l| {
+            l.contains("job done") && field(l, "job_id") == Some(job_id.as_str())
+        })
+        .await;
+    for node in [&node1, &node2] {
+        assert_eq!(
+            node.process.lines_with("job started"),
+            Vec::<String>::new(),
+            "{} has no workers",
+            node.process.name
+        );
+    }
+
+    let found = get_heatmap(&client, &node2, &user, &heatmap_id).await;
+    assert_eq!(found["status"], "done", "{found}");
+    let item = &found["items"][0];
+    assert_eq!(item["status"], "done", "{item}");
+    assert_eq!(item["attempts"], 1, "{item}");
+    let urls = &item["result"]["urls"];
+    let mut signed: Vec<&str> = ["map", "overlay", "fog", "overlay_thumbnail"]
+        .iter()
+        .map(|k| {
+            urls[k]
+                .as_str()
+                .unwrap_or_else(|| panic!("urls.{k} in {item}"))
+        })
+        .collect();
+    signed.push(item["source"]["urls"]["preview"].as_str().unwrap());
+    for url in signed {
+        // Signed URLs need no token, and any node serves them.
+        let response = client.get(node1.url(url)).send().await.unwrap();
+        assert_eq!(response.status(), 200, "node 1 serving {url}");
+        assert!(!response.bytes().await.unwrap().is_empty(), "{url}");
+    }
+
+    let db = backing.db().await;
+    let jobs = regard::db::jobs::for_subject(&db, &item_id).await.unwrap();
+    assert_eq!(jobs.len(), 1, "{jobs:?}");
+    assert_eq!(jobs[0].status, "done", "{jobs:?}");
+    assert_eq!(jobs[0].attempts, 1, "{jobs:?}");
+    db.close().await;
+    assert_eq!(backing.heatmap_media_rows(&user.id).await, 3);
+}
