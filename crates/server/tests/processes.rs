@@ -19,11 +19,15 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use sqlx::{AnyConnection, Connection, Executor};
+use sqlx::{AnyConnection, Connection};
 use tokio::io::{AsyncBufReadExt, AsyncRead, BufReader};
 use tokio::process::{Child, Command};
 use tokio::sync::Notify;
 use tokio::time::Instant;
+
+#[path = "support/postgres.rs"]
+mod postgres;
+use postgres::PostgresDb;
 
 /// Shared by every process of a test, so a token signed by one node is valid on the others.
 const JWT_SECRET: &str = "processes-test-jwt-secret-0123456789abcdef";
@@ -361,75 +365,6 @@ fn s3_endpoint() -> Option<String> {
          `eval \"$(scripts/s3-test-server.sh start)\"` (or run scripts/test.sh)"
     );
     Some(value)
-}
-
-/// One PostgreSQL database per test (as tests/api/helpers.rs), dropped at the end.
-struct PostgresDb {
-    admin_url: String,
-    name: String,
-    url: String,
-}
-
-impl PostgresDb {
-    async fn create(admin_url: &str) -> Self {
-        sqlx::any::install_default_drivers();
-        let name = format!("test_{}", uuid::Uuid::new_v4().simple());
-        let mut admin = AnyConnection::connect(admin_url)
-            .await
-            .expect("connect to REGARD_TEST_DATABASE_URL");
-        admin
-            .execute(format!("CREATE DATABASE \"{name}\"").as_str())
-            .await
-            .expect("create test database");
-        let _ = admin.close().await;
-        Self {
-            admin_url: admin_url.to_owned(),
-            url: with_database(admin_url, &name),
-            name,
-        }
-    }
-}
-
-impl Drop for PostgresDb {
-    fn drop(&mut self) {
-        // On a thread of its own because Drop cannot await; FORCE ends connections of
-        // processes that may still be exiting.
-        let admin_url = self.admin_url.clone();
-        let name = self.name.clone();
-        let _ = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap();
-            runtime.block_on(async move {
-                if let Ok(mut admin) = AnyConnection::connect(&admin_url).await {
-                    let sql = format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)");
-                    if let Err(err) = admin.execute(sql.as_str()).await {
-                        eprintln!("could not drop {name}: {err}");
-                    }
-                    let _ = admin.close().await;
-                }
-            });
-        })
-        .join();
-    }
-}
-
-/// `admin_url` with its database name replaced.
-fn with_database(admin_url: &str, name: &str) -> String {
-    let (base, query) = match admin_url.split_once('?') {
-        Some((base, query)) => (base, Some(query)),
-        None => (admin_url, None),
-    };
-    let scheme_end = base.find("://").map_or(0, |i| i + 3);
-    let base = match base[scheme_end..].find('/') {
-        Some(slash) => &base[..scheme_end + slash],
-        None => base,
-    };
-    match query {
-        Some(query) => format!("{base}/{name}?{query}"),
-        None => format!("{base}/{name}"),
-    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,9 @@
 //! The API test suite: one binary, the real server on a random port per test. Set
 //! `REGARD_TEST_DATABASE_URL=postgres://...` to run the same tests on PostgreSQL.
 
+#[path = "../support/postgres.rs"]
+mod postgres;
+
 mod creatives;
 mod fixtures;
 mod health_and_web;
