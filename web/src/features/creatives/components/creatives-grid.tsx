@@ -2,10 +2,9 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
-import { Banner } from '@/components/ui/banner';
+import { QueryError } from '@/components/query-error';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
-import { apiErrorKey } from '@/lib/api';
 
 import { creativesInfiniteQueryOptions } from '../api/creatives';
 
@@ -18,14 +17,7 @@ export function CreativesGrid() {
 
   if (query.isPending) return <Spinner />;
   if (query.isError) {
-    return (
-      <Banner variant="error">
-        {t(apiErrorKey(query.error))}{' '}
-        <Button variant="link" onClick={() => void query.refetch()}>
-          {t('common.retry')}
-        </Button>
-      </Banner>
-    );
+    return <QueryError error={query.error} onRetry={() => void query.refetch()} />;
   }
   const creatives = query.data.pages.flatMap((page) => page.items);
   if (creatives.length === 0) return <CreativesEmpty />;

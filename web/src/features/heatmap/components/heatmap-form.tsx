@@ -2,6 +2,7 @@ import { useInfiniteQuery, type UseInfiniteQueryResult, type InfiniteData } from
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { QueryError } from '@/components/query-error';
 import { DropZone } from '@/components/drop-zone';
 import { Banner } from '@/components/ui/banner';
 import { Button } from '@/components/ui/button';
@@ -241,17 +242,9 @@ type SourceQuery = UseInfiniteQueryResult<InfiniteData<Page<unknown>>>;
 
 /** What a picker group shows instead of thumbnails: loading, an error with retry, or its empty text. */
 function SourceState({ query, empty }: { query: SourceQuery; empty: string }): ReactNode {
-  const { t } = useTranslation();
   if (query.isPending) return <Spinner size="sm" />;
   if (query.isError) {
-    return (
-      <Banner variant="error">
-        {t(apiErrorKey(query.error))}{' '}
-        <Button variant="link" onClick={() => void query.refetch()}>
-          {t('common.retry')}
-        </Button>
-      </Banner>
-    );
+    return <QueryError error={query.error} onRetry={() => void query.refetch()} />;
   }
   return <p className="field__hint">{empty}</p>;
 }

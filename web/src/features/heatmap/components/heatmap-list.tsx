@@ -3,11 +3,10 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
-import { Banner } from '@/components/ui/banner';
+import { QueryError } from '@/components/query-error';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/dialog';
 import { Spinner } from '@/components/ui/spinner';
-import { apiErrorKey } from '@/lib/api';
 
 import { heatmapsInfiniteQueryOptions, useDeleteHeatmap, type HeatmapSummary } from '../api/heatmaps';
 import { formatDateTime, formatScore } from '../lib/format';
@@ -28,14 +27,7 @@ export function HeatmapList() {
 
   if (query.isPending) return <Spinner />;
   if (query.isError) {
-    return (
-      <Banner variant="error">
-        {t(apiErrorKey(query.error))}{' '}
-        <Button variant="link" onClick={() => void query.refetch()}>
-          {t('common.retry')}
-        </Button>
-      </Banner>
-    );
+    return <QueryError error={query.error} onRetry={() => void query.refetch()} />;
   }
   const heatmaps = query.data.pages.flatMap((page) => page.items);
   const language = i18n.language;

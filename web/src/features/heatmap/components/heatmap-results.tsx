@@ -1,10 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 
-import { Banner } from '@/components/ui/banner';
-import { Button } from '@/components/ui/button';
+import { QueryError } from '@/components/query-error';
 import { Spinner } from '@/components/ui/spinner';
-import { apiErrorKey } from '@/lib/api';
 
 import { heatmapQueryOptions } from '../api/heatmaps';
 import { formatDateTime, formatScore } from '../lib/format';
@@ -23,14 +21,7 @@ export function HeatmapResults({ id }: { id: string }) {
 
   if (query.isPending) return <Spinner />;
   if (query.isError) {
-    return (
-      <Banner variant="error">
-        {t(apiErrorKey(query.error))}{' '}
-        <Button variant="link" onClick={() => void query.refetch()}>
-          {t('common.retry')}
-        </Button>
-      </Banner>
-    );
+    return <QueryError error={query.error} onRetry={() => void query.refetch()} />;
   }
 
   const heatmap = query.data;

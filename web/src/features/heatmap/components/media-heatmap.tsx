@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
-import { Banner } from '@/components/ui/banner';
+import { QueryError } from '@/components/query-error';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { apiErrorKey, type Media } from '@/lib/api';
@@ -23,14 +23,7 @@ export function MediaHeatmapView({ mediaId }: { mediaId: string }) {
 
   if (query.isPending) return <Spinner />;
   if (query.isError) {
-    return (
-      <Banner variant="error">
-        {t(apiErrorKey(query.error))}{' '}
-        <Button variant="link" onClick={() => void query.refetch()}>
-          {t('common.retry')}
-        </Button>
-      </Banner>
-    );
+    return <QueryError error={query.error} onRetry={() => void query.refetch()} />;
   }
   const { media, heatmap, item } = query.data;
   if (!heatmap || !item) return <GeneratePanel mediaId={mediaId} media={media} />;

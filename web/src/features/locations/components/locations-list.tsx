@@ -2,10 +2,9 @@ import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
-import { Banner } from '@/components/ui/banner';
+import { QueryError } from '@/components/query-error';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
-import { apiErrorKey } from '@/lib/api';
 
 import { locationsQueryOptions } from '../api/locations';
 
@@ -16,14 +15,7 @@ export function LocationsList({ q }: { q: string }) {
 
   if (query.isPending) return <Spinner />;
   if (query.isError) {
-    return (
-      <Banner variant="error">
-        {t(apiErrorKey(query.error))}{' '}
-        <Button variant="link" onClick={() => void query.refetch()}>
-          {t('common.retry')}
-        </Button>
-      </Banner>
-    );
+    return <QueryError error={query.error} onRetry={() => void query.refetch()} />;
   }
   const locations = query.data.pages.flatMap((page) => page.items);
   if (locations.length === 0) {
