@@ -71,6 +71,7 @@ const item = (status: string, extra = '') =>
 describe('parseLiveEvent', () => {
   it('reads ready and heatmap_item events', () => {
     expect(parseLiveEvent({ event: 'ready', data: '{}' })).toEqual({ type: 'ready' });
+    expect(parseLiveEvent({ event: 'resync', data: '{}' })).toEqual({ type: 'ready' });
     expect(
       parseLiveEvent({
         event: 'heatmap_item',

@@ -41,7 +41,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * server may send more) and for malformed data, which are ignored.
  */
 export function parseLiveEvent(message: EventSourceMessage): LiveEvent | null {
-  if (message.event === 'ready') return { type: 'ready' };
+  // `resync` (the server's stream fell behind, or its node lost events) asks for the same as a
+  // new subscription: refetch everything shown.
+  if (message.event === 'ready' || message.event === 'resync') return { type: 'ready' };
   if (message.event !== 'heatmap_item') return null;
   let data: unknown;
   try {
