@@ -16,7 +16,7 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Run the web server: auth, API and the built web app (configuration: REGARD_* variables).
+    /// Run the web server: auth, API, the built web app and job workers (configuration: REGARD_* variables).
     Serve(Box<serve::ServeArgs>),
     /// Run job workers only (heatmaps), sharing the database and storage of `serve` nodes.
     Worker(Box<worker::WorkerArgs>),
