@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { launchBrowser } from './support/browser.mjs';
 import { startServer } from './support/server.mjs';
+import { newPage as openPage, register as registerAccount } from './support/session.mjs';
 
 describe('Creatives and locations in Chromium', () => {
   let server;
@@ -19,30 +20,8 @@ describe('Creatives and locations in Chromium', () => {
     await server?.stop();
   });
 
-  async function newPage() {
-    const context = await browser.newContext({
-      baseURL: server.url,
-      colorScheme: 'light',
-      viewport: { width: 1280, height: 1000 },
-    });
-    const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => {
-      // Refused uploads are expected 4xx answers ("Failed to load resource"); anything else fails.
-      if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) errors.push(m.text());
-    });
-    return { context, page, errors };
-  }
-
-  async function register(page) {
-    await page.goto('/');
-    await page.getByTestId('auth-mode-toggle').click();
-    await page.getByLabel('Email').fill(`media-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`);
-    await page.getByLabel('Mot de passe').fill('secret-123');
-    await page.getByTestId('auth-submit').click();
-    await page.getByRole('heading', { level: 1, name: 'Mes créations' }).waitFor();
-  }
+  const newPage = () => openPage(browser, server.url);
+  const register = (page) => registerAccount(page, 'media');
 
   /** A PNG drawn in the page: base64 bytes. */
   async function pngBase64(page, width, height, color) {

@@ -1,0 +1,33 @@
+// What the browser suites share: a fresh page (own context, French UI, light theme) that
+// collects page errors and console errors, and a new account registered through the login
+// screen. Refused requests are expected 4xx answers ("Failed to load resource") and are not
+// counted as errors.
+
+/**
+ * @param {import('playwright-core').Browser} browser
+ * @param {string} baseURL
+ */
+export async function newPage(browser, baseURL) {
+  const context = await browser.newContext({
+    baseURL,
+    colorScheme: 'light',
+    viewport: { width: 1280, height: 1000 },
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) errors.push(m.text());
+  });
+  return { context, page, errors };
+}
+
+/** Registers a new account (unique email with `prefix`) and waits for the creatives page. */
+export async function register(page, prefix) {
+  await page.goto('/');
+  await page.getByTestId('auth-mode-toggle').click();
+  await page.getByLabel('Email').fill(`${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`);
+  await page.getByLabel('Mot de passe').fill('secret-123');
+  await page.getByTestId('auth-submit').click();
+  await page.getByRole('heading', { level: 1, name: 'Mes créations' }).waitFor();
+}
