@@ -92,24 +92,6 @@ pub struct ItemRow {
     pub updated_at: i64,
 }
 
-impl ItemRow {
-    /// Ids of the media this item references (source and outputs).
-    pub fn media_ids(&self) -> Vec<String> {
-        let mut ids = vec![self.source.id.clone()];
-        ids.extend(
-            [
-                &self.map_media_id,
-                &self.overlay_media_id,
-                &self.fog_media_id,
-            ]
-            .into_iter()
-            .flatten()
-            .cloned(),
-        );
-        ids
-    }
-}
-
 /// A heatmap with its items in order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HeatmapWithItems {
