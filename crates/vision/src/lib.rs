@@ -15,6 +15,7 @@
 
 pub mod analysis;
 pub mod blur;
+pub mod composite;
 pub mod faces;
 pub mod features;
 pub mod fit;
