@@ -1,0 +1,87 @@
+/** Tests of the photo statistics (rendering.md §5) on synthetic images. */
+import { describe, expect, it } from 'vitest';
+
+import { computePhotoStats, type RgbaImage } from './stats';
+import { luminance } from './srgb';
+
+function image(w: number, h: number, f: (x: number, y: number) => [number, number, number]): RgbaImage {
+  const data = new Uint8ClampedArray(w * h * 4);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) data.set([...f(x, y), 255], (y * w + x) * 4);
+  return { width: w, height: h, data };
+}
+
+const quad: [number, number][] = [
+  [60, 60],
+  [140, 60],
+  [140, 140],
+  [60, 140],
+];
+
+describe('computePhotoStats', () => {
+  it('clamps the exposure of a dark ring to 0.3', () => {
+    const s = computePhotoStats(image(200, 200, () => [20, 20, 20]), quad);
+    expect(s.exposure).toBe(0.3);
+    expect(s.cast[0]).toBeCloseTo(1, 6);
+  });
+
+  it('gives full exposure to a bright ring', () => {
+    const s = computePhotoStats(image(200, 200, () => [250, 250, 250]), quad);
+    expect(s.exposure).toBe(1);
+  });
+
+  it('reads a blue cast that keeps luminance', () => {
+    const s = computePhotoStats(image(200, 200, () => [90, 120, 200]), quad);
+    expect(s.cast[2]).toBeGreaterThan(s.cast[0]);
+    expect(luminance(...s.cast)).toBeCloseTo(1, 9);
+    for (const c of s.cast) {
+      expect(c).toBeGreaterThan(0.7);
+      expect(c).toBeLessThan(1.4);
+    }
+  });
+
+  it('only looks at the ring, not inside the quad nor far away', () => {
+    // Inside the quad: red; far outside the ring: green; the ring: grey.
+    const img = image(200, 200, (x, y) => {
+      if (x >= 60 && x < 140 && y >= 60 && y < 140) return [255, 0, 0];
+      if (x < 35 || x >= 165 || y < 35 || y >= 165) return [0, 255, 0];
+      return [128, 128, 128];
+    });
+    const s = computePhotoStats(img, quad);
+    for (const c of s.cast) expect(c).toBeCloseTo(1, 2);
+  });
+
+  it('falls back to defaults with an empty ring', () => {
+    const s = computePhotoStats(image(100, 80, () => [10, 200, 30]), [
+      [0, 0],
+      [100, 0],
+      [100, 80],
+      [0, 80],
+    ]);
+    expect(s.exposure).toBe(1);
+    expect(s.cast).toEqual([1, 1, 1]);
+  });
+
+  it('estimates no noise on a flat image', () => {
+    expect(computePhotoStats(image(200, 200, () => [128, 128, 128]), quad).noise).toBe(0);
+  });
+
+  it('estimates the σ of Gaussian noise', () => {
+    let seed = 12345;
+    const rand = () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const gauss = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
+    const img = image(400, 400, () => {
+      const v = Math.round(128 + 6 * gauss());
+      return [v, v, v];
+    });
+    const big: [number, number][] = quad.map(([x, y]) => [x * 2, y * 2]);
+    const s = computePhotoStats(img, big);
+    expect(s.noise).toBeGreaterThan(5.6);
+    expect(s.noise).toBeLessThan(6.4);
+  });
+});

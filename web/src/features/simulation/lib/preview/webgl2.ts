@@ -1,0 +1,417 @@
+/**
+ * The WebGL2 live preview: uploads the photo (SRGB8_ALPHA8), the creative's linear-light
+ * pyramid built in JS (every level RGBA16F, type FLOAT) and the mask (R8) once per source;
+ * each render() then only sets uniforms and draws one full-screen triangle for the composite
+ * (plus, at night, a low-res emission pass and a separable blur for the bloom). Handles
+ * context loss (re-uploads on restore) and frees every GL object on dispose.
+ */
+import { DEFAULT_STATS, prepareStatsImage, StatsCache } from './stats';
+import { BLUR, COMPOSITE, EMISSION, VERTEX } from './shaders';
+import { frameConstants, gaussianKernel, type FrameConstants, type MaskImage } from './cpu';
+import { quadToPixels } from './homography';
+import { buildPyramid, linearLevel } from './pyramid';
+import { toImageData, toMask } from './sources';
+import type { PreviewParams, PreviewRenderer, PreviewSources, RendererOptions } from './types';
+
+interface Programs {
+  composite: WebGLProgram;
+  emission: WebGLProgram;
+  blur: WebGLProgram;
+}
+
+interface Resources {
+  programs: Programs;
+  vao: WebGLVertexArrayObject;
+  photo: WebGLTexture | null;
+  creative: WebGLTexture | null;
+  mask: WebGLTexture | null;
+  maskSize: [number, number];
+  bloom: [WebGLTexture, WebGLTexture] | null;
+  bloomSize: [number, number, number];
+  fbos: [WebGLFramebuffer, WebGLFramebuffer] | null;
+  lodBase: number;
+  levels: number;
+  floatTargets: boolean;
+  uniforms: Map<WebGLProgram, Map<string, WebGLUniformLocation | null>>;
+}
+
+function compile(gl: WebGL2RenderingContext, vs: string, fs: string): WebGLProgram {
+  const program = gl.createProgram();
+  for (const [type, src] of [
+    [gl.VERTEX_SHADER, vs],
+    [gl.FRAGMENT_SHADER, fs],
+  ] as const) {
+    const sh = gl.createShader(type);
+    if (!sh) throw new Error('preview: createShader failed');
+    gl.shaderSource(sh, src);
+    gl.compileShader(sh);
+    if (!gl.getShaderParameter(sh, gl.COMPILE_STATUS) && !gl.isContextLost()) {
+      throw new Error(`preview: shader: ${gl.getShaderInfoLog(sh) ?? ''}`);
+    }
+    gl.attachShader(program, sh);
+    gl.deleteShader(sh);
+  }
+  gl.linkProgram(program);
+  if (!gl.getProgramParameter(program, gl.LINK_STATUS) && !gl.isContextLost()) {
+    throw new Error(`preview: link: ${gl.getProgramInfoLog(program) ?? ''}`);
+  }
+  return program;
+}
+
+export class WebGL2Preview implements PreviewRenderer {
+  readonly kind = 'webgl2' as const;
+  lastFrameMs = 0;
+  /** When true, render() ends with gl.finish() so lastFrameMs includes the GPU work. */
+  measure: boolean;
+
+  private readonly gl: WebGL2RenderingContext;
+  private res: Resources | null = null;
+  private photo: ImageData | null = null;
+  private creative: ImageData | null = null;
+  private maskImg: MaskImage | null = null;
+  private lastParams: PreviewParams | null = null;
+  private readonly stats: StatsCache;
+  private lost = false;
+  private disposed = false;
+
+  constructor(
+    private readonly canvas: HTMLCanvasElement,
+    gl: WebGL2RenderingContext,
+    options: RendererOptions,
+  ) {
+    this.gl = gl;
+    this.measure = options.measure ?? false;
+    this.stats = new StatsCache(null, () => this.rerender(), options.statsIntervalMs ?? 100);
+    canvas.addEventListener('webglcontextlost', this.onLost);
+    canvas.addEventListener('webglcontextrestored', this.onRestored);
+    this.res = this.createResources();
+  }
+
+  private readonly onLost = (e: Event): void => {
+    e.preventDefault();
+    this.lost = true;
+    this.res = null;
+  };
+
+  private readonly onRestored = (): void => {
+    this.lost = false;
+    this.res = this.createResources();
+    this.uploadAll();
+    this.rerender();
+  };
+
+  private rerender(): void {
+    if (this.lastParams && !this.disposed) this.render(this.lastParams);
+  }
+
+  private createResources(): Resources {
+    const gl = this.gl;
+    const vao = gl.createVertexArray();
+    const floatTargets = gl.getExtension('EXT_color_buffer_float') !== null;
+    return {
+      programs: {
+        composite: compile(gl, VERTEX, COMPOSITE),
+        emission: compile(gl, VERTEX, EMISSION),
+        blur: compile(gl, VERTEX, BLUR),
+      },
+      vao,
+      photo: null,
+      creative: null,
+      mask: null,
+      maskSize: [0, 0],
+      bloom: null,
+      bloomSize: [0, 0, 0],
+      fbos: null,
+      lodBase: 0,
+      levels: 1,
+      floatTargets,
+      uniforms: new Map(),
+    };
+  }
+
+  private loc(program: WebGLProgram, name: string): WebGLUniformLocation | null {
+    const res = this.res;
+    if (!res) return null;
+    let m = res.uniforms.get(program);
+    if (!m) {
+      m = new Map();
+      res.uniforms.set(program, m);
+    }
+    if (!m.has(name)) m.set(name, this.gl.getUniformLocation(program, name));
+    return m.get(name) ?? null;
+  }
+
+  setSources(sources: PreviewSources): void {
+    this.photo = toImageData(sources.photo);
+    this.creative = toImageData(sources.creative);
+    this.maskImg = toMask(sources.mask);
+    this.canvas.width = this.photo.width;
+    this.canvas.height = this.photo.height;
+    this.stats.setImage(prepareStatsImage(this.photo));
+    this.uploadAll();
+  }
+
+  setMask(mask: HTMLCanvasElement | ImageData | null): void {
+    this.maskImg = toMask(mask);
+    this.uploadMask();
+  }
+
+  private uploadAll(): void {
+    if (!this.res || this.lost) return;
+    this.uploadPhoto();
+    this.uploadCreative();
+    this.uploadMask();
+  }
+
+  private uploadPhoto(): void {
+    const gl = this.gl;
+    const res = this.res;
+    if (!res || !this.photo) return;
+    if (res.photo) gl.deleteTexture(res.photo);
+    const tex = gl.createTexture();
+    gl.bindTexture(gl.TEXTURE_2D, tex);
+    gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
+    gl.pixelStorei(gl.UNPACK_FLIP_Y_WEBGL, false);
+    gl.pixelStorei(gl.UNPACK_PREMULTIPLY_ALPHA_WEBGL, false);
+    gl.texStorage2D(gl.TEXTURE_2D, 1, gl.SRGB8_ALPHA8, this.photo.width, this.photo.height);
+    gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, this.photo.width, this.photo.height, gl.RGBA, gl.UNSIGNED_BYTE, this.photo.data);
+    this.texParams(gl.NEAREST, gl.NEAREST);
+    res.photo = tex;
+  }
+
+  private uploadCreative(): void {
+    const gl = this.gl;
+    const res = this.res;
+    if (!res || !this.creative) return;
+    if (res.creative) gl.deleteTexture(res.creative);
+    const levels = buildPyramid(linearLevel(this.creative.data, this.creative.width, this.creative.height));
+    const max = gl.getParameter(gl.MAX_TEXTURE_SIZE) as number;
+    let base = 0;
+    while (base < levels.length - 1 && Math.max(levels[base].width, levels[base].height) > max) base++;
+    const up = levels.slice(base);
+    const tex = gl.createTexture();
+    gl.bindTexture(gl.TEXTURE_2D, tex);
+    gl.pixelStorei(gl.UNPACK_ALIGNMENT, 4);
+    gl.texStorage2D(gl.TEXTURE_2D, up.length, gl.RGBA16F, up[0].width, up[0].height);
+    up.forEach((l, k) => gl.texSubImage2D(gl.TEXTURE_2D, k, 0, 0, l.width, l.height, gl.RGBA, gl.FLOAT, l.data));
+    this.texParams(gl.LINEAR_MIPMAP_NEAREST, gl.LINEAR);
+    res.creative = tex;
+    res.lodBase = base;
+    res.levels = levels.length;
+  }
+
+  private uploadMask(): void {
+    const gl = this.gl;
+    const res = this.res;
+    if (!res) return;
+    const m = this.maskImg;
+    if (!m) return;
+    gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
+    const bytes = m.data instanceof Uint8Array ? m.data : Uint8Array.from(m.data);
+    if (res.mask && res.maskSize[0] === m.width && res.maskSize[1] === m.height) {
+      gl.bindTexture(gl.TEXTURE_2D, res.mask);
+      gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, m.width, m.height, gl.RED, gl.UNSIGNED_BYTE, bytes);
+      return;
+    }
+    if (res.mask) gl.deleteTexture(res.mask);
+    const tex = gl.createTexture();
+    gl.bindTexture(gl.TEXTURE_2D, tex);
+    gl.texStorage2D(gl.TEXTURE_2D, 1, gl.R8, m.width, m.height);
+    gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, m.width, m.height, gl.RED, gl.UNSIGNED_BYTE, bytes);
+    this.texParams(gl.LINEAR, gl.LINEAR);
+    res.mask = tex;
+    res.maskSize = [m.width, m.height];
+  }
+
+  private texParams(min: number, mag: number): void {
+    const gl = this.gl;
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, min);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, mag);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+  }
+
+  /** Two low-res targets for the bloom (emission, then ping-pong blur). */
+  private bloomTargets(w: number, h: number, f: number): void {
+    const gl = this.gl;
+    const res = this.res;
+    if (!res) return;
+    if (res.bloom && res.bloomSize[0] === w && res.bloomSize[1] === h && res.bloomSize[2] === f) return;
+    this.freeBloom();
+    const make = (): [WebGLTexture, WebGLFramebuffer] => {
+      const tex = gl.createTexture();
+      gl.bindTexture(gl.TEXTURE_2D, tex);
+      gl.texStorage2D(gl.TEXTURE_2D, 1, res.floatTargets ? gl.RGBA16F : gl.RGBA8, w, h);
+      this.texParams(gl.LINEAR, gl.LINEAR);
+      const fbo = gl.createFramebuffer();
+      gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
+      gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, tex, 0);
+      return [tex, fbo];
+    };
+    const a = make();
+    const b = make();
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    res.bloom = [a[0], b[0]];
+    res.fbos = [a[1], b[1]];
+    res.bloomSize = [w, h, f];
+  }
+
+  private freeBloom(): void {
+    const gl = this.gl;
+    const res = this.res;
+    if (!res) return;
+    res.bloom?.forEach((t) => gl.deleteTexture(t));
+    res.fbos?.forEach((f) => gl.deleteFramebuffer(f));
+    res.bloom = null;
+    res.fbos = null;
+  }
+
+  private setPanelUniforms(program: WebGLProgram, fc: FrameConstants): void {
+    const gl = this.gl;
+    const res = this.res;
+    const creative = this.creative;
+    if (!res || !creative) return;
+    const u = (n: string) => this.loc(program, n);
+    const h = fc.hinv;
+    gl.uniform3f(u('uH0'), h[0], h[1], h[2]);
+    gl.uniform3f(u('uH1'), h[3], h[4], h[5]);
+    gl.uniform3f(u('uH2'), h[6], h[7], h[8]);
+    gl.uniform4f(u('uFit'), fc.fit.su, fc.fit.u0, fc.fit.sv, fc.fit.v0);
+    gl.uniform2f(u('uCSize'), creative.width, creative.height);
+    gl.uniform1f(u('uLevels'), res.levels);
+    gl.uniform1f(u('uLodBase'), res.lodBase);
+    gl.uniform1i(u('uContain'), fc.contain ? 1 : 0);
+    gl.uniform3f(u('uBg'), ...fc.background);
+    const p = fc.panel;
+    gl.uniform1f(u('uBias'), p.bias);
+    gl.uniform1f(u('uSharpen'), p.sharpen);
+    gl.uniform1f(u('uBright'), p.bright);
+    gl.uniform1f(u('uGamma'), p.gamma);
+    gl.uniform1f(u('uSat'), p.sat);
+    gl.uniform3f(u('uGain'), ...p.gain);
+    gl.uniform1f(u('uGlare'), p.glare);
+    gl.uniform3fv(u('uEdges[0]'), fc.edges.flat());
+    gl.uniform4f(u('uBox'), ...fc.bbox);
+    gl.activeTexture(gl.TEXTURE0);
+    gl.bindTexture(gl.TEXTURE_2D, res.creative);
+    gl.uniform1i(u('uCreative'), 0);
+  }
+
+  render(params: PreviewParams): void {
+    const t0 = performance.now();
+    this.lastParams = params;
+    const gl = this.gl;
+    const res = this.res;
+    if (this.disposed || this.lost || !res || !this.photo || !this.creative || gl.isContextLost()) return;
+    const W = this.photo.width;
+    const H = this.photo.height;
+    const quadPx = quadToPixels(params.quad, W, H);
+    const adj = params.adjustments;
+    const needStats = (adj.auto_match && !adj.night) || adj.grain > 0;
+    const stats = needStats ? this.stats.get(quadPx) : DEFAULT_STATS;
+    const fc = frameConstants({ ...params, quadPx }, this.creative.width, this.creative.height, stats);
+    const after = params.view !== 'before';
+    gl.bindVertexArray(res.vao);
+    gl.disable(gl.BLEND);
+    gl.disable(gl.DEPTH_TEST);
+
+    let bloomUV: [number, number] = [0, 0];
+    const bloomOn = after && fc.panel.bloom > 0 && fc.bloomSigma > 0;
+    if (bloomOn) {
+      const f = fc.bloomFactor;
+      const bw = Math.ceil(W / f);
+      const bh = Math.ceil(H / f);
+      this.bloomTargets(bw, bh, f);
+      if (res.bloom && res.fbos) {
+        bloomUV = [1 / (f * bw), 1 / (f * bh)];
+        gl.viewport(0, 0, bw, bh);
+        // Emission.
+        const pe = res.programs.emission;
+        gl.useProgram(pe);
+        this.setPanelUniforms(pe, fc);
+        gl.uniform1f(this.loc(pe, 'uFactor'), f);
+        gl.bindFramebuffer(gl.FRAMEBUFFER, res.fbos[0]);
+        gl.drawArrays(gl.TRIANGLES, 0, 3);
+        // Blur: horizontal into 1, vertical back into 0.
+        const pb = res.programs.blur;
+        gl.useProgram(pb);
+        const sigma = fc.bloomSigma / f;
+        const radius = Math.min(64, (gaussianKernel(sigma).length - 1) / 2);
+        gl.uniform1f(this.loc(pb, 'uSigma'), sigma);
+        gl.uniform1i(this.loc(pb, 'uRadius'), radius);
+        gl.uniform1i(this.loc(pb, 'uSrc'), 0);
+        gl.activeTexture(gl.TEXTURE0);
+        gl.bindFramebuffer(gl.FRAMEBUFFER, res.fbos[1]);
+        gl.bindTexture(gl.TEXTURE_2D, res.bloom[0]);
+        gl.uniform2i(this.loc(pb, 'uDir'), 1, 0);
+        gl.drawArrays(gl.TRIANGLES, 0, 3);
+        gl.bindFramebuffer(gl.FRAMEBUFFER, res.fbos[0]);
+        gl.bindTexture(gl.TEXTURE_2D, res.bloom[1]);
+        gl.uniform2i(this.loc(pb, 'uDir'), 0, 1);
+        gl.drawArrays(gl.TRIANGLES, 0, 3);
+      }
+    }
+
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    gl.viewport(0, 0, W, H);
+    const pc = res.programs.composite;
+    gl.useProgram(pc);
+    this.setPanelUniforms(pc, fc);
+    const u = (n: string) => this.loc(pc, n);
+    gl.activeTexture(gl.TEXTURE1);
+    gl.bindTexture(gl.TEXTURE_2D, res.photo);
+    gl.uniform1i(u('uPhoto'), 1);
+    gl.activeTexture(gl.TEXTURE2);
+    gl.bindTexture(gl.TEXTURE_2D, res.mask);
+    gl.uniform1i(u('uMask'), 2);
+    gl.activeTexture(gl.TEXTURE3);
+    gl.bindTexture(gl.TEXTURE_2D, bloomOn && res.bloom ? res.bloom[0] : null);
+    gl.uniform1i(u('uBloom'), 3);
+    gl.uniform2f(u('uSize'), W, H);
+    gl.uniform1i(u('uHasMask'), this.maskImg && res.mask ? 1 : 0);
+    gl.uniform1i(u('uBefore'), after ? 0 : 1);
+    gl.uniform3f(u('uPhotoGain'), ...fc.panel.photoGain);
+    gl.uniform1f(u('uBloomStrength'), bloomOn ? fc.panel.bloom : 0);
+    gl.uniform2f(u('uBloomUV'), ...bloomUV);
+    gl.uniform1f(u('uGrain'), fc.panel.grain);
+    gl.drawArrays(gl.TRIANGLES, 0, 3);
+    gl.bindVertexArray(null);
+    if (this.measure) gl.finish();
+    this.lastFrameMs = performance.now() - t0;
+  }
+
+  readPixels(): ImageData {
+    const gl = this.gl;
+    const w = gl.drawingBufferWidth;
+    const h = gl.drawingBufferHeight;
+    const buf = new Uint8Array(w * h * 4);
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, buf);
+    const out = new ImageData(w, h);
+    const row = w * 4;
+    for (let y = 0; y < h; y++) out.data.set(buf.subarray((h - 1 - y) * row, (h - y) * row), y * row);
+    return out;
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.stats.cancel();
+    this.canvas.removeEventListener('webglcontextlost', this.onLost);
+    this.canvas.removeEventListener('webglcontextrestored', this.onRestored);
+    const gl = this.gl;
+    const res = this.res;
+    if (res && !gl.isContextLost()) {
+      this.freeBloom();
+      for (const t of [res.photo, res.creative, res.mask]) if (t) gl.deleteTexture(t);
+      gl.deleteVertexArray(res.vao);
+      gl.deleteProgram(res.programs.composite);
+      gl.deleteProgram(res.programs.emission);
+      gl.deleteProgram(res.programs.blur);
+    }
+    this.res = null;
+    this.photo = null;
+    this.creative = null;
+    this.maskImg = null;
+  }
+}
