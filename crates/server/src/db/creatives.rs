@@ -112,6 +112,7 @@ pub async fn list(
         limit,
         after,
         query,
+        filters: &[],
     };
     page::newest_first(db, &select(), "c", request, from_row).await
 }
@@ -135,19 +136,29 @@ pub async fn update(db: &Db, creative: &CreativeRow) -> Result<bool, DbError> {
     Ok(done.rows_affected() == 1)
 }
 
-/// Deletes the owner's creative; returns whether it existed.
-pub async fn delete(db: &Db, owner_id: &str, id: &str) -> Result<bool, DbError> {
-    let done = sqlx::query("DELETE FROM creatives WHERE id = $1 AND owner_id = $2")
-        .bind(id)
-        .bind(owner_id)
-        .execute(db.pool())
-        .await?;
-    Ok(done.rows_affected() == 1)
+/// Deletes the owner's creative with the simulations made from it (and their jobs), in one
+/// transaction. Returns the media ids to release (the creative's image first, then the
+/// simulations' outputs and masks), or `None` when there was no such creative.
+pub async fn delete(db: &Db, owner_id: &str, id: &str) -> Result<Option<Vec<String>>, DbError> {
+    let mut tx = db.pool().begin().await?;
+    let released = super::simulations::delete_for_creative(&mut tx, owner_id, id).await?;
+    let row =
+        sqlx::query("DELETE FROM creatives WHERE id = $1 AND owner_id = $2 RETURNING media_id")
+            .bind(id)
+            .bind(owner_id)
+            .fetch_optional(&mut *tx)
+            .await?;
+    let Some(row) = row else {
+        tx.rollback().await?;
+        return Ok(None);
+    };
+    tx.commit().await?;
+    let mut media = vec![row.try_get::<String, _>("media_id")?];
+    media.extend(released);
+    Ok(Some(media))
 }
 
 /// Simulations made from this creative (shown before deleting it, which deletes them).
-/// Simulations do not exist yet, so this is 0; once the table exists the query is
-/// `SELECT COUNT(*) AS n FROM simulations WHERE creative_id = $1 AND owner_id = $2`.
-pub async fn simulation_count(_db: &Db, _owner_id: &str, _id: &str) -> Result<i64, DbError> {
-    Ok(0)
+pub async fn simulation_count(db: &Db, owner_id: &str, id: &str) -> Result<i64, DbError> {
+    super::simulations::count_for_creative(db, owner_id, id).await
 }

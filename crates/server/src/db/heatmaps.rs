@@ -86,6 +86,10 @@ pub struct ItemRow {
     pub map_media_id: Option<String>,
     pub overlay_media_id: Option<String>,
     pub fog_media_id: Option<String>,
+    /// JSON text of the automatic area of interest (a simulation's panel quad, normalised).
+    pub aoi: Option<String>,
+    /// JSON text `{share, area_share, visibility}` of the area of interest, once done.
+    pub panel: Option<String>,
     pub started_at: Option<i64>,
     pub finished_at: Option<i64>,
     pub created_at: i64,
@@ -118,6 +122,8 @@ pub struct NewItem {
     pub id: String,
     pub source_media_id: String,
     pub job_id: String,
+    /// JSON text of the area of interest (four normalised points), if any.
+    pub aoi: Option<String>,
 }
 
 /// The job kind that computes one item.
@@ -137,7 +143,7 @@ fn item_select() -> String {
     format!(
         "SELECT i.id, i.heatmap_id, i.owner_id, i.position, i.status, i.error_code, \
          i.error_message, i.attempts, i.result, i.score, i.map_media_id, i.overlay_media_id, \
-         i.fog_media_id, i.started_at, i.finished_at, i.created_at, i.updated_at, {} \
+         i.fog_media_id, i.aoi, i.panel, i.started_at, i.finished_at, i.created_at, i.updated_at, {} \
          FROM heatmap_items i JOIN media m ON m.id = i.source_media_id",
         media::columns("m", "m_")
     )
@@ -161,6 +167,8 @@ fn item_from_row(row: &AnyRow) -> Result<ItemRow, sqlx::Error> {
         map_media_id: row.try_get("map_media_id")?,
         overlay_media_id: row.try_get("overlay_media_id")?,
         fog_media_id: row.try_get("fog_media_id")?,
+        aoi: row.try_get("aoi")?,
+        panel: row.try_get("panel")?,
         started_at: row.try_get("started_at")?,
         finished_at: row.try_get("finished_at")?,
         created_at: row.try_get("created_at")?,
@@ -191,14 +199,15 @@ pub async fn create(
     for (position, item) in items.iter().enumerate() {
         sqlx::query(
             "INSERT INTO heatmap_items (id, heatmap_id, owner_id, position, source_media_id, \
-             status, attempts, created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, 'queued', 0, $6, $6)",
+             status, attempts, aoi, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, 'queued', 0, $6, $7, $7)",
         )
         .bind(&item.id)
         .bind(&heatmap.id)
         .bind(&heatmap.owner_id)
         .bind(position as i64)
         .bind(&item.source_media_id)
+        .bind(&item.aoi)
         .bind(heatmap.created_at)
         .execute(&mut *tx)
         .await?;
@@ -253,6 +262,7 @@ pub async fn list(
             limit,
             after,
             query,
+            filters: &[],
         },
         |row| {
             Ok(HeatmapSummary {
@@ -413,6 +423,8 @@ pub async fn start_item(
 pub struct ItemOutputs<'a> {
     pub result: &'a str,
     pub score: f64,
+    /// JSON text of the area of interest's shares, when the item has one.
+    pub panel: Option<&'a str>,
     pub map: &'a MediaRow,
     pub overlay: &'a MediaRow,
     pub fog: &'a MediaRow,
@@ -430,14 +442,15 @@ pub async fn complete_item(
     // Claim the item first, so a concurrent delete either happened before (nothing to update)
     // or waits for this transaction (and then deletes the outputs with the item).
     let done = sqlx::query(
-        "UPDATE heatmap_items SET status = 'done', result = $1, score = $2, error_code = NULL, \
-         error_message = NULL, finished_at = $3, updated_at = $3 \
+        "UPDATE heatmap_items SET status = 'done', result = $1, score = $2, panel = $5, \
+         error_code = NULL, error_message = NULL, finished_at = $3, updated_at = $3 \
          WHERE id = $4 AND status = 'processing'",
     )
     .bind(outputs.result)
     .bind(outputs.score)
     .bind(now)
     .bind(item_id)
+    .bind(outputs.panel)
     .execute(&mut *tx)
     .await?;
     if done.rows_affected() == 0 {

@@ -204,19 +204,38 @@ pub async fn list(
         limit,
         after,
         query,
+        filters: &[],
     };
     page::newest_first(db, &select(), "l", request, from_row).await
 }
 
-/// Deletes the owner's location; returns its photo's media id when it existed.
-pub async fn delete(db: &Db, owner_id: &str, id: &str) -> Result<Option<Option<String>>, DbError> {
-    let Some(found) = find(db, owner_id, id).await? else {
+/// Deletes the owner's location with the simulations placed in it (and their jobs), in one
+/// transaction. Returns the media ids to release (its photo, then the simulations' outputs and
+/// masks), or `None` when there was no such location.
+pub async fn delete(db: &Db, owner_id: &str, id: &str) -> Result<Option<Vec<String>>, DbError> {
+    let mut tx = db.pool().begin().await?;
+    let released = super::simulations::delete_for_location(&mut tx, owner_id, id).await?;
+    let row = sqlx::query(
+        "DELETE FROM locations WHERE id = $1 AND owner_id = $2 RETURNING photo_media_id",
+    )
+    .bind(id)
+    .bind(owner_id)
+    .fetch_optional(&mut *tx)
+    .await?;
+    let Some(row) = row else {
+        tx.rollback().await?;
         return Ok(None);
     };
-    let done = sqlx::query("DELETE FROM locations WHERE id = $1 AND owner_id = $2")
-        .bind(id)
-        .bind(owner_id)
-        .execute(db.pool())
-        .await?;
-    Ok((done.rows_affected() == 1).then_some(found.location.photo_media_id))
+    tx.commit().await?;
+    let mut media: Vec<String> = row
+        .try_get::<Option<String>, _>("photo_media_id")?
+        .into_iter()
+        .collect();
+    media.extend(released);
+    Ok(Some(media))
+}
+
+/// Simulations placed in this location (shown before deleting it, which deletes them).
+pub async fn simulation_count(db: &Db, owner_id: &str, id: &str) -> Result<i64, DbError> {
+    super::simulations::count_for_location(db, owner_id, id).await
 }

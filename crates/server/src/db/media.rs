@@ -147,14 +147,17 @@ pub async fn find_owned(db: &Db, owner_id: &str, id: &str) -> Result<Option<Medi
 }
 
 /// Deletes the row unless something still references it (a creative, a location photo, a
-/// heatmap item's source or output). Returns whether it was deleted.
+/// heatmap item's source or output, a simulation's output, PNG or mask). Returns whether it
+/// was deleted.
 pub async fn delete_if_unreferenced(db: &Db, id: &str) -> Result<bool, DbError> {
     let done = sqlx::query(
         "DELETE FROM media WHERE id = $1 \
          AND NOT EXISTS (SELECT 1 FROM creatives WHERE creatives.media_id = $1) \
          AND NOT EXISTS (SELECT 1 FROM locations WHERE locations.photo_media_id = $1) \
          AND NOT EXISTS (SELECT 1 FROM heatmap_items h WHERE h.source_media_id = $1 \
-           OR h.map_media_id = $1 OR h.overlay_media_id = $1 OR h.fog_media_id = $1)",
+           OR h.map_media_id = $1 OR h.overlay_media_id = $1 OR h.fog_media_id = $1) \
+         AND NOT EXISTS (SELECT 1 FROM simulations s WHERE s.output_media_id = $1 \
+           OR s.output_png_media_id = $1 OR s.mask_media_id = $1)",
     )
     .bind(id)
     .execute(db.pool())

@@ -14,6 +14,7 @@ mod page;
 pub mod refresh_tokens;
 pub mod search;
 pub mod sessions;
+pub mod simulations;
 pub mod users;
 
 use std::str::FromStr;

@@ -13,6 +13,8 @@ pub(super) struct PageRequest<'a> {
     pub after: Option<(i64, &'a str)>,
     /// The user's search text (empty: no filter).
     pub query: &'a str,
+    /// Equality filters `(column, value)` on the list's table (e.g. `s.creative_id`).
+    pub filters: &'a [(&'a str, &'a str)],
 }
 
 /// One page of an owner's rows, newest first, after `(created_at, id)` when given, filtered by
@@ -31,14 +33,21 @@ pub(super) async fn newest_first<T>(
         limit,
         after,
         query,
+        filters,
     } = request;
     let patterns = search::like_patterns(query);
     // Always bound (`i64::MAX` means "from the start") so that one query text serves both;
     // row values compare lexicographically on both backends and use the
     // `(owner_id, created_at, id)` index.
     let (after_at, after_id) = after.unwrap_or((i64::MAX, ""));
+    let first_filter = 5 + patterns.len();
+    let filter_clauses: String = filters
+        .iter()
+        .enumerate()
+        .map(|(i, (column, _))| format!(" AND {column} = ${}", first_filter + i))
+        .collect();
     let sql = format!(
-        "{select} WHERE {alias}.owner_id = $1 AND ({alias}.created_at, {alias}.id) < ($2, $3){} \
+        "{select} WHERE {alias}.owner_id = $1 AND ({alias}.created_at, {alias}.id) < ($2, $3){}{filter_clauses} \
          ORDER BY {alias}.created_at DESC, {alias}.id DESC LIMIT $4",
         search::like_clauses(&format!("{alias}.search"), 5, patterns.len())
     );
@@ -49,6 +58,9 @@ pub(super) async fn newest_first<T>(
         .bind(limit + 1);
     for pattern in &patterns {
         q = q.bind(pattern.as_str());
+    }
+    for (_, value) in filters {
+        q = q.bind(*value);
     }
     let rows = q.fetch_all(db.pool()).await?;
     rows.iter()

@@ -50,6 +50,9 @@ pub struct Computed {
     pub overlay: Encoded,
     pub overlay_thumbnail: Encoded,
     pub fog: Encoded,
+    /// `{share, area_share, visibility}` of the area of interest, when one was given (also in
+    /// `result` as `panel`).
+    pub panel: Option<Value>,
 }
 
 /// Why an item could not be computed.
@@ -63,8 +66,12 @@ pub enum ComputeError {
     Internal(String),
 }
 
-/// Computes the outputs of one source image (the bytes of a JPEG, PNG or WebP file).
-pub fn compute(source: &[u8]) -> Result<Computed, ComputeError> {
+/// An area of interest: four corners, relative to the image (0..1), in order around it.
+pub type Aoi = [(f32, f32); 4];
+
+/// Computes the outputs of one source image (the bytes of a JPEG, PNG or WebP file), and the
+/// share of attention of the area of interest when one is given.
+pub fn compute(source: &[u8], aoi: Option<&Aoi>) -> Result<Computed, ComputeError> {
     let rgb = decode(source)?;
     let (w, h) = (rgb.width() as usize, rgb.height() as usize);
     let img =
@@ -89,6 +96,10 @@ pub fn compute(source: &[u8]) -> Result<Computed, ComputeError> {
         object.insert("width".into(), json!(w));
         object.insert("height".into(), json!(h));
     }
+    let panel = aoi.map(|aoi| panel_json(&prediction.map, aoi));
+    if let (Some(panel), Some(object)) = (&panel, result.as_object_mut()) {
+        object.insert("panel".into(), panel.clone());
+    }
     Ok(Computed {
         result,
         score: analysis.score,
@@ -96,11 +107,27 @@ pub fn compute(source: &[u8]) -> Result<Computed, ComputeError> {
         overlay,
         overlay_thumbnail,
         fog,
+        panel,
     })
+}
+
+/// The area of interest's share of the attention, its share of the surface, and their ratio
+/// (`visibility` > 1: the panel draws more attention than its size alone would).
+fn panel_json(map: &regard_vision::Plane, aoi: &Aoi) -> Value {
+    let shares = regard_vision::analysis::polygon_share(map, aoi);
+    let visibility = (shares.area > 0.0).then(|| shares.share / shares.area);
+    json!({"share": shares.share, "area_share": shares.area, "visibility": visibility})
 }
 
 /// Decodes JPEG, PNG or WebP (detected from the bytes) to 8-bit RGB, under decoder limits.
 fn decode(source: &[u8]) -> Result<image::RgbImage, ComputeError> {
+    Ok(decode_image(source, MAX_SOURCE_PIXELS)?.into_rgb8())
+}
+
+/// Decodes JPEG, PNG or WebP (detected from the bytes), refusing images whose decoding would
+/// need more than about `max_pixels` RGBA16 pixels. Stored media are already upright (ingest
+/// applies the EXIF orientation and strips it), so no orientation is applied here.
+pub fn decode_image(source: &[u8], max_pixels: u64) -> Result<DynamicImage, ComputeError> {
     let invalid = |e: &dyn std::fmt::Display| ComputeError::InvalidImage(e.to_string());
     let format = MediaFormat::detect(source)
         .ok_or_else(|| ComputeError::InvalidImage("not a JPEG, PNG or WebP image".into()))?;
@@ -111,13 +138,13 @@ fn decode(source: &[u8]) -> Result<image::RgbImage, ComputeError> {
         MediaFormat::WebP => ImageFormat::WebP,
     });
     let mut limits = image::Limits::default();
-    limits.max_alloc = Some(MAX_SOURCE_PIXELS * 8);
+    limits.max_alloc = Some(max_pixels.saturating_mul(8));
     reader.limits(limits);
     let decoded = reader.decode().map_err(|e| invalid(&e))?;
     if decoded.width() == 0 || decoded.height() == 0 {
         return Err(ComputeError::InvalidImage("the image is empty".into()));
     }
-    Ok(decoded.into_rgb8())
+    Ok(decoded)
 }
 
 fn jpeg(rgb: &[u8], width: usize, height: usize) -> Result<Encoded, ComputeError> {
@@ -197,7 +224,7 @@ mod tests {
 
     #[test]
     fn computes_every_output_at_the_right_size() {
-        let computed = compute(&test_jpeg(640, 360)).unwrap();
+        let computed = compute(&test_jpeg(640, 360), None).unwrap();
         assert_eq!(
             (computed.overlay.width, computed.overlay.height),
             (640, 360)
@@ -230,7 +257,7 @@ mod tests {
 
     #[test]
     fn the_bright_square_holds_the_first_hotspot() {
-        let computed = compute(&test_jpeg(800, 450)).unwrap();
+        let computed = compute(&test_jpeg(800, 450), None).unwrap();
         let first = &computed.result["hotspots"][0];
         let (x, y) = (first["x"].as_f64().unwrap(), first["y"].as_f64().unwrap());
         assert!((0.45..=0.7).contains(&x), "x = {x}");
@@ -242,11 +269,11 @@ mod tests {
         let mut truncated = test_jpeg(320, 200);
         truncated.truncate(200);
         assert!(matches!(
-            compute(&truncated),
+            compute(&truncated, None),
             Err(ComputeError::InvalidImage(_))
         ));
         assert!(matches!(
-            compute(b"GIF89a not what we take"),
+            compute(b"GIF89a not what we take", None),
             Err(ComputeError::InvalidImage(_))
         ));
     }

@@ -108,7 +108,14 @@ pub async fn run(ctx: &Context, job: &ClaimedJob, cancel: &Cancel) -> Result<(),
         }
         Err(err) => return Err(transient(err)),
     };
-    let computed = tokio::task::spawn_blocking(move || compute::compute(&source))
+    // A stored area of interest that no longer parses is a bug, not the user's problem: the
+    // heatmap is still computed, without the panel's shares.
+    let aoi = item.aoi.as_deref().and_then(|text| {
+        parse_aoi(text)
+            .inspect_err(|err| tracing::error!(item_id, error = %err, "stored aoi is not a quad"))
+            .ok()
+    });
+    let computed = tokio::task::spawn_blocking(move || compute::compute(&source, aoi.as_ref()))
         .await
         .map_err(transient)?;
     let computed = match computed {
@@ -126,6 +133,22 @@ pub async fn run(ctx: &Context, job: &ClaimedJob, cancel: &Cancel) -> Result<(),
         return Ok(());
     }
     save(ctx, &item.owner_id, &item.heatmap_id, item_id, computed).await
+}
+
+/// Reads a stored area of interest: four `{"x", "y"}` points, relative to the image.
+fn parse_aoi(text: &str) -> Result<compute::Aoi, String> {
+    let points: Vec<serde_json::Value> = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let mut aoi = [(0.0f32, 0.0f32); 4];
+    if points.len() != 4 {
+        return Err(format!("{} points", points.len()));
+    }
+    for (corner, point) in aoi.iter_mut().zip(&points) {
+        let (Some(x), Some(y)) = (point["x"].as_f64(), point["y"].as_f64()) else {
+            return Err("a point without x and y".into());
+        };
+        *corner = (x as f32, y as f32);
+    }
+    Ok(aoi)
 }
 
 /// Stores the outputs and saves the item.
@@ -148,9 +171,11 @@ async fn save(
     .await?;
     let fog = store(ctx, owner_id, &computed.fog, None, now).await?;
     let result = computed.result.to_string();
+    let panel = computed.panel.as_ref().map(|p| p.to_string());
     let outputs = ItemOutputs {
         result: &result,
         score: computed.score,
+        panel: panel.as_deref(),
         map: &map,
         overlay: &overlay,
         fog: &fog,

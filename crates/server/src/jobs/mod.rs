@@ -28,6 +28,7 @@ use crate::db::jobs::{self, ClaimedJob};
 use crate::db::{self, Db};
 use crate::events::Bus;
 use crate::heatmaps;
+use crate::simulations;
 use crate::storage::Storage;
 
 /// What job handlers can reach. Cheap to clone.
@@ -94,25 +95,57 @@ pub fn backoff(attempts: i64) -> Duration {
     Duration::from_millis((base * jitter) as u64)
 }
 
-/// Runs one attempt of a job by its kind. New kinds (renders) add an arm here.
+/// Runs one attempt of a job by its kind. New kinds add an arm here and in the two below.
 async fn run(ctx: &Context, job: &ClaimedJob, cancel: &Cancel) -> Result<(), JobError> {
     match job.kind.as_str() {
         db::heatmaps::ITEM_JOB => heatmaps::job::run(ctx, job, cancel).await,
+        db::simulations::RENDER_JOB => simulations::job::run(ctx, job, cancel).await,
         other => Err(JobError::Permanent(format!("unknown job kind {other:?}"))),
     }
 }
 
 /// Tells the job's subject that another attempt will follow.
 async fn retrying(ctx: &Context, job: &ClaimedJob) {
-    if job.kind == db::heatmaps::ITEM_JOB {
-        heatmaps::job::retrying(ctx, job).await;
+    match job.kind.as_str() {
+        db::heatmaps::ITEM_JOB => heatmaps::job::retrying(ctx, job).await,
+        db::simulations::RENDER_JOB => simulations::job::retrying(ctx, job).await,
+        _ => {}
     }
 }
 
 /// Records on the job's subject that the job was given up.
 async fn given_up(ctx: &Context, job: &ClaimedJob, error: &str) {
-    if job.kind == db::heatmaps::ITEM_JOB {
-        heatmaps::job::given_up(ctx, job, error).await;
+    match job.kind.as_str() {
+        db::heatmaps::ITEM_JOB => heatmaps::job::given_up(ctx, job, error).await,
+        db::simulations::RENDER_JOB => simulations::job::given_up(ctx, job, error).await,
+        _ => {}
+    }
+}
+
+/// Runs, in this task, every job that is ready now (and those that become ready meanwhile),
+/// exactly as a worker would, until none is left; returns how many were run. For tests and
+/// tools on a server without workers: the queue is drained synchronously, no waiting. Jobs
+/// retried with a back-off are not due yet, so they are left queued.
+pub async fn run_ready(ctx: &Context) -> usize {
+    let settings = Settings {
+        lease: Duration::from_secs(ctx.config.job_lease_secs.max(1)),
+        poll: Duration::from_secs(1),
+    };
+    let owner = format!("drain-{}", uuid::Uuid::new_v4().simple());
+    let mut count = 0;
+    loop {
+        let lease_ms = settings.lease.as_millis() as i64;
+        match jobs::claim(&ctx.db, &owner, db::now_ms(), lease_ms).await {
+            Ok(Some(job)) => {
+                execute(ctx, &owner, job, &settings).await;
+                count += 1;
+            }
+            Ok(None) => return count,
+            Err(err) => {
+                tracing::warn!(error = %err, "cannot claim a job");
+                return count;
+            }
+        }
     }
 }
 

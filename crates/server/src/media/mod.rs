@@ -31,8 +31,8 @@ use tokio::io::AsyncWriteExt;
 
 pub use error::MediaError;
 pub use store::{StoredMedia, VariantKind, delete_objects_if_orphaned, object_key, release, store};
-pub(crate) use variants::encode_jpeg;
 pub use variants::{PREVIEW_SIDE, THUMBNAIL_SIDE};
+pub(crate) use variants::{encode_jpeg, make_variants};
 
 /// Upload limits. Checked before decoding, from the file size and the image header.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -213,7 +213,7 @@ impl Pixels {
 
 /// Makes `(preview, thumbnail)` from the upright image. The thumbnail is made from the preview
 /// (a 5× smaller source, same filter), which costs a fraction and looks the same.
-pub(super) fn make_variants(
+pub(crate) fn make_variants(
     image: DynamicImage,
 ) -> Result<(EncodedImage, EncodedImage), MediaError> {
     let (width, height) = (image.width(), image.height());

@@ -16,5 +16,6 @@ mod media;
 mod refresh;
 mod sign_in;
 mod signup;
+mod simulations;
 mod startup;
 mod user;

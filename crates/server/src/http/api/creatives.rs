@@ -203,17 +203,20 @@ async fn update(
     Ok(Json(detail_json(&state, &user, &item).await?))
 }
 
-/// `DELETE /creatives/{id}` → 204. Its image goes too unless something else uses it.
+/// `DELETE /creatives/{id}` → 204, with the simulations made from it (one transaction). Its
+/// image and the simulations' media go too unless something else uses them.
 async fn delete_one(
     State(state): State<AppState>,
     user: ApiUser,
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiError> {
-    let item = find(&state, &user, &id).await?;
-    if !db::creatives::delete(&state.db, user.id(), &item.creative.id).await? {
-        return Err(ApiError::not_found());
+    let id = parse_id(&id)?;
+    let media = db::creatives::delete(&state.db, user.id(), &id)
+        .await?
+        .ok_or_else(ApiError::not_found)?;
+    for media_id in media {
+        release(&state, &media_id).await;
     }
-    release(&state, &item.media.id).await;
     Ok(StatusCode::NO_CONTENT)
 }
 

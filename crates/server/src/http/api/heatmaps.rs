@@ -75,6 +75,7 @@ fn item_json(state: &AppState, item: &ItemRow, now: u64) -> Value {
         "attempts": item.attempts,
         "started_at": item.started_at.map(rfc3339),
         "finished_at": item.finished_at.map(rfc3339),
+        "aoi": item.aoi.as_deref().and_then(|text| serde_json::from_str::<Value>(text).ok()),
         "result": result,
     })
 }
@@ -216,6 +217,7 @@ async fn create(
             id: uuid::Uuid::new_v4().to_string(),
             source_media_id: media.id.clone(),
             job_id: uuid::Uuid::new_v4().to_string(),
+            aoi: None,
         })
         .collect();
     hdb::create(

@@ -102,7 +102,8 @@ pub fn check_quad(p: &[Point; 4]) -> Result<(), &'static str> {
     }
 }
 
-fn quad_json(points: &[Point; 4]) -> Value {
+/// A quad as stored and answered: `[{"x", "y"} × 4]`.
+pub fn quad_json(points: &[Point; 4]) -> Value {
     Value::Array(
         points
             .iter()
@@ -305,14 +306,17 @@ async fn find(state: &AppState, user: &ApiUser, id: &str) -> Result<LocationWith
         .ok_or_else(ApiError::not_found)
 }
 
-/// `GET /locations/{id}`.
+/// `GET /locations/{id}`, with `simulation_count` (what deleting it would also delete).
 async fn get_one(
     State(state): State<AppState>,
     user: ApiUser,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     let item = find(&state, &user, &id).await?;
-    Ok(Json(location_json(&item, now_secs(), &state)))
+    let count = db::locations::simulation_count(&state.db, user.id(), &item.location.id).await?;
+    let mut body = location_json(&item, now_secs(), &state);
+    body["simulation_count"] = json!(count);
+    Ok(Json(body))
 }
 
 /// `PATCH /locations/{id}`: absent fields stay, `null` clears; the result is checked as a
@@ -340,18 +344,19 @@ async fn update(
     Ok(Json(location_json(&item, now_secs(), &state)))
 }
 
-/// `DELETE /locations/{id}` → 204. Its photo goes too unless something else uses it.
+/// `DELETE /locations/{id}` → 204, with the simulations placed in it (one transaction). Its
+/// photo and the simulations' media go too unless something else uses them.
 async fn delete_one(
     State(state): State<AppState>,
     user: ApiUser,
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiError> {
     let id = parse_id(&id)?;
-    let photo = db::locations::delete(&state.db, user.id(), &id)
+    let media = db::locations::delete(&state.db, user.id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;
-    if let Some(photo) = photo {
-        release(&state, &photo).await;
+    for media_id in media {
+        release(&state, &media_id).await;
     }
     Ok(StatusCode::NO_CONTENT)
 }

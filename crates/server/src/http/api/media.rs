@@ -244,11 +244,47 @@ async fn delete_objects_if_orphaned(state: &AppState, media: &MediaRow) {
     crate::media::delete_objects_if_orphaned(&state.db, state.storage.as_ref(), media).await;
 }
 
-/// Query of a signed URL.
+/// Query of a signed URL. `download` is not signed: it only changes how the browser saves
+/// what the signature already grants.
 #[derive(Debug, Deserialize)]
 struct Signed {
     exp: Option<String>,
     sig: Option<String>,
+    /// `1`: answer `Content-Disposition: attachment` with the media's file name.
+    download: Option<String>,
+}
+
+/// `attachment; filename="ascii"; filename*=UTF-8''percent-encoded` (RFC 6266 and 8187): the
+/// name from the media's original name, with the extension of the variant served. Characters
+/// outside printable ASCII (and quotes, backslashes) become `_` in the fallback.
+fn content_disposition(media: &MediaRow, extension: &str) -> String {
+    let name = media.original_name.as_deref().unwrap_or("image");
+    let stem = match name.rsplit_once('.') {
+        Some((stem, _)) if !stem.trim().is_empty() => stem,
+        _ => name,
+    };
+    let file = format!("{stem}.{extension}");
+    let ascii: String = file
+        .chars()
+        .map(|c| {
+            if c.is_ascii_graphic() && c != '"' && c != '\\' || c == ' ' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let encoded: String = file
+        .bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"!#$&+-.^_`|~".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect();
+    format!("attachment; filename=\"{ascii}\"; filename*=UTF-8''{encoded}")
 }
 
 /// `GET /files/{media_id}/{variant}?exp=&sig=`: one variant's bytes, for `<img>` tags. The
@@ -322,11 +358,25 @@ async fn file(
             .into_response());
     }
     let key = StorageKey::new(key.as_str())?;
+    let extension = [
+        ingest::MediaFormat::Jpeg,
+        ingest::MediaFormat::Png,
+        ingest::MediaFormat::WebP,
+    ]
+    .into_iter()
+    .find(|f| f.mime() == mime)
+    .map_or("bin", |f| f.extension());
+    let disposition = if signed.download.as_deref() == Some("1") {
+        content_disposition(&media, extension)
+    } else {
+        "inline".to_owned()
+    };
     let headers_out = [
         (header::CONTENT_TYPE, mime.clone()),
         (header::ETAG, etag.clone()),
         (header::CACHE_CONTROL, cache_control),
         (header::ACCEPT_RANGES, "bytes".to_owned()),
+        (header::CONTENT_DISPOSITION, disposition),
     ];
     // A single byte range is honoured (206); a stale `If-Range` or several ranges get the
     // whole object, as HTTP allows.
@@ -412,7 +462,34 @@ fn parse_range(header: &str, size: u64) -> Option<Result<std::ops::Range<u64>, (
 
 #[cfg(test)]
 mod tests {
-    use super::parse_range;
+    use super::{content_disposition, parse_range};
+
+    #[test]
+    fn download_names_have_an_ascii_fallback_and_utf8() {
+        let media = crate::db::media::MediaRow {
+            id: String::new(),
+            owner_id: String::new(),
+            kind: "render".into(),
+            mime: "image/png".into(),
+            width: 1,
+            height: 1,
+            bytes: 1,
+            sha256: String::new(),
+            original_name: Some("Été \"2026\".jpg".into()),
+            original_key: String::new(),
+            preview_key: String::new(),
+            preview_mime: String::new(),
+            thumbnail_key: String::new(),
+            thumbnail_mime: String::new(),
+            gps_latitude: None,
+            gps_longitude: None,
+            created_at: 0,
+        };
+        assert_eq!(
+            content_disposition(&media, "png"),
+            "attachment; filename=\"_t_ _2026_.png\"; filename*=UTF-8''%C3%89t%C3%A9%20%222026%22.png"
+        );
+    }
 
     #[test]
     fn ranges_follow_http() {

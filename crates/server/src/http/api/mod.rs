@@ -1,4 +1,4 @@
-//! `/api/v1`: the domain API (media, signed files, creatives, locations, heatmaps, events). Every error is an
+//! `/api/v1`: the domain API (media, signed files, creatives, locations, heatmaps, simulations, events). Every error is an
 //! [`ApiError`] (`{code, message, details}`); unknown paths answer a JSON 404 instead of
 //! falling through to the SPA. See docs/notes/api.md for the endpoints and shapes.
 
@@ -10,6 +10,7 @@ pub mod input;
 pub mod locations;
 pub mod media;
 pub mod signing;
+pub mod simulations;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
@@ -25,6 +26,7 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .merge(creatives::router())
         .merge(locations::router())
         .merge(heatmaps::router())
+        .merge(simulations::router())
         .merge(events::router())
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(state.config.max_body_bytes))
