@@ -1,9 +1,11 @@
 /**
  * GLSL ES 3.00 sources of the WebGL2 preview: a full-screen triangle, the shared panel code
  * (H⁻¹ and analytic Jacobian per pixel, anisotropic trilinear taps through textureLod, contain
- * background, the ordered adjustments of rendering.md §3, exact edge coverage by clipping),
+ * background, the ordered adjustments of rendering.md §3, analytic edge coverage),
  * the day/night composite pass, the bloom emission pass and the separable blur pass. Every
- * formula mirrors the CPU reference in cpu.ts / adjust.ts / pyramid.ts / coverage.ts.
+ * formula mirrors the CPU reference in cpu.ts / adjust.ts / pyramid.ts / coverage.ts. Optional
+ * features are compiled in per variant (#define) because software GL (SwiftShader) pays for
+ * untaken branches.
  */
 
 export const VERTEX = /* glsl */ `#version 300 es
@@ -14,14 +16,42 @@ void main() {
 }
 `;
 
-const HEADER = /* glsl */ `#version 300 es
-precision highp float;
+/** Feature switches compiled into a program variant (software GL pays for untaken branches). */
+export interface Variant {
+  /** The panel pass (else the photo-only pass over the whole canvas). */
+  panel?: boolean;
+  sharpen?: boolean;
+  contain?: boolean;
+  glare?: boolean;
+  mask?: boolean;
+  bloom?: boolean;
+  grain?: boolean;
+}
+
+function header(defines: string[]): string {
+  return `#version 300 es
+${defines.map((d) => `#define ${d}\n`).join('')}precision highp float;
 precision highp int;
 precision highp sampler2D;
 `;
+}
+
+/** Key of a variant (its defines). */
+export function variantDefines(v: Variant): string[] {
+  const d: string[] = [];
+  if (v.panel) d.push('PANEL_PASS');
+  if (v.panel && v.sharpen) d.push('SHARPEN');
+  if (v.panel && v.contain) d.push('CONTAIN');
+  if (v.panel && v.glare) d.push('GLARE');
+  if (v.panel && v.mask) d.push('MASK');
+  if (v.bloom) d.push('BLOOM');
+  if (v.panel && v.grain) d.push('GRAIN');
+  return d;
+}
 
 /** Panel code shared by the composite and the bloom emission passes. */
 const PANEL = /* glsl */ `
+#ifdef PANEL_PASS
 uniform sampler2D uCreative;
 uniform vec3 uH0;        // rows of H^-1 (photo pixels -> s, t, w)
 uniform vec3 uH1;
@@ -30,7 +60,6 @@ uniform vec4 uFit;       // su, u0, sv, v0
 uniform vec2 uCSize;     // Wc, Hc (level 0)
 uniform float uLevels;   // levels of the full pyramid
 uniform float uLodBase;  // first uploaded level (0 unless the creative exceeds the texture limit)
-uniform bool uContain;
 uniform vec3 uBg;        // linear
 uniform float uBias;
 uniform float uSharpen;
@@ -81,17 +110,22 @@ vec3 panelColor(vec2 p, float scale) {
   vec2 jy = vec2(uFit.x * ds.y, uFit.z * dt.y) * scale;
   vec2 uv = vec2(uFit.x * s + uFit.y, uFit.z * t + uFit.w);
   vec3 c = footprintSample(uv, jx, jy, uBias);
-  vec3 cb = c;
-  if (uSharpen > 0.0) cb = footprintSample(uv, jx, jy, uBias + 1.5);
-  if (uContain) {
-    float ru = max(abs(jx.x) + abs(jy.x), 1e-6);
-    float rv = max(abs(jx.y) + abs(jy.y), 1e-6);
-    float ac = containCov(uv.x, uCSize.x, ru) * containCov(uv.y, uCSize.y, rv);
-    c = mix(uBg, c, ac);
-    cb = mix(uBg, cb, ac);
-  }
+#ifdef SHARPEN
+  vec3 cb = footprintSample(uv, jx, jy, uBias + 1.5);
+#endif
+#ifdef CONTAIN
+  float ru = max(abs(jx.x) + abs(jy.x), 1e-6);
+  float rv = max(abs(jx.y) + abs(jy.y), 1e-6);
+  float ac = containCov(uv.x, uCSize.x, ru) * containCov(uv.y, uCSize.y, rv);
+  c = mix(uBg, c, ac);
+#ifdef SHARPEN
+  cb = mix(uBg, cb, ac);
+#endif
+#endif
   // 1. sharpness (unsharp mask; the blur side is in uBias)
-  if (uSharpen > 0.0) c = c + uSharpen * (c - cb);
+#ifdef SHARPEN
+  c = c + uSharpen * (c - cb);
+#endif
   // 2. brightness, 3. contrast around linear mid-grey
   c = max(c, 0.0) * uBright;
   if (uGamma != 1.0) c = 0.18 * pow(c / 0.18, vec3(uGamma));
@@ -101,78 +135,55 @@ vec3 panelColor(vec2 p, float scale) {
   // 5. warmth, 6. auto match / 7. lighting
   c *= uGain;
   // 8. glare
-  if (uGlare > 0.0) {
-    float z = (0.8 * s + 0.6 * t - 0.45) / 0.12;
-    c = c + (1.0 - min(c, 1.0)) * (uGlare * exp(-z * z));
-  }
+#ifdef GLARE
+  float z = (0.8 * s + 0.6 * t - 0.45) / 0.12;
+  c = c + (1.0 - min(c, 1.0)) * (uGlare * exp(-z * z));
+#endif
   // 9. clamp
   return clamp(c, 0.0, 1.0);
 }
 
-// Area of the square of side 'size' centred on c inside the quad, / size^2.
-float coverage(vec2 c, float size) {
-  float hs = 0.5 * size;
-  float r = hs * 1.41421356;
-  bool inside = true;
-  float d0[4];
-  for (int e = 0; e < 4; e++) {
-    float d = dot(uEdges[e].xy, c) + uEdges[e].z;
-    if (d <= -r) return 0.0;
-    if (d < r) inside = false;
-    d0[e] = d;
-  }
-  if (inside) return 1.0;
-  vec2 poly[8];
-  vec2 next[8];
-  poly[0] = vec2(-hs, -hs);
-  poly[1] = vec2(hs, -hs);
-  poly[2] = vec2(hs, hs);
-  poly[3] = vec2(-hs, hs);
-  int n = 4;
-  for (int e = 0; e < 4; e++) {
-    vec2 nrm = uEdges[e].xy;
-    float off = d0[e];
-    int m = 0;
-    for (int i = 0; i < 8; i++) {
-      if (i >= n) break;
-      vec2 a = poly[i];
-      vec2 b = poly[i + 1 < n ? i + 1 : 0];
-      float da = dot(nrm, a) + off;
-      float db = dot(nrm, b) + off;
-      if (da >= 0.0 && m < 8) { next[m] = a; m++; }
-      if ((da >= 0.0) != (db >= 0.0) && m < 8) {
-        next[m] = a + (b - a) * (da / (da - db));
-        m++;
-      }
-    }
-    n = m;
-    if (n < 3) return 0.0;
-    for (int i = 0; i < 8; i++) poly[i] = next[i];
-  }
-  float area = 0.0;
-  for (int i = 0; i < 8; i++) {
-    if (i >= n) break;
-    vec2 a = poly[i];
-    vec2 b = poly[i + 1 < n ? i + 1 : 0];
-    area += a.x * b.y - b.x * a.y;
-  }
-  return min(1.0, abs(area) * 0.5 / (size * size));
+// Fraction of a unit square on the inner side of one edge, d = signed distance of its centre
+// (n unit): the CDF of n·q for q uniform in the square, a sum of two uniform variables.
+float edgeCov(float d, vec2 n) {
+  float a = max(abs(n.x), abs(n.y));
+  float b = max(min(abs(n.x), abs(n.y)), 1e-6);
+  float h1 = 0.5 * (a + b);
+  float h0 = 0.5 * (a - b);
+  float x = clamp(d, -h1, h1);
+  float k = 0.5 / (a * b);
+  if (x < -h0) return (x + h1) * (x + h1) * k;
+  if (x > h0) return 1.0 - (h1 - x) * (h1 - x) * k;
+  return 0.5 + x / a;
 }
+
+// Area of the square of side 'size' centred on c inside the quad, / size^2. Exact wherever a
+// single edge crosses the square; at the quad's corners the product of the per-edge fractions
+// (near-exact) stands in for the clipped polygon, which software GL runs several times slower.
+float coverage(vec2 c, float size) {
+  float cov = 1.0;
+  for (int e = 0; e < 4; e++) {
+    cov *= edgeCov((dot(uEdges[e].xy, c) + uEdges[e].z) / size, uEdges[e].xy);
+  }
+  return cov;
+}
+#endif
 `;
 
-/** The composite pass: day or night, mask, bloom add, sRGB encode, grain. */
-export const COMPOSITE = `${HEADER}${PANEL}
+/**
+ * The composite: the photo pass (whole canvas: photo, night darkening, bloom) and, scissored
+ * to the quad's bounding box, the panel pass (coverage, panel colour, mask, blend, grain).
+ */
+export function compositeSource(v: Variant): string {
+  return `${header(variantDefines(v))}${PANEL}
 uniform sampler2D uPhoto;   // SRGB8_ALPHA8: sampled in linear light
 uniform sampler2D uMask;    // R8
 uniform sampler2D uBloom;   // low-res blurred emission (linear)
 uniform vec2 uSize;         // photo W, H
-uniform bool uHasMask;
-uniform bool uBefore;
 uniform vec3 uPhotoGain;
 uniform float uBloomStrength;
 uniform vec2 uBloomUV;      // 1 / (f * bloom size)
 uniform float uGrain;       // n * sigma_photo, 8-bit units
-uniform vec4 uBox;          // quad bounding box (x0, y0, x1, y1), photo pixels
 out vec4 outColor;
 
 vec3 encodeSrgb(vec3 l) {
@@ -192,52 +203,51 @@ float grainZ(ivec2 q) {
 void main() {
   vec2 p = vec2(gl_FragCoord.x, uSize.y - gl_FragCoord.y);
   ivec2 ip = ivec2(floor(p));
-  vec3 photo = texelFetch(uPhoto, ip, 0).rgb;
-  if (uBefore) {
-    outColor = vec4(floor(encodeSrgb(photo) * 255.0 + 0.5) / 255.0, 1.0);
-    return;
+  vec3 lin = texelFetch(uPhoto, ip, 0).rgb * uPhotoGain;
+#ifdef PANEL_PASS
+  float alpha = coverage(p, 1.0);
+  if (alpha > 0.0) {
+    vec3 c = panelColor(p, 1.0);
+#ifdef MASK
+    alpha *= 1.0 - texture(uMask, p / uSize).r;
+#endif
+    lin = mix(lin, c, alpha);
   }
-  vec3 lin = photo * uPhotoGain;
-  float alpha = 0.0;
-  if (p.x >= uBox.x - 1.0 && p.y >= uBox.y - 1.0 && p.x <= uBox.z + 1.0 && p.y <= uBox.w + 1.0) {
-    float a = coverage(p, 1.0);
-    if (a > 0.0) {
-      vec3 c = panelColor(p, 1.0);
-      float m = uHasMask ? texture(uMask, p / uSize).r : 0.0;
-      alpha = a * (1.0 - m);
-      lin = mix(lin, c, alpha);
-    }
-  }
-  if (uBloomStrength > 0.0) lin += uBloomStrength * texture(uBloom, p * uBloomUV).rgb;
+#endif
+#ifdef BLOOM
+  lin += uBloomStrength * texture(uBloom, p * uBloomUV).rgb;
+#endif
   vec3 v = encodeSrgb(lin) * 255.0;
-  if (alpha > 0.0 && uGrain > 0.0) v += alpha * uGrain * grainZ(ip);
+#ifdef GRAIN
+  v += alpha * uGrain * grainZ(ip);
+#endif
   outColor = vec4(clamp(floor(v + 0.5), 0.0, 255.0) / 255.0, 1.0);
 }
 `;
+}
 
 /** Bloom emission at 1/f resolution: panel · α_edge averaged over each f×f block. */
-export const EMISSION = `${HEADER}${PANEL}
+export function emissionSource(v: Variant): string {
+  return `${header(variantDefines({ ...v, panel: true, mask: false, bloom: false, grain: false }))}${PANEL}
 uniform float uFactor;
-uniform vec4 uBox;
 out vec4 outColor;
 void main() {
   vec2 p = gl_FragCoord.xy * uFactor;  // block centre, photo pixels (y down)
-  float h = 0.5 * uFactor;
-  if (p.x < uBox.x - h || p.y < uBox.y - h || p.x > uBox.z + h || p.y > uBox.w + h) {
-    outColor = vec4(0.0);
-    return;
-  }
   float a = coverage(p, uFactor);
   outColor = a > 0.0 ? vec4(panelColor(p, uFactor) * a, 1.0) : vec4(0.0);
 }
 `;
+}
+
+/** Radius buckets of the blur (taps beyond 3σ weigh next to nothing). */
+export const BLUR_RADII = [8, 16, 32, 64] as const;
 
 /** One direction of the separable Gaussian, averaging only texels inside the image. */
-export const BLUR = `${HEADER}
+export function blurSource(radius: number): string {
+  return `${header([`RADIUS ${radius}`])}
 uniform sampler2D uSrc;
 uniform ivec2 uDir;
 uniform float uSigma;
-uniform int uRadius;
 out vec4 outColor;
 void main() {
   ivec2 size = textureSize(uSrc, 0);
@@ -245,14 +255,15 @@ void main() {
   vec3 acc = vec3(0.0);
   float ws = 0.0;
   float k = -0.5 / (uSigma * uSigma);
-  for (int i = -64; i <= 64; i++) {
-    if (i < -uRadius || i > uRadius) continue;
+  for (int i = -RADIUS; i <= RADIUS; i++) {
     ivec2 q = p + uDir * i;
-    if (q.x < 0 || q.y < 0 || q.x >= size.x || q.y >= size.y) continue;
     float w = exp(float(i * i) * k);
-    acc += texelFetch(uSrc, q, 0).rgb * w;
-    ws += w;
+    if (q.x >= 0 && q.y >= 0 && q.x < size.x && q.y < size.y) {
+      acc += texelFetch(uSrc, q, 0).rgb * w;
+      ws += w;
+    }
   }
   outColor = vec4(acc / ws, 1.0);
 }
 `;
+}

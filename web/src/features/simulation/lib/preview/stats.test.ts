@@ -1,7 +1,7 @@
 /** Tests of the photo statistics (rendering.md §5) on synthetic images. */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
-import { computePhotoStats, type RgbaImage } from './stats';
+import { computePhotoStats, prepareStatsImage, StatsCache, type RgbaImage } from './stats';
 import { luminance } from './srgb';
 
 function image(w: number, h: number, f: (x: number, y: number) => [number, number, number]): RgbaImage {
@@ -83,5 +83,34 @@ describe('computePhotoStats', () => {
     const s = computePhotoStats(img, big);
     expect(s.noise).toBeGreaterThan(5.6);
     expect(s.noise).toBeLessThan(6.4);
+  });
+});
+
+describe('StatsCache', () => {
+  it('recomputes at most every interval while the quad moves, then once more', () => {
+    vi.useFakeTimers();
+    try {
+      // Dark on the left half, bright on the right half.
+      const img = prepareStatsImage(image(200, 100, (x) => (x < 100 ? [10, 10, 10] : [250, 250, 250])));
+      let late = 0;
+      const cache = new StatsCache(img, () => late++, 100);
+      const left: [number, number][] = [
+        [20, 30],
+        [60, 30],
+        [60, 70],
+        [20, 70],
+      ];
+      const right = left.map(([x, y]) => [x + 100, y] as [number, number]);
+      expect(cache.get(left).exposure).toBe(0.3);
+      // Within 100 ms: the previous statistics, the new quad scheduled.
+      expect(cache.get(right).exposure).toBe(0.3);
+      expect(late).toBe(0);
+      vi.advanceTimersByTime(150);
+      expect(late).toBe(1);
+      expect(cache.get(right).exposure).toBe(1);
+      cache.cancel();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

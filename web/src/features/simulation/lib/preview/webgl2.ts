@@ -6,23 +6,20 @@
  * context loss (re-uploads on restore) and frees every GL object on dispose.
  */
 import { DEFAULT_STATS, prepareStatsImage, StatsCache } from './stats';
-import { BLUR, COMPOSITE, EMISSION, VERTEX } from './shaders';
-import { frameConstants, gaussianKernel, type FrameConstants, type MaskImage } from './cpu';
+import { BLUR_RADII, blurSource, compositeSource, emissionSource, variantDefines, VERTEX, type Variant } from './shaders';
+import { frameConstants, type FrameConstants, type MaskImage } from './cpu';
 import { quadToPixels } from './homography';
 import { buildPyramid, linearLevel } from './pyramid';
 import { toImageData, toMask } from './sources';
 import type { PreviewParams, PreviewRenderer, PreviewSources, RendererOptions } from './types';
 
-interface Programs {
-  composite: WebGLProgram;
-  emission: WebGLProgram;
-  blur: WebGLProgram;
-}
-
 interface Resources {
-  programs: Programs;
+  /** Program variants by key, compiled on first use. */
+  programs: Map<string, WebGLProgram>;
   vao: WebGLVertexArrayObject;
   photo: WebGLTexture | null;
+  /** The photo's bytes as plain RGBA8 behind a read framebuffer, blitted when unchanged. */
+  photoCopy: [WebGLTexture, WebGLFramebuffer] | null;
   creative: WebGLTexture | null;
   mask: WebGLTexture | null;
   maskSize: [number, number];
@@ -85,6 +82,9 @@ export class WebGL2Preview implements PreviewRenderer {
     canvas.addEventListener('webglcontextlost', this.onLost);
     canvas.addEventListener('webglcontextrestored', this.onRestored);
     this.res = this.createResources();
+    // The common variants up front, so the first frame does not stall on compiling.
+    this.program('c:', () => compositeSource({}));
+    this.program('c:PANEL_PASS', () => compositeSource({ panel: true }));
   }
 
   private readonly onLost = (e: Event): void => {
@@ -109,13 +109,10 @@ export class WebGL2Preview implements PreviewRenderer {
     const vao = gl.createVertexArray();
     const floatTargets = gl.getExtension('EXT_color_buffer_float') !== null;
     return {
-      programs: {
-        composite: compile(gl, VERTEX, COMPOSITE),
-        emission: compile(gl, VERTEX, EMISSION),
-        blur: compile(gl, VERTEX, BLUR),
-      },
+      programs: new Map(),
       vao,
       photo: null,
+      photoCopy: null,
       creative: null,
       mask: null,
       maskSize: [0, 0],
@@ -127,6 +124,17 @@ export class WebGL2Preview implements PreviewRenderer {
       floatTargets,
       uniforms: new Map(),
     };
+  }
+
+  private program(key: string, source: () => string): WebGLProgram | null {
+    const res = this.res;
+    if (!res) return null;
+    let p = res.programs.get(key);
+    if (!p) {
+      p = compile(this.gl, VERTEX, source());
+      res.programs.set(key, p);
+    }
+    return p;
   }
 
   private loc(program: WebGLProgram, name: string): WebGLUniformLocation | null {
@@ -177,6 +185,20 @@ export class WebGL2Preview implements PreviewRenderer {
     gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, this.photo.width, this.photo.height, gl.RGBA, gl.UNSIGNED_BYTE, this.photo.data);
     this.texParams(gl.NEAREST, gl.NEAREST);
     res.photo = tex;
+    if (res.photoCopy) {
+      gl.deleteTexture(res.photoCopy[0]);
+      gl.deleteFramebuffer(res.photoCopy[1]);
+    }
+    const copy = gl.createTexture();
+    gl.bindTexture(gl.TEXTURE_2D, copy);
+    gl.texStorage2D(gl.TEXTURE_2D, 1, gl.RGBA8, this.photo.width, this.photo.height);
+    gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, this.photo.width, this.photo.height, gl.RGBA, gl.UNSIGNED_BYTE, this.photo.data);
+    this.texParams(gl.NEAREST, gl.NEAREST);
+    const fbo = gl.createFramebuffer();
+    gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
+    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, copy, 0);
+    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+    res.photoCopy = [copy, fbo];
   }
 
   private uploadCreative(): void {
@@ -280,7 +302,6 @@ export class WebGL2Preview implements PreviewRenderer {
     gl.uniform2f(u('uCSize'), creative.width, creative.height);
     gl.uniform1f(u('uLevels'), res.levels);
     gl.uniform1f(u('uLodBase'), res.lodBase);
-    gl.uniform1i(u('uContain'), fc.contain ? 1 : 0);
     gl.uniform3f(u('uBg'), ...fc.background);
     const p = fc.panel;
     gl.uniform1f(u('uBias'), p.bias);
@@ -291,10 +312,63 @@ export class WebGL2Preview implements PreviewRenderer {
     gl.uniform3f(u('uGain'), ...p.gain);
     gl.uniform1f(u('uGlare'), p.glare);
     gl.uniform3fv(u('uEdges[0]'), fc.edges.flat());
-    gl.uniform4f(u('uBox'), ...fc.bbox);
     gl.activeTexture(gl.TEXTURE0);
     gl.bindTexture(gl.TEXTURE_2D, res.creative);
     gl.uniform1i(u('uCreative'), 0);
+  }
+
+  /** Emission at 1/f then the separable blur, scissored to where the light can reach. */
+  private renderBloom(fc: FrameConstants, variant: Variant, W: number, H: number): [number, number] {
+    const gl = this.gl;
+    const res = this.res;
+    const f = fc.bloomFactor;
+    const bw = Math.ceil(W / f);
+    const bh = Math.ceil(H / f);
+    this.bloomTargets(bw, bh, f);
+    if (!res?.bloom || !res.fbos) return [0, 0];
+    const sigma = fc.bloomSigma / f;
+    const need = Math.ceil(3 * sigma);
+    const radius = BLUR_RADII.find((r) => r >= need) ?? BLUR_RADII[BLUR_RADII.length - 1];
+    const [bx0, by0, bx1, by1] = fc.bbox;
+    const m = radius + 2;
+    const x0 = Math.max(0, Math.floor(bx0 / f) - m);
+    const y0 = Math.max(0, Math.floor(by0 / f) - m);
+    const x1 = Math.min(bw, Math.ceil(bx1 / f) + m);
+    const y1 = Math.min(bh, Math.ceil(by1 / f) + m);
+    gl.viewport(0, 0, bw, bh);
+    for (const fbo of res.fbos) {
+      gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
+      gl.clearColor(0, 0, 0, 0);
+      gl.clear(gl.COLOR_BUFFER_BIT);
+    }
+    if (x1 <= x0 || y1 <= y0) return [1 / (f * bw), 1 / (f * bh)];
+    gl.enable(gl.SCISSOR_TEST);
+    // Low-res rows are stored y-down (row j = photo rows [j·f, (j+1)·f)).
+    gl.scissor(x0, y0, x1 - x0, y1 - y0);
+    const ev: Variant = { ...variant, panel: true };
+    const pe = this.program(`e:${variantDefines(ev).join(',')}`, () => emissionSource(ev));
+    const pb = this.program(`b:${radius}`, () => blurSource(radius));
+    if (pe && pb) {
+      gl.useProgram(pe);
+      this.setPanelUniforms(pe, fc);
+      gl.uniform1f(this.loc(pe, 'uFactor'), f);
+      gl.bindFramebuffer(gl.FRAMEBUFFER, res.fbos[0]);
+      gl.drawArrays(gl.TRIANGLES, 0, 3);
+      gl.useProgram(pb);
+      gl.uniform1f(this.loc(pb, 'uSigma'), sigma);
+      gl.uniform1i(this.loc(pb, 'uSrc'), 0);
+      gl.activeTexture(gl.TEXTURE0);
+      gl.bindFramebuffer(gl.FRAMEBUFFER, res.fbos[1]);
+      gl.bindTexture(gl.TEXTURE_2D, res.bloom[0]);
+      gl.uniform2i(this.loc(pb, 'uDir'), 1, 0);
+      gl.drawArrays(gl.TRIANGLES, 0, 3);
+      gl.bindFramebuffer(gl.FRAMEBUFFER, res.fbos[0]);
+      gl.bindTexture(gl.TEXTURE_2D, res.bloom[1]);
+      gl.uniform2i(this.loc(pb, 'uDir'), 0, 1);
+      gl.drawArrays(gl.TRIANGLES, 0, 3);
+    }
+    gl.disable(gl.SCISSOR_TEST);
+    return [1 / (f * bw), 1 / (f * bh)];
   }
 
   render(params: PreviewParams): void {
@@ -314,67 +388,66 @@ export class WebGL2Preview implements PreviewRenderer {
     gl.bindVertexArray(res.vao);
     gl.disable(gl.BLEND);
     gl.disable(gl.DEPTH_TEST);
+    const variant: Variant = {
+      sharpen: fc.panel.sharpen > 0,
+      contain: fc.contain,
+      glare: fc.panel.glare > 0,
+      mask: this.maskImg !== null && res.mask !== null,
+      grain: fc.panel.grain > 0,
+      bloom: after && fc.panel.bloom > 0 && fc.bloomSigma > 0,
+    };
+    const [bx0, by0, bx1, by1] = fc.bbox;
 
     let bloomUV: [number, number] = [0, 0];
-    const bloomOn = after && fc.panel.bloom > 0 && fc.bloomSigma > 0;
-    if (bloomOn) {
-      const f = fc.bloomFactor;
-      const bw = Math.ceil(W / f);
-      const bh = Math.ceil(H / f);
-      this.bloomTargets(bw, bh, f);
-      if (res.bloom && res.fbos) {
-        bloomUV = [1 / (f * bw), 1 / (f * bh)];
-        gl.viewport(0, 0, bw, bh);
-        // Emission.
-        const pe = res.programs.emission;
-        gl.useProgram(pe);
-        this.setPanelUniforms(pe, fc);
-        gl.uniform1f(this.loc(pe, 'uFactor'), f);
-        gl.bindFramebuffer(gl.FRAMEBUFFER, res.fbos[0]);
-        gl.drawArrays(gl.TRIANGLES, 0, 3);
-        // Blur: horizontal into 1, vertical back into 0.
-        const pb = res.programs.blur;
-        gl.useProgram(pb);
-        const sigma = fc.bloomSigma / f;
-        const radius = Math.min(64, (gaussianKernel(sigma).length - 1) / 2);
-        gl.uniform1f(this.loc(pb, 'uSigma'), sigma);
-        gl.uniform1i(this.loc(pb, 'uRadius'), radius);
-        gl.uniform1i(this.loc(pb, 'uSrc'), 0);
-        gl.activeTexture(gl.TEXTURE0);
-        gl.bindFramebuffer(gl.FRAMEBUFFER, res.fbos[1]);
-        gl.bindTexture(gl.TEXTURE_2D, res.bloom[0]);
-        gl.uniform2i(this.loc(pb, 'uDir'), 1, 0);
-        gl.drawArrays(gl.TRIANGLES, 0, 3);
-        gl.bindFramebuffer(gl.FRAMEBUFFER, res.fbos[0]);
-        gl.bindTexture(gl.TEXTURE_2D, res.bloom[1]);
-        gl.uniform2i(this.loc(pb, 'uDir'), 0, 1);
-        gl.drawArrays(gl.TRIANGLES, 0, 3);
-      }
-    }
+    if (variant.bloom) bloomUV = this.renderBloom(fc, variant, W, H);
+    const bloomOn = variant.bloom && res.bloom !== null;
 
+    // Photo pass over the whole canvas, then the panel pass over the quad's bounding box.
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
     gl.viewport(0, 0, W, H);
-    const pc = res.programs.composite;
-    gl.useProgram(pc);
-    this.setPanelUniforms(pc, fc);
-    const u = (n: string) => this.loc(pc, n);
-    gl.activeTexture(gl.TEXTURE1);
-    gl.bindTexture(gl.TEXTURE_2D, res.photo);
-    gl.uniform1i(u('uPhoto'), 1);
-    gl.activeTexture(gl.TEXTURE2);
-    gl.bindTexture(gl.TEXTURE_2D, res.mask);
-    gl.uniform1i(u('uMask'), 2);
-    gl.activeTexture(gl.TEXTURE3);
-    gl.bindTexture(gl.TEXTURE_2D, bloomOn && res.bloom ? res.bloom[0] : null);
-    gl.uniform1i(u('uBloom'), 3);
-    gl.uniform2f(u('uSize'), W, H);
-    gl.uniform1i(u('uHasMask'), this.maskImg && res.mask ? 1 : 0);
-    gl.uniform1i(u('uBefore'), after ? 0 : 1);
-    gl.uniform3f(u('uPhotoGain'), ...fc.panel.photoGain);
-    gl.uniform1f(u('uBloomStrength'), bloomOn ? fc.panel.bloom : 0);
-    gl.uniform2f(u('uBloomUV'), ...bloomUV);
-    gl.uniform1f(u('uGrain'), fc.panel.grain);
-    gl.drawArrays(gl.TRIANGLES, 0, 3);
+    const passes: Variant[] = after ? [{ bloom: bloomOn }, { ...variant, panel: true, bloom: bloomOn }] : [{}];
+    const unchanged = !after || (!bloomOn && fc.panel.photoGain.every((g) => g === 1));
+    if (unchanged && res.photoCopy) {
+      // The photo as it is: a copy (rows flipped: the texture's row 0 is the top).
+      gl.bindFramebuffer(gl.READ_FRAMEBUFFER, res.photoCopy[1]);
+      gl.bindFramebuffer(gl.DRAW_FRAMEBUFFER, null);
+      gl.blitFramebuffer(0, 0, W, H, 0, H, W, 0, gl.COLOR_BUFFER_BIT, gl.NEAREST);
+      gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+      passes.shift();
+    }
+    for (const v of passes) {
+      const key = `c:${variantDefines(v).join(',')}`;
+      const pc = this.program(key, () => compositeSource(v));
+      if (!pc) return;
+      gl.useProgram(pc);
+      if (v.panel) {
+        const x0 = Math.max(0, bx0 - 1);
+        const y0 = Math.max(0, by0 - 1);
+        const x1 = Math.min(W, bx1 + 1);
+        const y1 = Math.min(H, by1 + 1);
+        if (x1 <= x0 || y1 <= y0) continue;
+        gl.enable(gl.SCISSOR_TEST);
+        gl.scissor(x0, H - y1, x1 - x0, y1 - y0);
+        this.setPanelUniforms(pc, fc);
+      }
+      const u = (n: string) => this.loc(pc, n);
+      gl.activeTexture(gl.TEXTURE1);
+      gl.bindTexture(gl.TEXTURE_2D, res.photo);
+      gl.uniform1i(u('uPhoto'), 1);
+      gl.activeTexture(gl.TEXTURE2);
+      gl.bindTexture(gl.TEXTURE_2D, res.mask);
+      gl.uniform1i(u('uMask'), 2);
+      gl.activeTexture(gl.TEXTURE3);
+      gl.bindTexture(gl.TEXTURE_2D, bloomOn && res.bloom ? res.bloom[0] : null);
+      gl.uniform1i(u('uBloom'), 3);
+      gl.uniform2f(u('uSize'), W, H);
+      gl.uniform3fv(u('uPhotoGain'), after ? fc.panel.photoGain : [1, 1, 1]);
+      gl.uniform1f(u('uBloomStrength'), bloomOn ? fc.panel.bloom : 0);
+      gl.uniform2f(u('uBloomUV'), ...bloomUV);
+      gl.uniform1f(u('uGrain'), fc.panel.grain);
+      gl.drawArrays(gl.TRIANGLES, 0, 3);
+      gl.disable(gl.SCISSOR_TEST);
+    }
     gl.bindVertexArray(null);
     if (this.measure) gl.finish();
     this.lastFrameMs = performance.now() - t0;
@@ -404,10 +477,12 @@ export class WebGL2Preview implements PreviewRenderer {
     if (res && !gl.isContextLost()) {
       this.freeBloom();
       for (const t of [res.photo, res.creative, res.mask]) if (t) gl.deleteTexture(t);
+      if (res.photoCopy) {
+        gl.deleteTexture(res.photoCopy[0]);
+        gl.deleteFramebuffer(res.photoCopy[1]);
+      }
       gl.deleteVertexArray(res.vao);
-      gl.deleteProgram(res.programs.composite);
-      gl.deleteProgram(res.programs.emission);
-      gl.deleteProgram(res.programs.blur);
+      res.programs.forEach((p) => gl.deleteProgram(p));
     }
     this.res = null;
     this.photo = null;
