@@ -883,3 +883,47 @@ async fn attention_in_context_measures_the_panel() {
         "the heatmap keeps the old render"
     );
 }
+
+#[tokio::test]
+async fn a_mask_is_kept_while_used_and_released_with_its_simulation() {
+    let app = spawn().await;
+    let user = app.new_user().await;
+    let c = creative(&app, &user, "C").await;
+    let l = location(&app, &user, "L", true).await;
+    let mask = app
+        .upload_ok(&user, "mask.png", solid_png(32, 24, [255, 255, 255]))
+        .await;
+    let response = post(
+        &app,
+        &user,
+        "/simulations",
+        json!({"creative_id": c["id"], "location_id": l["id"], "mask_media_id": mask["id"]}),
+    )
+    .await;
+    let sim = json_of(response, 201).await;
+    assert_eq!(sim["mask"]["id"], mask["id"]);
+    assert_eq!(drain(&app).await, 1);
+    let path = format!("/simulations/{}", id(&sim));
+    let done = get(&app, &user, &path).await;
+    assert_eq!(done["status"], "done");
+    if renderer_is_real() {
+        // A white mask hides the whole panel: the centre keeps the photo's colour.
+        let (_, bytes) = bytes_of(&app, done["output"]["urls"]["original"].as_str().unwrap()).await;
+        let centre = image::load_from_memory(&bytes).unwrap().into_rgb8();
+        let centre = centre.get_pixel(PHOTO.0 / 2, PHOTO.1 / 2).0;
+        assert!(
+            centre[0].abs_diff(RED[0]) > 40 || centre[1].abs_diff(RED[1]) > 40,
+            "{centre:?}"
+        );
+    }
+    let response = app
+        .api_send(Method::DELETE, &format!("/media/{}", id(&mask)), &user)
+        .await;
+    assert_api_error(response, 409, "media_in_use").await;
+    let response = app.api_send(Method::DELETE, &path, &user).await;
+    assert_eq!(response.status(), 204);
+    assert!(
+        !media_exists(&app, &id(&mask)).await,
+        "the mask was released"
+    );
+}

@@ -1,0 +1,334 @@
+//! Benchmark of the render target: "save" of a simulation on a 12-megapixel photo (4000×3000)
+//! with a Full-HD creative goes from `POST /simulations` to the `done` event, with the JPEG
+//! stored, in at most 2 s on 2 cores.
+//!
+//! ```text
+//! cargo run --release -p regard --example bench_simulation [-- RUNS]
+//! ```
+//!
+//! Starts the real server in this process on a temporary data folder (SQLite and local storage,
+//! the embedded default; job workers: `REGARD_WORKERS`, default one per CPU), signs up over HTTP,
+//! uploads a synthetic 4000×3000 JPEG photo (a location with a perspective panel quad) and a
+//! 1920×1080 creative, and opens `GET /api/v1/events`. Then, RUNS times (default 5), it creates a
+//! simulation with different adjustments each run (so every run renders and stores new pixels)
+//! and times it from the request to the `done` event; it then fetches the stored JPEG once to
+//! check that it is there and has the photo's size.
+
+use std::io::Cursor;
+use std::time::{Duration, Instant};
+
+use image::{Rgb, RgbImage};
+use regard::{Application, Config};
+use serde_json::{Value, json};
+
+const PHOTO: (u32, u32) = (4000, 3000);
+const CREATIVE: (u32, u32) = (1920, 1080);
+/// A run that takes longer than this is reported as a failure.
+const RUN_TIMEOUT: Duration = Duration::from_secs(120);
+
+fn encode_jpeg(image: &RgbImage) -> Vec<u8> {
+    let mut out = Cursor::new(Vec::new());
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 90)
+        .encode_image(image)
+        .unwrap();
+    out.into_inner()
+}
+
+/// A photo-like synthetic image: gradients, stripes and noise.
+fn synthetic(width: u32, height: u32, seed: u32) -> RgbImage {
+    let mut state = 0x9e37_79b9u32.wrapping_mul(seed + 1);
+    let mut noise = move || {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        (state >> 27) as i32 - 16
+    };
+    RgbImage::from_fn(width, height, |x, y| {
+        let (fx, fy) = (x as f32 / width as f32, y as f32 / height as f32);
+        let stripes = (((x + seed * 37) / (20 + seed * 3) + y / 45) % 2) as f32 * 35.0;
+        let base = [
+            90.0 + 110.0 * fx + stripes,
+            70.0 + 120.0 * fy,
+            60.0 + 80.0 * fx * fy + 8.0 * seed as f32,
+        ];
+        let mut px = [0u8; 3];
+        for (out, channel) in px.iter_mut().zip(base) {
+            *out = (channel as i32 + noise()).clamp(0, 255) as u8;
+        }
+        Rgb(px)
+    })
+}
+
+/// An open `GET /api/v1/events` stream.
+struct Events {
+    response: reqwest::Response,
+    buffer: Vec<u8>,
+}
+
+impl Events {
+    /// The next event's name and data (comments skipped).
+    async fn next(&mut self, deadline: tokio::time::Instant) -> (String, Value) {
+        loop {
+            if let Some(end) = self.buffer.windows(2).position(|w| w == b"\n\n") {
+                let frame = String::from_utf8(self.buffer[..end].to_vec()).unwrap();
+                self.buffer.drain(..end + 2);
+                let mut name = None;
+                let mut data = Vec::new();
+                for line in frame.lines() {
+                    if let Some(v) = line.strip_prefix("event:") {
+                        name = Some(v.trim().to_owned());
+                    } else if let Some(v) = line.strip_prefix("data:") {
+                        data.push(v.trim_start().to_owned());
+                    }
+                }
+                if let Some(name) = name {
+                    return (name, serde_json::from_str(&data.join("\n")).unwrap());
+                }
+                continue;
+            }
+            let chunk = tokio::time::timeout_at(deadline, self.response.chunk())
+                .await
+                .expect("timed out waiting for events")
+                .expect("event stream failed")
+                .expect("event stream ended");
+            self.buffer.extend_from_slice(&chunk);
+        }
+    }
+}
+
+fn median(sorted: &[f64]) -> f64 {
+    let n = sorted.len();
+    if n % 2 == 1 {
+        sorted[n / 2]
+    } else {
+        (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
+    }
+}
+
+async fn upload(
+    client: &reqwest::Client,
+    base: &str,
+    token: &str,
+    name: &str,
+    data: Vec<u8>,
+) -> Value {
+    let part = reqwest::multipart::Part::bytes(data)
+        .file_name(name.to_owned())
+        .mime_str("image/jpeg")
+        .unwrap();
+    let response = client
+        .post(format!("{base}/api/v1/media"))
+        .bearer_auth(token)
+        .multipart(reqwest::multipart::Form::new().part("file", part))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 201, "upload of {name} failed");
+    response.json().await.unwrap()
+}
+
+async fn post(client: &reqwest::Client, base: &str, token: &str, path: &str, body: Value) -> Value {
+    let response = client
+        .post(format!("{base}/api/v1{path}"))
+        .bearer_auth(token)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 201, "POST {path} failed");
+    response.json().await.unwrap()
+}
+
+#[tokio::main]
+async fn main() {
+    let runs: usize = std::env::args()
+        .nth(1)
+        .map(|a| a.parse().expect("RUNS must be a number"))
+        .unwrap_or(5)
+        .max(1);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+
+    let preparing = Instant::now();
+    let photo = encode_jpeg(&synthetic(PHOTO.0, PHOTO.1, 1));
+    let creative = encode_jpeg(&synthetic(CREATIVE.0, CREATIVE.1, 7));
+    println!(
+        "bench_simulation: synthetic {}x{} photo ({:.1} MB) and {}x{} creative; prepared in {:.1} s",
+        PHOTO.0,
+        PHOTO.1,
+        photo.len() as f64 / 1e6,
+        CREATIVE.0,
+        CREATIVE.1,
+        preparing.elapsed().as_secs_f64()
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = Config::for_data_dir(dir.path().join("data"));
+    config.bind = "127.0.0.1:0".parse().unwrap();
+    config.database_url = None;
+    config.storage_url = None;
+    config.web_dir = dir.path().join("web");
+    config.rate_limit_sign_up = 0;
+    config.rate_limit_sign_in = 0;
+    config.fault_hold_job_ms = 0;
+    let workers = config.worker_count();
+    let app = Application::build(config).await.expect("server starts");
+    let base = format!("http://{}", app.address());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(app.run_until(async {
+        let _ = stopped.await;
+    }));
+    println!(
+        "server: {base}, SQLite + local storage, {workers} job workers, {cores} cores available"
+    );
+
+    let client = reqwest::Client::new();
+    let session: Value = client
+        .post(format!("{base}/auth/v1/signup"))
+        .header("apikey", "anon-key")
+        .json(&json!({"email": "bench@example.com", "password": "secret1"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let token = session["access_token"]
+        .as_str()
+        .expect("signed up")
+        .to_owned();
+
+    let uploading = Instant::now();
+    let photo = upload(&client, &base, &token, "site.jpg", photo).await;
+    let creative_media = upload(&client, &base, &token, "creative.jpg", creative).await;
+    let creative = post(
+        &client,
+        &base,
+        &token,
+        "/creatives",
+        json!({"media_id": creative_media["id"], "name": "Creative"}),
+    )
+    .await;
+    // A 4×3 billboard seen slightly from the left: about a fifth of the photo.
+    let location = post(
+        &client,
+        &base,
+        &token,
+        "/locations",
+        json!({"name": "Site", "photo_media_id": photo["id"], "panel_width_cm": 400,
+               "panel_height_cm": 300,
+               "panel_quad": [{"x": 0.30, "y": 0.25}, {"x": 0.74, "y": 0.30},
+                              {"x": 0.73, "y": 0.68}, {"x": 0.31, "y": 0.72}]}),
+    )
+    .await;
+    println!(
+        "uploaded the photo and the creative in {:.1} s (not part of the timings below)",
+        uploading.elapsed().as_secs_f64()
+    );
+
+    let response = client
+        .get(format!("{base}/api/v1/events"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let mut events = Events {
+        response,
+        buffer: Vec::new(),
+    };
+    let (name, _) = events
+        .next(tokio::time::Instant::now() + Duration::from_secs(10))
+        .await;
+    assert_eq!(name, "ready");
+
+    println!(
+        "\n{runs} runs: POST /simulations -> `done` event (decode both originals, render at \
+         {}x{}, JPEG q92 + preview + thumbnail, PNG, store, save)",
+        PHOTO.0, PHOTO.1
+    );
+    let mut walls = Vec::with_capacity(runs);
+    let mut last = None;
+    for run in 1..=runs {
+        let started = Instant::now();
+        let deadline = tokio::time::Instant::now() + RUN_TIMEOUT;
+        let sim = post(
+            &client,
+            &base,
+            &token,
+            "/simulations",
+            json!({"creative_id": creative["id"], "location_id": location["id"],
+                   "name": format!("Run {run}"),
+                   "adjustments": {"brightness": 0.05 * run as f64, "auto_match": true}}),
+        )
+        .await;
+        let sim_id = sim["id"].as_str().unwrap().to_owned();
+        loop {
+            let (name, data) = events.next(deadline).await;
+            if name == "resync" {
+                panic!("the event stream fell behind (resync)");
+            }
+            if name != "simulation" || data["simulation_id"] != sim_id.as_str() {
+                continue;
+            }
+            match data["status"].as_str() {
+                Some("done") => break,
+                Some("failed") => panic!("the render failed: {data}"),
+                _ => {}
+            }
+        }
+        let wall = started.elapsed().as_secs_f64();
+        walls.push(wall);
+        println!("  run {run}: {wall:.2} s");
+        last = Some(sim_id);
+    }
+
+    // The stored JPEG is there, at the photo's size.
+    let found: Value = client
+        .get(format!("{base}/api/v1/simulations/{}", last.unwrap()))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let url = found["output"]["urls"]["original"]
+        .as_str()
+        .expect("an output");
+    let jpeg = client
+        .get(format!("{base}{url}"))
+        .send()
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap();
+    let decoded = image::load_from_memory(&jpeg).expect("the stored render decodes");
+    assert_eq!((decoded.width(), decoded.height()), PHOTO);
+    println!(
+        "stored render: {}x{} JPEG, {:.1} MB",
+        decoded.width(),
+        decoded.height(),
+        jpeg.len() as f64 / 1e6
+    );
+
+    walls.sort_by(f64::total_cmp);
+    let wall_median = median(&walls);
+    println!(
+        "\nsave -> done: median {wall_median:.2} s, min {:.2} s, max {:.2} s",
+        walls[0],
+        walls[walls.len() - 1]
+    );
+    println!(
+        "machine: {cores} cores, {workers} job workers; target: <= 2 s -> {}",
+        if wall_median <= 2.0 {
+            "met (median)"
+        } else {
+            "NOT met (median)"
+        }
+    );
+
+    drop(events);
+    let _ = stop.send(());
+    let _ = server.await;
+}
