@@ -24,6 +24,13 @@ export const paths = {
   creative: (id: string) => `/creatives/${encodeURIComponent(id)}`,
   locations: '/locations',
   simulation: '/simulation',
+  simulationOf: (id: string) => `/simulation/${encodeURIComponent(id)}`,
+  simulationFor: ({ creative, location }: { creative?: string; location?: string }) => {
+    const search = new URLSearchParams();
+    if (creative) search.set('creative', creative);
+    if (location) search.set('location', location);
+    return `/simulation?${search.toString()}`;
+  },
   heatmap: '/heatmap',
   heatmapNew: '/heatmap/new',
   heatmapResults: (id: string) => `/heatmap/results/${encodeURIComponent(id)}`,
@@ -51,6 +58,7 @@ export function createAppRoutes(): RouteObject[] {
             { path: 'locations/new', element: <LocationEditRoute /> },
             { path: 'locations/:id', element: <LocationEditRoute /> },
             { path: 'simulation', element: <SimulationRoute /> },
+            { path: 'simulation/:id', element: <SimulationRoute /> },
             { path: 'heatmap', element: <HeatmapListRoute /> },
             { path: 'heatmap/new', element: <HeatmapNewRoute /> },
             { path: 'heatmap/results/:id', element: <HeatmapResultsRoute /> },

@@ -1,17 +1,27 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+//! The panel quad editor shared by the location form and the simulation page: a photo (or
+//! whatever the caller draws in its place), the quad as an SVG polygon and four corner handles
+//! moved with a pointer or the arrow keys, with a loupe around the active corner.
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { cn } from '@/lib/cn';
-
-import { CORNERS, moveCorner, nudge, toNormalised, type Quad } from '../lib/quad';
+import { CORNERS, moveCorner, nudge, toNormalised, type Quad } from '@/lib/quad';
 
 export type QuadEditorProps = {
+  /** The photo: shown when there are no `children`, and always in the loupe. */
   src: string;
   /** The photo's pixel size (for the aspect ratio and the SVG coordinates). */
   width: number;
   height: number;
   quad: Quad;
   onChange: (quad: Quad) => void;
+  /** The help line above the photo (none when omitted). */
+  help?: string;
+  /** Drawn in place of the photo (e.g. a live preview canvas of the same aspect). */
+  children?: ReactNode;
+  /** Hides the handles and the outline (another tool uses the pointer). */
+  handlesHidden?: boolean;
+  className?: string;
 };
 
 const LOUPE_SIZE = 120;
@@ -23,7 +33,7 @@ const LOUPE_ZOOM = 3;
  * keys (Shift for bigger steps). A loupe magnifies the photo around the active
  * handle for precise placement.
  */
-export function QuadEditor({ src, width, height, quad, onChange }: QuadEditorProps) {
+export function QuadEditor({ src, width, height, quad, onChange, help, children, handlesHidden = false, className }: QuadEditorProps) {
   const { t } = useTranslation();
   const helpId = useId();
   const frameRef = useRef<HTMLDivElement>(null);
@@ -92,12 +102,15 @@ export function QuadEditor({ src, width, height, quad, onChange }: QuadEditorPro
   const points = quad.map((p) => `${p.x * width},${p.y * height}`).join(' ');
 
   return (
-    <div className="quad-editor">
-      <p id={helpId} className="field__hint">
-        {t('locations.quad.help')}
-      </p>
+    <div className={cn('quad-editor', className)}>
+      {help ? (
+        <p id={helpId} className="field__hint">
+          {help}
+        </p>
+      ) : null}
       <div ref={frameRef} className="quad-editor__frame" data-testid="quad-editor">
-        <img className="quad-editor__photo" src={src} alt="" width={width} height={height} draggable={false} />
+        {children ?? <img className="quad-editor__photo" src={src} alt="" width={width} height={height} draggable={false} />}
+        {handlesHidden ? null : (
         <svg
           className="quad-editor__overlay"
           viewBox={`0 0 ${width} ${height}`}
@@ -106,11 +119,12 @@ export function QuadEditor({ src, width, height, quad, onChange }: QuadEditorPro
         >
           <polygon className="quad-editor__polygon" points={points} vectorEffect="non-scaling-stroke" />
         </svg>
-        {quad.map((point, index) => (
+        )}
+        {handlesHidden ? null : quad.map((point, index) => (
           <QuadHandle
             key={CORNERS[index]}
-            label={t(`locations.quad.corners.${CORNERS[index]}`)}
-            describedBy={helpId}
+            label={t(`quadEditor.corners.${CORNERS[index]}`)}
+            describedBy={help ? helpId : undefined}
             x={point.x}
             y={point.y}
             active={loupeCorner === index}
@@ -122,7 +136,7 @@ export function QuadEditor({ src, width, height, quad, onChange }: QuadEditorPro
             onBlur={() => setActive((current) => (current === index ? null : current))}
           />
         ))}
-        {loupeCorner !== null ? <div ref={loupeRef} className="quad-editor__loupe" aria-hidden="true" data-testid="quad-loupe" /> : null}
+        {loupeCorner !== null && !handlesHidden ? <div ref={loupeRef} className="quad-editor__loupe" aria-hidden="true" data-testid="quad-loupe" /> : null}
       </div>
     </div>
   );
@@ -130,7 +144,7 @@ export function QuadEditor({ src, width, height, quad, onChange }: QuadEditorPro
 
 type QuadHandleProps = {
   label: string;
-  describedBy: string;
+  describedBy: string | undefined;
   x: number;
   y: number;
   active: boolean;

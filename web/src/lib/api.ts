@@ -198,6 +198,9 @@ export type ApiErrorKey =
   | 'apiErrors.not_found'
   | 'apiErrors.unauthorized'
   | 'apiErrors.network'
+  | 'apiErrors.not_rendered'
+  | 'apiErrors.already_rendering'
+  | 'apiErrors.source_missing'
   | 'apiErrors.generic';
 
 const ERROR_KEYS: Record<string, ApiErrorKey> = {
@@ -210,6 +213,9 @@ const ERROR_KEYS: Record<string, ApiErrorKey> = {
   not_found: 'apiErrors.not_found',
   unauthorized: 'apiErrors.unauthorized',
   network: 'apiErrors.network',
+  not_rendered: 'apiErrors.not_rendered',
+  already_rendering: 'apiErrors.already_rendering',
+  source_missing: 'apiErrors.source_missing',
 };
 
 /** The translation key of an error code (anything unknown → the generic message). */
@@ -232,6 +238,8 @@ export type FieldErrorKey =
   | 'fieldErrors.not_convex'
   | 'fieldErrors.not_clockwise'
   | 'fieldErrors.requires_photo'
+  | 'fieldErrors.too_small'
+  | 'fieldErrors.too_many'
   | 'fieldErrors.invalid';
 
 const FIELD_CODES = new Set([
@@ -248,6 +256,8 @@ const FIELD_CODES = new Set([
   'not_convex',
   'not_clockwise',
   'requires_photo',
+  'too_small',
+  'too_many',
 ]);
 
 /** The translation key of a `details.fields` code. */

@@ -28,7 +28,20 @@ export type HeatmapItemEvent = {
   error: { code: string; message: string } | null;
 };
 
-export type LiveEvent = { type: 'ready' } | { type: 'heatmap_item'; data: HeatmapItemEvent };
+/** `data` of a `simulation` event (docs/architecture/simulations.md): one status change of a simulation. */
+export type SimulationStatus = 'draft' | 'queued' | 'rendering' | 'done' | 'failed';
+export type SimulationEvent = {
+  simulation_id: string;
+  status: SimulationStatus;
+  error: { code: string; message: string } | null;
+};
+
+export type LiveEvent =
+  | { type: 'ready' }
+  | { type: 'heatmap_item'; data: HeatmapItemEvent }
+  | { type: 'simulation'; data: SimulationEvent };
+
+const SIMULATION_STATUSES = new Set<string>(['draft', 'queued', 'rendering', 'done', 'failed']);
 
 const ITEM_STATUSES = new Set<string>(['queued', 'processing', 'done', 'failed']);
 
@@ -44,6 +57,7 @@ export function parseLiveEvent(message: EventSourceMessage): LiveEvent | null {
   // `resync` (the server's stream fell behind, or its node lost events) asks for the same as a
   // new subscription: refetch everything shown.
   if (message.event === 'ready' || message.event === 'resync') return { type: 'ready' };
+  if (message.event === 'simulation') return parseSimulationEvent(message.data);
   if (message.event !== 'heatmap_item') return null;
   let data: unknown;
   try {
@@ -62,6 +76,29 @@ export function parseLiveEvent(message: EventSourceMessage): LiveEvent | null {
       item_id,
       status: status as LiveItemStatus,
       score: typeof score === 'number' && Number.isFinite(score) ? score : null,
+      error:
+        isRecord(error) && typeof error.code === 'string'
+          ? { code: error.code, message: typeof error.message === 'string' ? error.message : error.code }
+          : null,
+    },
+  };
+}
+
+function parseSimulationEvent(text: string): LiveEvent | null {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!isRecord(data)) return null;
+  const { simulation_id, status, error } = data;
+  if (typeof simulation_id !== 'string' || typeof status !== 'string' || !SIMULATION_STATUSES.has(status)) return null;
+  return {
+    type: 'simulation',
+    data: {
+      simulation_id,
+      status: status as SimulationStatus,
       error:
         isRecord(error) && typeof error.code === 'string'
           ? { code: error.code, message: typeof error.message === 'string' ? error.message : error.code }

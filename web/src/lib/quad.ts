@@ -1,4 +1,4 @@
-//! Panel quad maths, pure: four points normalised to the photo (0..1, y
+//! Panel quad maths (shared by the location editor and the simulation page), pure: four points normalised to the photo (0..1, y
 //! downwards), clockwise on screen from the top-left corner. The checks mirror
 //! the server's (`crates/server/src/http/api/locations.rs`, `check_quad`), so the
 //! editor can warn before saving.

@@ -53,8 +53,9 @@ describe('locale files', () => {
     expect(fr.apiErrors.unsupported_media_type).toBe("Ce fichier n'est pas une image JPEG, PNG ou WebP.");
     expect(en.apiErrors.unsupported_media_type).toBe('This file is not a JPEG, PNG or WebP image.');
     expect(fr.apiErrors.generic).toBe(fr.auth.errors.generic);
-    expect([fr.locations.quad.corners.topLeft, en.locations.quad.corners.topLeft]).toEqual(['Coin haut gauche', 'Top-left corner']);
-    expect(en.simulation.title).toBe('My Simulations');
+    expect([fr.quadEditor.corners.topLeft, en.quadEditor.corners.topLeft]).toEqual(['Coin haut gauche', 'Top-left corner']);
+    expect([en.simulation.title, fr.simulation.title]).toEqual(['My Simulations', 'Mes simulations']);
+    expect([en.simulation.configuration, en.simulation.adjustments, en.simulation.preview]).toEqual(['Configuration', 'Adjustments', 'Preview']);
     expect([en.nav.creatives, en.nav.locations, en.nav.simulation, en.nav.heatmap, en.nav.logout]).toEqual([
       'Creative',
       'Location',

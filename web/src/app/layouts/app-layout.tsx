@@ -53,8 +53,10 @@ export function AppLayout() {
         </div>
       </header>
       <main id="main" className="shell__main" tabIndex={-1}>
-        {/* Keyed by path: a new boundary shows its spinner even during router transitions. */}
-        <Suspense key={pathname} fallback={<PageSpinner />}>
+        {/* Keyed by path: a new boundary shows its spinner even during router transitions.
+            The simulation page keeps one key for /simulation and /simulation/:id, so saving a new
+            simulation (which moves to its address) keeps the editor and its live preview. */}
+        <Suspense key={pathname.startsWith('/simulation/') ? '/simulation' : pathname} fallback={<PageSpinner />}>
           <Outlet />
         </Suspense>
       </main>

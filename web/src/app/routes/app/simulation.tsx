@@ -1,15 +1,44 @@
 import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 
-import { ComingSoon } from '@/components/coming-soon';
 import { ContentLayout } from '@/components/layouts/content-layout';
-import { SimulationSections } from '@/features/simulation/components/simulation-sections';
+import { SimulationList } from '@/features/simulation/components/simulation-list';
+import { SimulationWorkspace } from '@/features/simulation/components/simulation-workspace';
 
+import { paths } from '@/app/router';
+
+/**
+ * `/simulation` (a new simulation; `?creative=…&location=…` pre-select either or both) and
+ * `/simulation/:id` (a saved one): the editor (configuration · adjustments · preview), then the
+ * list of saved simulations.
+ */
 export default function SimulationRoute() {
   const { t } = useTranslation();
+  const { id } = useParams();
+  const [search] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
   return (
-    <ContentLayout title={t('simulation.title')}>
-      <ComingSoon />
-      <SimulationSections />
+    <ContentLayout
+      title={t('simulation.title')}
+      actions={
+        <Link className="ui-button ui-button--primary ui-button--md" to={paths.simulation} data-testid="new-simulation">
+          {t('simulation.new')}
+        </Link>
+      }
+    >
+      <SimulationWorkspace
+        id={id}
+        creativeId={search.get('creative')}
+        locationId={search.get('location')}
+        navigationKey={location.key}
+        onCreated={(created) => void navigate(paths.simulationOf(created))}
+      />
+      <SimulationList
+        pathOf={paths.simulationOf}
+        currentId={id}
+        onDeletedCurrent={() => void navigate(paths.simulation)}
+      />
     </ContentLayout>
   );
 }

@@ -61,6 +61,13 @@ function CreativeView({ creative, onDeleted }: { creative: Creative; onDeleted: 
         <div className="detail__side">
           <RenameField creative={creative} />
           <MetadataForm creative={creative} update={update} />
+          <Link
+            className="ui-button ui-button--primary ui-button--md"
+            to={`/simulation?creative=${encodeURIComponent(creative.id)}`}
+            data-testid="simulate-creative"
+          >
+            {t('creatives.simulate')}
+          </Link>
           <Button variant="danger" onClick={() => setConfirming(true)} data-testid="delete-creative">
             {t('creatives.delete')}
           </Button>

@@ -43,7 +43,14 @@ export type HeatmapResult = {
   texts: Region[];
   grid: AttentionGrid;
   urls: { map: string; overlay: string; fog: string; overlay_thumbnail: string };
+  /** With an area of interest (a simulation's panel): its share of attention, of the area, and their ratio. */
+  panel?: PanelShare | null;
 };
+
+export type PanelShare = { share: number; area_share: number; visibility: number | null };
+
+/** A point relative to the image (0..1). */
+export type AoiPoint = { x: number; y: number };
 
 export type ItemError = { code: string; message: string };
 
@@ -57,6 +64,8 @@ export type HeatmapItem = {
   started_at: string | null;
   finished_at: string | null;
   result: HeatmapResult | null;
+  /** The area of interest (a simulation's panel quad, normalised), when the item has one. */
+  aoi?: AoiPoint[] | null;
 };
 
 export type HeatmapSummary = {

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/cn';
 
-import type { HeatmapResult, Rect } from '../api/heatmaps';
+import type { AoiPoint, HeatmapResult, Rect } from '../api/heatmaps';
 import { areaShare, rectFromPoints } from '../lib/attention';
 import { formatPercent, formatRatio } from '../lib/format';
 import { useOpacityStyle, useRectStyle } from '../lib/use-rect-style';
@@ -24,6 +24,8 @@ export type AttentionViewerProps = {
   width: number;
   height: number;
   result: HeatmapResult;
+  /** The automatic area of interest (a simulation's panel), outlined on the heatmap. */
+  aoi?: AoiPoint[] | null;
 };
 
 /**
@@ -35,7 +37,7 @@ export type AttentionViewerProps = {
  * attention from `result.grid` at once; each can be removed from the list
  * (keyboard too).
  */
-export function AttentionViewer({ name, src, width, height, result }: AttentionViewerProps) {
+export function AttentionViewer({ name, src, width, height, result, aoi }: AttentionViewerProps) {
   const { t } = useTranslation();
   const ids = { title: useId(), opacity: useId(), hint: useId() };
   const [mode, setMode] = useState<Mode>('heatmap');
@@ -138,6 +140,11 @@ export function AttentionViewer({ name, src, width, height, result }: AttentionV
                 draggable={false}
                 data-testid={layer.testId}
               />
+            ) : null}
+            {aoi && aoi.length >= 3 ? (
+              <svg className="hm-aoi" viewBox="0 0 1 1" preserveAspectRatio="none" aria-hidden="true" data-testid="aoi-outline">
+                <polygon points={aoi.map((p) => `${p.x},${p.y}`).join(' ')} vectorEffect="non-scaling-stroke" />
+              </svg>
             ) : null}
             {areas.map((area, index) => (
               <AreaBox key={area.id} rect={area.rect} label={String(index + 1)} />

@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { apiErrorKey } from '@/lib/api';
 
-import { useRetryItem, type HeatmapItem, type HeatmapResult } from '../api/heatmaps';
-import { baseName } from '../lib/format';
+import { useRetryItem, type HeatmapItem, type HeatmapResult, type PanelShare } from '../api/heatmaps';
+import { baseName, formatPercent, formatRatio } from '../lib/format';
 
 import { AttentionViewer } from './attention-viewer';
 import { AnalysisPanel, MetricsList, ScoreCard } from './result-panels';
@@ -51,13 +51,30 @@ function ItemResult({ item, result, name }: { item: HeatmapItem; result: Heatmap
   const { source } = item;
   return (
     <div className="hm-item__body">
-      <AttentionViewer name={name} src={source.urls.preview} width={source.width} height={source.height} result={result} />
+      <AttentionViewer name={name} src={source.urls.preview} width={source.width} height={source.height} result={result} aoi={item.aoi} />
       <div className="hm-item__insights">
+        {result.panel ? <PanelSummary panel={result.panel} /> : null}
         <ScoreCard score={result.score} />
         <MetricsList result={result} />
         <AnalysisPanel result={result} />
       </div>
     </div>
+  );
+}
+
+/** The simulation's panel (the automatic area of interest): its share of attention against its size. */
+function PanelSummary({ panel }: { panel: PanelShare }) {
+  const { t, i18n } = useTranslation();
+  const visibility = panel.visibility ?? (panel.area_share > 0 ? panel.share / panel.area_share : 0);
+  return (
+    <p className="hm-panel" data-testid="panel-share">
+      <span className="hm-panel__title">{t('heatmap.panel.title')}</span>
+      {t('heatmap.panel.summary', {
+        share: formatPercent(panel.share, i18n.language),
+        area: formatPercent(panel.area_share, i18n.language),
+        visibility: formatRatio(visibility, i18n.language),
+      })}
+    </p>
   );
 }
 

@@ -4,7 +4,7 @@ import { infiniteQueryOptions, type InfiniteData, queryOptions, useMutation, use
 
 import { apiFetch, queryString, type Media, type Page } from '@/lib/api';
 
-import type { Point } from '../lib/quad';
+import type { Point } from '@/lib/quad';
 
 export const FORMATS = [
   'billboard_4x3',

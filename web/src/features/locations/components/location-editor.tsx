@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 
 import { Banner } from '@/components/ui/banner';
 import { Button } from '@/components/ui/button';
@@ -35,9 +36,18 @@ export function LocationEditor({ id, onSaved, onDeleted }: LocationEditorProps) 
         location={location}
         onSaved={onSaved}
         extraActions={
-          <Button variant="danger" onClick={() => setConfirming(true)} data-testid="delete-location">
-            {t('locations.delete')}
-          </Button>
+          <>
+            <Link
+              className="ui-button ui-button--secondary ui-button--md"
+              to={`/simulation?location=${encodeURIComponent(location.id)}`}
+              data-testid="simulate-location"
+            >
+              {t('locations.simulate')}
+            </Link>
+            <Button variant="danger" onClick={() => setConfirming(true)} data-testid="delete-location">
+              {t('locations.delete')}
+            </Button>
+          </>
         }
       />
       {confirming ? (

@@ -10,9 +10,9 @@ import { Select } from '@/components/ui/select';
 import { apiErrorKey, fieldErrorKey, isApiError, uploadMedia, type Media } from '@/lib/api';
 
 import { FORMATS, ILLUMINATIONS, useSaveLocation, type Location, type LocationInput } from '../api/locations';
-import { defaultQuad, parseQuad, quadProblem, roundQuad, type Quad } from '../lib/quad';
+import { defaultQuad, parseQuad, quadProblem, roundQuad, type Quad } from '@/lib/quad';
 
-import { QuadEditor } from './quad-editor';
+import { QuadEditor } from '@/components/quad-editor';
 
 const TEXT_FIELDS = ['name', 'address', 'city', 'postal_code', 'country', 'notes'] as const;
 const NUMBER_FIELDS = ['latitude', 'longitude', 'panel_width_cm', 'panel_height_cm', 'orientation_deg'] as const;
@@ -237,7 +237,7 @@ export function LocationForm({ location, onSaved, extraActions }: LocationFormPr
         <legend className="form-section__title">{t('locations.sections.photo')}</legend>
         {photo && quad ? (
           <>
-            <QuadEditor src={photo.urls.preview} width={photo.width} height={photo.height} quad={quad} onChange={setQuad} />
+            <QuadEditor help={t('locations.quad.help')} src={photo.urls.preview} width={photo.width} height={photo.height} quad={quad} onChange={setQuad} />
             <div className="form-actions">
               <Button variant="secondary" size="sm" onClick={() => setQuad(defaultQuad())}>
                 {t('locations.quad.reset')}

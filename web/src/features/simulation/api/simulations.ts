@@ -1,0 +1,257 @@
+//! Simulations (`/api/v1/simulations`, docs/architecture/simulations.md): shapes, query
+//! factories and mutations, plus the creatives and locations lists the pickers need (the
+//! feature reads those endpoints itself: features do not import each other). Keys live
+//! under `['simulations']`; every mutation invalidates that prefix, live events patch or
+//! invalidate it (api/live-updates.ts).
+import {
+  infiniteQueryOptions,
+  type InfiniteData,
+  queryOptions,
+  useMutation,
+  useQueryClient,
+} from '@tanstack/react-query';
+
+import { apiFetch, queryString, type Media, type Page } from '@/lib/api';
+import type { SimulationStatus } from '@/lib/events';
+
+import type { Adjustments, Fit, Point, Quad } from '../lib/types';
+
+export type { SimulationStatus } from '@/lib/events';
+
+// ---------- Shapes ----------
+
+export type SimulationCreative = { id: string; name: string; media: Media };
+
+export type SimulationLocation = {
+  id: string;
+  name: string;
+  city: string | null;
+  format: string;
+  illumination: string;
+  panel_width_cm: number | null;
+  panel_height_cm: number | null;
+  panel_quad: Point[] | null;
+  photo: Media | null;
+};
+
+export type SimulationAttention = {
+  heatmap_id: string;
+  item_id: string;
+  status: 'queued' | 'processing' | 'done' | 'failed';
+  score: number | null;
+  panel_share: number | null;
+  area_share: number | null;
+  visibility: number | null;
+};
+
+export type SimulationError = { code: string; message: string };
+
+export type Simulation = {
+  id: string;
+  name: string;
+  creative_id: string;
+  location_id: string;
+  creative: SimulationCreative | null;
+  location: SimulationLocation | null;
+  quad: Point[] | null;
+  quad_override: boolean;
+  fit: Fit;
+  background: string;
+  adjustments: Adjustments;
+  mask: Media | null;
+  status: SimulationStatus;
+  error: SimulationError | null;
+  output: Media | null;
+  downloads: { jpeg: string; png: string } | null;
+  attention: SimulationAttention | null;
+  rendered_at: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+/** The body of POST (and PATCH) /simulations. */
+export type SimulationInput = {
+  name?: string;
+  creative_id: string;
+  location_id: string;
+  /** null (PATCH) goes back to the location's corners. */
+  quad?: Quad | null;
+  fit?: Fit;
+  background?: string;
+  adjustments?: Adjustments;
+  mask_media_id?: string | null;
+  render?: boolean;
+};
+
+export type SimulationFilters = { q?: string; creative_id?: string; location_id?: string };
+
+/** A creative as listed by `GET /creatives` (what the picker needs). */
+export type CreativeOption = { id: string; name: string; media: Media };
+
+/** A location as listed by `GET /locations` (what the picker needs). */
+export type LocationOption = {
+  id: string;
+  name: string;
+  city: string | null;
+  postal_code: string | null;
+  illumination: string;
+  panel_width_cm: number | null;
+  panel_height_cm: number | null;
+  photo: Media | null;
+  panel_quad: Point[] | null;
+};
+
+export const isRunning = (status: SimulationStatus) => status === 'queued' || status === 'rendering';
+
+// ---------- Queries ----------
+
+export const simulationKeys = {
+  all: ['simulations'] as const,
+  lists: ['simulations', 'list'] as const,
+  list: (filters: SimulationFilters = {}) => ['simulations', 'list', filters] as const,
+  detail: (id: string) => ['simulations', 'detail', id] as const,
+  creatives: (q = '') => ['simulations', 'creatives', q] as const,
+  locations: (q = '') => ['simulations', 'locations', q] as const,
+  creative: (id: string) => ['simulations', 'creative', id] as const,
+  location: (id: string) => ['simulations', 'location', id] as const,
+};
+
+export function simulationsQueryOptions(filters: SimulationFilters = {}) {
+  return infiniteQueryOptions({
+    queryKey: simulationKeys.list(filters),
+    initialPageParam: null as string | null,
+    queryFn: ({ signal, pageParam }) =>
+      apiFetch<Page<Simulation>>(`/simulations${queryString({ limit: 60, ...filters, cursor: pageParam })}`, { signal }),
+    getNextPageParam: (last) => last.next_cursor,
+  });
+}
+
+export function simulationQueryOptions(id: string) {
+  return queryOptions({
+    queryKey: simulationKeys.detail(id),
+    queryFn: ({ signal }) => apiFetch<Simulation>(`/simulations/${encodeURIComponent(id)}`, { signal }),
+    // Safety net while a render or an analysis runs (the live stream normally arrives first).
+    refetchInterval: (query) => {
+      const data = query.state.data;
+      if (!data) return false;
+      const attentionRunning = data.attention && (data.attention.status === 'queued' || data.attention.status === 'processing');
+      return isRunning(data.status) || attentionRunning ? 10_000 : false;
+    },
+  });
+}
+
+/** The creatives of the picker (`GET /creatives?q=`), 60 at a time. */
+export function creativeOptionsQueryOptions(q = '') {
+  return infiniteQueryOptions({
+    queryKey: simulationKeys.creatives(q),
+    initialPageParam: null as string | null,
+    queryFn: ({ signal, pageParam }) =>
+      apiFetch<Page<CreativeOption>>(`/creatives${queryString({ limit: 60, q, cursor: pageParam })}`, { signal }),
+    getNextPageParam: (last) => last.next_cursor,
+  });
+}
+
+/** The locations of the picker (`GET /locations?q=`), 60 at a time. */
+export function locationOptionsQueryOptions(q = '') {
+  return infiniteQueryOptions({
+    queryKey: simulationKeys.locations(q),
+    initialPageParam: null as string | null,
+    queryFn: ({ signal, pageParam }) =>
+      apiFetch<Page<LocationOption>>(`/locations${queryString({ limit: 60, q, cursor: pageParam })}`, { signal }),
+    getNextPageParam: (last) => last.next_cursor,
+  });
+}
+
+/** One creative (a deep link may name one that is not in the first page of the picker). */
+export function creativeOptionQueryOptions(id: string) {
+  return queryOptions({
+    queryKey: simulationKeys.creative(id),
+    queryFn: ({ signal }) => apiFetch<CreativeOption>(`/creatives/${encodeURIComponent(id)}`, { signal }),
+  });
+}
+
+export function locationOptionQueryOptions(id: string) {
+  return queryOptions({
+    queryKey: simulationKeys.location(id),
+    queryFn: ({ signal }) => apiFetch<LocationOption>(`/locations/${encodeURIComponent(id)}`, { signal }),
+  });
+}
+
+// ---------- Mutations ----------
+
+function useInvalidateAll() {
+  const queryClient = useQueryClient();
+  return {
+    queryClient,
+    invalidate: () => queryClient.invalidateQueries({ queryKey: simulationKeys.all }),
+    store: (simulation: Simulation) => queryClient.setQueryData(simulationKeys.detail(simulation.id), simulation),
+  };
+}
+
+/** Creates (no id) or updates (id) a simulation. */
+export function useSaveSimulation() {
+  const { invalidate, store } = useInvalidateAll();
+  return useMutation({
+    mutationFn: ({ id, input }: { id?: string; input: SimulationInput }) =>
+      id
+        ? apiFetch<Simulation>(`/simulations/${encodeURIComponent(id)}`, { method: 'PATCH', body: input })
+        : apiFetch<Simulation>('/simulations', { method: 'POST', body: input }),
+    onSuccess: (simulation) => {
+      store(simulation);
+      return invalidate();
+    },
+  });
+}
+
+export function useDeleteSimulation() {
+  const { queryClient, invalidate } = useInvalidateAll();
+  return useMutation({
+    mutationFn: (id: string) => apiFetch<void>(`/simulations/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    onSuccess: (_data, id) => {
+      queryClient.removeQueries({ queryKey: simulationKeys.detail(id) });
+      // Cached lists drop it at once, so it never flashes back.
+      queryClient.setQueriesData<InfiniteData<Page<Simulation>>>({ queryKey: simulationKeys.lists }, (data) =>
+        data ? { ...data, pages: data.pages.map((page) => ({ ...page, items: page.items.filter((item) => item.id !== id) })) } : data,
+      );
+      return invalidate();
+    },
+  });
+}
+
+export type BatchInput = {
+  creative_id: string;
+  location_ids: string[];
+  fit?: Fit;
+  background?: string;
+  adjustments?: Adjustments;
+};
+
+export function useBatchSimulations() {
+  const { invalidate } = useInvalidateAll();
+  return useMutation({
+    mutationFn: (input: BatchInput) => apiFetch<{ items: Simulation[] }>('/simulations/batch', { method: 'POST', body: input }),
+    onSuccess: () => invalidate(),
+  });
+}
+
+/** Renders again (after a failure). */
+export function useRenderSimulation() {
+  const { invalidate, store } = useInvalidateAll();
+  return useMutation({
+    mutationFn: (id: string) => apiFetch<Simulation>(`/simulations/${encodeURIComponent(id)}/render`, { method: 'POST' }),
+    onSuccess: (simulation) => {
+      store(simulation);
+      return invalidate();
+    },
+  });
+}
+
+/** "Analyse attention": a heatmap of the output with the panel as its area of interest. */
+export function useAnalyseSimulation() {
+  const { invalidate } = useInvalidateAll();
+  return useMutation({
+    mutationFn: (id: string) =>
+      apiFetch<{ heatmap_id: string }>(`/simulations/${encodeURIComponent(id)}/attention`, { method: 'POST' }),
+    onSuccess: () => invalidate(),
+  });
+}

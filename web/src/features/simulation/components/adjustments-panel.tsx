@@ -1,0 +1,205 @@
+import { memo, useId } from 'react';
+import { useTranslation } from 'react-i18next';
+
+import { Button } from '@/components/ui/button';
+import { cn } from '@/lib/cn';
+
+import { SLIDER_STEP, sliderDisplay, type SliderKey } from '../lib/editor';
+import { DEFAULT_ADJUSTMENTS, SLIDERS, type Adjustments, type Night } from '../lib/types';
+
+import type { Tool } from './preview-stage';
+
+export type AdjustmentsPanelProps = {
+  adjustments: Adjustments;
+  onChange: (adjustments: Adjustments) => void;
+  /** The lighting a night switch starts with (from the location's illumination). */
+  nightDefault: Night;
+  fieldErrors: Record<string, string>;
+  tool: Tool;
+  onTool: (tool: Tool) => void;
+  brushSize: number;
+  onBrushSize: (size: number) => void;
+  onClearMask: () => void;
+  maskPainted: boolean;
+  disabled: boolean;
+};
+
+/**
+ * The adjustments section: one labelled range input per setting with its value and a reset,
+ * "reset all", automatic match, day / night (backlit paper or LED screen), and the occlusion
+ * mask tools (brush, eraser, size, clear) that paint on the preview.
+ */
+export const AdjustmentsPanel = memo(function AdjustmentsPanel(props: AdjustmentsPanelProps) {
+  const { adjustments, onChange, nightDefault, fieldErrors, tool, onTool, brushSize, onBrushSize, onClearMask, maskPainted, disabled } = props;
+  const { t } = useTranslation();
+  const ids = { auto: useId(), night: useId(), brush: useId(), mask: useId() };
+  const set = (patch: Partial<Adjustments>) => onChange({ ...adjustments, ...patch });
+  const changed = SLIDERS.some(({ key }) => adjustments[key] !== DEFAULT_ADJUSTMENTS[key]);
+
+  return (
+    <div className="sim-adjust">
+      <div className="sim-sliders">
+        {SLIDERS.map(({ key, min, max }) => (
+          <SliderRow
+            key={key}
+            name={key}
+            min={min}
+            max={max}
+            value={adjustments[key]}
+            error={fieldErrors[`adjustments.${key}`]}
+            disabled={disabled}
+            onChange={(value) => set({ [key]: value })}
+          />
+        ))}
+      </div>
+      <Button variant="secondary" size="sm" onClick={() => set(pickSliders(DEFAULT_ADJUSTMENTS))} disabled={!changed || disabled} data-testid="reset-all">
+        {t('simulation.adjust.resetAll')}
+      </Button>
+
+      <div className="sim-switches">
+        <label className="sim-switch" htmlFor={ids.auto}>
+          <input
+            id={ids.auto}
+            type="checkbox"
+            role="switch"
+            checked={adjustments.auto_match}
+            disabled={disabled || adjustments.night !== null}
+            onChange={(event) => set({ auto_match: event.target.checked })}
+            data-testid="auto-match"
+          />
+          <span>
+            <span className="sim-switch__label">{t('simulation.adjust.autoMatch')}</span>
+            <span className="field__hint">{t(adjustments.night ? 'simulation.adjust.autoMatchNight' : 'simulation.adjust.autoMatchHelp')}</span>
+          </span>
+        </label>
+
+        <fieldset className="sim-fieldset" disabled={disabled}>
+          <legend className="ui-label">{t('simulation.adjust.dayNight')}</legend>
+          <div className="sim-segmented" role="group">
+            <Button variant="secondary" size="sm" aria-pressed={adjustments.night === null} onClick={() => set({ night: null })} data-testid="day">
+              {t('simulation.adjust.day')}
+            </Button>
+            <Button
+              variant="secondary"
+              size="sm"
+              aria-pressed={adjustments.night !== null}
+              onClick={() => set({ night: adjustments.night ?? nightDefault })}
+              data-testid="night"
+            >
+              {t('simulation.adjust.night')}
+            </Button>
+          </div>
+          {adjustments.night ? (
+            <div className="sim-radios" role="radiogroup" aria-labelledby={ids.night}>
+              <span id={ids.night} className="field__hint">
+                {t('simulation.adjust.lighting')}
+              </span>
+              {(['backlit', 'led'] as const).map((night) => (
+                <label key={night} className="sim-radio">
+                  <input type="radio" name={ids.night} checked={adjustments.night === night} onChange={() => set({ night })} />
+                  <span>{t(`simulation.adjust.nightModes.${night}`)}</span>
+                </label>
+              ))}
+            </div>
+          ) : null}
+          {fieldErrors['adjustments.night'] ? <p className="field__error">{t('fieldErrors.invalid_value')}</p> : null}
+        </fieldset>
+      </div>
+
+      <fieldset className="sim-fieldset sim-mask" disabled={disabled} aria-describedby={ids.mask}>
+        <legend className="ui-label">{t('simulation.mask.title')}</legend>
+        <p id={ids.mask} className="field__hint">
+          {t('simulation.mask.help')}
+        </p>
+        <div className="sim-segmented" role="group" aria-label={t('simulation.mask.tools')}>
+          {(['corners', 'brush', 'eraser'] as const).map((name) => (
+            <Button key={name} variant="secondary" size="sm" aria-pressed={tool === name} onClick={() => onTool(name)} data-testid={`tool-${name}`}>
+              {t(`simulation.mask.tool.${name}`)}
+            </Button>
+          ))}
+        </div>
+        <div className="sim-slider">
+          <label className="sim-slider__label" htmlFor={ids.brush}>
+            {t('simulation.mask.size')}
+          </label>
+          <input
+            id={ids.brush}
+            type="range"
+            min={0.005}
+            max={0.2}
+            step={0.005}
+            value={brushSize}
+            onChange={(event) => onBrushSize(Number(event.target.value))}
+          />
+          <output className="sim-slider__value" htmlFor={ids.brush}>
+            {t('simulation.mask.sizeValue', { value: Math.round(brushSize * 1000) / 10 })}
+          </output>
+        </div>
+        <Button variant="secondary" size="sm" onClick={onClearMask} disabled={!maskPainted} data-testid="clear-mask">
+          {t('simulation.mask.clear')}
+        </Button>
+      </fieldset>
+    </div>
+  );
+});
+
+function pickSliders(adjustments: Adjustments): Partial<Adjustments> {
+  return Object.fromEntries(SLIDERS.map(({ key }) => [key, adjustments[key]]));
+}
+
+type SliderRowProps = {
+  name: SliderKey;
+  min: number;
+  max: number;
+  value: number;
+  error?: string;
+  disabled: boolean;
+  onChange: (value: number) => void;
+};
+
+function SliderRow({ name, min, max, value, error, disabled, onChange }: SliderRowProps) {
+  const { t } = useTranslation();
+  const id = useId();
+  const errorId = useId();
+  const label = t(`simulation.adjust.sliders.${name}`);
+  const display = sliderDisplay(value, min);
+  return (
+    <div className={cn('sim-slider', error && 'sim-slider--error')} data-testid={`slider-${name}`}>
+      <label className="sim-slider__label" htmlFor={id}>
+        {label}
+      </label>
+      <input
+        id={id}
+        type="range"
+        min={min}
+        max={max}
+        step={SLIDER_STEP}
+        value={value}
+        disabled={disabled}
+        aria-valuetext={display}
+        aria-describedby={error ? errorId : undefined}
+        aria-invalid={error ? true : undefined}
+        onChange={(event) => onChange(Number(event.target.value))}
+      />
+      <output className="sim-slider__value" htmlFor={id}>
+        {display}
+      </output>
+      <Button
+        variant="ghost"
+        size="sm"
+        className="sim-slider__reset"
+        onClick={() => onChange(0)}
+        disabled={disabled || value === 0}
+        aria-label={t('simulation.adjust.resetOne', { name: label })}
+        title={t('simulation.adjust.resetOne', { name: label })}
+      >
+        <span aria-hidden="true">↺</span>
+      </Button>
+      {error ? (
+        <p id={errorId} className="field__error sim-slider__error">
+          {t(`fieldErrors.${error === 'out_of_range' ? 'out_of_range' : 'invalid_type'}`)}
+        </p>
+      ) : null}
+    </div>
+  );
+}

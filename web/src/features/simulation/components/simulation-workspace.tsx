@@ -1,0 +1,54 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+
+import { Banner } from '@/components/ui/banner';
+import { Spinner } from '@/components/ui/spinner';
+import { apiErrorKey } from '@/lib/api';
+
+import { useSimulationLiveUpdates } from '../api/live-updates';
+import { simulationQueryOptions } from '../api/simulations';
+
+import { SimulationEditor } from './simulation-editor';
+
+export type SimulationWorkspaceProps = {
+  /** The saved simulation to open, or none for a new one. */
+  id?: string;
+  creativeId?: string | null;
+  locationId?: string | null;
+  /** Changes on every navigation (the router's location key): "New simulation" starts afresh. */
+  navigationKey: string;
+  onCreated: (id: string) => void;
+};
+
+/**
+ * The editor for `/simulation` (new, possibly pre-selected by a deep link) or `/simulation/:id`
+ * (a saved one, live). A simulation this editor has just created keeps the same editor (its
+ * state, its preview) when the page moves to the new address.
+ */
+export function SimulationWorkspace({ id, creativeId, locationId, navigationKey, onCreated }: SimulationWorkspaceProps) {
+  const { t } = useTranslation();
+  useSimulationLiveUpdates();
+  const [aliases] = useState(() => new Map<string, string>());
+  const newKey = `new:${navigationKey}:${creativeId ?? ''}:${locationId ?? ''}`;
+  const query = useQuery({ ...simulationQueryOptions(id ?? ''), enabled: Boolean(id) });
+
+  if (!id) {
+    return (
+      <SimulationEditor
+        key={newKey}
+        simulation={null}
+        creativeId={creativeId}
+        locationId={locationId}
+        onCreated={(created) => {
+          aliases.set(created, newKey);
+          onCreated(created);
+        }}
+      />
+    );
+  }
+  const key = aliases.get(id) ?? id;
+  if (query.isPending) return <Spinner />;
+  if (query.isError) return <Banner variant="error">{t(apiErrorKey(query.error))}</Banner>;
+  return <SimulationEditor key={key} simulation={query.data} onCreated={onCreated} />;
+}
