@@ -1,6 +1,7 @@
 //! Command-line entry: `regard serve`, `regard worker`, `regard heatmap`, `regard eval-saliency`, ...
 
 pub mod attention;
+pub mod render;
 pub mod serve;
 pub mod worker;
 
@@ -23,6 +24,8 @@ pub enum Command {
     /// Attention engine commands (heatmap, eval-saliency, ...).
     #[command(flatten)]
     Attention(attention::Command),
+    /// Place a creative on a panel of a site photo in perspective (rendering.md) and write the composite.
+    Render(Box<render::RenderArgs>),
 }
 
 /// Parses the command line and runs the chosen command.
@@ -32,5 +35,6 @@ pub fn main() -> anyhow::Result<()> {
         Command::Serve(args) => serve::run(*args),
         Command::Worker(args) => worker::run(*args),
         Command::Attention(cmd) => attention::run(cmd),
+        Command::Render(args) => render::run(*args),
     }
 }

@@ -2,11 +2,30 @@
 //! aliasing, adjusted and lit, composited in linear light. The maths are specified in
 //! `docs/architecture/rendering.md`, which the browser preview implements as well.
 //!
-//! SKELETON: the types are the contract; `render` is a placeholder to be replaced.
+//! Work is limited to the quad's bounding box (plus the bloom's reach at night): the photo is
+//! copied once into the output (through three 8-bit tables at night), then each pixel that the
+//! quad touches gets its exact coverage, its footprint-filtered creative colour and the
+//! adjustments. One thread, no I/O, deterministic.
+
+pub mod adjust;
+pub mod colour;
+pub mod coverage;
+pub mod homography;
+pub mod night;
+pub mod pyramid;
+pub mod stats;
 
 use serde::{Deserialize, Serialize};
 
 use crate::image::RgbImage;
+use adjust::{PanelParams, grain_z};
+use colour::Srgb;
+use coverage::{Edges, HALF_DIAGONAL, polygon_area};
+use night::Bloom;
+use pyramid::{Footprint, Pyramid};
+
+pub use homography::Homography;
+pub use stats::{PhotoStats, photo_stats};
 
 /// How the creative fills the panel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -111,6 +130,184 @@ impl std::fmt::Display for RenderError {
 
 impl std::error::Error for RenderError {}
 
+/// Checks a quad against a `width × height` photo: finite corners inside `[0, W] × [0, H]`,
+/// convex and clockwise on screen (y down) from the top-left, at least 4 px² in area.
+pub fn check_quad(quad: &[[f64; 2]; 4], width: usize, height: usize) -> Result<(), RenderError> {
+    if quad.iter().flatten().any(|v| !v.is_finite()) {
+        return Err(RenderError::InvalidValue("quad"));
+    }
+    let (w, h) = (width as f64, height as f64);
+    if quad
+        .iter()
+        .any(|p| p[0] < 0.0 || p[0] > w || p[1] < 0.0 || p[1] > h)
+    {
+        return Err(RenderError::OutsidePhoto);
+    }
+    for i in 0..4 {
+        let (a, b, c) = (quad[i], quad[(i + 1) % 4], quad[(i + 2) % 4]);
+        let cross = (b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0]);
+        // Four turns of the same sign make a convex, simple quad; positive is clockwise on
+        // screen because y grows downwards.
+        if cross <= 0.0 {
+            return Err(RenderError::NotConvex);
+        }
+    }
+    if polygon_area(quad) < 4.0 {
+        return Err(RenderError::TooSmall);
+    }
+    Ok(())
+}
+
+/// Checks the adjustments' ranges (rendering.md §3); the error names the first bad field.
+pub fn check_adjustments(a: &Adjustments) -> Result<(), RenderError> {
+    let signed = [
+        ("brightness", a.brightness),
+        ("contrast", a.contrast),
+        ("saturation", a.saturation),
+        ("warmth", a.warmth),
+        ("sharpness", a.sharpness),
+    ];
+    for (name, v) in signed {
+        if !v.is_finite() || !(-1.0..=1.0).contains(&v) {
+            return Err(RenderError::InvalidValue(name));
+        }
+    }
+    for (name, v) in [("grain", a.grain), ("glare", a.glare)] {
+        if !v.is_finite() || !(0.0..=1.0).contains(&v) {
+            return Err(RenderError::InvalidValue(name));
+        }
+    }
+    Ok(())
+}
+
+/// Checks a whole spec and mask for a photo of `width × height`.
+pub fn check_spec(
+    spec: &RenderSpec,
+    mask: Option<&Mask<'_>>,
+    width: usize,
+    height: usize,
+) -> Result<(), RenderError> {
+    check_quad(&spec.quad, width, height)?;
+    check_adjustments(&spec.adjustments)?;
+    if let Some(a) = spec.panel_aspect
+        && !(a.is_finite() && a > 0.0)
+    {
+        return Err(RenderError::InvalidValue("panel_aspect"));
+    }
+    if let Some(m) = mask
+        && (m.width == 0 || m.height == 0 || m.data.len() != m.width * m.height)
+    {
+        return Err(RenderError::InvalidMask);
+    }
+    Ok(())
+}
+
+/// The panel's width / height: the given one, or the quad's mean side lengths (§1).
+pub fn panel_aspect(quad: &[[f64; 2]; 4], given: Option<f64>) -> f64 {
+    given.unwrap_or_else(|| {
+        let d = |a: [f64; 2], b: [f64; 2]| (b[0] - a[0]).hypot(b[1] - a[1]);
+        (d(quad[0], quad[1]) + d(quad[3], quad[2])) / (d(quad[0], quad[3]) + d(quad[1], quad[2]))
+    })
+}
+
+/// The fit's affine map from panel coordinates to creative pixels: `u = ou + ku·s`,
+/// `v = ov + kv·t` (rendering.md §1).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FitMap {
+    /// Offset along u, creative pixels.
+    pub ou: f64,
+    /// Creative pixels per unit of s.
+    pub ku: f64,
+    /// Offset along v, creative pixels.
+    pub ov: f64,
+    /// Creative pixels per unit of t.
+    pub kv: f64,
+}
+
+impl FitMap {
+    /// The map for a creative of `wc × hc` on a panel of aspect `aspect`.
+    pub fn new(fit: Fit, wc: f64, hc: f64, aspect: f64) -> FitMap {
+        let a = wc / hc;
+        match fit {
+            Fit::Stretch => FitMap {
+                ou: 0.0,
+                ku: wc,
+                ov: 0.0,
+                kv: hc,
+            },
+            Fit::Cover if a > aspect => {
+                let w = hc * aspect;
+                FitMap {
+                    ou: (wc - w) / 2.0,
+                    ku: w,
+                    ov: 0.0,
+                    kv: hc,
+                }
+            }
+            Fit::Cover => {
+                let h = wc / aspect;
+                FitMap {
+                    ou: 0.0,
+                    ku: wc,
+                    ov: (hc - h) / 2.0,
+                    kv: h,
+                }
+            }
+            Fit::Contain if a > aspect => {
+                let t0 = (1.0 - aspect / a) / 2.0;
+                let kv = hc / (1.0 - 2.0 * t0);
+                FitMap {
+                    ou: 0.0,
+                    ku: wc,
+                    ov: -t0 * kv,
+                    kv,
+                }
+            }
+            Fit::Contain => {
+                let s0 = (1.0 - a / aspect) / 2.0;
+                let ku = wc / (1.0 - 2.0 * s0);
+                FitMap {
+                    ou: -s0 * ku,
+                    ku,
+                    ov: 0.0,
+                    kv: hc,
+                }
+            }
+        }
+    }
+}
+
+/// `cov(p, size, r)` of the contain background (§2).
+#[inline(always)]
+fn contain_cov(p: f32, size: f32, r: f32) -> f32 {
+    (0.5 + p.min(size - p) / r).clamp(0.0, 1.0)
+}
+
+/// The x-range `[lo, hi]` of the convex quad within the horizontal strip `[y0, y1]`, if any.
+fn strip_span(q: &[[f64; 2]; 4], y0: f64, y1: f64) -> Option<(f64, f64)> {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for i in 0..4 {
+        let (a, b) = (q[i], q[(i + 1) % 4]);
+        if a[1].max(b[1]) < y0 || a[1].min(b[1]) > y1 {
+            continue;
+        }
+        let dy = b[1] - a[1];
+        let (t0, t1) = if dy == 0.0 {
+            (0.0, 1.0)
+        } else {
+            let ta = (y0 - a[1]) / dy;
+            let tb = (y1 - a[1]) / dy;
+            (ta.min(tb).max(0.0), ta.max(tb).min(1.0))
+        };
+        for t in [t0, t1] {
+            let x = a[0] + (b[0] - a[0]) * t;
+            lo = lo.min(x);
+            hi = hi.max(x);
+        }
+    }
+    (lo <= hi).then_some((lo, hi))
+}
+
 /// Renders `creative` onto `photo` (see rendering.md). Returns RGB8 pixels of the photo's size.
 pub fn render(
     photo: &RgbImage<'_>,
@@ -118,7 +315,230 @@ pub fn render(
     mask: Option<&Mask<'_>>,
     spec: &RenderSpec,
 ) -> Result<Vec<u8>, RenderError> {
-    // Placeholder until the renderer lands: the photo unchanged.
-    let _ = (creative, mask, spec);
-    Ok(photo.data().to_vec())
+    let mut out = vec![0u8; photo.data().len()];
+    render_into(photo, creative, mask, spec, &mut out)?;
+    Ok(out)
+}
+
+/// [`render`] into a caller's buffer of the photo's size (`width · height · 3` bytes), so that
+/// repeated renders (benchmarks, previews of several creatives) reuse one allocation.
+pub fn render_into(
+    photo: &RgbImage<'_>,
+    creative: &RgbImage<'_>,
+    mask: Option<&Mask<'_>>,
+    spec: &RenderSpec,
+    out: &mut [u8],
+) -> Result<(), RenderError> {
+    let stats = needed_stats(photo, spec);
+    render_with_stats(photo, creative, mask, spec, &stats, out)
+}
+
+/// The photo statistics `spec` needs (auto match by day, grain), defaults otherwise.
+pub fn needed_stats(photo: &RgbImage<'_>, spec: &RenderSpec) -> PhotoStats {
+    let a = &spec.adjustments;
+    let mut s = PhotoStats::default();
+    // Statistics of an invalid quad are meaningless; render refuses it anyway.
+    if check_quad(&spec.quad, photo.width(), photo.height()).is_err() {
+        return s;
+    }
+    if a.auto_match && a.night.is_none() {
+        (s.exposure, s.cast) = stats::exposure_and_cast(photo, &spec.quad);
+    }
+    if a.grain > 0.0 {
+        s.noise = stats::noise_sigma(photo, &spec.quad);
+    }
+    s
+}
+
+/// [`render_into`] with photo statistics computed beforehand (e.g. cached for a location).
+pub fn render_with_stats(
+    photo: &RgbImage<'_>,
+    creative: &RgbImage<'_>,
+    mask: Option<&Mask<'_>>,
+    spec: &RenderSpec,
+    stats: &PhotoStats,
+    out: &mut [u8],
+) -> Result<(), RenderError> {
+    let (pw, ph) = (photo.width(), photo.height());
+    check_spec(spec, mask, pw, ph)?;
+    if out.len() != photo.data().len() {
+        return Err(RenderError::InvalidValue("output"));
+    }
+    let params = PanelParams::new(&spec.adjustments, stats);
+    let srgb = Srgb::get();
+    let lut = &srgb.decode;
+    let q = &spec.quad;
+
+    // The output starts as the photo, darkened and cooled at night.
+    if spec.adjustments.night.is_some() {
+        night::darken(photo.data(), out, &night::darken_tables(params.photo_gain));
+    } else {
+        out.copy_from_slice(photo.data());
+    }
+
+    let (wc, hc) = (creative.width(), creative.height());
+    let pyramid = Pyramid::build(wc, hc, creative.data());
+    let fit = FitMap::new(
+        spec.fit,
+        wc as f64,
+        hc as f64,
+        panel_aspect(q, spec.panel_aspect),
+    );
+    let inv = Homography::square_to_quad(q).inverse().0;
+    let edges = Edges::new(q);
+    let contain = spec.fit == Fit::Contain;
+    let bg = spec.background.map(|b| lut[b as usize]);
+    let second_bias = (params.sharpen > 0.0).then_some(params.bias + 1.5);
+    let (wcf, hcf) = (wc as f32, hc as f32);
+
+    let bx0 = q
+        .iter()
+        .map(|p| p[0])
+        .fold(f64::INFINITY, f64::min)
+        .floor()
+        .max(0.0) as usize;
+    let bx1 = (q.iter().map(|p| p[0]).fold(0.0, f64::max).ceil() as usize).min(pw);
+    let by0 = q
+        .iter()
+        .map(|p| p[1])
+        .fold(f64::INFINITY, f64::min)
+        .floor()
+        .max(0.0) as usize;
+    let by1 = (q.iter().map(|p| p[1]).fold(0.0, f64::max).ceil() as usize).min(ph);
+
+    let mut bloom = (params.bloom > 0.0).then(|| {
+        let d = |a: [f64; 2], b: [f64; 2]| (b[0] - a[0]).hypot(b[1] - a[1]);
+        let diagonal = d(q[0], q[2]).max(d(q[1], q[3]));
+        Bloom::new(
+            bx0 as i64,
+            by0 as i64,
+            bx1 as i64,
+            by1 as i64,
+            adjust::BLOOM_SIGMA * diagonal,
+        )
+    });
+
+    for y in by0..by1 {
+        let Some((lo, hi)) = strip_span(q, y as f64, y as f64 + 1.0) else {
+            continue;
+        };
+        let xa = (lo.floor().max(0.0) as usize).max(bx0);
+        let xb = (hi.ceil().max(0.0) as usize).min(bx1);
+        let py = y as f64 + 0.5;
+        // Mask row coordinates (texel centres), constant along the row.
+        let mask_row = mask.map(|m| {
+            let my = (py / ph as f64 * m.height as f64 - 0.5).clamp(0.0, (m.height - 1) as f64);
+            let y0 = my as usize;
+            (m, y0, (y0 + 1).min(m.height - 1), (my - y0 as f64) as f32)
+        });
+        for x in xa..xb {
+            let px = x as f64 + 0.5;
+            let d = edges.distances(px, py);
+            let dmin = d[0].min(d[1]).min(d[2]).min(d[3]);
+            let a_edge = if dmin >= HALF_DIAGONAL {
+                1.0
+            } else if dmin <= -HALF_DIAGONAL {
+                continue;
+            } else {
+                let a = edges.clipped_area(x as f64, y as f64) as f32;
+                if a <= 0.0 {
+                    continue;
+                }
+                a
+            };
+
+            // Panel coordinates and the Jacobian of the photo → creative map.
+            // One division per pixel: divisions are slow and not vectorised.
+            let rw = 1.0 / (inv[6] * px + inv[7] * py + inv[8]);
+            let s = (inv[0] * px + inv[1] * py + inv[2]) * rw;
+            let t = (inv[3] * px + inv[4] * py + inv[5]) * rw;
+            let (kur, kvr) = (fit.ku * rw, fit.kv * rw);
+            let fp = Footprint {
+                u: (fit.ou + fit.ku * s) as f32,
+                v: (fit.ov + fit.kv * t) as f32,
+                jx: [
+                    (kur * (inv[0] - s * inv[6])) as f32,
+                    (kvr * (inv[3] - t * inv[6])) as f32,
+                ],
+                jy: [
+                    (kur * (inv[1] - s * inv[7])) as f32,
+                    (kvr * (inv[4] - t * inv[7])) as f32,
+                ],
+            };
+            let (mut c, mut cb) = pyramid.sample(&fp, params.bias, second_bias);
+            if contain {
+                let ru = (fp.jx[0].abs() + fp.jy[0].abs()).max(1e-6);
+                let rv = (fp.jx[1].abs() + fp.jy[1].abs()).max(1e-6);
+                let ac = contain_cov(fp.u, wcf, ru) * contain_cov(fp.v, hcf, rv);
+                for k in 0..3 {
+                    c[k] = bg[k] + (c[k] - bg[k]) * ac;
+                    cb[k] = bg[k] + (cb[k] - bg[k]) * ac;
+                }
+            }
+            let panel = params.apply(c, cb, s as f32, t as f32);
+
+            let m = match mask_row {
+                Some((m, y0, y1, fy)) => {
+                    let mx =
+                        (px / pw as f64 * m.width as f64 - 0.5).clamp(0.0, (m.width - 1) as f64);
+                    let x0 = mx as usize;
+                    let x1 = (x0 + 1).min(m.width - 1);
+                    let fx = (mx - x0 as f64) as f32;
+                    let at = |xx: usize, yy: usize| m.data[yy * m.width + xx] as f32;
+                    let top = at(x0, y0) + (at(x1, y0) - at(x0, y0)) * fx;
+                    let bot = at(x0, y1) + (at(x1, y1) - at(x0, y1)) * fx;
+                    (top + (bot - top) * fy) * (1.0 / 255.0)
+                }
+                None => 0.0,
+            };
+            let alpha = a_edge * (1.0 - m);
+            if let Some(b) = bloom.as_mut() {
+                b.add(x as i64, y as i64, panel.map(|v| v * a_edge));
+            }
+            if alpha <= 0.0 {
+                continue;
+            }
+            let i = (y * pw + x) * 3;
+            let src = &photo.data()[i..i + 3];
+            let o = &mut out[i..i + 3];
+            let grain = if params.grain > 0.0 {
+                alpha * params.grain * grain_z(x as u32, y as u32)
+            } else {
+                0.0
+            };
+            for k in 0..3 {
+                let lin = if alpha >= 1.0 {
+                    panel[k]
+                } else {
+                    let p = lut[src[k] as usize] * params.photo_gain[k];
+                    p + (panel[k] - p) * alpha
+                };
+                let v = srgb.encode(lin);
+                o[k] = if grain != 0.0 {
+                    // Rounded by truncation after +0.5; negative values saturate to 0.
+                    (v as f32 + grain + 0.5).clamp(0.0, 255.0) as u8
+                } else {
+                    v
+                };
+            }
+        }
+    }
+
+    if let Some(mut b) = bloom {
+        b.blur();
+        let m = b.margin;
+        let ys = (by0 as i64 - m).max(0) as usize..((by1 as i64 + m) as usize).min(ph);
+        let xs = (bx0 as i64 - m).max(0) as usize..((bx1 as i64 + m) as usize).min(pw);
+        for y in ys {
+            for x in xs.clone() {
+                let light = b.at(x as i64, y as i64);
+                let i = (y * pw + x) * 3;
+                for k in 0..3 {
+                    let v = lut[out[i + k] as usize] + params.bloom * light[k];
+                    out[i + k] = srgb.encode(v);
+                }
+            }
+        }
+    }
+    Ok(())
 }

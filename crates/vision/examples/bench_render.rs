@@ -1,0 +1,103 @@
+//! Speed of the perspective renderer on the benchmark scene of rendering.md: a 12-megapixel
+//! photo, a 1920 × 1080 creative on a close-up panel of about 1600 × 950 px, one thread.
+//! `cargo run --release -p regard-vision --example bench_render [runs] [case index]`
+
+use regard_vision::RgbImage;
+use regard_vision::composite::{Adjustments, Fit, Night, RenderSpec, render_into};
+use std::time::Instant;
+
+/// A cheap deterministic texture so nothing is flat.
+fn texture(w: usize, h: usize, seed: u32) -> Vec<u8> {
+    let mut v = Vec::with_capacity(w * h * 3);
+    for y in 0..h {
+        for x in 0..w {
+            let n =
+                (x as u32).wrapping_mul(0x9e37_79b1) ^ (y as u32).wrapping_mul(0x85eb_ca6b) ^ seed;
+            let n = (n ^ (n >> 15)).wrapping_mul(0x2c1b_3c6d);
+            v.push(((x * 255 / w) as u32 + (n & 15)) as u8);
+            v.push(((y * 255 / h) as u32 ^ (((x / 40 + y / 40) as u32 & 1) * 90)) as u8);
+            v.push((n >> 24) as u8 / 2 + 60);
+        }
+    }
+    v
+}
+
+/// CPU time of this thread in ms (the machine may be shared: wall time alone misleads).
+fn cpu_ms() -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
+        .map_or(f64::NAN, |ns| ns / 1e6)
+}
+
+fn main() {
+    let runs: usize = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(10);
+    let (pw, ph) = (4000, 3000);
+    let (cw, ch) = (1920, 1080);
+    let photo = texture(pw, ph, 1);
+    let creative = texture(cw, ch, 2);
+    let p = RgbImage::new(pw, ph, &photo).unwrap();
+    let c = RgbImage::new(cw, ch, &creative).unwrap();
+    let quad = [
+        [1200.0, 1000.0],
+        [2820.0, 1050.0],
+        [2800.0, 1960.0],
+        [1210.0, 1990.0],
+    ];
+    let all = Adjustments {
+        brightness: 0.1,
+        contrast: 0.2,
+        saturation: 0.15,
+        warmth: 0.2,
+        sharpness: 0.3,
+        grain: 0.5,
+        glare: 0.3,
+        auto_match: true,
+        night: None,
+    };
+    let cases = [
+        ("plain", Adjustments::default()),
+        ("all adjustments", all),
+        (
+            "all + night led",
+            Adjustments {
+                night: Some(Night::Led),
+                ..all
+            },
+        ),
+    ];
+    let only: Option<usize> = std::env::args().nth(2).and_then(|a| a.parse().ok());
+    let mut out = vec![0u8; pw * ph * 3];
+    for (k, (name, adjustments)) in cases.into_iter().enumerate() {
+        if only.is_some_and(|o| o != k) {
+            continue;
+        }
+        let spec = RenderSpec {
+            quad,
+            fit: Fit::Cover,
+            background: [0, 0, 0],
+            panel_aspect: None,
+            adjustments,
+        };
+        let mut t = Vec::new();
+        let mut cpu = Vec::new();
+        for _ in 0..runs {
+            let (s, c0) = (Instant::now(), cpu_ms());
+            render_into(&p, &c, None, &spec, &mut out).unwrap();
+            t.push(s.elapsed().as_secs_f64() * 1e3);
+            cpu.push(cpu_ms() - c0);
+        }
+        t.sort_by(f64::total_cmp);
+        cpu.sort_by(f64::total_cmp);
+        println!(
+            "{name:>16}: wall median {:.1} ms (min {:.1}), CPU median {:.1} ms (min {:.1}), {runs} runs",
+            t[t.len() / 2],
+            t[0],
+            cpu[cpu.len() / 2],
+            cpu[0]
+        );
+    }
+}

@@ -1,0 +1,157 @@
+//! Panel colour (rendering.md §3): the adjustments reduced once per render to a few constants,
+//! then applied in order to each filtered linear sample; the night and bloom constants of §4;
+//! and the deterministic grain hash.
+
+use super::colour::{fast_exp2, fast_log2};
+use super::stats::PhotoStats;
+use super::{Adjustments, Night};
+
+/// Photo multiplier of a night scene (§4): darkened and cooled.
+pub const NIGHT_PHOTO: [f32; 3] = [0.12 * 0.80, 0.12 * 0.90, 0.12 * 1.15];
+/// Light of a backlit box (§3 step 7).
+pub const BACKLIT: [f32; 3] = [0.85, 0.85 * 0.93, 0.85 * 0.80];
+/// Bloom strength of an LED screen.
+pub const BLOOM_LED: f32 = 0.35;
+/// Bloom strength of a backlit box.
+pub const BLOOM_BACKLIT: f32 = 0.15;
+/// Bloom σ as a fraction of the quad's longer diagonal.
+pub const BLOOM_SIGMA: f64 = 0.03;
+
+/// The adjustments reduced to what the per-pixel code needs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PanelParams {
+    /// LOD bias of the main sample (blur when sharpness < 0).
+    pub bias: f32,
+    /// Unsharp amount `1.5·h` (0 when h ≤ 0); the blurred twin uses `bias + 1.5`.
+    pub sharpen: f32,
+    /// Brightness gain `2^(1.5·b)`.
+    pub bright: f32,
+    /// Contrast exponent `2^(0.75·k)`.
+    pub gamma: f32,
+    /// `1 + σ`.
+    pub sat: f32,
+    /// Warmth × auto match or lighting, per channel.
+    pub gain: [f32; 3],
+    /// `0.6·glare`.
+    pub glare: f32,
+    /// Photo multiplier (1 by day).
+    pub photo_gain: [f32; 3],
+    /// Bloom strength (0 by day).
+    pub bloom: f32,
+    /// Grain amplitude in 8-bit units: `n · max(σ_photo, 1)`.
+    pub grain: f32,
+}
+
+impl PanelParams {
+    /// Reduces validated adjustments, with the photo statistics when auto match or grain need them.
+    pub fn new(a: &Adjustments, stats: &PhotoStats) -> PanelParams {
+        let h = a.sharpness;
+        let w = a.warmth;
+        let warm = [1.0 + 0.12 * w, 1.0, 1.0 - 0.12 * w];
+        let light = match a.night {
+            Some(Night::Backlit) => BACKLIT,
+            Some(Night::Led) => [1.0; 3],
+            // By day, auto match models the scene's light on the printed paper.
+            None if a.auto_match => stats.cast.map(|c| c * stats.exposure),
+            None => [1.0; 3],
+        };
+        PanelParams {
+            bias: if h < 0.0 { -2.5 * h } else { 0.0 },
+            sharpen: if h > 0.0 { 1.5 * h } else { 0.0 },
+            bright: (1.5 * a.brightness).exp2(),
+            gamma: (0.75 * a.contrast).exp2(),
+            sat: 1.0 + a.saturation,
+            gain: [warm[0] * light[0], warm[1] * light[1], warm[2] * light[2]],
+            glare: 0.6 * a.glare,
+            photo_gain: if a.night.is_some() {
+                NIGHT_PHOTO
+            } else {
+                [1.0; 3]
+            },
+            bloom: match a.night {
+                Some(Night::Led) => BLOOM_LED,
+                Some(Night::Backlit) => BLOOM_BACKLIT,
+                None => 0.0,
+            },
+            grain: a.grain * stats.noise.max(1.0),
+        }
+    }
+
+    /// §3 steps 1–9 on the filtered sample `c` (and its blurred twin `cb` when sharpening), at
+    /// panel coordinates `(s, t)`. Returns the panel colour in 0..1.
+    #[inline(always)]
+    pub fn apply(&self, mut c: [f32; 3], cb: [f32; 3], s: f32, t: f32) -> [f32; 3] {
+        if self.sharpen > 0.0 {
+            for i in 0..3 {
+                c[i] += self.sharpen * (c[i] - cb[i]);
+            }
+        }
+        for v in &mut c {
+            *v = v.max(0.0) * self.bright;
+            // 0.18 · (c / 0.18)^γ; the fast powers are within 1e-5 relative, far below a level.
+            if self.gamma != 1.0 && *v > 0.0 {
+                *v = 0.18 * fast_exp2(self.gamma * fast_log2(*v * (1.0 / 0.18)));
+            }
+        }
+        if self.sat != 1.0 {
+            let y = 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+            for v in &mut c {
+                *v = (y + (*v - y) * self.sat).max(0.0);
+            }
+        }
+        for i in 0..3 {
+            c[i] *= self.gain[i];
+        }
+        if self.glare > 0.0 {
+            let z = (0.8 * s + 0.6 * t - 0.45) / 0.12;
+            // exp(−z²) is below 1e-13 past |z| = 5.5: no visible light there.
+            if z.abs() < 5.5 {
+                let g = self.glare * fast_exp2(-z * z * std::f32::consts::LOG2_E);
+                for v in &mut c {
+                    *v += (1.0 - v.min(1.0)) * g;
+                }
+            }
+        }
+        c.map(|v| v.clamp(0.0, 1.0))
+    }
+}
+
+/// Deterministic grain value of pixel `(x, y)`: uniform on [−√3, √3), mean 0, variance 1.
+/// The same hash as the browser preview's `grainZ`.
+#[inline(always)]
+pub fn grain_z(x: u32, y: u32) -> f32 {
+    let mut h = x.wrapping_mul(0x27d4_eb2d) ^ y.wrapping_mul(0x1656_67b1);
+    h = (h ^ (h >> 15)).wrapping_mul(0x85eb_ca6b);
+    h = (h ^ (h >> 13)).wrapping_mul(0xc2b2_ae35);
+    h ^= h >> 16;
+    ((h >> 8) as f32 / 16_777_216.0 - 0.5) * 3.464_101_6
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn neutral_adjustments_change_nothing() {
+        let p = PanelParams::new(&Adjustments::default(), &PhotoStats::default());
+        let c = [0.2, 0.5, 0.9];
+        assert_eq!(p.apply(c, [0.0; 3], 0.3, 0.3), c);
+    }
+
+    #[test]
+    fn grain_has_mean_zero_and_unit_variance() {
+        let (mut s, mut s2) = (0f64, 0f64);
+        let n = 200 * 200;
+        for y in 0..200 {
+            for x in 0..200 {
+                let z = grain_z(x, y) as f64;
+                s += z;
+                s2 += z * z;
+            }
+        }
+        assert!((s / n as f64).abs() < 0.03);
+        assert!((s2 / n as f64 - 1.0).abs() < 0.05);
+        assert_eq!(grain_z(17, 4), grain_z(17, 4));
+        assert_ne!(grain_z(17, 4), grain_z(4, 17));
+    }
+}

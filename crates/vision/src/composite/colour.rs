@@ -1,0 +1,147 @@
+//! sRGB ↔ linear light (rendering.md "Conventions") with tables: a 256-entry decode table and
+//! an encoder that rounds exactly (a 4096-bucket table gives the first candidate level, the 255
+//! decision thresholds correct it), plus fast `log2`/`exp2` for the per-pixel powers.
+
+use std::sync::OnceLock;
+
+/// Exact sRGB decode of a value in 0..1 (IEC 61966-2-1).
+pub fn srgb_to_linear(c: f64) -> f64 {
+    if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+/// Exact sRGB encode of a linear value in 0..1.
+pub fn linear_to_srgb(l: f64) -> f64 {
+    if l <= 0.003_130_8 {
+        l * 12.92
+    } else {
+        1.055 * l.powf(1.0 / 2.4) - 0.055
+    }
+}
+
+const BUCKETS: usize = 4096;
+
+/// The conversion tables, built once per process.
+pub struct Srgb {
+    /// Linear value of each 8-bit code.
+    pub decode: [f32; 256],
+    /// `thresholds[l]`: the smallest linear value encoding to level `l + 1`.
+    thresholds: [f32; 256],
+    /// The level of the lower end of each bucket of `[0, 1)`.
+    start: Vec<u8>,
+}
+
+impl Srgb {
+    /// The shared tables.
+    pub fn get() -> &'static Srgb {
+        static TABLES: OnceLock<Srgb> = OnceLock::new();
+        TABLES.get_or_init(Srgb::build)
+    }
+
+    fn build() -> Srgb {
+        let mut decode = [0f32; 256];
+        for (i, d) in decode.iter_mut().enumerate() {
+            *d = srgb_to_linear(i as f64 / 255.0) as f32;
+        }
+        // The last threshold is unreachable (above 1), so the search below stops at 255.
+        let mut thresholds = [f32::INFINITY; 256];
+        for (l, t) in thresholds.iter_mut().enumerate().take(255) {
+            *t = srgb_to_linear((l as f64 + 0.5) / 255.0) as f32;
+        }
+        let start = (0..BUCKETS)
+            .map(|i| {
+                let c = i as f32 / BUCKETS as f32;
+                thresholds.iter().take_while(|&&t| c >= t).count() as u8
+            })
+            .collect();
+        Srgb {
+            decode,
+            thresholds,
+            start,
+        }
+    }
+
+    /// Encodes a linear value to the nearest 8-bit sRGB code (clamped; NaN gives 0).
+    #[inline(always)]
+    pub fn encode(&self, l: f32) -> u8 {
+        if l.is_nan() || l <= 0.0 {
+            return 0;
+        }
+        if l >= 1.0 {
+            return 255;
+        }
+        let mut level = self.start[(l * BUCKETS as f32) as usize] as usize;
+        // At most a couple of steps: a bucket spans less than one level even near black.
+        while l >= self.thresholds[level] {
+            level += 1;
+        }
+        level as u8
+    }
+}
+
+/// `log2(x)` for finite `x > 0`, absolute error below 2e-5.
+#[inline(always)]
+pub fn fast_log2(x: f32) -> f32 {
+    let bits = x.to_bits();
+    let e = ((bits >> 23) & 0xff) as i32 - 127;
+    let m = f32::from_bits((bits & 0x007f_ffff) | 0x3f80_0000);
+    // log2(m) = 2/ln 2 · atanh(z), z = (m − 1)/(m + 1) ∈ [0, 1/3): a short odd series.
+    let z = (m - 1.0) / (m + 1.0);
+    let z2 = z * z;
+    let s = z * (1.0 + z2 * (1.0 / 3.0 + z2 * (1.0 / 5.0 + z2 * (1.0 / 7.0 + z2 / 9.0))));
+    e as f32 + s * std::f32::consts::LOG2_E * 2.0
+}
+
+/// `2^x`, relative error below 1e-6 (0 below 2^-126, saturating above 2^127).
+#[inline(always)]
+pub fn fast_exp2(x: f32) -> f32 {
+    if x < -126.0 {
+        return 0.0;
+    }
+    let x = x.min(127.0);
+    // Nearest integer by truncation of a positive offset value (round() is a library call).
+    let i = ((x + 128.5) as i32 - 128) as f32;
+    let f = (x - i) * std::f32::consts::LN_2;
+    // e^f for |f| ≤ ln2/2, degree 6.
+    let p = 1.0
+        + f * (1.0
+            + f * (0.5 + f * (1.0 / 6.0 + f * (1.0 / 24.0 + f * (1.0 / 120.0 + f / 720.0)))));
+    let scale = f32::from_bits(((i as i32 + 127) as u32) << 23);
+    p * scale
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encode_rounds_like_the_exact_formula() {
+        let s = Srgb::get();
+        let mut worst = 0i32;
+        for i in 0..=200_000 {
+            let l = i as f32 / 200_000.0;
+            let exact = (linear_to_srgb(l as f64) * 255.0).round() as i32;
+            worst = worst.max((s.encode(l) as i32 - exact).abs());
+        }
+        assert!(worst <= 1, "worst error {worst} levels");
+        for v in 0..=255u8 {
+            assert_eq!(s.encode(s.decode[v as usize]), v);
+        }
+        assert_eq!(s.encode(-0.5), 0);
+        assert_eq!(s.encode(7.0), 255);
+        assert_eq!(s.encode(f32::NAN), 0);
+    }
+
+    #[test]
+    fn fast_powers_are_close() {
+        for i in 1..2000 {
+            let x = i as f32 * 0.013;
+            assert!((fast_log2(x) - x.log2()).abs() < 2e-5, "{x}");
+            let y = (i as f32 - 1000.0) * 0.02;
+            assert!((fast_exp2(y) / y.exp2() - 1.0).abs() < 2e-6, "{y}");
+        }
+    }
+}

@@ -1,0 +1,113 @@
+//! Night scenes (rendering.md §4): the whole photo darkened and cooled through three 8-bit
+//! tables, and the panel's bloom accumulated at up to a quarter of the resolution, blurred with the
+//! crate's box-blur Gaussian and added back bilinearly around the panel.
+
+use super::colour::Srgb;
+use crate::blur;
+use crate::image::Plane;
+
+/// Largest downsampling factor of the bloom plane.
+pub const BLOOM_FACTOR: i64 = 4;
+
+/// The bloom plane's factor for a blur of `sigma` photo pixels: at most 4, and small enough
+/// that the blur still spans two cells (a small panel's light would otherwise not spread).
+pub fn bloom_factor(sigma: f64) -> i64 {
+    ((sigma / 2.0).floor() as i64).clamp(1, BLOOM_FACTOR)
+}
+
+/// `encode(decode(v) · gain[c])` for every code and channel.
+pub fn darken_tables(gain: [f32; 3]) -> [[u8; 256]; 3] {
+    let s = Srgb::get();
+    let mut t = [[0u8; 256]; 3];
+    for c in 0..3 {
+        for v in 0..256 {
+            t[c][v] = s.encode(s.decode[v] * gain[c]);
+        }
+    }
+    t
+}
+
+/// Copies `photo` into `out` through the per-channel tables.
+pub fn darken(photo: &[u8], out: &mut [u8], t: &[[u8; 256]; 3]) {
+    for (o, p) in out.chunks_exact_mut(3).zip(photo.chunks_exact(3)) {
+        o[0] = t[0][p[0] as usize];
+        o[1] = t[1][p[1] as usize];
+        o[2] = t[2][p[2] as usize];
+    }
+}
+
+/// The light emitted by the panel, at 1/[`bloom_factor`] resolution, on a grid that extends
+/// beyond the photo so the blur is not cut at its borders.
+pub struct Bloom {
+    /// Photo pixel of the grid's top-left cell corner (a multiple of the factor).
+    origin: (i64, i64),
+    /// One plane per channel: mean `panel · α_edge` of each cell.
+    planes: [Plane; 3],
+    /// Extra pixels around the panel's box where the light can reach.
+    pub margin: i64,
+    /// Downsampling factor (photo pixels per cell side).
+    factor: i64,
+    /// Gaussian σ in photo pixels.
+    sigma: f64,
+}
+
+impl Bloom {
+    /// An empty bloom grid covering the box `[x0, x1) × [y0, y1)` plus the blur's reach.
+    pub fn new(x0: i64, y0: i64, x1: i64, y1: i64, sigma: f64) -> Bloom {
+        // Three box blurs reach about 3σ; past the margin the light is exactly zero.
+        let f = bloom_factor(sigma);
+        let margin = (3.0 * sigma).ceil() as i64 + 2 * f;
+        let gx0 = (x0 - margin).div_euclid(f);
+        let gy0 = (y0 - margin).div_euclid(f);
+        let gx1 = (x1 + margin + f - 1).div_euclid(f);
+        let gy1 = (y1 + margin + f - 1).div_euclid(f);
+        let (w, h) = ((gx1 - gx0) as usize, (gy1 - gy0) as usize);
+        Bloom {
+            origin: (gx0 * f, gy0 * f),
+            planes: [0, 1, 2].map(|_| Plane::filled(w, h, 0.0)),
+            margin,
+            factor: f,
+            sigma,
+        }
+    }
+
+    /// Adds the light of photo pixel `(x, y)`.
+    #[inline(always)]
+    pub fn add(&mut self, x: i64, y: i64, light: [f32; 3]) {
+        let f = self.factor;
+        let i = ((x - self.origin.0) / f) as usize;
+        let j = ((y - self.origin.1) / f) as usize;
+        let w = self.planes[0].width;
+        let k = 1.0 / (f * f) as f32;
+        for c in 0..3 {
+            self.planes[c].data[j * w + i] += light[c] * k;
+        }
+    }
+
+    /// Blurs the accumulated light.
+    pub fn blur(&mut self) {
+        for p in &mut self.planes {
+            blur::gaussian(p, (self.sigma / self.factor as f64) as f32);
+        }
+    }
+
+    /// The blurred light at photo pixel `(x, y)`, bilinear between cell centres.
+    #[inline(always)]
+    pub fn at(&self, x: i64, y: i64) -> [f32; 3] {
+        let f = self.factor as f32;
+        let (w, h) = (self.planes[0].width, self.planes[0].height);
+        let px = ((x - self.origin.0) as f32 + 0.5) / f - 0.5;
+        let py = ((y - self.origin.1) as f32 + 0.5) / f - 0.5;
+        let px = px.clamp(0.0, (w - 1) as f32);
+        let py = py.clamp(0.0, (h - 1) as f32);
+        let (x0, y0) = (px as usize, py as usize);
+        let (x1, y1) = ((x0 + 1).min(w - 1), (y0 + 1).min(h - 1));
+        let (fx, fy) = (px - x0 as f32, py - y0 as f32);
+        [0, 1, 2].map(|c| {
+            let d = &self.planes[c].data;
+            let t = d[y0 * w + x0] + (d[y0 * w + x1] - d[y0 * w + x0]) * fx;
+            let b = d[y1 * w + x0] + (d[y1 * w + x1] - d[y1 * w + x0]) * fx;
+            t + (b - t) * fy
+        })
+    }
+}

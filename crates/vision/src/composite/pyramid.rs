@@ -1,0 +1,234 @@
+//! The creative's linear-light mip pyramid and its anisotropic trilinear sampling
+//! (rendering.md §2). Level k+1 averages the 2 × 2 texels of level k it covers, dropping the last
+//! row/column of an odd size, as WebGL's `generateMipmap` does.
+
+use super::colour::{Srgb, fast_log2};
+
+/// Added before truncating to floor a coordinate: larger than any sensible distance outside a
+/// texture, small enough that f32 keeps sub-texel precision for textures up to 16k texels.
+const OFFSET: f32 = 4096.0;
+
+/// One level: `w × h` texels of linear RGB, interleaved.
+#[derive(Debug, Clone)]
+pub struct Level {
+    /// Width in texels.
+    pub w: usize,
+    /// Height in texels.
+    pub h: usize,
+    /// `w · h · 3` linear values.
+    pub data: Vec<f32>,
+    /// Texels per level-0 pixel along x and y (`w / Wc`, `h / Hc`).
+    scale: (f32, f32),
+}
+
+/// The pyramid of a creative, level 0 first.
+#[derive(Debug, Clone)]
+pub struct Pyramid {
+    /// The levels, halving down to 1 × 1.
+    pub levels: Vec<Level>,
+}
+
+/// The footprint of one output pixel in creative pixels: the centre and the Jacobian's columns.
+#[derive(Debug, Clone, Copy)]
+pub struct Footprint {
+    /// Centre, creative pixels (continuous).
+    pub u: f32,
+    /// Centre, creative pixels (continuous).
+    pub v: f32,
+    /// `(∂u/∂x, ∂v/∂x)`.
+    pub jx: [f32; 2],
+    /// `(∂u/∂y, ∂v/∂y)`.
+    pub jy: [f32; 2],
+}
+
+impl Pyramid {
+    /// Builds the pyramid of an 8-bit sRGB image (`w · h · 3` bytes).
+    pub fn build(w: usize, h: usize, rgb: &[u8]) -> Pyramid {
+        let lut = &Srgb::get().decode;
+        let data: Vec<f32> = rgb.iter().map(|&b| lut[b as usize]).collect();
+        let (wc, hc) = (w as f32, h as f32);
+        let mut levels = vec![Level {
+            w,
+            h,
+            data,
+            scale: (1.0, 1.0),
+        }];
+        while let Some(prev) = levels.last().filter(|l| l.w > 1 || l.h > 1) {
+            let (nw, nh) = ((prev.w / 2).max(1), (prev.h / 2).max(1));
+            let mut data = vec![0f32; nw * nh * 3];
+            for j in 0..nh {
+                let y0 = 2 * j;
+                let y1 = (2 * j + 1).min(prev.h - 1);
+                let (r0, r1) = (y0 * prev.w * 3, y1 * prev.w * 3);
+                for i in 0..nw {
+                    let x0 = 2 * i * 3;
+                    let x1 = (2 * i + 1).min(prev.w - 1) * 3;
+                    for c in 0..3 {
+                        data[(j * nw + i) * 3 + c] = 0.25
+                            * (prev.data[r0 + x0 + c]
+                                + prev.data[r0 + x1 + c]
+                                + prev.data[r1 + x0 + c]
+                                + prev.data[r1 + x1 + c]);
+                    }
+                }
+            }
+            levels.push(Level {
+                w: nw,
+                h: nh,
+                data,
+                scale: (nw as f32 / wc, nh as f32 / hc),
+            });
+        }
+        Pyramid { levels }
+    }
+
+    /// Bilinear sample of level `k` at `(u, v)` in level-0 pixels, clamped to the edge texels.
+    #[inline(always)]
+    pub fn bilinear(&self, k: usize, u: f32, v: f32) -> [f32; 3] {
+        let l = &self.levels[k];
+        let x = u * l.scale.0 - 0.5;
+        let y = v * l.scale.1 - 0.5;
+        // floor() is a library call without SSE4.1; truncation after an offset is not. The
+        // offset keeps coordinates far outside the texture (clamped anyway) non-negative.
+        let xi = (x + OFFSET) as i32 - OFFSET as i32;
+        let yi = (y + OFFSET) as i32 - OFFSET as i32;
+        let (fx, fy) = (x - xi as f32, y - yi as f32);
+        let (wm, hm) = (l.w as i32 - 1, l.h as i32 - 1);
+        let x0 = xi.clamp(0, wm) as usize * 3;
+        let x1 = (xi + 1).clamp(0, wm) as usize * 3;
+        let r0 = yi.clamp(0, hm) as usize * l.w * 3;
+        let r1 = (yi + 1).clamp(0, hm) as usize * l.w * 3;
+        let d = &l.data;
+        let mut out = [0f32; 3];
+        for c in 0..3 {
+            let top = d[r0 + x0 + c] + (d[r0 + x1 + c] - d[r0 + x0 + c]) * fx;
+            let bot = d[r1 + x0 + c] + (d[r1 + x1 + c] - d[r1 + x0 + c]) * fx;
+            out[c] = top + (bot - top) * fy;
+        }
+        out
+    }
+
+    /// Trilinear sample at level-of-detail `lambda` (already clamped to the levels).
+    #[inline(always)]
+    fn trilinear(&self, lambda: f32, u: f32, v: f32) -> [f32; 3] {
+        let k = lambda as usize;
+        let f = lambda - k as f32;
+        let a = self.bilinear(k, u, v);
+        if f <= 0.0 || k + 1 >= self.levels.len() {
+            return a;
+        }
+        let b = self.bilinear(k + 1, u, v);
+        [
+            a[0] + (b[0] - a[0]) * f,
+            a[1] + (b[1] - a[1]) * f,
+            a[2] + (b[2] - a[2]) * f,
+        ]
+    }
+
+    /// Anisotropic trilinear filtering of a footprint (rendering.md §2) at LOD `bias`, and when
+    /// `second_bias` is given the same taps at that bias too (the unsharp mask's blurred twin).
+    #[inline(always)]
+    pub fn sample(
+        &self,
+        fp: &Footprint,
+        bias: f32,
+        second_bias: Option<f32>,
+    ) -> ([f32; 3], [f32; 3]) {
+        let lx = (fp.jx[0] * fp.jx[0] + fp.jx[1] * fp.jx[1]).sqrt();
+        let ly = (fp.jy[0] * fp.jy[0] + fp.jy[1] * fp.jy[1]).sqrt();
+        let (lmax, major) = if lx >= ly { (lx, fp.jx) } else { (ly, fp.jy) };
+        let lmin = lx.min(ly).max(1e-6);
+        let ratio = lmax / lmin;
+        // ceil(ratio) clamped to 1..4, without the library call.
+        let n = if ratio <= 1.0 {
+            1.0
+        } else if ratio <= 2.0 {
+            2.0
+        } else if ratio <= 3.0 {
+            3.0
+        } else {
+            4.0
+        };
+        // The level follows the larger of the per-tap major extent and the minor extent: with
+        // n = ceil(Lmax / Lmin) a nearly isotropic footprint (ratio 1.05 → 2 taps) would
+        // otherwise drop a whole level below the minor axis's footprint and alias (rendering.md §2).
+        let extent = (lmax / n).max(lmin);
+        let base = if extent > 1.0 { fast_log2(extent) } else { 0.0 };
+        let top = (self.levels.len() - 1) as f32;
+        let l1 = (base + bias).clamp(0.0, top);
+        let l2 = second_bias.map(|b| (base + b).clamp(0.0, top));
+        let taps = n as usize;
+        let mut a = [0f32; 3];
+        let mut b = [0f32; 3];
+        for i in 0..taps {
+            let o = (i as f32 + 0.5) / n - 0.5;
+            let (u, v) = (fp.u + major[0] * o, fp.v + major[1] * o);
+            let s = self.trilinear(l1, u, v);
+            for c in 0..3 {
+                a[c] += s[c];
+            }
+            if let Some(l2) = l2 {
+                let s = self.trilinear(l2, u, v);
+                for c in 0..3 {
+                    b[c] += s[c];
+                }
+            }
+        }
+        let k = 1.0 / n;
+        (a.map(|x| x * k), b.map(|x| x * k))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_halve_and_keep_the_mean_of_even_sizes() {
+        let (w, h) = (64, 32);
+        let rgb: Vec<u8> = (0..w * h * 3).map(|i| (i * 37 % 251) as u8).collect();
+        let p = Pyramid::build(w, h, &rgb);
+        let sizes: Vec<_> = p.levels.iter().map(|l| (l.w, l.h)).collect();
+        assert_eq!(sizes[..3], [(64, 32), (32, 16), (16, 8)]);
+        assert_eq!(*sizes.last().unwrap(), (1, 1));
+        assert_eq!(sizes.len(), 7);
+        let mean = |l: &Level| l.data.iter().map(|&v| v as f64).sum::<f64>() / l.data.len() as f64;
+        let m0 = mean(&p.levels[0]);
+        for l in &p.levels {
+            assert!((mean(l) - m0).abs() < 1e-5);
+        }
+    }
+
+    #[test]
+    fn odd_sizes_drop_the_last_row_and_column() {
+        // 3 × 1: level 1 is 1 × 1, the mean of texels 0 and 1 only.
+        let rgb = [0u8, 0, 0, 255, 255, 255, 255, 255, 255];
+        let p = Pyramid::build(3, 1, &rgb);
+        assert_eq!((p.levels[1].w, p.levels[1].h), (1, 1));
+        assert!((p.levels[1].data[0] - 0.5).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_shrunk_checkerboard_comes_out_flat() {
+        let n = 256;
+        let rgb: Vec<u8> = (0..n * n)
+            .flat_map(|i| {
+                let (x, y) = (i % n, i / n);
+                let v = if (x / 2 + y / 2) % 2 == 0 { 255 } else { 0 };
+                [v, v, v]
+            })
+            .collect();
+        let p = Pyramid::build(n, n, &rgb);
+        // 8× shrink, anisotropic (steep) footprints at many sub-pixel phases.
+        for k in 0..200 {
+            let fp = Footprint {
+                u: 40.0 + k as f32 * 0.77,
+                v: 30.0 + k as f32 * 0.53,
+                jx: [8.0, 0.7],
+                jy: [-1.2, 22.0],
+            };
+            let (c, _) = p.sample(&fp, 0.0, None);
+            assert!((c[0] - 0.5).abs() < 0.01, "{k}: {}", c[0]);
+        }
+    }
+}
