@@ -44,9 +44,9 @@ export interface FrameConstants {
   bbox: [number, number, number, number];
 }
 
-/** Reduced resolution of the bloom: keeps σ at ≥ 2 low-res pixels, at most 1/4. */
+/** Reduced resolution of the bloom: σ stays ≥ 2 low-res pixels, at most 1/4 (as the server). */
 export function bloomFactor(sigma: number): number {
-  return sigma >= 8 ? 4 : sigma >= 4 ? 2 : 1;
+  return Math.min(4, Math.max(1, Math.floor(sigma / 2)));
 }
 
 export function frameConstants(spec: FrameSpec, wc: number, hc: number, stats: PhotoStats): FrameConstants {

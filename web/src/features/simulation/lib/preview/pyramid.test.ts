@@ -64,19 +64,24 @@ describe('pyramid', () => {
     // Isotropic shrink by 4: one tap at level 2.
     let a = anisotropy([4, 0], [0, 4]);
     expect(a.n).toBe(1);
-    expect(lodLevel(a.lmax, a.n, 0, 10)).toBeCloseTo(2, 12);
+    expect(lodLevel(a.lmax, a.lmin, a.n, 0, 10)).toBeCloseTo(2, 12);
     // 8 × 2 footprint: 4 taps along x at level log2(8/4) = 1.
     a = anisotropy([8, 0], [0, 2]);
     expect(a.n).toBe(4);
     expect(a.major).toEqual([8, 0]);
-    expect(lodLevel(a.lmax, a.n, 0, 10)).toBeCloseTo(1, 12);
-    // Anisotropy above 4 is capped at 4 taps; magnification stays at level 0; bias adds.
+    expect(lodLevel(a.lmax, a.lmin, a.n, 0, 10)).toBeCloseTo(1, 12);
+    // Nearly isotropic (ratio 1.1 → 2 taps): the level follows the minor extent, log2(4).
+    a = anisotropy([4.4, 0], [0, 4]);
+    expect(a.n).toBe(2);
+    expect(lodLevel(a.lmax, a.lmin, a.n, 0, 10)).toBeCloseTo(2, 12);
+    // Anisotropy above 4 is capped at 4 taps: log2(100 / 4); magnification stays at level 0.
     a = anisotropy([0, 1], [100, 0]);
     expect(a.n).toBe(4);
     expect(a.major).toEqual([100, 0]);
-    expect(lodLevel(0.5, 1, 0, 10)).toBe(0);
-    expect(lodLevel(0.5, 1, 1.5, 10)).toBe(1.5);
-    expect(lodLevel(4096, 1, 0, 5)).toBe(4);
+    expect(lodLevel(a.lmax, a.lmin, a.n, 0, 10)).toBeCloseTo(Math.log2(25), 12);
+    expect(lodLevel(0.5, 0.5, 1, 0, 10)).toBe(0);
+    expect(lodLevel(0.5, 0.5, 1, 1.5, 10)).toBe(1.5);
+    expect(lodLevel(4096, 4096, 1, 0, 5)).toBe(4);
   });
 
   it('filters a fine checkerboard to its mean when shrunk', () => {

@@ -105,6 +105,7 @@ export function bilinearAdd(level: Level, x: number, y: number, weight: number, 
 export interface Aniso {
   n: number;
   lmax: number;
+  lmin: number;
   major: Vec2;
 }
 
@@ -114,12 +115,15 @@ export function anisotropy(jx: Vec2, jy: Vec2): Aniso {
   const lmax = Math.max(lx, ly);
   const lmin = Math.max(Math.min(lx, ly), 1e-6);
   const n = Math.min(4, Math.max(1, Math.ceil(lmax / lmin)));
-  return { n, lmax, major: lx >= ly ? jx : jy };
+  return { n, lmax, lmin, major: lx >= ly ? jx : jy };
 }
 
-/** Trilinear level λ = clamp(max(0, log2(Lmax / n)) + bias, 0, levels − 1). */
-export function lodLevel(lmax: number, n: number, bias: number, levels: number): number {
-  const l = Math.max(0, Math.log2(lmax / n)) + bias;
+/**
+ * Trilinear level λ = clamp(max(0, log2(max(Lmax / n, Lmin))) + bias, 0, levels − 1): the
+ * per-tap extent along the major axis, but never below the minor axis's extent.
+ */
+export function lodLevel(lmax: number, lmin: number, n: number, bias: number, levels: number): number {
+  const l = Math.max(0, Math.log2(Math.max(lmax / n, lmin))) + bias;
   return Math.min(levels - 1, Math.max(0, l));
 }
 
@@ -137,8 +141,8 @@ export function sampleFootprint(
   out: Float64Array,
 ): void {
   out[0] = out[1] = out[2] = 0;
-  const { n, lmax, major } = anisotropy(jx, jy);
-  const lod = lodLevel(lmax, n, bias, levels.length);
+  const { n, lmax, lmin, major } = anisotropy(jx, jy);
+  const lod = lodLevel(lmax, lmin, n, bias, levels.length);
   const k0 = Math.floor(lod);
   const k1 = Math.min(k0 + 1, levels.length - 1);
   const f = lod - k0;

@@ -77,7 +77,7 @@ vec3 footprintSample(vec2 uv, vec2 jx, vec2 jy, float bias) {
   float lmin = max(min(lx, ly), 1e-6);
   int n = int(clamp(ceil(lmax / lmin), 1.0, 4.0));
   vec2 major = lx >= ly ? jx : jy;
-  float lod = clamp(max(0.0, log2(lmax / float(n))) + bias, 0.0, uLevels - 1.0);
+  float lod = clamp(max(0.0, log2(max(lmax / float(n), lmin))) + bias, 0.0, uLevels - 1.0);
   lod = max(lod, uLodBase);
   float k0 = floor(lod);
   float k1 = min(k0 + 1.0, uLevels - 1.0);
@@ -238,6 +238,16 @@ void main() {
 }
 `;
 }
+
+/** The photo as it is (its plain RGBA8 copy), rows flipped to the canvas. */
+export const COPY = `${header([])}
+uniform sampler2D uSrc;
+uniform float uHeight;
+out vec4 outColor;
+void main() {
+  outColor = vec4(texelFetch(uSrc, ivec2(int(gl_FragCoord.x), int(uHeight - gl_FragCoord.y)), 0).rgb, 1.0);
+}
+`;
 
 /** Radius buckets of the blur (taps beyond 3σ weigh next to nothing). */
 export const BLUR_RADII = [8, 16, 32, 64] as const;

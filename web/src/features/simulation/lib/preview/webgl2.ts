@@ -6,9 +6,11 @@
  * context loss (re-uploads on restore) and frees every GL object on dispose.
  */
 import { DEFAULT_STATS, prepareStatsImage, StatsCache } from './stats';
-import { BLUR_RADII, blurSource, compositeSource, emissionSource, variantDefines, VERTEX, type Variant } from './shaders';
+import { BLUR_RADII, blurSource, compositeSource, COPY, emissionSource, variantDefines, VERTEX, type Variant } from './shaders';
 import { frameConstants, type FrameConstants, type MaskImage } from './cpu';
 import { quadToPixels } from './homography';
+import { NIGHT_PHOTO } from './adjust';
+import { linearToSrgb8, SRGB8_TO_LINEAR } from './srgb';
 import { buildPyramid, linearLevel } from './pyramid';
 import { toImageData, toMask } from './sources';
 import type { PreviewParams, PreviewRenderer, PreviewSources, RendererOptions } from './types';
@@ -18,8 +20,10 @@ interface Resources {
   programs: Map<string, WebGLProgram>;
   vao: WebGLVertexArrayObject;
   photo: WebGLTexture | null;
-  /** The photo's bytes as plain RGBA8 behind a read framebuffer, blitted when unchanged. */
-  photoCopy: [WebGLTexture, WebGLFramebuffer] | null;
+  /** The photo's bytes as plain RGBA8, copied as they are when the photo is unchanged. */
+  photoCopy: WebGLTexture | null;
+  /** The same, darkened for the night (built on first use). */
+  nightCopy: WebGLTexture | null;
   creative: WebGLTexture | null;
   mask: WebGLTexture | null;
   maskSize: [number, number];
@@ -85,6 +89,7 @@ export class WebGL2Preview implements PreviewRenderer {
     // The common variants up front, so the first frame does not stall on compiling.
     this.program('c:', () => compositeSource({}));
     this.program('c:PANEL_PASS', () => compositeSource({ panel: true }));
+    this.program('copy', () => COPY);
   }
 
   private readonly onLost = (e: Event): void => {
@@ -113,6 +118,7 @@ export class WebGL2Preview implements PreviewRenderer {
       vao,
       photo: null,
       photoCopy: null,
+      nightCopy: null,
       creative: null,
       mask: null,
       maskSize: [0, 0],
@@ -185,20 +191,40 @@ export class WebGL2Preview implements PreviewRenderer {
     gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, this.photo.width, this.photo.height, gl.RGBA, gl.UNSIGNED_BYTE, this.photo.data);
     this.texParams(gl.NEAREST, gl.NEAREST);
     res.photo = tex;
-    if (res.photoCopy) {
-      gl.deleteTexture(res.photoCopy[0]);
-      gl.deleteFramebuffer(res.photoCopy[1]);
-    }
+    if (res.photoCopy) gl.deleteTexture(res.photoCopy);
+    if (res.nightCopy) gl.deleteTexture(res.nightCopy);
+    res.nightCopy = null;
     const copy = gl.createTexture();
     gl.bindTexture(gl.TEXTURE_2D, copy);
     gl.texStorage2D(gl.TEXTURE_2D, 1, gl.RGBA8, this.photo.width, this.photo.height);
     gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, this.photo.width, this.photo.height, gl.RGBA, gl.UNSIGNED_BYTE, this.photo.data);
     this.texParams(gl.NEAREST, gl.NEAREST);
-    const fbo = gl.createFramebuffer();
-    gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
-    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, copy, 0);
-    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
-    res.photoCopy = [copy, fbo];
+    res.photoCopy = copy;
+  }
+
+  /** The photo darkened for the night (8-bit, as the server's tables), built on first use. */
+  private nightCopy(): WebGLTexture | null {
+    const gl = this.gl;
+    const res = this.res;
+    if (!res || !this.photo) return null;
+    if (res.nightCopy) return res.nightCopy;
+    const tables = NIGHT_PHOTO.map((g) => Uint8Array.from({ length: 256 }, (_, v) => linearToSrgb8(SRGB8_TO_LINEAR[v] * g)));
+    const src = this.photo.data;
+    const bytes = new Uint8Array(src.length);
+    for (let i = 0; i < src.length; i += 4) {
+      bytes[i] = tables[0][src[i]];
+      bytes[i + 1] = tables[1][src[i + 1]];
+      bytes[i + 2] = tables[2][src[i + 2]];
+      bytes[i + 3] = 255;
+    }
+    const tex = gl.createTexture();
+    gl.bindTexture(gl.TEXTURE_2D, tex);
+    gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
+    gl.texStorage2D(gl.TEXTURE_2D, 1, gl.RGBA8, this.photo.width, this.photo.height);
+    gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, this.photo.width, this.photo.height, gl.RGBA, gl.UNSIGNED_BYTE, bytes);
+    this.texParams(gl.NEAREST, gl.NEAREST);
+    res.nightCopy = tex;
+    return tex;
   }
 
   private uploadCreative(): void {
@@ -318,14 +344,14 @@ export class WebGL2Preview implements PreviewRenderer {
   }
 
   /** Emission at 1/f then the separable blur, scissored to where the light can reach. */
-  private renderBloom(fc: FrameConstants, variant: Variant, W: number, H: number): [number, number] {
+  private renderBloom(fc: FrameConstants, variant: Variant, W: number, H: number): { uv: [number, number]; region: [number, number, number, number] } | null {
     const gl = this.gl;
     const res = this.res;
     const f = fc.bloomFactor;
     const bw = Math.ceil(W / f);
     const bh = Math.ceil(H / f);
     this.bloomTargets(bw, bh, f);
-    if (!res?.bloom || !res.fbos) return [0, 0];
+    if (!res?.bloom || !res.fbos) return null;
     const sigma = fc.bloomSigma / f;
     const need = Math.ceil(3 * sigma);
     const radius = BLUR_RADII.find((r) => r >= need) ?? BLUR_RADII[BLUR_RADII.length - 1];
@@ -341,7 +367,8 @@ export class WebGL2Preview implements PreviewRenderer {
       gl.clearColor(0, 0, 0, 0);
       gl.clear(gl.COLOR_BUFFER_BIT);
     }
-    if (x1 <= x0 || y1 <= y0) return [1 / (f * bw), 1 / (f * bh)];
+    const out = { uv: [1 / (f * bw), 1 / (f * bh)] as [number, number], region: [x0 * f, y0 * f, Math.min(W, x1 * f), Math.min(H, y1 * f)] as [number, number, number, number] };
+    if (x1 <= x0 || y1 <= y0) return out;
     gl.enable(gl.SCISSOR_TEST);
     // Low-res rows are stored y-down (row j = photo rows [j·f, (j+1)·f)).
     gl.scissor(x0, y0, x1 - x0, y1 - y0);
@@ -368,7 +395,7 @@ export class WebGL2Preview implements PreviewRenderer {
       gl.drawArrays(gl.TRIANGLES, 0, 3);
     }
     gl.disable(gl.SCISSOR_TEST);
-    return [1 / (f * bw), 1 / (f * bh)];
+    return out;
   }
 
   render(params: PreviewParams): void {
@@ -398,38 +425,48 @@ export class WebGL2Preview implements PreviewRenderer {
     };
     const [bx0, by0, bx1, by1] = fc.bbox;
 
-    let bloomUV: [number, number] = [0, 0];
-    if (variant.bloom) bloomUV = this.renderBloom(fc, variant, W, H);
-    const bloomOn = variant.bloom && res.bloom !== null;
+    const bloom = variant.bloom ? this.renderBloom(fc, variant, W, H) : null;
+    const bloomOn = bloom !== null;
+    const bloomUV: [number, number] = bloom ? bloom.uv : [0, 0];
 
-    // Photo pass over the whole canvas, then the panel pass over the quad's bounding box.
+    // The photo (as it is, or darkened at night) copied without decoding and encoding; where
+    // the bloom reaches, the photo pass adds it; over the quad's bounding box, the panel pass.
+    // (A blit to the default framebuffer is lost after a context restore in Chromium; a draw
+    // is as cheap.)
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
     gl.viewport(0, 0, W, H);
-    const passes: Variant[] = after ? [{ bloom: bloomOn }, { ...variant, panel: true, bloom: bloomOn }] : [{}];
-    const unchanged = !after || (!bloomOn && fc.panel.photoGain.every((g) => g === 1));
-    if (unchanged && res.photoCopy) {
-      // The photo as it is: a copy (rows flipped: the texture's row 0 is the top).
-      gl.bindFramebuffer(gl.READ_FRAMEBUFFER, res.photoCopy[1]);
-      gl.bindFramebuffer(gl.DRAW_FRAMEBUFFER, null);
-      gl.blitFramebuffer(0, 0, W, H, 0, H, W, 0, gl.COLOR_BUFFER_BIT, gl.NEAREST);
-      gl.bindFramebuffer(gl.FRAMEBUFFER, null);
-      passes.shift();
+    const night = after && params.adjustments.night != null;
+    const copyTex = !after || fc.panel.photoGain.every((g) => g === 1) ? res.photoCopy : night ? this.nightCopy() : null;
+    const copy = copyTex ? this.program('copy', () => COPY) : null;
+    type Pass = { v: Variant; box: [number, number, number, number] | null };
+    const passes: Pass[] = [];
+    if (copy && copyTex) {
+      gl.useProgram(copy);
+      gl.activeTexture(gl.TEXTURE0);
+      gl.bindTexture(gl.TEXTURE_2D, copyTex);
+      gl.uniform1i(this.loc(copy, 'uSrc'), 0);
+      gl.uniform1f(this.loc(copy, 'uHeight'), H);
+      gl.drawArrays(gl.TRIANGLES, 0, 3);
+      if (bloom) passes.push({ v: { bloom: true }, box: bloom.region });
+    } else if (after) {
+      passes.push({ v: { bloom: bloomOn }, box: null });
     }
-    for (const v of passes) {
+    if (after) passes.push({ v: { ...variant, panel: true, bloom: bloomOn }, box: [bx0 - 1, by0 - 1, bx1 + 1, by1 + 1] });
+    for (const { v, box } of passes) {
       const key = `c:${variantDefines(v).join(',')}`;
       const pc = this.program(key, () => compositeSource(v));
       if (!pc) return;
       gl.useProgram(pc);
-      if (v.panel) {
-        const x0 = Math.max(0, bx0 - 1);
-        const y0 = Math.max(0, by0 - 1);
-        const x1 = Math.min(W, bx1 + 1);
-        const y1 = Math.min(H, by1 + 1);
+      if (box) {
+        const x0 = Math.max(0, box[0]);
+        const y0 = Math.max(0, box[1]);
+        const x1 = Math.min(W, box[2]);
+        const y1 = Math.min(H, box[3]);
         if (x1 <= x0 || y1 <= y0) continue;
         gl.enable(gl.SCISSOR_TEST);
         gl.scissor(x0, H - y1, x1 - x0, y1 - y0);
-        this.setPanelUniforms(pc, fc);
       }
+      if (v.panel) this.setPanelUniforms(pc, fc);
       const u = (n: string) => this.loc(pc, n);
       gl.activeTexture(gl.TEXTURE1);
       gl.bindTexture(gl.TEXTURE_2D, res.photo);
@@ -438,7 +475,7 @@ export class WebGL2Preview implements PreviewRenderer {
       gl.bindTexture(gl.TEXTURE_2D, res.mask);
       gl.uniform1i(u('uMask'), 2);
       gl.activeTexture(gl.TEXTURE3);
-      gl.bindTexture(gl.TEXTURE_2D, bloomOn && res.bloom ? res.bloom[0] : null);
+      gl.bindTexture(gl.TEXTURE_2D, bloomOn ? res.bloom?.[0] ?? null : null);
       gl.uniform1i(u('uBloom'), 3);
       gl.uniform2f(u('uSize'), W, H);
       gl.uniform3fv(u('uPhotoGain'), after ? fc.panel.photoGain : [1, 1, 1]);
@@ -477,10 +514,7 @@ export class WebGL2Preview implements PreviewRenderer {
     if (res && !gl.isContextLost()) {
       this.freeBloom();
       for (const t of [res.photo, res.creative, res.mask]) if (t) gl.deleteTexture(t);
-      if (res.photoCopy) {
-        gl.deleteTexture(res.photoCopy[0]);
-        gl.deleteFramebuffer(res.photoCopy[1]);
-      }
+      for (const t of [res.photoCopy, res.nightCopy]) if (t) gl.deleteTexture(t);
       gl.deleteVertexArray(res.vao);
       res.programs.forEach((p) => gl.deleteProgram(p));
     }
