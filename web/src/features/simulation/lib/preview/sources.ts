@@ -1,7 +1,7 @@
 /**
  * Turning the preview's sources (ImageBitmap, image element, canvas, ImageData) into pixel
  * arrays: the photo and creative as 8-bit RGBA ImageData, the occlusion mask as one byte per
- * pixel (the red channel, which is the grey value of a grey mask).
+ * pixel (the red channel, which is the grey value of a grey mask, weighted by alpha).
  */
 import type { MaskImage } from './cpu';
 
@@ -34,12 +34,13 @@ export function toImageData(src: ImageSource | ImageData): ImageData {
   return ctx.getImageData(0, 0, canvas.width, canvas.height);
 }
 
-/** The mask as one byte per pixel (red channel). */
+/** The mask as one byte per pixel: the red channel (a grey mask's value), times alpha. */
 export function toMask(src: HTMLCanvasElement | ImageData | null | undefined): MaskImage | null {
   if (!src) return null;
   const img = toImageData(src);
   const n = img.width * img.height;
   const data = new Uint8Array(n);
-  for (let i = 0; i < n; i++) data[i] = img.data[i * 4];
+  // A transparent pixel of a painted canvas is nothing in front, whatever its colour.
+  for (let i = 0; i < n; i++) data[i] = Math.round((img.data[i * 4] * img.data[i * 4 + 3]) / 255);
   return { width: img.width, height: img.height, data, channels: 1 };
 }

@@ -36,7 +36,7 @@ export interface PreviewRenderer {
   render(params: PreviewParams): void;
   /** The last frame, top row first (call right after render() unless preserveDrawingBuffer). */
   readPixels(): ImageData;
-  /** CPU-side time of the last render(), including gl.finish() only when `measure` is on. */
+  /** Time of the last render(); includes waiting for the GPU (finish + 1-px read) only when `measure` is on. */
   readonly lastFrameMs: number;
   /** Include the GPU's work in lastFrameMs (gl.finish at the end of render). */
   measure?: boolean;

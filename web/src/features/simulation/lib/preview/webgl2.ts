@@ -62,7 +62,7 @@ function compile(gl: WebGL2RenderingContext, vs: string, fs: string): WebGLProgr
 export class WebGL2Preview implements PreviewRenderer {
   readonly kind = 'webgl2' as const;
   lastFrameMs = 0;
-  /** When true, render() ends with gl.finish() so lastFrameMs includes the GPU work. */
+  /** When true, render() waits for the GPU (finish + a 1-px read) so lastFrameMs includes it. */
   measure: boolean;
 
   private readonly gl: WebGL2RenderingContext;
@@ -73,6 +73,7 @@ export class WebGL2Preview implements PreviewRenderer {
   private lastParams: PreviewParams | null = null;
   private readonly stats: StatsCache;
   private lost = false;
+  private readonly probe = new Uint8Array(4);
   private disposed = false;
 
   constructor(
@@ -486,7 +487,11 @@ export class WebGL2Preview implements PreviewRenderer {
       gl.disable(gl.SCISSOR_TEST);
     }
     gl.bindVertexArray(null);
-    if (this.measure) gl.finish();
+    if (this.measure) {
+      // gl.finish() does not wait in Chromium; a one-pixel read does.
+      gl.finish();
+      gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, this.probe);
+    }
     this.lastFrameMs = performance.now() - t0;
   }
 
