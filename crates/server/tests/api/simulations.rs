@@ -197,15 +197,13 @@ async fn a_simulation_is_created_rendered_listed_updated_and_deleted() {
     let (headers, _) = bytes_of(&app, output["urls"]["original"].as_str().unwrap()).await;
     assert_eq!(headers["content-disposition"], "inline");
 
-    // The panel's centre shows the creative (the renderer in place; no adjustments).
-    if renderer_is_real() {
-        let centre = decoded.get_pixel(PHOTO.0 / 2, PHOTO.1 / 2).0;
-        for (got, want) in centre.iter().zip(RED) {
-            assert!(
-                got.abs_diff(want) <= 12,
-                "centre {centre:?}, creative {RED:?}"
-            );
-        }
+    // The panel's centre shows the creative (no adjustments, auto match off).
+    let centre = decoded.get_pixel(PHOTO.0 / 2, PHOTO.1 / 2).0;
+    for (got, want) in centre.iter().zip(RED) {
+        assert!(
+            got.abs_diff(want) <= 12,
+            "centre {centre:?}, creative {RED:?}"
+        );
     }
 
     // Lists: newest first, filtered by creative, location and name.
@@ -311,24 +309,6 @@ async fn a_simulation_is_created_rendered_listed_updated_and_deleted() {
         .api_send(Method::GET, &format!("/simulations/{sim_id}"), &user)
         .await;
     assert_api_error(response, 404, "not_found").await;
-}
-
-/// Whether `regard_vision::composite::render` is the real renderer (the placeholder returns
-/// the photo unchanged, so a panel never shows).
-fn renderer_is_real() -> bool {
-    use regard_vision::composite::{Fit, RenderSpec, render};
-    let photo = vec![0u8; 8 * 8 * 3];
-    let creative = vec![255u8; 2 * 2 * 3];
-    let spec = RenderSpec {
-        quad: [[0.0, 0.0], [8.0, 0.0], [8.0, 8.0], [0.0, 8.0]],
-        fit: Fit::Stretch,
-        background: [0, 0, 0],
-        panel_aspect: None,
-        adjustments: Default::default(),
-    };
-    let photo = regard_vision::RgbImage::new(8, 8, &photo).unwrap();
-    let creative = regard_vision::RgbImage::new(2, 2, &creative).unwrap();
-    render(&photo, &creative, None, &spec).is_ok_and(|out| out[(4 * 8 + 4) * 3] > 128)
 }
 
 #[tokio::test]
@@ -906,15 +886,16 @@ async fn a_mask_is_kept_while_used_and_released_with_its_simulation() {
     let path = format!("/simulations/{}", id(&sim));
     let done = get(&app, &user, &path).await;
     assert_eq!(done["status"], "done");
-    if renderer_is_real() {
-        // A white mask hides the whole panel: the centre keeps the photo's colour.
-        let (_, bytes) = bytes_of(&app, done["output"]["urls"]["original"].as_str().unwrap()).await;
-        let centre = image::load_from_memory(&bytes).unwrap().into_rgb8();
-        let centre = centre.get_pixel(PHOTO.0 / 2, PHOTO.1 / 2).0;
-        assert!(
-            centre[0].abs_diff(RED[0]) > 40 || centre[1].abs_diff(RED[1]) > 40,
-            "{centre:?}"
-        );
+    // A white mask hides the whole panel: the centre keeps the photo's colour.
+    let pixel = |bytes: &Bytes| {
+        let image = image::load_from_memory(bytes).unwrap().into_rgb8();
+        image.get_pixel(PHOTO.0 / 2, PHOTO.1 / 2).0
+    };
+    let (_, rendered) = bytes_of(&app, done["output"]["urls"]["original"].as_str().unwrap()).await;
+    let (_, photo) = bytes_of(&app, l["photo"]["urls"]["original"].as_str().unwrap()).await;
+    let (got, want) = (pixel(&rendered), pixel(&photo));
+    for (g, w) in got.iter().zip(want) {
+        assert!(g.abs_diff(w) <= 12, "centre {got:?}, photo {want:?}");
     }
     let response = app
         .api_send(Method::DELETE, &format!("/media/{}", id(&mask)), &user)
