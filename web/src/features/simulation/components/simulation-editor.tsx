@@ -318,21 +318,20 @@ export function SimulationEditor({ simulation, creativeId = null, locationId = n
             {t('simulation.view.empty')}
           </p>
         )}
+        <div className="sim-save">
+          {generalError ? (
+            <Banner variant="error">{t(apiErrorKey(generalError))}</Banner>
+          ) : Object.keys(errors).length > 0 ? (
+            <p className="form-error" role="alert">
+              {t('simulation.save.fix')}
+            </p>
+          ) : null}
+          <Button type="submit" disabled={busy} data-testid="save-simulation">
+            {uploading ? t('simulation.save.uploadingMask') : save.isPending ? t('common.saving') : simulation ? t('simulation.save.update') : t('simulation.save.create')}
+          </Button>
+          <p className="field__hint">{t('simulation.save.help')}</p>
+        </div>
       </section>
-
-      <div className="sim-save">
-        {generalError ? (
-          <Banner variant="error">{t(apiErrorKey(generalError))}</Banner>
-        ) : Object.keys(errors).length > 0 ? (
-          <p className="form-error" role="alert">
-            {t('simulation.save.fix')}
-          </p>
-        ) : null}
-        <Button type="submit" disabled={busy} data-testid="save-simulation">
-          {uploading ? t('simulation.save.uploadingMask') : save.isPending ? t('common.saving') : simulation ? t('simulation.save.update') : t('simulation.save.create')}
-        </Button>
-        <p className="field__hint">{t('simulation.save.help')}</p>
-      </div>
 
       {simulation ? <SimulationResult simulation={simulation} /> : null}
     </form>

@@ -70,76 +70,78 @@ export function SimulationResult({ simulation }: { simulation: Simulation }) {
           </figcaption>
         </figure>
       ) : null}
-      {downloads ? (
-        <div className="sim-result__actions">
-          <a className="ui-button ui-button--primary ui-button--md" href={downloads.png} download data-testid="download-png">
-            {t('simulation.result.downloadPng')}
-          </a>
-          <a className="ui-button ui-button--secondary ui-button--md" href={downloads.jpeg} download data-testid="download-jpeg">
-            {t('simulation.result.downloadJpeg')}
-          </a>
-        </div>
-      ) : null}
-      {status === 'done' && output ? (
-        <div className="sim-attention" data-testid="sim-attention">
-          <h3 className="sim-attention__title">{t('simulation.attention.title')}</h3>
-          {attention && attention.status === 'done' && attention.panel_share !== null ? (
-            <dl className="sim-attention__stats">
-              <div>
-                <dt>{t('simulation.attention.share')}</dt>
-                <dd data-testid="attention-share">{formatPercent(attention.panel_share, i18n.language)}</dd>
-              </div>
-              {attention.area_share !== null ? (
-                <div>
-                  <dt>{t('simulation.attention.area')}</dt>
-                  <dd>{formatPercent(attention.area_share, i18n.language)}</dd>
-                </div>
-              ) : null}
-              {attention.visibility !== null ? (
-                <div>
-                  <dt>{t('simulation.attention.visibility')}</dt>
-                  <dd data-testid="attention-visibility">{t('simulation.attention.times', { value: formatRatio(attention.visibility, i18n.language) })}</dd>
-                </div>
-              ) : null}
-            </dl>
-          ) : null}
-          {attention?.status === 'done' && attention.panel_share !== null ? (
-            <p className="field__hint">
-              {t('simulation.attention.sentence', {
-                share: formatPercent(attention.panel_share, i18n.language),
-                area: formatPercent(attention.area_share ?? 0, i18n.language),
-              })}
-            </p>
-          ) : null}
-          {analysing ? (
-            <p className="sim-result__status" role="status">
-              <span className="ui-spinner ui-spinner--sm" aria-hidden="true"><span className="ui-spinner__circle" /></span>
-              <span>{t('simulation.attention.running')}</span>
-            </p>
-          ) : null}
-          {attention?.status === 'failed' ? <p className="form-error">{t('simulation.attention.failed')}</p> : null}
+      <div className="sim-result__side">
+        {downloads ? (
           <div className="sim-result__actions">
-            <Button
-              variant={attention ? 'secondary' : 'primary'}
-              onClick={() => analyse.mutate(simulation.id)}
-              disabled={analyse.isPending || Boolean(analysing)}
-              data-testid="analyse"
-            >
-              {analyse.isPending ? t('simulation.attention.starting') : attention ? t('simulation.attention.again') : t('simulation.attention.run')}
-            </Button>
-            {attention ? (
-              <Link to={`/heatmap/results/${encodeURIComponent(attention.heatmap_id)}`} data-testid="heatmap-link">
-                {t('simulation.attention.open')}
-              </Link>
+            <a className="ui-button ui-button--primary ui-button--md" href={downloads.png} download data-testid="download-png">
+              {t('simulation.result.downloadPng')}
+            </a>
+            <a className="ui-button ui-button--secondary ui-button--md" href={downloads.jpeg} download data-testid="download-jpeg">
+              {t('simulation.result.downloadJpeg')}
+            </a>
+          </div>
+        ) : null}
+        {status === 'done' && output ? (
+          <div className="sim-attention" data-testid="sim-attention">
+            <h3 className="sim-attention__title">{t('simulation.attention.title')}</h3>
+            {attention && attention.status === 'done' && attention.panel_share !== null ? (
+              <dl className="sim-attention__stats">
+                <div>
+                  <dt>{t('simulation.attention.share')}</dt>
+                  <dd data-testid="attention-share">{formatPercent(attention.panel_share, i18n.language)}</dd>
+                </div>
+                {attention.area_share !== null ? (
+                  <div>
+                    <dt>{t('simulation.attention.area')}</dt>
+                    <dd>{formatPercent(attention.area_share, i18n.language)}</dd>
+                  </div>
+                ) : null}
+                {attention.visibility !== null ? (
+                  <div>
+                    <dt>{t('simulation.attention.visibility')}</dt>
+                    <dd data-testid="attention-visibility">{t('simulation.attention.times', { value: formatRatio(attention.visibility, i18n.language) })}</dd>
+                  </div>
+                ) : null}
+              </dl>
+            ) : null}
+            {attention?.status === 'done' && attention.panel_share !== null ? (
+              <p className="field__hint">
+                {t('simulation.attention.sentence', {
+                  share: formatPercent(attention.panel_share, i18n.language),
+                  area: formatPercent(attention.area_share ?? 0, i18n.language),
+                })}
+              </p>
+            ) : null}
+            {analysing ? (
+              <p className="sim-result__status" role="status">
+                <span className="ui-spinner ui-spinner--sm" aria-hidden="true"><span className="ui-spinner__circle" /></span>
+                <span>{t('simulation.attention.running')}</span>
+              </p>
+            ) : null}
+            {attention?.status === 'failed' ? <p className="form-error">{t('simulation.attention.failed')}</p> : null}
+            <div className="sim-result__actions">
+              <Button
+                variant={attention ? 'secondary' : 'primary'}
+                onClick={() => analyse.mutate(simulation.id)}
+                disabled={analyse.isPending || Boolean(analysing)}
+                data-testid="analyse"
+              >
+                {analyse.isPending ? t('simulation.attention.starting') : attention ? t('simulation.attention.again') : t('simulation.attention.run')}
+              </Button>
+              {attention ? (
+                <Link to={`/heatmap/results/${encodeURIComponent(attention.heatmap_id)}`} data-testid="heatmap-link">
+                  {t('simulation.attention.open')}
+                </Link>
+              ) : null}
+            </div>
+            {analyse.isError ? (
+              <p role="alert" className="form-error">
+                {t(apiErrorKey(analyse.error))}
+              </p>
             ) : null}
           </div>
-          {analyse.isError ? (
-            <p role="alert" className="form-error">
-              {t(apiErrorKey(analyse.error))}
-            </p>
-          ) : null}
-        </div>
-      ) : null}
+        ) : null}
+      </div>
     </section>
   );
 }
