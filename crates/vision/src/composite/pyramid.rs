@@ -15,8 +15,9 @@ pub struct Level {
     pub w: usize,
     /// Height in texels.
     pub h: usize,
-    /// `w · h · 3` linear values.
-    pub data: Vec<f32>,
+    /// `w · h` texels of linear RGB plus a zero pad, so that a texel is one 16-byte load and
+    /// the bilinear arithmetic runs on four lanes at once.
+    pub data: Vec<[f32; 4]>,
     /// Texels per level-0 pixel along x and y (`w / Wc`, `h / Hc`).
     scale: (f32, f32),
 }
@@ -45,7 +46,17 @@ impl Pyramid {
     /// Builds the pyramid of an 8-bit sRGB image (`w · h · 3` bytes).
     pub fn build(w: usize, h: usize, rgb: &[u8]) -> Pyramid {
         let lut = &Srgb::get().decode;
-        let data: Vec<f32> = rgb.iter().map(|&b| lut[b as usize]).collect();
+        let data: Vec<[f32; 4]> = rgb
+            .chunks_exact(3)
+            .map(|p| {
+                [
+                    lut[p[0] as usize],
+                    lut[p[1] as usize],
+                    lut[p[2] as usize],
+                    0.0,
+                ]
+            })
+            .collect();
         let (wc, hc) = (w as f32, h as f32);
         let mut levels = vec![Level {
             w,
@@ -55,21 +66,19 @@ impl Pyramid {
         }];
         while let Some(prev) = levels.last().filter(|l| l.w > 1 || l.h > 1) {
             let (nw, nh) = ((prev.w / 2).max(1), (prev.h / 2).max(1));
-            let mut data = vec![0f32; nw * nh * 3];
+            let mut data = vec![[0f32; 4]; nw * nh];
             for j in 0..nh {
-                let y0 = 2 * j;
-                let y1 = (2 * j + 1).min(prev.h - 1);
-                let (r0, r1) = (y0 * prev.w * 3, y1 * prev.w * 3);
+                let r0 = 2 * j * prev.w;
+                let r1 = (2 * j + 1).min(prev.h - 1) * prev.w;
                 for i in 0..nw {
-                    let x0 = 2 * i * 3;
-                    let x1 = (2 * i + 1).min(prev.w - 1) * 3;
-                    for c in 0..3 {
-                        data[(j * nw + i) * 3 + c] = 0.25
-                            * (prev.data[r0 + x0 + c]
-                                + prev.data[r0 + x1 + c]
-                                + prev.data[r1 + x0 + c]
-                                + prev.data[r1 + x1 + c]);
-                    }
+                    let (x0, x1) = (2 * i, (2 * i + 1).min(prev.w - 1));
+                    let (a, b, c, d) = (
+                        prev.data[r0 + x0],
+                        prev.data[r0 + x1],
+                        prev.data[r1 + x0],
+                        prev.data[r1 + x1],
+                    );
+                    data[j * nw + i] = [0, 1, 2, 3].map(|k| 0.25 * (a[k] + b[k] + c[k] + d[k]));
                 }
             }
             levels.push(Level {
@@ -94,18 +103,19 @@ impl Pyramid {
         let yi = (y + OFFSET) as i32 - OFFSET as i32;
         let (fx, fy) = (x - xi as f32, y - yi as f32);
         let (wm, hm) = (l.w as i32 - 1, l.h as i32 - 1);
-        let x0 = xi.clamp(0, wm) as usize * 3;
-        let x1 = (xi + 1).clamp(0, wm) as usize * 3;
-        let r0 = yi.clamp(0, hm) as usize * l.w * 3;
-        let r1 = (yi + 1).clamp(0, hm) as usize * l.w * 3;
+        let x0 = xi.clamp(0, wm) as usize;
+        let x1 = (xi + 1).clamp(0, wm) as usize;
+        let r0 = yi.clamp(0, hm) as usize * l.w;
+        let r1 = (yi + 1).clamp(0, hm) as usize * l.w;
         let d = &l.data;
-        let mut out = [0f32; 3];
-        for c in 0..3 {
-            let top = d[r0 + x0 + c] + (d[r0 + x1 + c] - d[r0 + x0 + c]) * fx;
-            let bot = d[r1 + x0 + c] + (d[r1 + x1 + c] - d[r1 + x0 + c]) * fx;
-            out[c] = top + (bot - top) * fy;
+        let (a, b, c, e) = (d[r0 + x0], d[r0 + x1], d[r1 + x0], d[r1 + x1]);
+        let mut out = [0f32; 4];
+        for k in 0..4 {
+            let top = a[k] + (b[k] - a[k]) * fx;
+            let bot = c[k] + (e[k] - c[k]) * fx;
+            out[k] = top + (bot - top) * fy;
         }
-        out
+        [out[0], out[1], out[2]]
     }
 
     /// Trilinear sample at level-of-detail `lambda` (already clamped to the levels).
@@ -192,7 +202,13 @@ mod tests {
         assert_eq!(sizes[..3], [(64, 32), (32, 16), (16, 8)]);
         assert_eq!(*sizes.last().unwrap(), (1, 1));
         assert_eq!(sizes.len(), 7);
-        let mean = |l: &Level| l.data.iter().map(|&v| v as f64).sum::<f64>() / l.data.len() as f64;
+        let mean = |l: &Level| {
+            l.data
+                .iter()
+                .map(|v| (v[0] + v[1] + v[2]) as f64)
+                .sum::<f64>()
+                / l.data.len() as f64
+        };
         let m0 = mean(&p.levels[0]);
         for l in &p.levels {
             assert!((mean(l) - m0).abs() < 1e-5);
@@ -205,7 +221,7 @@ mod tests {
         let rgb = [0u8, 0, 0, 255, 255, 255, 255, 255, 255];
         let p = Pyramid::build(3, 1, &rgb);
         assert_eq!((p.levels[1].w, p.levels[1].h), (1, 1));
-        assert!((p.levels[1].data[0] - 0.5).abs() < 1e-6);
+        assert!((p.levels[1].data[0][0] - 0.5).abs() < 1e-6);
     }
 
     #[test]
