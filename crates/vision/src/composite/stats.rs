@@ -1,7 +1,8 @@
 //! Photo statistics (rendering.md §5) for auto match and grain: exposure and colour cast from
-//! the ring around the panel on a ≤ 256 px linear area-averaged copy, and the Immerkær noise σ
-//! on the full-size grey photo. Only the cells and rows that can lie in the ring are read, so
-//! the cost follows the panel's size, not the photo's.
+//! the surround of the panel (the quad ×3) on a ≤ 256 px linear area-averaged copy, and the
+//! Immerkær noise σ on the full-size grey photo in the ring (the quad ×1.5). Only the cells and
+//! rows that can lie in those regions are read, and cells are sub-sampled on big photos, so the
+//! cost stays a few milliseconds.
 
 use super::colour::Srgb;
 use crate::image::RgbImage;
@@ -12,7 +13,7 @@ pub const STATS_SIZE: usize = 256;
 /// What auto match and grain need from the photo.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PhotoStats {
-    /// `e = clamp(p90 / 0.8, 0.3, 1)`.
+    /// `e = clamp(p97 / 0.8, 0.3, 1)`.
     pub exposure: f32,
     /// Per-channel cast, keeping luminance.
     pub cast: [f32; 3],
@@ -92,17 +93,39 @@ fn bounds(q: &[[f64; 2]; 4], w: usize, h: usize) -> (usize, usize, usize, usize)
     )
 }
 
-/// Exposure and cast (§5) from the ring on the statistics copy.
+/// How far around the panel auto match looks: the quad scaled by this about its centroid.
+pub const SURROUND_SCALE: f64 = 3.0;
+
+/// Sampling step inside a cell of the statistics copy: every pixel for photos up to 1024 px,
+/// then about four samples per cell side, so a 12-megapixel photo costs a few milliseconds.
+pub fn cell_step(w: usize, h: usize) -> usize {
+    (w.max(h) / (4 * STATS_SIZE)).max(1)
+}
+
+/// Exposure and cast (§5) from the surround on the statistics copy.
+///
+/// Exposure follows the brightest surfaces near the panel (the 97th percentile of luminance),
+/// which a white poster would match; the cast is read from the brightest tenth only, because
+/// bright surfaces are the likeliest to be neutral: a brick wall's mean is its own colour, not
+/// the light's.
 pub fn exposure_and_cast(photo: &RgbImage<'_>, quad: &[[f64; 2]; 4]) -> (f32, [f32; 3]) {
+    exposure_and_cast_with_step(photo, quad, cell_step(photo.width(), photo.height()))
+}
+
+/// [`exposure_and_cast`] with an explicit sampling step inside cells (1 = every pixel).
+fn exposure_and_cast_with_step(
+    photo: &RgbImage<'_>,
+    quad: &[[f64; 2]; 4],
+    step: usize,
+) -> (f32, [f32; 3]) {
     let (pw, ph, data) = (photo.width(), photo.height(), photo.data());
     let (w, h) = stats_size(pw, ph);
     let (sx, sy) = (w as f64 / pw as f64, h as f64 / ph as f64);
     let q = quad.map(|p| [p[0] * sx, p[1] * sy]);
-    let outer = scale_quad(&q, 1.5);
+    let outer = scale_quad(&q, SURROUND_SCALE);
     let (bx0, bx1, by0, by1) = bounds(&outer, w, h);
     let lut = &Srgb::get().decode;
-    let mut ys = Vec::new();
-    let mut m = [0f64; 3];
+    let mut cells: Vec<(f64, [f64; 3])> = Vec::new();
     for oy in by0..=by1 {
         let (y0, y1) = cell(oy, ph, h);
         for ox in bx0..=bx1 {
@@ -112,34 +135,41 @@ pub fn exposure_and_cast(photo: &RgbImage<'_>, quad: &[[f64; 2]; 4]) -> (f32, [f
             }
             let (x0, x1) = cell(ox, pw, w);
             let mut acc = [0f64; 3];
-            for yy in y0..y1 {
-                for px in data[(yy * pw + x0) * 3..(yy * pw + x1) * 3].chunks_exact(3) {
+            let mut n = 0usize;
+            for yy in (y0..y1).step_by(step) {
+                let row = &data[(yy * pw + x0) * 3..(yy * pw + x1) * 3];
+                for px in row.chunks_exact(3).step_by(step) {
                     for c in 0..3 {
                         acc[c] += lut[px[c] as usize] as f64;
                     }
+                    n += 1;
                 }
             }
-            let n = ((y1 - y0) * (x1 - x0)) as f64;
-            let c = acc.map(|a| (a / n) as f32 as f64);
-            ys.push(luminance(c));
-            for k in 0..3 {
-                m[k] += c[k];
-            }
+            let c = acc.map(|a| (a / n as f64) as f32 as f64);
+            cells.push((luminance(c), c));
         }
     }
-    if ys.is_empty() {
+    if cells.is_empty() {
         return (1.0, [1.0; 3]);
     }
-    ys.sort_by(f64::total_cmp);
-    let idx = ((0.9 * ys.len() as f64).ceil() as usize).clamp(1, ys.len()) - 1;
-    let exposure = (ys[idx] / 0.8).clamp(0.3, 1.0) as f32;
-    let n = ys.len() as f64;
-    let mean = m.map(|v| v / n);
+    cells.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let at = |p: f64| cells[((p * cells.len() as f64).ceil() as usize).clamp(1, cells.len()) - 1].0;
+    let exposure = (at(0.97) / 0.8).clamp(0.3, 1.0) as f32;
+    let p90 = at(0.9);
+    let mut m = [0f64; 3];
+    let mut n = 0usize;
+    for (_, c) in cells.iter().filter(|(y, _)| *y >= p90) {
+        for k in 0..3 {
+            m[k] += c[k];
+        }
+        n += 1;
+    }
+    let mean = m.map(|v| v / n as f64);
     let ym = luminance(mean);
     if ym <= 0.0 {
         return (exposure, [1.0; 3]);
     }
-    let k = mean.map(|c| (c / ym).sqrt().clamp(0.85, 1.15));
+    let k = mean.map(|c| (c / ym).sqrt().clamp(0.9, 1.1));
     let yk = luminance(k);
     (exposure, k.map(|c| (c / yk) as f32))
 }
@@ -203,5 +233,78 @@ pub fn photo_stats(photo: &RgbImage<'_>, quad: &[[f64; 2]; 4]) -> PhotoStats {
         exposure,
         cast,
         noise: noise_sigma(photo, quad),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 200 × 150 photo of `wall` with a `w × h` patch of `patch` at (x, y).
+    fn photo(wall: [u8; 3], patch: [u8; 3], (x, y, w, h): (usize, usize, usize, usize)) -> Vec<u8> {
+        let mut data = Vec::with_capacity(200 * 150 * 3);
+        for py in 0..150 {
+            for px in 0..200 {
+                let inside = (x..x + w).contains(&px) && (y..y + h).contains(&py);
+                data.extend_from_slice(if inside { &patch } else { &wall });
+            }
+        }
+        data
+    }
+
+    const QUAD: [[f64; 2]; 4] = [[80.0, 60.0], [120.0, 60.0], [120.0, 90.0], [80.0, 90.0]];
+
+    #[test]
+    fn a_coloured_wall_with_white_signs_keeps_exposure_and_a_near_neutral_cast() {
+        // A brick-red wall (its own colour, not the light's) with a white sign beside the panel,
+        // a fifth of the surround.
+        let data = photo([150, 70, 50], [235, 235, 235], (30, 40, 40, 60));
+        let img = RgbImage::new(200, 150, &data).unwrap();
+        let (e, cast) = exposure_and_cast(&img, &QUAD);
+        let white = Srgb::get().decode[235];
+        assert!((e - (white / 0.8).min(1.0)).abs() < 1e-3, "exposure {e}");
+        // The cast comes from the white sign: neutral, so the creative is not tinted red.
+        for c in cast {
+            assert!((c - 1.0).abs() < 0.02, "cast {cast:?}");
+        }
+    }
+
+    #[test]
+    fn a_warm_light_gives_a_warm_cast_that_keeps_luminance() {
+        // Everything lit by warm light: the brightest surfaces are warm too.
+        let data = photo([120, 100, 80], [250, 215, 170], (30, 55, 25, 40));
+        let img = RgbImage::new(200, 150, &data).unwrap();
+        let (_, cast) = exposure_and_cast(&img, &QUAD);
+        assert!(cast[0] > 1.0 && cast[2] < 1.0, "cast {cast:?}");
+        assert!(cast.iter().all(|c| (0.9 * 0.8..=1.1 * 1.25).contains(c)));
+        let y = 0.2126 * cast[0] + 0.7152 * cast[1] + 0.0722 * cast[2];
+        assert!((y - 1.0).abs() < 1e-5, "luminance {y}");
+    }
+
+    #[test]
+    fn sub_sampled_cells_give_nearly_the_same_statistics() {
+        // A 2048 × 1536 photo has a step of 2; a smooth scene gives the same figures either way.
+        let (w, h) = (2048, 1536);
+        let mut data = Vec::with_capacity(w * h * 3);
+        for y in 0..h {
+            for x in 0..w {
+                data.extend_from_slice(&[(x * 255 / w) as u8, (y * 255 / h) as u8, 128]);
+            }
+        }
+        assert_eq!(cell_step(w, h), 2);
+        let img = RgbImage::new(w, h, &data).unwrap();
+        let quad = [
+            [800.0, 600.0],
+            [1200.0, 620.0],
+            [1190.0, 900.0],
+            [810.0, 880.0],
+        ];
+        let (e, cast) = exposure_and_cast(&img, &quad);
+        // The reference: the same cells with every pixel read.
+        let (e1, cast1) = exposure_and_cast_with_step(&img, &quad, 1);
+        assert!((e - e1).abs() < 0.01, "{e} vs {e1}");
+        for k in 0..3 {
+            assert!((cast[k] - cast1[k]).abs() < 0.01, "{cast:?} vs {cast1:?}");
+        }
     }
 }

@@ -40,15 +40,35 @@ describe('computePhotoStats', () => {
     }
   });
 
-  it('only looks at the ring, not inside the quad nor far away', () => {
-    // Inside the quad: red; far outside the ring: green; the ring: grey.
-    const img = image(200, 200, (x, y) => {
-      if (x >= 60 && x < 140 && y >= 60 && y < 140) return [255, 0, 0];
-      if (x < 35 || x >= 165 || y < 35 || y >= 165) return [0, 255, 0];
+  it('only looks at the surround (the quad ×3), not inside the quad nor far away', () => {
+    // Inside the quad: red; outside the surround: green; the surround: grey.
+    const near: [number, number][] = [
+      [160, 160],
+      [240, 160],
+      [240, 240],
+      [160, 240],
+    ];
+    const img = image(400, 400, (x, y) => {
+      if (x >= 160 && x < 240 && y >= 160 && y < 240) return [255, 0, 0];
+      if (x < 75 || x >= 325 || y < 75 || y >= 325) return [0, 255, 0];
       return [128, 128, 128];
     });
-    const s = computePhotoStats(img, quad);
+    const s = computePhotoStats(img, near);
     for (const c of s.cast) expect(c).toBeCloseTo(1, 2);
+  });
+
+  it('reads the cast from the brightest tenth: a red wall with a white sign stays neutral', () => {
+    const img = image(200, 150, (x, y) =>
+      x >= 30 && x < 70 && y >= 40 && y < 100 ? [235, 235, 235] : [150, 70, 50],
+    );
+    const s = computePhotoStats(img, [
+      [80, 60],
+      [120, 60],
+      [120, 90],
+      [80, 90],
+    ]);
+    for (const c of s.cast) expect(Math.abs(c - 1)).toBeLessThan(0.02);
+    expect(s.exposure).toBe(1);
   });
 
   it('falls back to defaults with an empty ring', () => {

@@ -1,9 +1,10 @@
 /**
- * Photo statistics of rendering.md §5 for auto match and grain: the ring around the panel
- * (inside the quad scaled ×1.5 about its centroid, outside the quad), exposure from the 90th
- * percentile of luminance and the colour cast from the mean on a ≤ 256 px area-averaged
- * linear copy, and the Immerkær noise σ on the full-size grey photo. Also a small throttled
- * cache so a dragged corner recomputes at most every 100 ms (and once after the drag).
+ * Photo statistics of rendering.md §5 for auto match and grain: on a ≤ 256 px area-averaged
+ * linear copy, the surround of the panel (inside the quad scaled ×3 about its centroid, outside
+ * the quad) gives the exposure (97th percentile of luminance) and the colour cast (mean of its
+ * brightest tenth); the Immerkær noise σ is measured on the full-size grey photo in the ring
+ * (the quad ×1.5). Also a small throttled cache so a dragged corner recomputes at most every
+ * 100 ms (and once after the drag).
  */
 import { SRGB8_TO_LINEAR, luminance } from './srgb';
 import type { QuadPx, Vec2 } from './homography';
@@ -25,6 +26,14 @@ export interface RgbaImage {
 
 /** Longer side of the statistics copy. */
 export const STATS_SIZE = 256;
+
+/** How far around the panel auto match looks: the quad scaled by this about its centroid. */
+export const SURROUND_SCALE = 3;
+
+/** Sampling step inside a cell of the statistics copy (as the Rust renderer's `cell_step`). */
+export function cellStep(width: number, height: number): number {
+  return Math.max(1, Math.floor(Math.max(width, height) / (4 * STATS_SIZE)));
+}
 
 /** Size of the statistics copy: longer side 256 (rounded aspect), or unchanged when smaller. */
 export function statsSize(width: number, height: number): [number, number] {
@@ -58,25 +67,28 @@ export function prepareStatsImage(photo: RgbaImage): StatsImage {
   const [w, h] = statsSize(W, H);
   const xs = boxes(W, w);
   const ys = boxes(H, h);
+  const step = cellStep(W, H);
   const rgb = new Float32Array(w * h * 3);
   const acc = new Float64Array(w * 3);
+  const count = new Float64Array(w);
   for (let oy = 0; oy < h; oy++) {
     acc.fill(0);
+    count.fill(0);
     const [y0, y1] = ys[oy];
-    for (let yy = y0; yy < y1; yy++) {
+    for (let yy = y0; yy < y1; yy += step) {
       for (let ox = 0; ox < w; ox++) {
         const [x0, x1] = xs[ox];
-        for (let xx = x0; xx < x1; xx++) {
+        for (let xx = x0; xx < x1; xx += step) {
           const i = (yy * W + xx) * 4;
           acc[ox * 3] += SRGB8_TO_LINEAR[data[i]];
           acc[ox * 3 + 1] += SRGB8_TO_LINEAR[data[i + 1]];
           acc[ox * 3 + 2] += SRGB8_TO_LINEAR[data[i + 2]];
+          count[ox]++;
         }
       }
     }
     for (let ox = 0; ox < w; ox++) {
-      const n = (y1 - y0) * (xs[ox][1] - xs[ox][0]);
-      for (let c = 0; c < 3; c++) rgb[(oy * w + ox) * 3 + c] = acc[ox * 3 + c] / n;
+      for (let c = 0; c < 3; c++) rgb[(oy * w + ox) * 3 + c] = acc[ox * 3 + c] / count[ox];
     }
   }
   const grey = new Float32Array(W * H);
@@ -126,38 +138,43 @@ export function statsFromPrepared(img: StatsImage, quadPx: readonly Vec2[]): Pho
   const { small } = img;
   const sx = small.width / img.width;
   const sy = small.height / img.height;
-  // Exposure and cast on the small copy.
+  // Exposure and cast on the small copy, from the surround (the quad ×3, outside the quad).
   const q = quadPx.map((p) => [p[0] * sx, p[1] * sy] as Vec2);
-  const outer = scaleQuad(q, 1.5);
-  const ys: number[] = [];
-  const m = [0, 0, 0];
+  const outer = scaleQuad(q, SURROUND_SCALE);
+  const cells: { y: number; r: number; g: number; b: number }[] = [];
   const [bx0, bx1, by0, by1] = bounds(outer, small.width, small.height);
   for (let y = by0; y <= by1; y++) {
     for (let x = bx0; x <= bx1; x++) {
-      if (!inRing(q, outer, x, y)) continue;
+      if (!insideQuad(outer, x + 0.5, y + 0.5) || insideQuad(q, x + 0.5, y + 0.5)) continue;
       const i = (y * small.width + x) * 3;
       const r = small.rgb[i];
       const g = small.rgb[i + 1];
       const b = small.rgb[i + 2];
-      ys.push(luminance(r, g, b));
-      m[0] += r;
-      m[1] += g;
-      m[2] += b;
+      cells.push({ y: luminance(r, g, b), r, g, b });
     }
   }
   let exposure = 1;
   let cast: [number, number, number] = [1, 1, 1];
-  if (ys.length > 0) {
-    ys.sort((a, b) => a - b);
-    const p90 = ys[Math.min(ys.length - 1, Math.max(0, Math.ceil(0.9 * ys.length) - 1))];
-    exposure = Math.min(1, Math.max(0.3, p90 / 0.8));
-    const n = ys.length;
-    const mr = m[0] / n;
-    const mg = m[1] / n;
-    const mb = m[2] / n;
+  if (cells.length > 0) {
+    cells.sort((a, b) => a.y - b.y);
+    const at = (p: number) => cells[Math.min(cells.length, Math.max(1, Math.ceil(p * cells.length))) - 1].y;
+    exposure = Math.min(1, Math.max(0.3, at(0.97) / 0.8));
+    // The brightest tenth: bright surfaces are the likeliest to be neutral (a brick wall's
+    // mean is its own colour, not the light's).
+    const p90 = at(0.9);
+    const m = [0, 0, 0];
+    let n = 0;
+    for (const c of cells) {
+      if (c.y < p90) continue;
+      m[0] += c.r;
+      m[1] += c.g;
+      m[2] += c.b;
+      n++;
+    }
+    const [mr, mg, mb] = [m[0] / n, m[1] / n, m[2] / n];
     const ym = luminance(mr, mg, mb);
     if (ym > 0) {
-      const k = [mr, mg, mb].map((c) => Math.min(1.15, Math.max(0.85, Math.sqrt(c / ym))));
+      const k = [mr, mg, mb].map((c) => Math.min(1.1, Math.max(0.9, Math.sqrt(c / ym))));
       const yk = luminance(k[0], k[1], k[2]);
       cast = [k[0] / yk, k[1] / yk, k[2] / yk];
     }
