@@ -1,4 +1,4 @@
-//! Command-line entry: `regard serve`, `regard worker`, `regard heatmap`, `regard eval-saliency`, ...
+//! Command-line entry: `regard serve`, `regard worker`, `regard render`, `regard heatmap`, `regard eval-saliency`, ...
 
 pub mod attention;
 pub mod render;
@@ -19,7 +19,7 @@ pub struct Cli {
 pub enum Command {
     /// Run the web server: auth, API, the built web app and job workers (configuration: REGARD_* variables).
     Serve(Box<serve::ServeArgs>),
-    /// Run job workers only (heatmaps), sharing the database and storage of `serve` nodes.
+    /// Run job workers only (heatmaps, renders), sharing the database and storage of `serve` nodes.
     Worker(Box<worker::WorkerArgs>),
     /// Attention engine commands (heatmap, eval-saliency, ...).
     #[command(flatten)]
