@@ -168,6 +168,11 @@ function newPageApi(onCreate: ApiHandler = () => ({ status: 202, body: heatmap([
   return (call) => {
     if (call.method === 'GET' && call.path === '/creatives') return page([creative('c1', 'Affiche été'), creative('c2', 'Affiche hiver')]);
     if (call.method === 'GET' && call.path === '/locations') return page([location('l1', 'Gare d’Évry', true), location('l2', 'Sans photo', false)]);
+    if (call.method === 'GET' && call.path === '/simulations')
+      return page([
+        { id: 's1', name: 'Été — Gare d’Évry', output: fakeMedia('r-s1', { kind: 'render' }) },
+        { id: 's2', name: 'Brouillon', output: null },
+      ]);
     if (call.method === 'POST' && call.path === '/heatmaps') return onCreate(call);
     if (call.method === 'GET' && call.path === '/heatmaps/h1') return { body: heatmap([item('a', 'queued')], { status: 'queued' }) };
     return undefined;
@@ -240,6 +245,25 @@ describe('heatmap creation', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/heatmap/results/h1'));
     expect(created).toEqual([{ name: 'Campagne été', media_ids: ['p-l1', 'm-c1'] }]);
     expect(await screen.findByRole('heading', { level: 1, name: 'Campagne été' })).toBeInTheDocument();
+  });
+
+  it('offers finished renders, not simulations without an image', async () => {
+    const created: unknown[] = [];
+    mockApi(
+      newPageApi((call) => {
+        created.push(call.body);
+        return { status: 202, body: heatmap([item('a', 'queued')], { status: 'queued' }) };
+      }),
+    );
+    const { user, router } = renderApp('/heatmap/new');
+    const renders = await screen.findByRole('group', { name: 'Rendus' });
+    const render = await within(renders).findByRole('button', { name: 'Été — Gare d’Évry' });
+    expect(within(renders).queryByRole('button', { name: 'Brouillon' })).not.toBeInTheDocument();
+    await user.click(render);
+    await user.type(screen.getByLabelText('Nom'), 'En situation');
+    await user.click(screen.getByRole('button', { name: 'Générer la heatmap' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/heatmap/results/h1'));
+    expect(created).toEqual([{ name: 'En situation', media_ids: ['r-s1'] }]);
   });
 
   it("places the server's field errors next to their fields", async () => {

@@ -36,7 +36,7 @@ export function calls(fetchMock: ReturnType<typeof mockApi>): string[] {
 
 /** Every list is empty; everything else is 404. The default in every test. */
 export const emptyLists: ApiHandler = ({ method, path }) =>
-  method === 'GET' && /^\/(creatives|locations)$/.test(path) ? { body: { items: [], next_cursor: null } } : undefined;
+  method === 'GET' && /^\/(creatives|locations|simulations)$/.test(path) ? { body: { items: [], next_cursor: null } } : undefined;
 
 export function fakeMedia(id: string, overrides: Record<string, unknown> = {}) {
   return {

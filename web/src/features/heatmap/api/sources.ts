@@ -1,8 +1,9 @@
-//! The images a heatmap can be made from: the user's creatives and the photos
-//! of their locations (docs/architecture/api.md). Read here with the fields the
+//! The images a heatmap can be made from: the user's creatives, the photos
+//! of their locations and their finished renders (docs/architecture/api.md,
+//! simulations.md). Read here with the fields the
 //! picker needs rather than through the creatives and locations features
 //! (features do not import each other). The keys sit under those features'
-//! prefixes (`['creatives', 'picker']`, `['locations', 'picker']`), so their
+//! prefixes (`['creatives' | 'locations' | 'simulations', 'picker']`), so their
 //! mutations, which invalidate their whole prefix, refresh the picker too.
 import { infiniteQueryOptions } from '@tanstack/react-query';
 
@@ -10,6 +11,7 @@ import { apiFetch, queryString, type Media, type Page } from '@/lib/api';
 
 export type CreativeSource = { id: string; name: string; media: Media };
 export type LocationSource = { id: string; name: string; photo: Media | null };
+export type SimulationSource = { id: string; name: string; output: Media | null };
 
 /** One image the picker offers. */
 export type PickerImage = { media: Media; name: string };
@@ -19,6 +21,7 @@ const PAGE_SIZE = 60;
 export const sourceKeys = {
   creatives: ['creatives', 'picker'] as const,
   locations: ['locations', 'picker'] as const,
+  simulations: ['simulations', 'picker'] as const,
 };
 
 export function creativeSourcesQueryOptions() {
@@ -41,6 +44,18 @@ export function locationSourcesQueryOptions() {
   });
 }
 
+export function simulationSourcesQueryOptions() {
+  return infiniteQueryOptions({
+    queryKey: sourceKeys.simulations,
+    initialPageParam: null as string | null,
+    queryFn: ({ signal, pageParam }) =>
+      apiFetch<Page<SimulationSource>>(`/simulations${queryString({ limit: PAGE_SIZE, cursor: pageParam })}`, {
+        signal,
+      }),
+    getNextPageParam: (last) => last.next_cursor,
+  });
+}
+
 export function creativeImages(pages: Array<Page<CreativeSource>>): PickerImage[] {
   return pages.flatMap((page) => page.items.map((creative) => ({ media: creative.media, name: creative.name })));
 }
@@ -49,5 +64,12 @@ export function creativeImages(pages: Array<Page<CreativeSource>>): PickerImage[
 export function locationImages(pages: Array<Page<LocationSource>>): PickerImage[] {
   return pages.flatMap((page) =>
     page.items.flatMap((location) => (location.photo ? [{ media: location.photo, name: location.name }] : [])),
+  );
+}
+
+/** Simulations not rendered yet (draft, queued, failed first time) have no image and are left out. */
+export function renderImages(pages: Array<Page<SimulationSource>>): PickerImage[] {
+  return pages.flatMap((page) =>
+    page.items.flatMap((simulation) => (simulation.output ? [{ media: simulation.output, name: simulation.name }] : [])),
   );
 }

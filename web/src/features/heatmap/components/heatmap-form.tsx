@@ -17,6 +17,8 @@ import { MAX_IMAGES, MAX_NAME_LENGTH, useCreateHeatmap, type Heatmap } from '../
 import {
   creativeImages,
   creativeSourcesQueryOptions,
+  renderImages,
+  simulationSourcesQueryOptions,
   locationImages,
   locationSourcesQueryOptions,
   type PickerImage,
@@ -53,6 +55,7 @@ export function HeatmapForm({ onCreated }: { onCreated: (heatmap: Heatmap) => vo
   const create = useCreateHeatmap();
   const creatives = useInfiniteQuery(creativeSourcesQueryOptions());
   const locations = useInfiniteQuery(locationSourcesQueryOptions());
+  const renders = useInfiniteQuery(simulationSourcesQueryOptions());
 
   const full = selected.length >= MAX_IMAGES;
   const uploading = uploads.some((item) => !isSettled(item.state));
@@ -224,6 +227,16 @@ export function HeatmapForm({ onCreated }: { onCreated: (heatmap: Heatmap) => vo
           placeholder={<SourceState query={locations} empty={t('heatmap.form.noLocations')} />}
           footer={<MoreButton query={locations} />}
           testId="picker-locations"
+        />
+        <PickerGroup
+          title={t('heatmap.form.renders')}
+          images={renders.data ? renderImages(renders.data.pages) : []}
+          selected={selected}
+          onToggle={toggle}
+          full={full}
+          placeholder={<SourceState query={renders} empty={t('heatmap.form.noRenders')} />}
+          footer={<MoreButton query={renders} />}
+          testId="picker-renders"
         />
       </fieldset>
 
