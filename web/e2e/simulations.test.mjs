@@ -209,4 +209,75 @@ describe('Simulations in Chromium', () => {
     assert.deepEqual(errors, []);
     await context.close();
   });
+
+  it('keeps what the occlusion brush paints in front of the panel: preview, render and reload', async () => {
+    const { context, page, errors } = await newPage();
+    await registerAccount(page, 'simulation-mask');
+    const { creativeId, locationId } = await seed(page);
+    await page.goto(`/simulation?creative=${creativeId}&location=${locationId}&e2e=1`);
+    await page.locator('[data-testid="sim-preview"][data-state="ready"]').waitFor();
+
+    // The panel's centre (photo-normalised) is painted; a point lower on the panel is not.
+    const painted = { x: 0.575, y: 0.36 };
+    const untouched = { x: 0.575, y: 0.5 };
+    const previewAt = (point) =>
+      page.evaluate((p) => {
+        window.__regardPreview.render();
+        const img = window.__regardPreview.readPixels();
+        const i = (Math.floor(p.y * img.height) * img.width + Math.floor(p.x * img.width)) * 4;
+        return [img.data[i], img.data[i + 1], img.data[i + 2]];
+      }, point);
+    // The photo's panel colour (#d1d5db), which the brush must reveal.
+    const photoGrey = [0xd1, 0xd5, 0xdb];
+    const near = (a, b, tol) => a.every((v, k) => Math.abs(v - b[k]) <= tol);
+    assert.ok(!near(await previewAt(painted), photoGrey, 12), 'the creative covers the panel before painting');
+
+    await page.getByRole('button', { name: 'Pinceau' }).click();
+    const frame = await page.locator('.quad-editor__frame').boundingBox();
+    const at = (p) => [frame.x + p.x * frame.width, frame.y + p.y * frame.height];
+    await page.mouse.move(...at({ x: 0.53, y: painted.y }));
+    await page.mouse.down();
+    await page.mouse.move(...at({ x: 0.62, y: painted.y }), { steps: 8 });
+    await page.mouse.up();
+    assert.ok(near(await previewAt(painted), photoGrey, 3), 'the preview shows the photo where painted');
+    assert.ok(!near(await previewAt(untouched), photoGrey, 12), 'and the creative elsewhere');
+
+    // Saved and rendered on the server: the painted spot keeps the photo there too.
+    await page.getByTestId('save-simulation').click();
+    await page.waitForURL(/\/simulation\/[0-9a-f-]+/);
+    const id = new URL(page.url()).pathname.split('/').pop();
+    await page.getByTestId('render-image').waitFor({ timeout: RESULT_TIMEOUT_MS });
+    const renderAt = await page.evaluate(async ([p, q]) => {
+      const render = new Image();
+      render.src = document.querySelector('[data-testid="render-image"]').closest('a').href;
+      await render.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = render.naturalWidth;
+      canvas.height = render.naturalHeight;
+      const ctx = canvas.getContext('2d');
+      ctx.drawImage(render, 0, 0);
+      const pick = (pt) => [...ctx.getImageData(Math.floor(pt.x * canvas.width), Math.floor(pt.y * canvas.height), 1, 1).data.slice(0, 3)];
+      return [pick(p), pick(q)];
+    }, [painted, untouched]);
+    assert.ok(near(renderAt[0], photoGrey, 6), `the render keeps the photo where painted (${renderAt[0]})`);
+    assert.ok(!near(renderAt[1], photoGrey, 12), `and shows the creative elsewhere (${renderAt[1]})`);
+
+    // Opened again: the saved mask comes back into the editor.
+    await page.goto(`/simulation/${id}?e2e=1`);
+    await page.locator('[data-testid="sim-preview"][data-state="ready"]').waitFor();
+    await page.waitForFunction(
+      ([p, grey]) => {
+        const hook = window.__regardPreview;
+        if (!hook) return false;
+        hook.render();
+        const img = hook.readPixels();
+        const i = (Math.floor(p.y * img.height) * img.width + Math.floor(p.x * img.width)) * 4;
+        return [0, 1, 2].every((k) => Math.abs(img.data[i + k] - grey[k]) <= 3);
+      },
+      [painted, photoGrey],
+      { timeout: RESULT_TIMEOUT_MS },
+    );
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
 });
