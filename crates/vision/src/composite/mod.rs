@@ -308,6 +308,54 @@ fn strip_span(q: &[[f64; 2]; 4], y0: f64, y1: f64) -> Option<(f64, f64)> {
     (lo <= hi).then_some((lo, hi))
 }
 
+/// Is the pixel whose centre is `(px, py)` wholly inside the quad (the coverage test's first case)?
+#[inline(always)]
+fn wholly_inside(edges: &Edges, px: f64, py: f64) -> bool {
+    let d = edges.distances(px, py);
+    d[0].min(d[1]).min(d[2]).min(d[3]) >= HALF_DIAGONAL
+}
+
+/// The run `[ia, ib)` within `[xa, xb)` of the pixels of the row at `py` that are wholly inside
+/// the quad by the per-pixel test: solved from the edge lines, then its ends settled with the
+/// per-pixel test itself, so that rounding cannot move a pixel between the two paths.
+fn interior_run(edges: &Edges, py: f64, xa: usize, xb: usize) -> (usize, usize) {
+    // Pixel centres px with n·(px, py) + c ≥ HALF_DIAGONAL for every edge.
+    let (mut lo, mut hi) = (xa as f64 + 0.5, xb as f64 - 0.5);
+    for &[nx, ny, c] in &edges.lines {
+        let rest = HALF_DIAGONAL - ny * py - c;
+        if nx > 0.0 {
+            lo = lo.max(rest / nx);
+        } else if nx < 0.0 {
+            hi = hi.min(rest / nx);
+        } else if rest > 0.0 {
+            return (xa, xa);
+        }
+    }
+    // Also empty when a bound is NaN.
+    if lo.is_nan() || hi.is_nan() || lo > hi {
+        return (xa, xa);
+    }
+    let mut ia = ((lo - 0.5).ceil().max(xa as f64) as usize).min(xb);
+    let mut ib = (((hi - 0.5).floor() + 1.0).max(ia as f64) as usize).min(xb);
+    let inside = |x: usize| wholly_inside(edges, x as f64 + 0.5, py);
+    while ia < ib && !inside(ia) {
+        ia += 1;
+    }
+    while ib > ia && !inside(ib - 1) {
+        ib -= 1;
+    }
+    if ia == ib {
+        return (xa, xa);
+    }
+    while ia > xa && inside(ia - 1) {
+        ia -= 1;
+    }
+    while ib < xb && inside(ib) {
+        ib += 1;
+    }
+    (ia, ib)
+}
+
 /// Renders `creative` onto `photo` (see rendering.md). Returns RGB8 pixels of the photo's size.
 pub fn render(
     photo: &RgbImage<'_>,
@@ -418,35 +466,13 @@ pub fn render_with_stats(
         )
     });
 
-    for y in by0..by1 {
-        let Some((lo, hi)) = strip_span(q, y as f64, y as f64 + 1.0) else {
-            continue;
-        };
-        let xa = (lo.floor().max(0.0) as usize).max(bx0);
-        let xb = (hi.ceil().max(0.0) as usize).min(bx1);
-        let py = y as f64 + 0.5;
-        // Mask row coordinates (texel centres), constant along the row.
-        let mask_row = mask.map(|m| {
-            let my = (py / ph as f64 * m.height as f64 - 0.5).clamp(0.0, (m.height - 1) as f64);
-            let y0 = my as usize;
-            (m, y0, (y0 + 1).min(m.height - 1), (my - y0 as f64) as f32)
-        });
-        for x in xa..xb {
+    let photo_data = photo.data();
+    // Everything from the panel coordinates to the written pixel, for pixel `x` of the row at
+    // `py` with edge coverage `a_edge`.
+    let mut shade =
+        |x: usize, y: usize, a_edge: f32, mask_row: Option<(&Mask<'_>, usize, usize, f32)>| {
             let px = x as f64 + 0.5;
-            let d = edges.distances(px, py);
-            let dmin = d[0].min(d[1]).min(d[2]).min(d[3]);
-            let a_edge = if dmin >= HALF_DIAGONAL {
-                1.0
-            } else if dmin <= -HALF_DIAGONAL {
-                continue;
-            } else {
-                let a = edges.clipped_area(x as f64, y as f64) as f32;
-                if a <= 0.0 {
-                    continue;
-                }
-                a
-            };
-
+            let py = y as f64 + 0.5;
             // Panel coordinates and the Jacobian of the photo → creative map.
             // One division per pixel: divisions are slow and not vectorised.
             let rw = 1.0 / (inv[6] * px + inv[7] * py + inv[8]);
@@ -496,10 +522,10 @@ pub fn render_with_stats(
                 b.add(x as i64, y as i64, panel.map(|v| v * a_edge));
             }
             if alpha <= 0.0 {
-                continue;
+                return;
             }
             let i = (y * pw + x) * 3;
-            let src = &photo.data()[i..i + 3];
+            let src = &photo_data[i..i + 3];
             let o = &mut out[i..i + 3];
             let grain = if params.grain > 0.0 {
                 alpha * params.grain * grain_z(x as u32, y as u32)
@@ -521,6 +547,48 @@ pub fn render_with_stats(
                     v
                 };
             }
+        };
+
+    for y in by0..by1 {
+        let Some((lo, hi)) = strip_span(q, y as f64, y as f64 + 1.0) else {
+            continue;
+        };
+        let xa = (lo.floor().max(0.0) as usize).max(bx0);
+        let xb = (hi.ceil().max(0.0) as usize).min(bx1);
+        let py = y as f64 + 0.5;
+        // Mask row coordinates (texel centres), constant along the row.
+        let mask_row = mask.map(|m| {
+            let my = (py / ph as f64 * m.height as f64 - 0.5).clamp(0.0, (m.height - 1) as f64);
+            let y0 = my as usize;
+            (m, y0, (y0 + 1).min(m.height - 1), (my - y0 as f64) as f32)
+        });
+        // Pixels wholly inside the quad form one run [ia, ib): they skip the coverage test.
+        let (ia, ib) = interior_run(&edges, py, xa, xb);
+        // The coverage of a pixel near an edge (None when it is outside).
+        let edge_cover = |x: usize| {
+            let d = edges.distances(x as f64 + 0.5, py);
+            let dmin = d[0].min(d[1]).min(d[2]).min(d[3]);
+            if dmin >= HALF_DIAGONAL {
+                Some(1.0)
+            } else if dmin <= -HALF_DIAGONAL {
+                None
+            } else {
+                let a = edges.clipped_area(x as f64, y as f64) as f32;
+                (a > 0.0).then_some(a)
+            }
+        };
+        for x in xa..ia {
+            if let Some(a_edge) = edge_cover(x) {
+                shade(x, y, a_edge, mask_row);
+            }
+        }
+        for x in ia..ib {
+            shade(x, y, 1.0, mask_row);
+        }
+        for x in ib..xb {
+            if let Some(a_edge) = edge_cover(x) {
+                shade(x, y, a_edge, mask_row);
+            }
         }
     }
 
@@ -541,4 +609,40 @@ pub fn render_with_stats(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_interior_run_is_the_per_pixel_test() {
+        let quads = [
+            [
+                [1200.0, 1000.0],
+                [2820.0, 1050.0],
+                [2800.0, 1960.0],
+                [1210.0, 1990.0],
+            ],
+            [[13.37, 7.21], [91.6, 19.05], [84.2, 71.93], [6.4, 55.5]],
+            [[10.5, 3.0], [30.0, 3.0], [30.0, 20.0], [10.5, 20.0]],
+            [[50.0, 0.5], [99.0, 50.0], [50.0, 99.5], [0.5, 50.0]],
+            [[2.0, 2.0], [6.0, 2.3], [5.0, 4.0], [2.5, 3.9]],
+        ];
+        for q in &quads {
+            let e = Edges::new(q);
+            for y in 0..2100 {
+                let py = y as f64 + 0.5;
+                let Some((lo, hi)) = strip_span(q, y as f64, y as f64 + 1.0) else {
+                    continue;
+                };
+                let (xa, xb) = (lo.floor() as usize, hi.ceil() as usize);
+                let (ia, ib) = interior_run(&e, py, xa, xb);
+                for x in xa..xb {
+                    let inside = wholly_inside(&e, x as f64 + 0.5, py);
+                    assert_eq!(inside, (ia..ib).contains(&x), "{q:?} ({x}, {y})");
+                }
+            }
+        }
+    }
 }

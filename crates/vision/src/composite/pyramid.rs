@@ -144,30 +144,46 @@ impl Pyramid {
         bias: f32,
         second_bias: Option<f32>,
     ) -> ([f32; 3], [f32; 3]) {
-        let lx = (fp.jx[0] * fp.jx[0] + fp.jx[1] * fp.jx[1]).sqrt();
-        let ly = (fp.jy[0] * fp.jy[0] + fp.jy[1] * fp.jy[1]).sqrt();
+        let lx2 = fp.jx[0] * fp.jx[0] + fp.jx[1] * fp.jx[1];
+        let ly2 = fp.jy[0] * fp.jy[0] + fp.jy[1] * fp.jy[1];
+        let top = (self.levels.len() - 1) as f32;
+        let lmax2 = lx2.max(ly2);
+        let lmin2 = lx2.min(ly2).max(1e-12);
+        // Lmax / Lmin < 1.5: one tap at the centre at the level of Lmax, the common case near
+        // 1:1 scale, without square roots or divisions (log2 L = log2(L²) / 2).
+        if lmax2 < 2.25 * lmin2 {
+            let base = if lmax2 > 1.0 {
+                0.5 * fast_log2(lmax2)
+            } else {
+                0.0
+            };
+            let l1 = (base + bias).clamp(0.0, top);
+            let a = self.trilinear(l1, fp.u, fp.v);
+            let b = second_bias.map_or([0.0; 3], |b| {
+                self.trilinear((base + b).clamp(0.0, top), fp.u, fp.v)
+            });
+            return (a, b);
+        }
+        let (lx, ly) = (lx2.sqrt(), ly2.sqrt());
         let (lmax, major) = if lx >= ly { (lx, fp.jx) } else { (ly, fp.jy) };
         let lmin = lx.min(ly).max(1e-6);
         let ratio = lmax / lmin;
-        // ceil(ratio) clamped to 1..4, without the library call.
-        let n = if ratio <= 1.0 {
-            1.0
-        } else if ratio <= 2.0 {
-            2.0
-        } else if ratio <= 3.0 {
-            3.0
+        // floor(ratio + 0.5) clamped to 2..4 (ratio ≥ 1.5 here), without the library call.
+        let taps = if ratio < 2.5 {
+            2
+        } else if ratio < 3.5 {
+            3
         } else {
-            4.0
+            4
         };
+        let n = taps as f32;
         // The level follows the larger of the per-tap major extent and the minor extent: with
-        // n = ceil(Lmax / Lmin) a nearly isotropic footprint (ratio 1.05 → 2 taps) would
-        // otherwise drop a whole level below the minor axis's footprint and alias (rendering.md §2).
+        // 2 taps on a footprint of ratio 1.5 the per-tap extent would otherwise drop below the
+        // minor axis's footprint and alias (rendering.md §2).
         let extent = (lmax / n).max(lmin);
         let base = if extent > 1.0 { fast_log2(extent) } else { 0.0 };
-        let top = (self.levels.len() - 1) as f32;
         let l1 = (base + bias).clamp(0.0, top);
         let l2 = second_bias.map(|b| (base + b).clamp(0.0, top));
-        let taps = n as usize;
         let mut a = [0f32; 3];
         let mut b = [0f32; 3];
         for i in 0..taps {
@@ -222,6 +238,56 @@ mod tests {
         let p = Pyramid::build(3, 1, &rgb);
         assert_eq!((p.levels[1].w, p.levels[1].h), (1, 1));
         assert!((p.levels[1].data[0][0] - 0.5).abs() < 1e-6);
+    }
+
+    /// rendering.md §2 written plainly: the reference of [`Pyramid::sample`]'s fast paths.
+    fn reference(p: &Pyramid, fp: &Footprint, bias: f32) -> [f32; 3] {
+        let lx = (fp.jx[0] as f64).hypot(fp.jx[1] as f64);
+        let ly = (fp.jy[0] as f64).hypot(fp.jy[1] as f64);
+        let (lmax, major) = if lx >= ly { (lx, fp.jx) } else { (ly, fp.jy) };
+        let lmin = lx.min(ly).max(1e-6);
+        let n = (lmax / lmin + 0.5).floor().clamp(1.0, 4.0);
+        let top = (p.levels.len() - 1) as f64;
+        let lambda = ((lmax / n).max(lmin).log2().max(0.0) + bias as f64).clamp(0.0, top);
+        let mut acc = [0f64; 3];
+        for i in 0..n as usize {
+            let o = (i as f64 + 0.5) / n - 0.5;
+            let (u, v) = (fp.u + major[0] * o as f32, fp.v + major[1] * o as f32);
+            let k = lambda.floor() as usize;
+            let f = lambda - k as f64;
+            let a = p.bilinear(k, u, v);
+            let b = p.bilinear((k + 1).min(top as usize), u, v);
+            for c in 0..3 {
+                acc[c] += (a[c] as f64 * (1.0 - f) + b[c] as f64 * f) / n;
+            }
+        }
+        acc.map(|v| v as f32)
+    }
+
+    #[test]
+    fn the_fast_paths_match_the_reference() {
+        let (w, h) = (97, 61);
+        let rgb: Vec<u8> = (0..w * h * 3).map(|i| (i * 7919 % 251) as u8).collect();
+        let p = Pyramid::build(w, h, &rgb);
+        let mut worst = 0f32;
+        for k in 0..4000 {
+            let a = k as f32 * 0.618;
+            let s = 0.3 + (k % 37) as f32 * 0.2;
+            let r = 1.0 + (k % 23) as f32 * 0.17;
+            let fp = Footprint {
+                u: 48.0 + 40.0 * (a * 0.37).sin(),
+                v: 30.0 + 25.0 * (a * 0.53).cos(),
+                jx: [s * r * a.cos(), s * r * a.sin()],
+                jy: [-s * a.sin() * 1.1, s * a.cos()],
+            };
+            let bias = (k % 3) as f32 * 0.75;
+            let (got, _) = p.sample(&fp, bias, None);
+            let want = reference(&p, &fp, bias);
+            for c in 0..3 {
+                worst = worst.max((got[c] - want[c]).abs());
+            }
+        }
+        assert!(worst < 2e-5, "worst {worst}");
     }
 
     #[test]

@@ -70,8 +70,12 @@ describe('pyramid', () => {
     expect(a.n).toBe(4);
     expect(a.major).toEqual([8, 0]);
     expect(lodLevel(a.lmax, a.lmin, a.n, 0, 10)).toBeCloseTo(1, 12);
-    // Nearly isotropic (ratio 1.1 → 2 taps): the level follows the minor extent, log2(4).
+    // Nearly isotropic (ratio 1.1 → rounded to 1 tap): the level follows the major extent.
     a = anisotropy([4.4, 0], [0, 4]);
+    expect(a.n).toBe(1);
+    expect(lodLevel(a.lmax, a.lmin, a.n, 0, 10)).toBeCloseTo(Math.log2(4.4), 12);
+    // Ratio 1.6 → 2 taps: the per-tap extent 3.2 is below the minor one, so log2(4).
+    a = anisotropy([6.4, 0], [0, 4]);
     expect(a.n).toBe(2);
     expect(lodLevel(a.lmax, a.lmin, a.n, 0, 10)).toBeCloseTo(2, 12);
     // Anisotropy above 4 is capped at 4 taps: log2(100 / 4); magnification stays at level 0.

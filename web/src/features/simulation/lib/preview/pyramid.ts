@@ -114,7 +114,8 @@ export function anisotropy(jx: Vec2, jy: Vec2): Aniso {
   const ly = Math.hypot(jy[0], jy[1]);
   const lmax = Math.max(lx, ly);
   const lmin = Math.max(Math.min(lx, ly), 1e-6);
-  const n = Math.min(4, Math.max(1, Math.ceil(lmax / lmin)));
+  // Rounded, not ceiled: a nearly isotropic footprint takes one tap (rendering.md §2).
+  const n = Math.min(4, Math.max(1, Math.floor(lmax / lmin + 0.5)));
   return { n, lmax, lmin, major: lx >= ly ? jx : jy };
 }
 

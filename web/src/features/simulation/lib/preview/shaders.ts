@@ -75,7 +75,7 @@ vec3 footprintSample(vec2 uv, vec2 jx, vec2 jy, float bias) {
   float ly = length(jy);
   float lmax = max(lx, ly);
   float lmin = max(min(lx, ly), 1e-6);
-  int n = int(clamp(ceil(lmax / lmin), 1.0, 4.0));
+  int n = int(clamp(floor(lmax / lmin + 0.5), 1.0, 4.0));
   vec2 major = lx >= ly ? jx : jy;
   float lod = clamp(max(0.0, log2(max(lmax / float(n), lmin))) + bias, 0.0, uLevels - 1.0);
   lod = max(lod, uLodBase);
