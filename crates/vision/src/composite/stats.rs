@@ -74,6 +74,61 @@ fn inside(q: &[[f64; 2]; 4], x: f64, y: f64) -> bool {
     !(pos && neg)
 }
 
+/// The run `[a, b)` within `[xa, xb)` of the pixels of the row whose centres lie at height `cy`
+/// that are [`inside`] the convex quad: the line's crossing with the quad, its ends settled by
+/// [`inside`] itself (a convex quad meets a line in one interval), so the run is exactly the
+/// pixels the per-pixel test accepts.
+fn inside_run(q: &[[f64; 2]; 4], cy: f64, xa: usize, xb: usize) -> (usize, usize) {
+    let test = |x: usize| inside(q, x as f64 + 0.5, cy);
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for i in 0..4 {
+        let (a, b) = (q[i], q[(i + 1) % 4]);
+        if a[1].max(b[1]) < cy || a[1].min(b[1]) > cy {
+            continue;
+        }
+        let dy = b[1] - a[1];
+        let ts = if dy == 0.0 {
+            [0.0, 1.0]
+        } else {
+            let t = ((cy - a[1]) / dy).clamp(0.0, 1.0);
+            [t, t]
+        };
+        for t in ts {
+            let x = a[0] + (b[0] - a[0]) * t;
+            lo = lo.min(x);
+            hi = hi.max(x);
+        }
+    }
+    if lo > hi {
+        // The line misses the quad.
+        return (xa, xa);
+    }
+    let mut a = (lo - 0.5).ceil().clamp(xa as f64, xb as f64) as usize;
+    let mut b = ((hi - 0.5).floor() + 1.0).clamp(a as f64, xb as f64) as usize;
+    while a < b && !test(a) {
+        a += 1;
+    }
+    while b > a && !test(b - 1) {
+        b -= 1;
+    }
+    if a == b {
+        // Nothing found inside the crossing (a line grazing a corner): scan around it.
+        let near = (lo - 2.0).clamp(xa as f64, xb as f64) as usize
+            ..(hi + 2.0).clamp(xa as f64, xb as f64) as usize;
+        return match near.clone().find(|&x| test(x)) {
+            Some(first) => (first, (first..xb).find(|&x| !test(x)).unwrap_or(xb)),
+            None => (xa, xa),
+        };
+    }
+    while a > xa && test(a - 1) {
+        a -= 1;
+    }
+    while b < xb && test(b) {
+        b += 1;
+    }
+    (a, b)
+}
+
 /// The quad scaled by `k` about the mean of its corners.
 fn scale_quad(q: &[[f64; 2]; 4], k: f64) -> [[f64; 2]; 4] {
     let cx = q.iter().map(|p| p[0]).sum::<f64>() / 4.0;
@@ -196,26 +251,29 @@ pub fn noise_sigma(photo: &RgbImage<'_>, quad: &[[f64; 2]; 4]) -> f32 {
     let mut y = (by0 + by0 % 2).max(1);
     // Pixels of a row in the ring form at most the outer quad's span minus the inner one's.
     while y <= by1.min(h - 2) {
-        let mut filled = false;
-        for x in xa..=xb {
-            let (cx, cy) = (x as f64 + 0.5, y as f64 + 0.5);
-            if !inside(&outer, cx, cy) || inside(quad, cx, cy) {
-                continue;
-            }
-            if !filled {
-                for (k, row) in rows.iter_mut().enumerate() {
-                    for (i, v) in row.iter_mut().enumerate() {
-                        *v = grey(xa - 1 + i, y - 1 + k);
-                    }
+        let cy = y as f64 + 0.5;
+        let (oa, ob) = inside_run(&outer, cy, xa, xb + 1);
+        let (ia, ib) = inside_run(quad, cy, xa, xb + 1);
+        // The ring's pixels, left to right: [oa, ob) less [ia, ib).
+        let (left, right) = if ia < ib {
+            (oa..ia.clamp(oa, ob), ib.clamp(oa, ob)..ob)
+        } else {
+            (oa..ob, ob..ob)
+        };
+        if !left.is_empty() || !right.is_empty() {
+            for (k, row) in rows.iter_mut().enumerate() {
+                for i in oa - xa..ob - xa + 2 {
+                    row[i] = grey(xa - 1 + i, y - 1 + k);
                 }
-                filled = true;
             }
-            let i = x - xa + 1;
             let (a, b, c) = (&rows[0], &rows[1], &rows[2]);
-            let corners = a[i - 1] + a[i + 1] + c[i - 1] + c[i + 1];
-            let sides = a[i] + b[i - 1] + b[i + 1] + c[i];
-            sum += (corners - 2.0 * sides + 4.0 * b[i]).abs() as f64;
-            n += 1;
+            for x in left.chain(right) {
+                let i = x - xa + 1;
+                let corners = a[i - 1] + a[i + 1] + c[i - 1] + c[i + 1];
+                let sides = a[i] + b[i - 1] + b[i + 1] + c[i];
+                sum += (corners - 2.0 * sides + 4.0 * b[i]).abs() as f64;
+                n += 1;
+            }
         }
         y += 2;
     }
@@ -239,6 +297,59 @@ pub fn photo_stats(photo: &RgbImage<'_>, quad: &[[f64; 2]; 4]) -> PhotoStats {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The per-pixel scan that [`noise_sigma`]'s runs replace.
+    fn noise_sigma_reference(photo: &RgbImage<'_>, quad: &[[f64; 2]; 4]) -> f32 {
+        let (w, h, data) = (photo.width(), photo.height(), photo.data());
+        let outer = scale_quad(quad, 1.5);
+        let (bx0, bx1, by0, by1) = bounds(&outer, w, h);
+        let grey = |x: usize, y: usize| -> f32 {
+            let p = &data[(y * w + x) * 3..];
+            0.2126 * p[0] as f32 + 0.7152 * p[1] as f32 + 0.0722 * p[2] as f32
+        };
+        let (mut sum, mut n) = (0f64, 0usize);
+        let (xa, xb) = (bx0.max(1), bx1.min(w - 2));
+        let mut y = (by0 + by0 % 2).max(1);
+        while y <= by1.min(h - 2) {
+            for x in xa..=xb {
+                let (cx, cy) = (x as f64 + 0.5, y as f64 + 0.5);
+                if !inside(&outer, cx, cy) || inside(quad, cx, cy) {
+                    continue;
+                }
+                let g = |dx: usize, dy: usize| grey(x + dx - 1, y + dy - 1);
+                let corners = g(0, 0) + g(2, 0) + g(0, 2) + g(2, 2);
+                let sides = g(1, 0) + g(0, 1) + g(2, 1) + g(1, 2);
+                sum += (corners - 2.0 * sides + 4.0 * g(1, 1)).abs() as f64;
+                n += 1;
+            }
+            y += 2;
+        }
+        if n == 0 {
+            0.0
+        } else {
+            ((std::f64::consts::PI / 2.0).sqrt() * (sum / n as f64) / 6.0) as f32
+        }
+    }
+
+    #[test]
+    fn the_noise_runs_match_the_per_pixel_scan() {
+        let (w, h) = (300, 200);
+        let data: Vec<u8> = (0..w * h * 3).map(|i| (i * 7919 % 253) as u8).collect();
+        let img = RgbImage::new(w, h, &data).unwrap();
+        let quads = [
+            [[100.0, 60.0], [200.0, 70.0], [195.0, 140.0], [105.0, 150.0]],
+            [[10.3, 5.7], [290.2, 20.0], [280.0, 190.5], [3.0, 170.0]],
+            [[150.0, 20.5], [250.0, 100.0], [150.0, 180.5], [50.0, 100.0]],
+            [[0.0, 0.0], [40.0, 0.0], [40.0, 30.0], [0.0, 30.0]],
+        ];
+        for q in &quads {
+            assert_eq!(
+                noise_sigma(&img, q),
+                noise_sigma_reference(&img, q),
+                "{q:?}"
+            );
+        }
+    }
 
     /// A 200 × 150 photo of `wall` with a `w × h` patch of `patch` at (x, y).
     fn photo(wall: [u8; 3], patch: [u8; 3], (x, y, w, h): (usize, usize, usize, usize)) -> Vec<u8> {
