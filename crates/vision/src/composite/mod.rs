@@ -574,21 +574,11 @@ pub fn render_with_stats(
             fps[4][i] = (kur * (inv[1] - s * inv[7])) as f32;
             fps[5][i] = (kvr * (inv[4] - t * inv[7])) as f32;
         }
-        let mut c = [[0f32; LANES]; 3];
-        let mut cb = [[0f32; LANES]; 3];
-        for i in 0..n {
-            let fp = Footprint {
-                u: fps[0][i],
-                v: fps[1][i],
-                jx: [fps[2][i], fps[3][i]],
-                jy: [fps[4][i], fps[5][i]],
-            };
-            let (a, b) = pyramid.sample(&fp, params.bias, second_bias);
-            for k in 0..3 {
-                c[k][i] = a[k];
-                cb[k][i] = b[k];
-            }
-        }
+        let mut a = [[0f32; 3]; LANES];
+        let mut b = [[0f32; 3]; LANES];
+        pyramid.sample_lanes(&fps, n, params.bias, second_bias, &mut a, &mut b);
+        let c_of = |x: &[[f32; 3]; LANES]| [0, 1, 2].map(|k| std::array::from_fn(|i| x[i][k]));
+        let (mut c, cb) = (c_of(&a), c_of(&b));
         params.apply_lanes(&mut c, &cb, &st[0], &st[1]);
         if let Some(b) = bloom.as_mut() {
             for i in 0..n {

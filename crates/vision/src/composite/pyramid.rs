@@ -135,6 +135,54 @@ impl Pyramid {
         ]
     }
 
+    /// [`Pyramid::sample`] for the first `n` of `L` footprints given channel-major
+    /// (`[u, v, jx.0, jx.1, jy.0, jy.1][lane]`), into `a` and `b` (`[channel][lane]`): the
+    /// levels are computed lane by lane (vectorised) when every footprint takes one tap, else
+    /// each footprint goes through [`Pyramid::sample`]. The same results either way.
+    #[inline(always)]
+    pub fn sample_lanes<const L: usize>(
+        &self,
+        fp: &[[f32; L]; 6],
+        n: usize,
+        bias: f32,
+        second_bias: Option<f32>,
+        a: &mut [[f32; 3]; L],
+        b: &mut [[f32; 3]; L],
+    ) {
+        let top = (self.levels.len() - 1) as f32;
+        let mut one = true;
+        let mut base = [0f32; L];
+        for i in 0..L {
+            let lx2 = fp[2][i] * fp[2][i] + fp[3][i] * fp[3][i];
+            let ly2 = fp[4][i] * fp[4][i] + fp[5][i] * fp[5][i];
+            let lmax2 = lx2.max(ly2);
+            let lmin2 = lx2.min(ly2).max(1e-12);
+            one &= i >= n || lmax2 < 2.25 * lmin2;
+            let l = 0.5 * fast_log2(lmax2);
+            base[i] = if lmax2 > 1.0 { l } else { 0.0 };
+        }
+        if !one {
+            for i in 0..n {
+                let f = Footprint {
+                    u: fp[0][i],
+                    v: fp[1][i],
+                    jx: [fp[2][i], fp[3][i]],
+                    jy: [fp[4][i], fp[5][i]],
+                };
+                (a[i], b[i]) = self.sample(&f, bias, second_bias);
+            }
+            return;
+        }
+        for i in 0..n {
+            a[i] = self.trilinear((base[i] + bias).clamp(0.0, top), fp[0][i], fp[1][i]);
+        }
+        if let Some(sb) = second_bias {
+            for i in 0..n {
+                b[i] = self.trilinear((base[i] + sb).clamp(0.0, top), fp[0][i], fp[1][i]);
+            }
+        }
+    }
+
     /// Anisotropic trilinear filtering of a footprint (rendering.md §2) at LOD `bias`, and when
     /// `second_bias` is given the same taps at that bias too (the unsharp mask's blurred twin).
     #[inline(always)]
