@@ -2,7 +2,7 @@
 //! then applied in order to each filtered linear sample; the night and bloom constants of §4;
 //! and the deterministic grain hash.
 
-use super::colour::{fast_exp2, fast_log2};
+use super::colour::{exp2_in_range, fast_exp2, fast_log2};
 use super::stats::PhotoStats;
 use super::{Adjustments, Night};
 
@@ -226,11 +226,12 @@ impl PanelParams {
         if self.glare > 0.0 {
             for i in 0..LANES {
                 let z = (0.8 * s[i] + 0.6 * t[i] - 0.45) / 0.12;
-                if z.abs() < 5.5 {
-                    let g = self.glare * fast_exp2(-z * z * std::f32::consts::LOG2_E);
-                    for ch in c.iter_mut() {
-                        ch[i] += (1.0 - ch[i].min(1.0)) * g;
-                    }
+                // Branch-free: the exponent is clamped only where the light is dropped anyway,
+                // and adding 0 changes nothing.
+                let e = exp2_in_range((-z * z * std::f32::consts::LOG2_E).max(-126.0));
+                let g = if z.abs() < 5.5 { self.glare * e } else { 0.0 };
+                for ch in c.iter_mut() {
+                    ch[i] += (1.0 - ch[i].min(1.0)) * g;
                 }
             }
         }
