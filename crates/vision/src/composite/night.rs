@@ -49,6 +49,8 @@ pub struct Bloom {
     factor: i64,
     /// Gaussian σ in photo pixels.
     sigma: f64,
+    /// `1 / factor²`, the weight of one pixel in its cell's mean.
+    cell_weight: f32,
 }
 
 impl Bloom {
@@ -68,19 +70,21 @@ impl Bloom {
             margin,
             factor: f,
             sigma,
+            cell_weight: 1.0 / (f * f) as f32,
         }
     }
 
     /// Adds the light of photo pixel `(x, y)`.
     #[inline(always)]
     pub fn add(&mut self, x: i64, y: i64, light: [f32; 3]) {
-        let f = self.factor;
-        let i = ((x - self.origin.0) / f) as usize;
-        let j = ((y - self.origin.1) / f) as usize;
+        // Offsets from the grid's origin are non-negative and small: a 32-bit unsigned
+        // division is several times cheaper than a 64-bit signed one.
+        let f = self.factor as u32;
+        let i = ((x - self.origin.0) as u32 / f) as usize;
+        let j = ((y - self.origin.1) as u32 / f) as usize;
         let w = self.planes[0].width;
-        let k = 1.0 / (f * f) as f32;
         for c in 0..3 {
-            self.planes[c].data[j * w + i] += light[c] * k;
+            self.planes[c].data[j * w + i] += light[c] * self.cell_weight;
         }
     }
 
@@ -94,15 +98,30 @@ impl Bloom {
     /// The blurred light at photo pixel `(x, y)`, bilinear between cell centres.
     #[inline(always)]
     pub fn at(&self, x: i64, y: i64) -> [f32; 3] {
+        self.at_row(x, self.row(y))
+    }
+
+    /// The row part of [`Bloom::at`] for photo row `y`: cell rows and weight.
+    #[inline(always)]
+    pub fn row(&self, y: i64) -> (usize, usize, f32) {
         let f = self.factor as f32;
-        let (w, h) = (self.planes[0].width, self.planes[0].height);
-        let px = ((x - self.origin.0) as f32 + 0.5) / f - 0.5;
+        let h = self.planes[0].height;
         let py = ((y - self.origin.1) as f32 + 0.5) / f - 0.5;
-        let px = px.clamp(0.0, (w - 1) as f32);
         let py = py.clamp(0.0, (h - 1) as f32);
-        let (x0, y0) = (px as usize, py as usize);
-        let (x1, y1) = ((x0 + 1).min(w - 1), (y0 + 1).min(h - 1));
-        let (fx, fy) = (px - x0 as f32, py - y0 as f32);
+        let y0 = py as usize;
+        (y0, (y0 + 1).min(h - 1), py - y0 as f32)
+    }
+
+    /// [`Bloom::at`] at column `x` of a row given by [`Bloom::row`].
+    #[inline(always)]
+    pub fn at_row(&self, x: i64, (y0, y1, fy): (usize, usize, f32)) -> [f32; 3] {
+        let f = self.factor as f32;
+        let w = self.planes[0].width;
+        let px = ((x - self.origin.0) as f32 + 0.5) / f - 0.5;
+        let px = px.clamp(0.0, (w - 1) as f32);
+        let x0 = px as usize;
+        let x1 = (x0 + 1).min(w - 1);
+        let fx = px - x0 as f32;
         [0, 1, 2].map(|c| {
             let d = &self.planes[c].data;
             let t = d[y0 * w + x0] + (d[y0 * w + x1] - d[y0 * w + x0]) * fx;
