@@ -173,14 +173,87 @@ impl Pyramid {
             }
             return;
         }
-        for i in 0..n {
-            a[i] = self.trilinear((base[i] + bias).clamp(0.0, top), fp[0][i], fp[1][i]);
-        }
+        let lambda =
+            |bias: f32| -> [f32; L] { std::array::from_fn(|i| (base[i] + bias).clamp(0.0, top)) };
+        self.trilinear_lanes(&lambda(bias), &fp[0], &fp[1], n, a);
         if let Some(sb) = second_bias {
-            for i in 0..n {
-                b[i] = self.trilinear((base[i] + sb).clamp(0.0, top), fp[0][i], fp[1][i]);
-            }
+            self.trilinear_lanes(&lambda(sb), &fp[0], &fp[1], n, b);
         }
+    }
+
+    /// [`Pyramid::trilinear`] of the first `n` lanes: when they all mix the same two levels,
+    /// the texel coordinates are computed lane by lane (vectorised), else one at a time.
+    #[inline(always)]
+    fn trilinear_lanes<const L: usize>(
+        &self,
+        lambda: &[f32; L],
+        u: &[f32; L],
+        v: &[f32; L],
+        n: usize,
+        out: &mut [[f32; 3]; L],
+    ) {
+        let k = lambda[0] as usize;
+        let same = (0..n).all(|i| {
+            let ki = lambda[i] as usize;
+            ki == k && lambda[i] - ki as f32 > 0.0
+        });
+        if !same || k + 1 >= self.levels.len() {
+            for i in 0..n {
+                out[i] = self.trilinear(lambda[i], u[i], v[i]);
+            }
+            return;
+        }
+        let a = self.bilinear_lanes(k, u, v, n);
+        let b = self.bilinear_lanes(k + 1, u, v, n);
+        for i in 0..n {
+            let f = lambda[i] - k as f32;
+            out[i] = [
+                a[i][0] + (b[i][0] - a[i][0]) * f,
+                a[i][1] + (b[i][1] - a[i][1]) * f,
+                a[i][2] + (b[i][2] - a[i][2]) * f,
+            ];
+        }
+    }
+
+    /// [`Pyramid::bilinear`] of level `k` for the first `n` lanes, coordinates lane by lane.
+    #[inline(always)]
+    fn bilinear_lanes<const L: usize>(
+        &self,
+        k: usize,
+        u: &[f32; L],
+        v: &[f32; L],
+        n: usize,
+    ) -> [[f32; 3]; L] {
+        let l = &self.levels[k];
+        let (wm, hm) = (l.w as i32 - 1, l.h as i32 - 1);
+        let mut idx = [[0usize; 4]; L];
+        let mut fxy = [[0f32; 2]; L];
+        for i in 0..L {
+            let x = u[i] * l.scale.0 - 0.5;
+            let y = v[i] * l.scale.1 - 0.5;
+            let xi = (x + OFFSET) as i32 - OFFSET as i32;
+            let yi = (y + OFFSET) as i32 - OFFSET as i32;
+            fxy[i] = [x - xi as f32, y - yi as f32];
+            let x0 = xi.clamp(0, wm) as usize;
+            let x1 = (xi + 1).clamp(0, wm) as usize;
+            let r0 = yi.clamp(0, hm) as usize * l.w;
+            let r1 = (yi + 1).clamp(0, hm) as usize * l.w;
+            idx[i] = [r0 + x0, r0 + x1, r1 + x0, r1 + x1];
+        }
+        let d = &l.data;
+        let mut out = [[0f32; 3]; L];
+        for i in 0..n {
+            let [fx, fy] = fxy[i];
+            let (a, b, c, e) = (d[idx[i][0]], d[idx[i][1]], d[idx[i][2]], d[idx[i][3]]);
+            let mut o = [0f32; 4];
+            for k in 0..4 {
+                let top = a[k] + (b[k] - a[k]) * fx;
+                let bot = c[k] + (e[k] - c[k]) * fx;
+                o[k] = top + (bot - top) * fy;
+            }
+            out[i] = [o[0], o[1], o[2]];
+        }
+        out
     }
 
     /// Anisotropic trilinear filtering of a footprint (rendering.md §2) at LOD `bias`, and when
