@@ -6,6 +6,7 @@ import { uploadMedia } from '@/lib/api';
 import { i18n } from '@/lib/i18n';
 import { fakeMedia, mockApi, type ApiHandler } from '@/testing/api-mock';
 import { fakeSession, resetAuthMock } from '@/testing/auth-mock';
+import { withEventStream } from '@/testing/event-stream';
 import { renderApp } from '@/testing/render';
 
 vi.mock('@/lib/auth', () => import('@/testing/auth-mock'));
@@ -303,31 +304,6 @@ describe('heatmap creation', () => {
 });
 
 // ---------- /heatmap/results/:id ----------
-
-/** A fetch that answers `/api/v1/events` with a stream the test writes to, and everything else through `handler`. */
-function withEventStream(handler: ApiHandler) {
-  const apiFetch = mockApi(handler);
-  const encoder = new TextEncoder();
-  let controller: ReadableStreamDefaultController<Uint8Array> | null = null;
-  vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    if (url.endsWith('/api/v1/events')) {
-      const body = new ReadableStream<Uint8Array>({
-        start(c) {
-          controller = c;
-        },
-      });
-      init?.signal?.addEventListener('abort', () => controller?.error(new DOMException('aborted', 'AbortError')));
-      return Promise.resolve(new Response(body, { headers: { 'Content-Type': 'text/event-stream' } }));
-    }
-    return apiFetch(input, init);
-  });
-  return {
-    apiFetch,
-    send: (event: string, data: unknown) => controller!.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)),
-    connected: () => controller !== null,
-  };
-}
 
 describe('heatmap results', () => {
   it('shows the original, the overlay with its opacity and view switch, the score, metrics, analysis and legend', async () => {
