@@ -661,17 +661,7 @@ pub fn render_with_stats(
         let m = b.margin;
         let ys = (by0 as i64 - m).max(0) as usize..((by1 as i64 + m) as usize).min(ph);
         let xs = (bx0 as i64 - m).max(0) as usize..((bx1 as i64 + m) as usize).min(pw);
-        for y in ys {
-            let row = b.row(y as i64);
-            let line = &mut out[(y * pw + xs.start) * 3..(y * pw + xs.end) * 3];
-            for (x, o) in xs.clone().zip(line.chunks_exact_mut(3)) {
-                let light = b.at_row(x as i64, row);
-                for k in 0..3 {
-                    let v = lut[o[k] as usize] + params.bloom * light[k];
-                    o[k] = srgb.encode(v);
-                }
-            }
-        }
+        b.add_back(out, pw, xs, ys, params.bloom);
     }
     Ok(())
 }

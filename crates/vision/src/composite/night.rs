@@ -5,6 +5,7 @@
 use super::colour::Srgb;
 use crate::blur;
 use crate::image::Plane;
+use std::ops::Range;
 
 /// Largest downsampling factor of the bloom plane.
 pub const BLOOM_FACTOR: i64 = 4;
@@ -128,5 +129,123 @@ impl Bloom {
             let b = d[y1 * w + x0] + (d[y1 * w + x1] - d[y1 * w + x0]) * fx;
             t + (b - t) * fy
         })
+    }
+    /// Adds `strength ·` the blurred light to the pixels `xs × ys` of `out` (RGB, `pw` pixels
+    /// wide) in linear light: per channel `encode(decode(o) + strength · at(x, y))`, the same
+    /// operations in the same order as [`Bloom::at`], so the same bytes. The horizontal
+    /// interpolation of a cell row does not depend on the photo row, so it is done once per cell
+    /// row (two kept at a time); a pixel whose light on both cell rows is below
+    /// [`Srgb::negligible`] (after `strength`) cannot change any code and is skipped, so each
+    /// row is only walked over the span where the light is not negligible.
+    pub fn add_back(
+        &self,
+        out: &mut [u8],
+        pw: usize,
+        xs: Range<usize>,
+        ys: Range<usize>,
+        strength: f32,
+    ) {
+        let s = Srgb::get();
+        let f = self.factor as f32;
+        let w = self.planes[0].width;
+        let n = xs.len();
+        // Per column: cells and weight, as in `at_row`.
+        let cols: Vec<(usize, usize, f32)> = xs
+            .clone()
+            .map(|x| {
+                let px = ((x as i64 - self.origin.0) as f32 + 0.5) / f - 0.5;
+                let px = px.clamp(0.0, (w - 1) as f32);
+                let x0 = px as usize;
+                (x0, (x0 + 1).min(w - 1), px - x0 as f32)
+            })
+            .collect();
+        // One horizontally interpolated cell row (RGB interleaved) and the span of columns
+        // where its light is not negligible (`(n, 0)` when empty).
+        let fill = |j: usize, buf: &mut [f32]| -> (usize, usize) {
+            let mut span = (n, 0);
+            let rows = [0, 1, 2].map(|c| &self.planes[c].data[j * w..(j + 1) * w]);
+            for (i, (&(x0, x1, fx), px)) in cols.iter().zip(buf.chunks_exact_mut(3)).enumerate() {
+                let mut big = false;
+                for c in 0..3 {
+                    let d = rows[c];
+                    let v = d[x0] + (d[x1] - d[x0]) * fx;
+                    px[c] = v;
+                    big |= (strength * v).abs() >= s.negligible;
+                }
+                if big {
+                    span = (span.0.min(i), i + 1);
+                }
+            }
+            span
+        };
+        let mut slot_row = [usize::MAX; 2];
+        let mut slot = [vec![0f32; 3 * n], vec![0f32; 3 * n]];
+        let mut span = [(n, 0); 2];
+        for y in ys {
+            let (y0, y1, fy) = self.row(y as i64);
+            for j in [y0, y1] {
+                if slot_row[0] != j && slot_row[1] != j {
+                    let k = usize::from(slot_row[0] == y0 || slot_row[0] == y1);
+                    span[k] = fill(j, &mut slot[k]);
+                    slot_row[k] = j;
+                }
+            }
+            let a = usize::from(slot_row[0] != y0);
+            let b = usize::from(slot_row[0] != y1);
+            let (lo, hi) = (span[a].0.min(span[b].0), span[a].1.max(span[b].1));
+            if lo >= hi {
+                continue;
+            }
+            let top = &slot[a][3 * lo..3 * hi];
+            let bottom = &slot[b][3 * lo..3 * hi];
+            let start = y * pw + xs.start;
+            let line = &mut out[(start + lo) * 3..(start + hi) * 3];
+            for ((o, &t), &b) in line.iter_mut().zip(top).zip(bottom) {
+                let light = t + (b - t) * fy;
+                *o = s.encode(s.decode[*o as usize] + strength * light);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn add_back_matches_the_per_pixel_bilinear_light() {
+        let s = Srgb::get();
+        let (pw, ph) = (173usize, 131usize);
+        let photo: Vec<u8> = (0..pw * ph * 3).map(|i| (i * 37 % 256) as u8).collect();
+        for (sigma, strength) in [(9.0, 0.8), (3.0, 0.05), (14.5, 2.0), (5.0, 1e-4)] {
+            let (x0, y0, x1, y1) = (60i64, 40i64, 110i64, 85i64);
+            let mut b = Bloom::new(x0, y0, x1, y1, sigma);
+            for y in y0..y1 {
+                for x in x0..x1 {
+                    let v = ((x * 13 + y * 7) % 50) as f32 / 50.0;
+                    b.add(x, y, [v, 1.0 - v, 0.5 * v]);
+                }
+            }
+            b.blur();
+            let m = b.margin;
+            let ys = (y0 - m).max(0) as usize..((y1 + m) as usize).min(ph);
+            let xs = (x0 - m).max(0) as usize..((x1 + m) as usize).min(pw);
+            let mut reference = photo.clone();
+            for y in ys.clone() {
+                for x in xs.clone() {
+                    let light = b.at(x as i64, y as i64);
+                    for k in 0..3 {
+                        let o = &mut reference[(y * pw + x) * 3 + k];
+                        *o = s.encode(s.decode[*o as usize] + strength * light[k]);
+                    }
+                }
+            }
+            let mut out = photo.clone();
+            b.add_back(&mut out, pw, xs, ys, strength);
+            assert!(out == reference, "σ {sigma}, strength {strength}");
+            if strength > 0.01 {
+                assert!(out != photo);
+            }
+        }
     }
 }
