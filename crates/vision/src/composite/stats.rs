@@ -237,10 +237,8 @@ pub fn noise_sigma(photo: &RgbImage<'_>, quad: &[[f64; 2]; 4]) -> f32 {
     }
     let outer = scale_quad(quad, 1.5);
     let (bx0, bx1, by0, by1) = bounds(&outer, w, h);
-    let grey = |x: usize, y: usize| -> f32 {
-        let p = &data[(y * w + x) * 3..];
-        0.2126 * p[0] as f32 + 0.7152 * p[1] as f32 + 0.0722 * p[2] as f32
-    };
+    let grey =
+        |p: &[u8]| -> f32 { 0.2126 * p[0] as f32 + 0.7152 * p[1] as f32 + 0.0722 * p[2] as f32 };
     let (mut sum, mut n) = (0f64, 0usize);
     // Three grey rows, reused across the row's pixels.
     let (xa, xb) = (bx0.max(1), bx1.min(w - 2));
@@ -261,13 +259,22 @@ pub fn noise_sigma(photo: &RgbImage<'_>, quad: &[[f64; 2]; 4]) -> f32 {
             (oa..ob, ob..ob)
         };
         if !left.is_empty() || !right.is_empty() {
-            for (k, row) in rows.iter_mut().enumerate() {
-                for i in oa - xa..ob - xa + 2 {
-                    row[i] = grey(xa - 1 + i, y - 1 + k);
+            // Only the runs' pixels and their neighbours: the inner quad's span is not read.
+            for run in [&left, &right] {
+                if run.is_empty() {
+                    continue;
+                }
+                for (k, row) in rows.iter_mut().enumerate() {
+                    let start = (y - 1 + k) * w + run.start - 1;
+                    let src = &data[start * 3..(start + run.len() + 2) * 3];
+                    let dst = &mut row[run.start - xa..run.end - xa + 2];
+                    for (g, p) in dst.iter_mut().zip(src.chunks_exact(3)) {
+                        *g = grey(p);
+                    }
                 }
             }
             let (a, b, c) = (&rows[0], &rows[1], &rows[2]);
-            for x in left.chain(right) {
+            for x in left.clone().chain(right.clone()) {
                 let i = x - xa + 1;
                 let corners = a[i - 1] + a[i + 1] + c[i - 1] + c[i + 1];
                 let sides = a[i] + b[i - 1] + b[i + 1] + c[i];
