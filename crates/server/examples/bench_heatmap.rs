@@ -16,14 +16,15 @@
 //! repository, or `BENCH_IMAGES_DIR`), cropped and scaled to 1920×1080, when that folder
 //! exists; otherwise synthetic textured images. They are read at run time only.
 
-use std::io::Cursor;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use image::imageops::FilterType;
 use image::{Rgb, RgbImage};
-use regard::{Application, Config};
 use serde_json::{Value, json};
+
+mod support;
+use support::{Events, Server, encode_jpeg, median};
 
 const IMAGES: usize = 10;
 const WIDTH: u32 = 1920;
@@ -40,14 +41,6 @@ fn stimuli_dir() -> PathBuf {
             PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/datasets/osie/stimuli")
         });
     dir.canonicalize().unwrap_or(dir)
-}
-
-fn encode_jpeg(image: &RgbImage) -> Vec<u8> {
-    let mut out = Cursor::new(Vec::new());
-    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 90)
-        .encode_image(image)
-        .unwrap();
-    out.into_inner()
 }
 
 /// A photo-like synthetic image, different for each `seed`: gradients, stripes, a few bright
@@ -126,56 +119,10 @@ fn images() -> (Vec<Vec<u8>>, String) {
     }
 }
 
-/// An open `GET /api/v1/events` stream.
-struct Events {
-    response: reqwest::Response,
-    buffer: Vec<u8>,
-}
-
-impl Events {
-    /// The next event's name and data (comments skipped).
-    async fn next(&mut self, deadline: tokio::time::Instant) -> (String, Value) {
-        loop {
-            if let Some(end) = self.buffer.windows(2).position(|w| w == b"\n\n") {
-                let frame = String::from_utf8(self.buffer[..end].to_vec()).unwrap();
-                self.buffer.drain(..end + 2);
-                let mut name = None;
-                let mut data = Vec::new();
-                for line in frame.lines() {
-                    if let Some(v) = line.strip_prefix("event:") {
-                        name = Some(v.trim().to_owned());
-                    } else if let Some(v) = line.strip_prefix("data:") {
-                        data.push(v.trim_start().to_owned());
-                    }
-                }
-                if let Some(name) = name {
-                    return (name, serde_json::from_str(&data.join("\n")).unwrap());
-                }
-                continue;
-            }
-            let chunk = tokio::time::timeout_at(deadline, self.response.chunk())
-                .await
-                .expect("timed out waiting for events")
-                .expect("event stream failed")
-                .expect("event stream ended");
-            self.buffer.extend_from_slice(&chunk);
-        }
-    }
-}
-
 fn parse_ms(value: &Value) -> i64 {
     chrono::DateTime::parse_from_rfc3339(value.as_str().expect("a timestamp"))
         .expect("an RFC 3339 timestamp")
         .timestamp_millis()
-}
-
-fn median(sorted: &[f64]) -> f64 {
-    let n = sorted.len();
-    if n % 2 == 1 {
-        sorted[n / 2]
-    } else {
-        (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
-    }
 }
 
 fn sorted(mut values: Vec<f64>) -> Vec<f64> {
@@ -199,41 +146,14 @@ async fn main() {
         preparing.elapsed().as_secs_f64()
     );
 
-    let dir = tempfile::tempdir().unwrap();
-    let mut config = Config::for_data_dir(dir.path().join("data"));
-    config.bind = "127.0.0.1:0".parse().unwrap();
-    config.database_url = None;
-    config.storage_url = None;
-    config.web_dir = dir.path().join("web");
-    config.rate_limit_sign_up = 0;
-    config.rate_limit_sign_in = 0;
-    config.fault_hold_job_ms = 0;
-    let workers = config.worker_count();
-    let app = Application::build(config).await.expect("server starts");
-    let base = format!("http://{}", app.address());
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(app.run_until(async {
-        let _ = stopped.await;
-    }));
+    let server = Server::start().await;
+    let (base, workers) = (server.base.clone(), server.workers);
     println!(
         "server: {base}, SQLite + local storage, {workers} job workers, {cores} cores available"
     );
 
     let client = reqwest::Client::new();
-    let session: Value = client
-        .post(format!("{base}/auth/v1/signup"))
-        .header("apikey", "anon-key")
-        .json(&json!({"email": "bench@example.com", "password": "secret1"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let token = session["access_token"]
-        .as_str()
-        .expect("signed up")
-        .to_owned();
+    let token = server.sign_up(&client).await;
 
     let uploading = Instant::now();
     let mut media_ids = Vec::with_capacity(IMAGES);
@@ -265,21 +185,7 @@ async fn main() {
         uploading.elapsed().as_secs_f64()
     );
 
-    let response = client
-        .get(format!("{base}/api/v1/events"))
-        .bearer_auth(&token)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200);
-    let mut events = Events {
-        response,
-        buffer: Vec::new(),
-    };
-    let (name, _) = events
-        .next(tokio::time::Instant::now() + Duration::from_secs(10))
-        .await;
-    assert_eq!(name, "ready");
+    let mut events = Events::open(&client, &base, &token).await;
 
     println!(
         "\n{runs} runs: POST /heatmaps with {IMAGES} media -> `done` event of the last item \
@@ -383,6 +289,5 @@ async fn main() {
     );
 
     drop(events);
-    let _ = stop.send(());
-    let _ = server.await;
+    server.stop().await;
 }

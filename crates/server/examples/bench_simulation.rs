@@ -14,25 +14,18 @@
 //! and times it from the request to the `done` event; it then fetches the stored JPEG once to
 //! check that it is there and has the photo's size.
 
-use std::io::Cursor;
 use std::time::{Duration, Instant};
 
 use image::{Rgb, RgbImage};
-use regard::{Application, Config};
 use serde_json::{Value, json};
+
+mod support;
+use support::{Events, Server, encode_jpeg, median};
 
 const PHOTO: (u32, u32) = (4000, 3000);
 const CREATIVE: (u32, u32) = (1920, 1080);
 /// A run that takes longer than this is reported as a failure.
 const RUN_TIMEOUT: Duration = Duration::from_secs(120);
-
-fn encode_jpeg(image: &RgbImage) -> Vec<u8> {
-    let mut out = Cursor::new(Vec::new());
-    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 90)
-        .encode_image(image)
-        .unwrap();
-    out.into_inner()
-}
 
 /// A photo-like synthetic image: gradients, stripes and noise.
 fn synthetic(width: u32, height: u32, seed: u32) -> RgbImage {
@@ -57,52 +50,6 @@ fn synthetic(width: u32, height: u32, seed: u32) -> RgbImage {
         }
         Rgb(px)
     })
-}
-
-/// An open `GET /api/v1/events` stream.
-struct Events {
-    response: reqwest::Response,
-    buffer: Vec<u8>,
-}
-
-impl Events {
-    /// The next event's name and data (comments skipped).
-    async fn next(&mut self, deadline: tokio::time::Instant) -> (String, Value) {
-        loop {
-            if let Some(end) = self.buffer.windows(2).position(|w| w == b"\n\n") {
-                let frame = String::from_utf8(self.buffer[..end].to_vec()).unwrap();
-                self.buffer.drain(..end + 2);
-                let mut name = None;
-                let mut data = Vec::new();
-                for line in frame.lines() {
-                    if let Some(v) = line.strip_prefix("event:") {
-                        name = Some(v.trim().to_owned());
-                    } else if let Some(v) = line.strip_prefix("data:") {
-                        data.push(v.trim_start().to_owned());
-                    }
-                }
-                if let Some(name) = name {
-                    return (name, serde_json::from_str(&data.join("\n")).unwrap());
-                }
-                continue;
-            }
-            let chunk = tokio::time::timeout_at(deadline, self.response.chunk())
-                .await
-                .expect("timed out waiting for events")
-                .expect("event stream failed")
-                .expect("event stream ended");
-            self.buffer.extend_from_slice(&chunk);
-        }
-    }
-}
-
-fn median(sorted: &[f64]) -> f64 {
-    let n = sorted.len();
-    if n % 2 == 1 {
-        sorted[n / 2]
-    } else {
-        (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
-    }
 }
 
 async fn upload(
@@ -161,41 +108,14 @@ async fn main() {
         preparing.elapsed().as_secs_f64()
     );
 
-    let dir = tempfile::tempdir().unwrap();
-    let mut config = Config::for_data_dir(dir.path().join("data"));
-    config.bind = "127.0.0.1:0".parse().unwrap();
-    config.database_url = None;
-    config.storage_url = None;
-    config.web_dir = dir.path().join("web");
-    config.rate_limit_sign_up = 0;
-    config.rate_limit_sign_in = 0;
-    config.fault_hold_job_ms = 0;
-    let workers = config.worker_count();
-    let app = Application::build(config).await.expect("server starts");
-    let base = format!("http://{}", app.address());
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(app.run_until(async {
-        let _ = stopped.await;
-    }));
+    let server = Server::start().await;
+    let (base, workers) = (server.base.clone(), server.workers);
     println!(
         "server: {base}, SQLite + local storage, {workers} job workers, {cores} cores available"
     );
 
     let client = reqwest::Client::new();
-    let session: Value = client
-        .post(format!("{base}/auth/v1/signup"))
-        .header("apikey", "anon-key")
-        .json(&json!({"email": "bench@example.com", "password": "secret1"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let token = session["access_token"]
-        .as_str()
-        .expect("signed up")
-        .to_owned();
+    let token = server.sign_up(&client).await;
 
     let uploading = Instant::now();
     let photo = upload(&client, &base, &token, "site.jpg", photo).await;
@@ -225,21 +145,7 @@ async fn main() {
         uploading.elapsed().as_secs_f64()
     );
 
-    let response = client
-        .get(format!("{base}/api/v1/events"))
-        .bearer_auth(&token)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200);
-    let mut events = Events {
-        response,
-        buffer: Vec::new(),
-    };
-    let (name, _) = events
-        .next(tokio::time::Instant::now() + Duration::from_secs(10))
-        .await;
-    assert_eq!(name, "ready");
+    let mut events = Events::open(&client, &base, &token).await;
 
     println!(
         "\n{runs} runs: POST /simulations -> `done` event (decode both originals, render at \
@@ -329,6 +235,5 @@ async fn main() {
     );
 
     drop(events);
-    let _ = stop.send(());
-    let _ = server.await;
+    server.stop().await;
 }

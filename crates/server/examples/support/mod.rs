@@ -1,0 +1,153 @@
+//! What the server benchmarks share: the real server started in-process on a temporary data
+//! folder (the embedded default: SQLite and local storage), a signed-up user, a reader of
+//! `GET /api/v1/events`, JPEG encoding and the median.
+
+// Each benchmark uses part of this module.
+#![allow(dead_code)]
+
+use std::io::Cursor;
+use std::time::Duration;
+
+use image::RgbImage;
+use regard::{Application, Config};
+use serde_json::{Value, json};
+
+/// JPEG at quality 90, as a camera or an export would give.
+pub fn encode_jpeg(image: &RgbImage) -> Vec<u8> {
+    let mut out = Cursor::new(Vec::new());
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 90)
+        .encode_image(image)
+        .unwrap();
+    out.into_inner()
+}
+
+/// Median of sorted values.
+pub fn median(sorted: &[f64]) -> f64 {
+    let n = sorted.len();
+    if n % 2 == 1 {
+        sorted[n / 2]
+    } else {
+        (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
+    }
+}
+
+/// A running server on `127.0.0.1:0` with no rate limits, stopped by [`Server::stop`].
+pub struct Server {
+    /// `http://127.0.0.1:PORT`.
+    pub base: String,
+    /// Job workers it runs (`REGARD_WORKERS`, default one per CPU).
+    pub workers: usize,
+    stop: tokio::sync::oneshot::Sender<()>,
+    handle: tokio::task::JoinHandle<std::io::Result<()>>,
+    _dir: tempfile::TempDir,
+}
+
+impl Server {
+    /// Starts the server on a fresh temporary data folder.
+    pub async fn start() -> Server {
+        let dir = tempfile::tempdir().unwrap();
+        let mut config = Config::for_data_dir(dir.path().join("data"));
+        config.bind = "127.0.0.1:0".parse().unwrap();
+        config.database_url = None;
+        config.storage_url = None;
+        config.web_dir = dir.path().join("web");
+        config.rate_limit_sign_up = 0;
+        config.rate_limit_sign_in = 0;
+        config.fault_hold_job_ms = 0;
+        let workers = config.worker_count();
+        let app = Application::build(config).await.expect("server starts");
+        let base = format!("http://{}", app.address());
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let handle = tokio::spawn(app.run_until(async {
+            let _ = stopped.await;
+        }));
+        Server {
+            base,
+            workers,
+            stop,
+            handle,
+            _dir: dir,
+        }
+    }
+
+    /// Signs up a user over HTTP and returns its access token.
+    pub async fn sign_up(&self, client: &reqwest::Client) -> String {
+        let session: Value = client
+            .post(format!("{}/auth/v1/signup", self.base))
+            .header("apikey", "anon-key")
+            .json(&json!({"email": "bench@example.com", "password": "secret1"}))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        session["access_token"]
+            .as_str()
+            .expect("signed up")
+            .to_owned()
+    }
+
+    /// Shuts the server down gracefully and waits for it.
+    pub async fn stop(self) {
+        let _ = self.stop.send(());
+        let _ = self.handle.await;
+    }
+}
+
+/// An open `GET /api/v1/events` stream.
+pub struct Events {
+    response: reqwest::Response,
+    buffer: Vec<u8>,
+}
+
+impl Events {
+    /// Opens the user's stream and waits for its `ready` event.
+    pub async fn open(client: &reqwest::Client, base: &str, token: &str) -> Events {
+        let response = client
+            .get(format!("{base}/api/v1/events"))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200);
+        let mut events = Events {
+            response,
+            buffer: Vec::new(),
+        };
+        let (name, _) = events
+            .next(tokio::time::Instant::now() + Duration::from_secs(10))
+            .await;
+        assert_eq!(name, "ready");
+        events
+    }
+
+    /// The next event's name and data (comments skipped).
+    pub async fn next(&mut self, deadline: tokio::time::Instant) -> (String, Value) {
+        loop {
+            if let Some(end) = self.buffer.windows(2).position(|w| w == b"\n\n") {
+                let frame = String::from_utf8(self.buffer[..end].to_vec()).unwrap();
+                self.buffer.drain(..end + 2);
+                let mut name = None;
+                let mut data = Vec::new();
+                for line in frame.lines() {
+                    if let Some(v) = line.strip_prefix("event:") {
+                        name = Some(v.trim().to_owned());
+                    } else if let Some(v) = line.strip_prefix("data:") {
+                        data.push(v.trim_start().to_owned());
+                    }
+                }
+                if let Some(name) = name {
+                    return (name, serde_json::from_str(&data.join("\n")).unwrap());
+                }
+                continue;
+            }
+            let chunk = tokio::time::timeout_at(deadline, self.response.chunk())
+                .await
+                .expect("timed out waiting for events")
+                .expect("event stream failed")
+                .expect("event stream ended");
+            self.buffer.extend_from_slice(&chunk);
+        }
+    }
+}
