@@ -157,8 +157,3 @@ pub async fn delete(db: &Db, owner_id: &str, id: &str) -> Result<Option<Vec<Stri
     media.extend(released);
     Ok(Some(media))
 }
-
-/// Simulations made from this creative (shown before deleting it, which deletes them).
-pub async fn simulation_count(db: &Db, owner_id: &str, id: &str) -> Result<i64, DbError> {
-    super::simulations::count_for_creative(db, owner_id, id).await
-}

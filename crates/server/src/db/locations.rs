@@ -234,8 +234,3 @@ pub async fn delete(db: &Db, owner_id: &str, id: &str) -> Result<Option<Vec<Stri
     media.extend(released);
     Ok(Some(media))
 }
-
-/// Simulations placed in this location (shown before deleting it, which deletes them).
-pub async fn simulation_count(db: &Db, owner_id: &str, id: &str) -> Result<i64, DbError> {
-    super::simulations::count_for_location(db, owner_id, id).await
-}

@@ -89,6 +89,13 @@ impl MediaFormat {
         }
     }
 
+    /// The format of a MIME type this enum names (`None` for any other).
+    pub fn from_mime(mime: &str) -> Option<Self> {
+        [Self::Jpeg, Self::Png, Self::WebP]
+            .into_iter()
+            .find(|f| f.mime() == mime)
+    }
+
     /// The usual file extension, without the dot.
     pub fn extension(self) -> &'static str {
         match self {

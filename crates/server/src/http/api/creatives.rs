@@ -159,7 +159,8 @@ async fn detail_json(
     user: &ApiUser,
     item: &CreativeWithMedia,
 ) -> Result<Value, ApiError> {
-    let count = db::creatives::simulation_count(&state.db, user.id(), &item.creative.id).await?;
+    let count =
+        db::simulations::count_for_creative(&state.db, user.id(), &item.creative.id).await?;
     let mut body = creative_json(item, now_secs(), state);
     body["simulation_count"] = json!(count);
     Ok(body)

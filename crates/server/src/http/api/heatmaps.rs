@@ -128,46 +128,6 @@ fn heatmap_json(state: &AppState, found: &HeatmapWithItems, now: u64) -> Value {
     body
 }
 
-/// Reads `media_ids`: an array of 1..=MAX_ITEMS uuid strings, duplicates dropped.
-fn read_media_ids(fields: &mut super::input::Fields) -> Option<Vec<String>> {
-    let raw = match fields.raw("media_ids") {
-        Patch::Value(Value::Array(items)) => items,
-        Patch::Value(_) => {
-            fields.error("media_ids", "invalid_type");
-            return None;
-        }
-        Patch::Null | Patch::Absent => {
-            fields.error("media_ids", "required");
-            return None;
-        }
-    };
-    if raw.is_empty() {
-        fields.error("media_ids", "required");
-        return None;
-    }
-    let mut ids: Vec<String> = Vec::with_capacity(raw.len());
-    for value in raw {
-        let Value::String(text) = value else {
-            fields.error("media_ids", "invalid_type");
-            return None;
-        };
-        // A malformed id cannot be one of the caller's media.
-        let Ok(id) = uuid::Uuid::parse_str(text.trim()) else {
-            fields.error("media_ids", "not_found");
-            return None;
-        };
-        let id = id.hyphenated().to_string();
-        if !ids.contains(&id) {
-            ids.push(id);
-        }
-    }
-    if ids.len() > MAX_ITEMS {
-        fields.error("media_ids", "too_many");
-        return None;
-    }
-    Some(ids)
-}
-
 /// `POST /heatmaps {name, media_ids}` → 202 with the heatmap and its queued items.
 async fn create(
     State(state): State<AppState>,
@@ -183,7 +143,7 @@ async fn create(
             None
         }
     };
-    let ids = read_media_ids(&mut fields);
+    let ids = fields.id_list("media_ids", MAX_ITEMS);
     let mut sources = Vec::new();
     if let Some(ids) = &ids {
         for id in ids {

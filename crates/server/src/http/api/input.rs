@@ -204,6 +204,43 @@ impl Fields {
         }
     }
 
+    /// A required array of 1..=`max` ids (uuid strings), duplicates dropped, in the given order.
+    /// Codes: `required` (absent, null or empty), `invalid_type` (not an array of strings),
+    /// `not_found` (a malformed id cannot be one of the caller's rows), `too_many`.
+    pub fn id_list(&mut self, key: &'static str, max: usize) -> Option<Vec<String>> {
+        let raw = match self.raw(key) {
+            Patch::Value(Value::Array(items)) if !items.is_empty() => items,
+            Patch::Value(Value::Array(_)) | Patch::Null | Patch::Absent => {
+                self.error(key, "required");
+                return None;
+            }
+            Patch::Value(_) => {
+                self.error(key, "invalid_type");
+                return None;
+            }
+        };
+        let mut ids: Vec<String> = Vec::with_capacity(raw.len());
+        for value in raw {
+            let Value::String(text) = value else {
+                self.error(key, "invalid_type");
+                return None;
+            };
+            let Ok(id) = uuid::Uuid::parse_str(text.trim()) else {
+                self.error(key, "not_found");
+                return None;
+            };
+            let id = id.hyphenated().to_string();
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
+        }
+        if ids.len() > max {
+            self.error(key, "too_many");
+            return None;
+        }
+        Some(ids)
+    }
+
     /// Ends reading: any field not taken is `unknown_field`; any problem gives 422.
     pub fn finish(mut self) -> Result<(), ApiError> {
         let unknown: Vec<String> = self.map.keys().cloned().collect();

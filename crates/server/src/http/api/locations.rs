@@ -313,7 +313,8 @@ async fn get_one(
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     let item = find(&state, &user, &id).await?;
-    let count = db::locations::simulation_count(&state.db, user.id(), &item.location.id).await?;
+    let count =
+        db::simulations::count_for_location(&state.db, user.id(), &item.location.id).await?;
     let mut body = location_json(&item, now_secs(), &state);
     body["simulation_count"] = json!(count);
     Ok(Json(body))

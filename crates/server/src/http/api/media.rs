@@ -358,15 +358,8 @@ async fn file(
             .into_response());
     }
     let key = StorageKey::new(key.as_str())?;
-    let extension = [
-        ingest::MediaFormat::Jpeg,
-        ingest::MediaFormat::Png,
-        ingest::MediaFormat::WebP,
-    ]
-    .into_iter()
-    .find(|f| f.mime() == mime)
-    .map_or("bin", |f| f.extension());
     let disposition = if signed.download.as_deref() == Some("1") {
+        let extension = ingest::MediaFormat::from_mime(mime).map_or("bin", |f| f.extension());
         content_disposition(&media, extension)
     } else {
         "inline".to_owned()

@@ -503,41 +503,6 @@ async fn create(
     ))
 }
 
-/// Reads `location_ids`: 1..=[`MAX_BATCH`] uuid strings, duplicates dropped.
-fn read_location_ids(fields: &mut Fields) -> Option<Vec<String>> {
-    let raw = match fields.raw("location_ids") {
-        Patch::Value(Value::Array(items)) if !items.is_empty() => items,
-        Patch::Value(Value::Array(_)) | Patch::Null | Patch::Absent => {
-            fields.error("location_ids", "required");
-            return None;
-        }
-        Patch::Value(_) => {
-            fields.error("location_ids", "invalid_type");
-            return None;
-        }
-    };
-    let mut ids: Vec<String> = Vec::with_capacity(raw.len());
-    for value in raw {
-        let Value::String(text) = value else {
-            fields.error("location_ids", "invalid_type");
-            return None;
-        };
-        let Ok(id) = uuid::Uuid::parse_str(text.trim()) else {
-            fields.error("location_ids", "not_found");
-            return None;
-        };
-        let id = id.hyphenated().to_string();
-        if !ids.contains(&id) {
-            ids.push(id);
-        }
-    }
-    if ids.len() > MAX_BATCH {
-        fields.error("location_ids", "too_many");
-        return None;
-    }
-    Some(ids)
-}
-
 /// `POST /simulations/batch {creative_id, location_ids, fit?, adjustments?, background?}` →
 /// 201 `{items}`: one queued simulation per location, in the given order, in one transaction.
 async fn batch(
@@ -546,7 +511,7 @@ async fn batch(
     JsonObject(mut fields): JsonObject,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let creative_id = id_field(&mut fields, "creative_id");
-    let location_ids = read_location_ids(&mut fields);
+    let location_ids = fields.id_list("location_ids", MAX_BATCH);
     let now = db::now_ms();
     let mut template = new_row(&user, "", "", true, now);
     if let Some(fit) = read_fit(&mut fields) {
