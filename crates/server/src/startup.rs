@@ -219,6 +219,12 @@ impl Application {
                 if let Err(err) = db::refresh_tokens::prune(&sweep_db, cutoff).await {
                     tracing::warn!(error = %err, "pruning old refresh tokens failed");
                 }
+                // Flow states (sign-ins in progress, auth codes) outlive any link sent by mail.
+                let flow_cutoff =
+                    db::now_ms() - crate::auth::flow::FLOW_STATE_RETENTION.as_millis() as i64;
+                if let Err(err) = db::flow_states::prune(&sweep_db, flow_cutoff).await {
+                    tracing::warn!(error = %err, "pruning old flow states failed");
+                }
                 // Finished jobs are kept a week for diagnostics.
                 if let Err(err) = db::jobs::prune_finished(&sweep_db, cutoff).await {
                     tracing::warn!(error = %err, "pruning finished jobs failed");

@@ -6,6 +6,7 @@
 pub mod email;
 pub mod error;
 pub mod extract;
+pub mod flow;
 pub mod limits;
 mod logout;
 pub mod password;

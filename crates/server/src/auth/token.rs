@@ -1,4 +1,5 @@
-//! `POST /auth/v1/token?grant_type=password|refresh_token`: sign-in and token refresh.
+//! `POST /auth/v1/token?grant_type=password|refresh_token|pkce`: sign-in, token refresh, and
+//! the exchange of a PKCE auth code (see [`super::flow`]).
 //!
 //! Refresh follows GoTrue's rotation and reuse rules (its "v1" refresh tokens):
 //! * an active token is revoked and replaced by a child (rotation);
@@ -18,6 +19,7 @@ use serde_json::Value;
 use super::email::Email;
 use super::error::AuthError;
 use super::extract::{ClientIp, GoTrueJson};
+use super::flow;
 use super::password;
 use super::session::{self, Origin};
 use super::signup::user_agent;
@@ -42,6 +44,8 @@ struct TokenParams {
     phone: Option<String>,
     password: Option<String>,
     refresh_token: Option<String>,
+    auth_code: Option<String>,
+    code_verifier: Option<String>,
 }
 
 async fn token(
@@ -54,6 +58,19 @@ async fn token(
     match query.grant_type.as_deref().unwrap_or("") {
         "password" => password_grant(&state, client_ip, &headers, params).await,
         "refresh_token" => refresh_grant(&state, params).await,
+        "pkce" => {
+            let origin = Origin {
+                ip: Some(client_ip.0.to_string()),
+                user_agent: user_agent(&headers),
+            };
+            flow::pkce_grant(
+                &state,
+                params.auth_code.as_deref().unwrap_or(""),
+                params.code_verifier.as_deref().unwrap_or(""),
+                &origin,
+            )
+            .await
+        }
         _ => Err(AuthError::new(
             StatusCode::BAD_REQUEST,
             "invalid_credentials",

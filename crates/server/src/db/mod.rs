@@ -6,6 +6,7 @@
 //! BIGINT epoch milliseconds, booleans, JSON as TEXT.
 
 pub mod creatives;
+pub mod flow_states;
 pub mod heatmaps;
 pub mod jobs;
 pub mod locations;

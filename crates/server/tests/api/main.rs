@@ -6,6 +6,7 @@ mod postgres;
 
 mod creatives;
 mod fixtures;
+mod flow;
 mod health_and_web;
 mod heatmaps;
 mod helpers;
