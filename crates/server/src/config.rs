@@ -82,6 +82,13 @@ pub struct Config {
     #[arg(long, env = "REGARD_SITE_URL", default_value = "http://localhost:8080")]
     pub site_url: String,
 
+    /// Extra places the auth server may send browsers back to (`redirect_to` of sign-in
+    /// links), comma separated globs: `*` matches within a host label or path segment, `**`
+    /// matches anything. The origin of the site URL is always allowed; anything else falls back
+    /// to the site URL.
+    #[arg(long, env = "REGARD_REDIRECT_ALLOW_LIST", value_delimiter = ',')]
+    pub redirect_allow_list: Vec<String>,
+
     /// Folder holding the built web app (`index.html`, `assets/`).
     #[arg(long, env = "REGARD_WEB_DIR", default_value = "web/dist")]
     pub web_dir: PathBuf,

@@ -10,6 +10,7 @@ pub mod flow;
 pub mod limits;
 mod logout;
 pub mod password;
+pub mod redirect;
 pub mod session;
 mod settings;
 mod signup;

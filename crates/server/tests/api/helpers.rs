@@ -58,6 +58,7 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Config)) -> TestApp {
     config.rate_limit_sign_up = 0;
     config.trust_proxy = false;
     config.cors_origins = Vec::new();
+    config.redirect_allow_list = Vec::new();
     let postgres = match std::env::var("REGARD_TEST_DATABASE_URL") {
         Ok(admin_url) if !admin_url.is_empty() => Some(PostgresDb::create(&admin_url).await),
         _ => None,
