@@ -46,6 +46,31 @@ pub enum LogFormat {
     Json,
 }
 
+/// One third-party sign-in provider (OpenID Connect), from `REGARD_OAUTH_<NAME>_*`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OAuthProviderConfig {
+    /// Lowercase name: the `provider` of `/authorize` and of identities (`google`).
+    pub name: String,
+    /// Issuer URL; discovery is `<issuer>/.well-known/openid-configuration`.
+    pub issuer: String,
+    pub client_id: String,
+    /// Absent for public clients.
+    pub client_secret: Option<Secret>,
+    /// Scopes asked for (`openid` is always added).
+    pub scopes: Vec<String>,
+}
+
+/// Scopes asked for when `REGARD_OAUTH_<NAME>_SCOPES` is not set.
+pub const DEFAULT_OAUTH_SCOPES: [&str; 3] = ["openid", "email", "profile"];
+
+/// Provider names that would clash with other keys of `/settings`' `external` object.
+const RESERVED_PROVIDER_NAMES: [&str; 4] = ["email", "phone", "anonymous_users", "saml"];
+
+/// A setting that cannot work; `regard serve` stops at start with this message.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct ConfigError(pub String);
+
 /// Everything `regard serve` needs. Built from flags and `REGARD_*` variables by clap, or
 /// directly by tests (see [`Config::for_data_dir`]).
 #[derive(Debug, Clone, clap::Args)]
@@ -88,6 +113,22 @@ pub struct Config {
     /// to the site URL.
     #[arg(long, env = "REGARD_REDIRECT_ALLOW_LIST", value_delimiter = ',')]
     pub redirect_allow_list: Vec<String>,
+
+    /// Third-party sign-in providers (OpenID Connect), comma separated names such as
+    /// `google,keycloak`. Each needs `REGARD_OAUTH_<NAME>_ISSUER` and `_CLIENT_ID`, and may
+    /// have `_CLIENT_SECRET` and `_SCOPES` (read by [`Config::load_oauth_providers`]).
+    #[arg(long, env = "REGARD_OAUTH_PROVIDERS", value_delimiter = ',')]
+    pub oauth_providers: Vec<String>,
+
+    /// Address providers send the browser back to (register it with each provider).
+    /// Default: `<site url>/auth/v1/callback`.
+    #[arg(long, env = "REGARD_OAUTH_CALLBACK_URL")]
+    pub oauth_callback_url: Option<String>,
+
+    /// The providers' settings, from the `REGARD_OAUTH_<NAME>_*` variables (tests set them
+    /// directly).
+    #[arg(skip)]
+    pub oauth: Vec<OAuthProviderConfig>,
 
     /// Folder holding the built web app (`index.html`, `assets/`).
     #[arg(long, env = "REGARD_WEB_DIR", default_value = "web/dist")]
@@ -209,6 +250,89 @@ impl Config {
         config
     }
 
+    /// Reads `REGARD_OAUTH_<NAME>_ISSUER`, `_CLIENT_ID`, `_CLIENT_SECRET` and `_SCOPES` for
+    /// every name of `oauth_providers` through `var` (the environment, in `regard serve`)
+    /// into `oauth`. A missing issuer or client id, an issuer that is not an http(s) URL, or
+    /// a bad or repeated name is an error.
+    pub fn load_oauth_providers(
+        &mut self,
+        var: impl Fn(&str) -> Option<String>,
+    ) -> Result<(), ConfigError> {
+        let mut providers: Vec<OAuthProviderConfig> = Vec::new();
+        for raw in &self.oauth_providers {
+            let name = raw.trim().to_ascii_lowercase();
+            if name.is_empty() {
+                continue;
+            }
+            if !name
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+            {
+                return Err(ConfigError(format!(
+                    "REGARD_OAUTH_PROVIDERS: provider name {name:?} may only hold letters, digits and _"
+                )));
+            }
+            if RESERVED_PROVIDER_NAMES.contains(&name.as_str()) {
+                return Err(ConfigError(format!(
+                    "REGARD_OAUTH_PROVIDERS: {name:?} is reserved"
+                )));
+            }
+            if providers.iter().any(|p| p.name == name) {
+                return Err(ConfigError(format!(
+                    "REGARD_OAUTH_PROVIDERS names {name:?} twice"
+                )));
+            }
+            let prefix = format!("REGARD_OAUTH_{}_", name.to_ascii_uppercase());
+            let get = |suffix: &str| {
+                var(&format!("{prefix}{suffix}"))
+                    .map(|value| value.trim().to_owned())
+                    .filter(|value| !value.is_empty())
+            };
+            let required = |suffix: &str| {
+                get(suffix).ok_or_else(|| {
+                    ConfigError(format!(
+                        "provider {name:?} is listed in REGARD_OAUTH_PROVIDERS but {prefix}{suffix} is not set"
+                    ))
+                })
+            };
+            let issuer = required("ISSUER")?;
+            match url::Url::parse(&issuer) {
+                Ok(url) if matches!(url.scheme(), "http" | "https") && url.host().is_some() => {}
+                _ => {
+                    return Err(ConfigError(format!(
+                        "{prefix}ISSUER must be an http(s) URL, not {issuer:?}"
+                    )));
+                }
+            }
+            let client_id = required("CLIENT_ID")?;
+            let scopes = match get("SCOPES") {
+                Some(list) => list
+                    .split([',', ' '])
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_owned)
+                    .collect(),
+                None => DEFAULT_OAUTH_SCOPES.map(str::to_owned).to_vec(),
+            };
+            providers.push(OAuthProviderConfig {
+                name,
+                issuer,
+                client_id,
+                client_secret: get("CLIENT_SECRET").map(Secret::new),
+                scopes,
+            });
+        }
+        self.oauth = providers;
+        Ok(())
+    }
+
+    /// Where providers send the browser back: `oauth_callback_url`, or
+    /// `<site url>/auth/v1/callback`.
+    pub fn oauth_callback(&self) -> String {
+        self.oauth_callback_url
+            .clone()
+            .unwrap_or_else(|| format!("{}/auth/v1/callback", self.site_url.trim_end_matches('/')))
+    }
+
     /// The upload limits, from `media_max_bytes` and `media_max_pixels`.
     pub fn media_limits(&self) -> crate::media::MediaLimits {
         crate::media::MediaLimits {
@@ -230,5 +354,88 @@ impl Config {
         self.jwt_issuer
             .clone()
             .unwrap_or_else(|| format!("{}/auth/v1", self.site_url.trim_end_matches('/')))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(
+        names: &[&str],
+        vars: &[(&str, &str)],
+    ) -> Result<Vec<OAuthProviderConfig>, ConfigError> {
+        let mut config = Config::for_data_dir("unused");
+        config.oauth_providers = names.iter().map(|n| (*n).to_owned()).collect();
+        let vars: Vec<(String, String)> = vars
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect();
+        config.load_oauth_providers(|key| {
+            vars.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone())
+        })?;
+        Ok(config.oauth)
+    }
+
+    #[test]
+    fn oauth_providers_are_read_from_their_variables() {
+        let providers = load(
+            &["Google", " keycloak", ""],
+            &[
+                ("REGARD_OAUTH_GOOGLE_ISSUER", "https://accounts.google.com"),
+                ("REGARD_OAUTH_GOOGLE_CLIENT_ID", "id-1"),
+                ("REGARD_OAUTH_GOOGLE_CLIENT_SECRET", "s3cret"),
+                ("REGARD_OAUTH_KEYCLOAK_ISSUER", "http://kc:8080/realms/r"),
+                ("REGARD_OAUTH_KEYCLOAK_CLIENT_ID", "id-2"),
+                ("REGARD_OAUTH_KEYCLOAK_SCOPES", "openid,email roles"),
+            ],
+        )
+        .unwrap();
+        assert_eq!(providers.len(), 2);
+        assert_eq!(providers[0].name, "google");
+        assert_eq!(providers[0].scopes, ["openid", "email", "profile"]);
+        assert_eq!(providers[0].client_secret, Some(Secret::new("s3cret")));
+        assert!(!format!("{:?}", providers[0]).contains("s3cret"));
+        assert_eq!(providers[1].client_secret, None);
+        assert_eq!(providers[1].scopes, ["openid", "email", "roles"]);
+    }
+
+    #[test]
+    fn incomplete_or_bad_oauth_settings_are_refused_with_the_variable_named() {
+        let missing_id = load(
+            &["google"],
+            &[("REGARD_OAUTH_GOOGLE_ISSUER", "https://a.b")],
+        );
+        assert!(
+            missing_id
+                .unwrap_err()
+                .0
+                .contains("REGARD_OAUTH_GOOGLE_CLIENT_ID")
+        );
+        let missing_issuer = load(&["google"], &[("REGARD_OAUTH_GOOGLE_CLIENT_ID", "x")]);
+        assert!(
+            missing_issuer
+                .unwrap_err()
+                .0
+                .contains("REGARD_OAUTH_GOOGLE_ISSUER")
+        );
+        let bad_issuer = load(
+            &["google"],
+            &[
+                ("REGARD_OAUTH_GOOGLE_ISSUER", "accounts.google.com"),
+                ("REGARD_OAUTH_GOOGLE_CLIENT_ID", "x"),
+            ],
+        );
+        assert!(bad_issuer.unwrap_err().0.contains("http(s) URL"));
+        assert!(load(&["my-idp"], &[]).is_err());
+        assert!(load(&["email"], &[]).is_err());
+        let twice = load(
+            &["a", "A"],
+            &[
+                ("REGARD_OAUTH_A_ISSUER", "https://a.b"),
+                ("REGARD_OAUTH_A_CLIENT_ID", "x"),
+            ],
+        );
+        assert!(twice.unwrap_err().0.contains("twice"));
     }
 }

@@ -13,6 +13,7 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 
 use crate::auth::limits::RateLimits;
+use crate::auth::oidc::Providers;
 use crate::auth::tokens::{self, JwtKeys};
 use crate::auth::{AuthError, password};
 use crate::config::{Config, Secret};
@@ -48,6 +49,9 @@ pub enum StartupError {
     /// `REGARD_STORAGE_URL` is invalid or the storage folder cannot be created.
     #[error("cannot open media storage: {0}")]
     Storage(#[from] StorageError),
+    /// The HTTP client for sign-in providers could not be built.
+    #[error("cannot prepare third-party sign-in: {0}")]
+    OAuth(#[from] crate::auth::oidc::OidcError),
     /// Computing the dummy password hash failed.
     #[error("cannot prepare password hashing: {0}")]
     Password(#[from] AuthError),
@@ -144,6 +148,7 @@ impl Application {
             db,
             jwt: JwtKeys::from_secret(jwt_secret.expose().as_bytes()),
             limits: Arc::new(RateLimits::new(&config)),
+            oauth: Arc::new(Providers::new(&config.oauth)?),
             dummy_hash: password::dummy_hash().await?.into(),
             storage,
             signer: UrlSigner::new(jwt_secret.expose().as_bytes(), config.media_url_ttl),

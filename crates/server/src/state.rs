@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use crate::auth::limits::RateLimits;
+use crate::auth::oidc::Providers;
 use crate::auth::tokens::JwtKeys;
 use crate::config::Config;
 use crate::db::Db;
@@ -21,6 +22,8 @@ pub struct AppState {
     pub jwt: JwtKeys,
     /// Per-IP rate limits of the auth API.
     pub limits: Arc<RateLimits>,
+    /// Third-party sign-in providers (OpenID Connect), with their discovery and key caches.
+    pub oauth: Arc<Providers>,
     /// Argon2id hash of a random password, verified against when an email is unknown.
     pub dummy_hash: Arc<str>,
     /// Media objects (local folder or S3).

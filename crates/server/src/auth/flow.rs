@@ -294,10 +294,10 @@ pub async fn complete(
     Ok(code)
 }
 
-/// Deletes a flow state (the implicit flow, once its tokens are handed out).
-pub async fn discard(state: &AppState, flow_id: &str) -> Result<(), AuthError> {
-    flow_states::delete(&state.db, flow_id).await?;
-    Ok(())
+/// Deletes a flow state (the implicit flow, before its tokens are handed out). Returns whether
+/// it still existed: of two concurrent uses, only the one that deleted it may go on.
+pub async fn discard(state: &AppState, flow_id: &str) -> Result<bool, AuthError> {
+    Ok(flow_states::delete(&state.db, flow_id).await?)
 }
 
 /// `redirect_to` with `code=<auth code>` set in its query (GoTrue's `prepPKCERedirectURL`).

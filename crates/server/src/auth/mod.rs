@@ -5,10 +5,12 @@
 
 pub mod email;
 pub mod error;
+mod external;
 pub mod extract;
 pub mod flow;
 pub mod limits;
 mod logout;
+pub mod oidc;
 pub mod password;
 pub mod redirect;
 pub mod session;
@@ -35,6 +37,7 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .merge(logout::router())
         .merge(user::router())
         .merge(settings::router())
+        .merge(external::router())
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(state.config.max_body_bytes))
         .layer(middleware::from_fn(error::api_version))

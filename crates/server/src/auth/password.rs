@@ -41,8 +41,12 @@ pub async fn hash(password: String) -> Result<String, AuthError> {
     .map_err(AuthError::internal)
 }
 
-/// Verifies a password against a PHC hash. A malformed hash counts as a mismatch (and is logged).
+/// Verifies a password against a PHC hash. A malformed hash counts as a mismatch (and is
+/// logged); an empty one (a user without a password) never matches.
 pub async fn verify(password: String, hash: String) -> Result<bool, AuthError> {
+    if hash.is_empty() {
+        return Ok(false);
+    }
     tokio::task::spawn_blocking(move || match PasswordHash::new(&hash) {
         Ok(parsed) => Argon2::default()
             .verify_password(password.as_bytes(), &parsed)

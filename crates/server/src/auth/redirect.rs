@@ -37,12 +37,13 @@ pub fn referrer(config: &Config, redirect_to: Option<&str>, headers: &HeaderMap)
 
 /// Whether the browser may be sent to `candidate`.
 pub fn is_allowed(config: &Config, candidate: &str) -> bool {
-    // Only absolute URLs that fit in a Location header, without user info (which browsers
-    // show misleadingly) or backslashes (which browsers read as slashes, unlike the globs).
+    // Only absolute URLs that fit in a Location header as they are (printable ASCII), without
+    // user info (which browsers show misleadingly) or backslashes (which browsers read as
+    // slashes, unlike the globs).
     if candidate.is_empty()
         || candidate
             .chars()
-            .any(|c| c.is_control() || c.is_whitespace() || c == '\\')
+            .any(|c| !c.is_ascii_graphic() || c == '\\')
     {
         return false;
     }
@@ -221,6 +222,7 @@ mod tests {
             "/relative/path",
             "http://localhost:3000\\@evil.com/",
             "javascript:alert(1)",
+            "http://localhost:3000/café",
             "",
         ];
         for url in refused {

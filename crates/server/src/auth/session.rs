@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 
 use super::error::AuthError;
 use super::tokens::{AmrEntry, Claims, random_token};
+use crate::db::identities::{self, IdentityRow};
 use crate::db::users::UserRow;
 use crate::db::{self, sessions, users};
 use crate::state::AppState;
@@ -37,12 +38,32 @@ pub fn user_metadata(user: &UserRow) -> Value {
     parse_json(&user.user_metadata)
 }
 
-/// The user JSON of GoTrue (`internal/models/user.go`), with its single email identity.
-/// Optional timestamps are omitted when unset, as GoTrue does; `factors` is omitted while the
-/// user has none.
-pub fn user_json(user: &UserRow) -> Value {
-    // GoTrue stores identities in their own table; ours is implied by the user row, so its id
-    // is derived from the user id to stay stable across calls.
+/// Whether the user has a password (users created through a provider have none).
+pub fn has_password(user: &UserRow) -> bool {
+    !user.encrypted_password.is_empty()
+}
+
+/// The identity JSON of GoTrue (`internal/models/identity.go`) for a provider identity.
+fn identity_json(identity: &IdentityRow) -> Value {
+    let mut body = json!({
+        "identity_id": identity.id,
+        "id": identity.provider_id,
+        "user_id": identity.user_id,
+        "identity_data": parse_json(&identity.identity_data),
+        "provider": identity.provider,
+        "created_at": rfc3339(identity.created_at),
+        "updated_at": rfc3339(identity.updated_at),
+        "email": identity.email.clone().unwrap_or_default(),
+    });
+    if let Some(at) = identity.last_sign_in_at {
+        body["last_sign_in_at"] = json!(rfc3339(at));
+    }
+    body
+}
+
+/// The email identity of a user with a password: GoTrue stores it in its identities table;
+/// ours is implied by the user row, so its id is derived from the user id to stay stable.
+fn email_identity_json(user: &UserRow) -> Value {
     let identity_id = uuid::Uuid::parse_str(&user.id)
         .map(|id| uuid::Uuid::new_v5(&id, b"email").to_string())
         .unwrap_or_default();
@@ -61,6 +82,17 @@ pub fn user_json(user: &UserRow) -> Value {
         "updated_at": rfc3339(user.updated_at),
         "email": user.email,
     });
+    if let Some(at) = user.last_sign_in_at {
+        identity["last_sign_in_at"] = json!(rfc3339(at));
+    }
+    identity
+}
+
+/// The user JSON of GoTrue (`internal/models/user.go`) with its identities: the email
+/// identity when the user has a password, then the provider identities (`identities`, oldest
+/// first). Optional timestamps are omitted when unset, as GoTrue does; `factors` is omitted
+/// while the user has none.
+pub fn user_json(user: &UserRow, identities: &[IdentityRow]) -> Value {
     let mut body = json!({
         "id": user.id,
         "aud": AUDIENCE,
@@ -80,10 +112,21 @@ pub fn user_json(user: &UserRow) -> Value {
     }
     if let Some(at) = user.last_sign_in_at {
         body["last_sign_in_at"] = json!(rfc3339(at));
-        identity["last_sign_in_at"] = json!(rfc3339(at));
     }
-    body["identities"] = json!([identity]);
+    let email_identity = has_password(user).then(|| email_identity_json(user));
+    body["identities"] = Value::Array(
+        email_identity
+            .into_iter()
+            .chain(identities.iter().map(identity_json))
+            .collect(),
+    );
     body
+}
+
+/// [`user_json`] with the user's identities loaded from the database.
+pub async fn user_body(state: &AppState, user: &UserRow) -> Result<Value, AuthError> {
+    let identities = identities::for_user(&state.db, &user.id).await?;
+    Ok(user_json(user, &identities))
 }
 
 /// Details of the request that opens a session (stored on the session row).
@@ -172,6 +215,6 @@ pub async fn respond(
         "expires_in": expires_in,
         "expires_at": exp,
         "refresh_token": refresh_token,
-        "user": user_json(user),
+        "user": user_body(state, user).await?,
     }))
 }

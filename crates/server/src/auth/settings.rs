@@ -16,7 +16,8 @@ pub fn router() -> Router<AppState> {
         .route("/.well-known/jwks.json", get(jwks))
 }
 
-/// GoTrue's settings document: only the email provider is on, sign-ups confirm at once.
+/// GoTrue's settings document: the email provider and the configured third-party providers
+/// are on, sign-ups confirm at once.
 async fn settings(State(state): State<AppState>) -> Json<Value> {
     let providers = [
         "anonymous_users",
@@ -46,10 +47,14 @@ async fn settings(State(state): State<AppState>) -> Json<Value> {
         "phone",
         "zoom",
     ];
-    let external: serde_json::Map<String, Value> = providers
+    let mut external: serde_json::Map<String, Value> = providers
         .iter()
         .map(|name| ((*name).to_owned(), Value::Bool(*name == "email")))
         .collect();
+    // Configured OpenID Connect providers are on, including names GoTrue does not list.
+    for name in state.oauth.names() {
+        external.insert(name.to_owned(), Value::Bool(true));
+    }
     Json(json!({
         "external": external,
         "disable_signup": state.config.disable_signup,

@@ -109,7 +109,9 @@ async fn password_grant(
     }
     let password = params.password.unwrap_or_default();
     let user = users::find_by_email(&state.db, &Email::normalise(email)).await?;
-    // An unknown email is verified against a dummy hash so that both failures take as long.
+    // An unknown email, or a user without a password (signed up through a provider), is
+    // verified against a dummy hash so that every failure takes as long.
+    let user = user.filter(session::has_password);
     let hash = user.as_ref().map_or_else(
         || state.dummy_hash.to_string(),
         |u| u.encrypted_password.clone(),

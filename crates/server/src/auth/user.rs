@@ -12,7 +12,7 @@ use super::email::Email;
 use super::error::AuthError;
 use super::extract::{AuthUser, GoTrueJson};
 use super::password;
-use super::session::{user_json, user_metadata};
+use super::session::{user_body, user_metadata};
 use crate::db::{self, sessions, users};
 use crate::state::AppState;
 
@@ -21,8 +21,8 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/user", get(get_user).put(update_user))
 }
 
-async fn get_user(auth: AuthUser) -> Json<Value> {
-    Json(user_json(&auth.user))
+async fn get_user(State(state): State<AppState>, auth: AuthUser) -> Result<Json<Value>, AuthError> {
+    Ok(Json(user_body(&state, &auth.user).await?))
 }
 
 /// `UserUpdateParams` (the fields we act on; unknown ones are ignored).
@@ -115,5 +115,5 @@ async fn update_user(
     let updated = users::find_by_id(&state.db, &user.id)
         .await?
         .ok_or_else(|| AuthError::internal("user vanished during update"))?;
-    Ok(Json(user_json(&updated)))
+    Ok(Json(user_body(&state, &updated).await?))
 }

@@ -12,8 +12,15 @@ pub struct ServeArgs {
 }
 
 /// Starts the server and blocks until SIGINT/SIGTERM.
-pub fn run(args: ServeArgs) -> anyhow::Result<()> {
+pub fn run(mut args: ServeArgs) -> anyhow::Result<()> {
     telemetry::init(args.config.log_format);
+    // Provider names are only known at run time, so their variables are read here.
+    args.config
+        .load_oauth_providers(|name| std::env::var(name).ok())?;
+    if !args.config.oauth.is_empty() {
+        let names: Vec<&str> = args.config.oauth.iter().map(|p| p.name.as_str()).collect();
+        tracing::info!(providers = ?names, callback = %args.config.oauth_callback(), "third-party sign-in enabled");
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;

@@ -8,6 +8,7 @@
 pub mod creatives;
 pub mod flow_states;
 pub mod heatmaps;
+pub mod identities;
 pub mod jobs;
 pub mod locations;
 pub mod media;

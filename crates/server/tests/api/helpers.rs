@@ -59,6 +59,9 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Config)) -> TestApp {
     config.trust_proxy = false;
     config.cors_origins = Vec::new();
     config.redirect_allow_list = Vec::new();
+    config.oauth_providers = Vec::new();
+    config.oauth_callback_url = None;
+    config.oauth = Vec::new();
     let postgres = match std::env::var("REGARD_TEST_DATABASE_URL") {
         Ok(admin_url) if !admin_url.is_empty() => Some(PostgresDb::create(&admin_url).await),
         _ => None,

@@ -14,6 +14,7 @@ mod jobs;
 mod locations;
 mod logout;
 mod media;
+mod oauth;
 mod refresh;
 mod sign_in;
 mod signup;
