@@ -147,6 +147,55 @@ pub struct Config {
     #[arg(long, env = "REGARD_DISABLE_SIGNUP")]
     pub disable_signup: bool,
 
+    /// Sign-ups are confirmed at once (`true`), or only once the user follows the link mailed
+    /// to them (`false`; signing in before answers `email_not_confirmed`).
+    #[arg(long, env = "REGARD_MAILER_AUTOCONFIRM", default_value_t = true, action = clap::ArgAction::Set)]
+    pub mailer_autoconfirm: bool,
+
+    /// SMTP server for outgoing mail: `smtp://user:pass@host:587` (STARTTLS), `smtps://...:465`
+    /// (TLS), or `smtp://host:25?tls=none` (plain, for a local relay). Default: none, and
+    /// every mail is written to `<data dir>/outbox/mail-*.eml` instead.
+    #[arg(long, env = "REGARD_SMTP_URL", hide_env_values = true)]
+    pub smtp_url: Option<Secret>,
+
+    /// Sender of outgoing mail.
+    #[arg(
+        long,
+        env = "REGARD_SMTP_FROM",
+        default_value = "Regard <no-reply@regard.localhost>"
+    )]
+    pub smtp_from: String,
+
+    /// SMS gateway: each SMS is POSTed as JSON `{to, body}` to this URL. Default: none, and
+    /// every SMS is written to `<data dir>/outbox/sms-*.json` and the log instead.
+    #[arg(long, env = "REGARD_SMS_WEBHOOK_URL", hide_env_values = true)]
+    pub sms_webhook_url: Option<Secret>,
+
+    /// Allow phone (SMS) second factors.
+    #[arg(long, env = "REGARD_MFA_PHONE_ENABLED", default_value_t = true, action = clap::ArgAction::Set)]
+    pub mfa_phone_enabled: bool,
+
+    /// Seconds a second-factor challenge (and its SMS code) stays valid.
+    #[arg(long, env = "REGARD_MFA_CHALLENGE_EXPIRY", default_value_t = 300)]
+    pub mfa_challenge_expiry: u64,
+
+    /// Most factors (verified or not) a user may have.
+    #[arg(long, env = "REGARD_MFA_MAX_FACTORS", default_value_t = 10)]
+    pub mfa_max_factors: u32,
+
+    /// Wrong second-factor codes allowed per factor per rate-limit window before 429.
+    #[arg(long, env = "REGARD_RATE_LIMIT_MFA_VERIFY", default_value_t = 5)]
+    pub rate_limit_mfa_verify: u32,
+
+    /// Seconds between two mails of one kind (recovery, confirmation) or two SMS codes to one
+    /// user; requests in between send nothing (recovery) or answer 429 (SMS).
+    #[arg(long, env = "REGARD_MAIL_MAX_FREQUENCY", default_value_t = 60)]
+    pub mail_max_frequency: u64,
+
+    /// Lifetime of links sent by mail (recovery, confirmation, email change), in seconds.
+    #[arg(long, env = "REGARD_MAIL_LINK_TTL", default_value_t = 3600)]
+    pub mail_link_ttl: u64,
+
     /// Password sign-ins allowed per client IP per rate-limit window (0 = unlimited).
     #[arg(long, env = "REGARD_RATE_LIMIT_SIGN_IN", default_value_t = 30)]
     pub rate_limit_sign_in: u32,
@@ -154,6 +203,10 @@ pub struct Config {
     /// Sign-ups allowed per client IP per rate-limit window (0 = unlimited).
     #[arg(long, env = "REGARD_RATE_LIMIT_SIGN_UP", default_value_t = 30)]
     pub rate_limit_sign_up: u32,
+
+    /// Requests that send mail (password recovery) allowed per client IP per window.
+    #[arg(long, env = "REGARD_RATE_LIMIT_EMAIL", default_value_t = 30)]
+    pub rate_limit_email: u32,
 
     /// Length of the rate-limit window in seconds; the allowance refills evenly over it.
     #[arg(long, env = "REGARD_RATE_LIMIT_WINDOW", default_value_t = 300)]

@@ -9,6 +9,7 @@ pub mod heatmaps;
 pub mod http;
 pub mod jobs;
 pub mod media;
+pub mod notify;
 pub mod simulations;
 pub mod startup;
 pub mod state;

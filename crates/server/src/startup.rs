@@ -13,6 +13,7 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 
 use crate::auth::limits::RateLimits;
+use crate::auth::mfa::seal::Sealer;
 use crate::auth::oidc::Providers;
 use crate::auth::tokens::{self, JwtKeys};
 use crate::auth::{AuthError, password};
@@ -22,6 +23,8 @@ use crate::events::Bus;
 use crate::http;
 use crate::http::api::signing::UrlSigner;
 use crate::jobs::WorkerPool;
+use crate::notify::mail::{Mailer, OutboxMailer, SmtpMailer};
+use crate::notify::sms::{OutboxSms, SmsSender, WebhookSms};
 use crate::state::AppState;
 use crate::storage::{self, StorageError};
 
@@ -52,6 +55,9 @@ pub enum StartupError {
     /// The HTTP client for sign-in providers could not be built.
     #[error("cannot prepare third-party sign-in: {0}")]
     OAuth(#[from] crate::auth::oidc::OidcError),
+    /// The mailer or SMS sender settings are invalid.
+    #[error("invalid mail or SMS settings: {0}")]
+    Notify(String),
     /// Computing the dummy password hash failed.
     #[error("cannot prepare password hashing: {0}")]
     Password(#[from] AuthError),
@@ -154,6 +160,9 @@ impl Application {
             signer: UrlSigner::new(jwt_secret.expose().as_bytes(), config.media_url_ttl),
             bus,
             stopping,
+            sealer: Sealer::from_secret(jwt_secret.expose().as_bytes()),
+            mailer: mailer(&config)?,
+            sms: sms_sender(&config)?,
             ingest_slots: Arc::new(tokio::sync::Semaphore::new(
                 config.media_ingest_concurrency.max(1),
             )),
@@ -207,6 +216,8 @@ impl Application {
         };
         let limits = Arc::clone(&state.limits);
         let sweep_db = state.db.clone();
+        let link_ttl = Duration::from_secs(state.config.mail_link_ttl);
+        let challenge_expiry_ms = crate::auth::mfa::challenge_expiry_ms(&state.config);
         let sweeper = tokio::spawn(async move {
             let mut tick = tokio::time::interval(Duration::from_secs(60));
             let mut minutes = 0u64;
@@ -229,6 +240,21 @@ impl Application {
                     db::now_ms() - crate::auth::flow::FLOW_STATE_RETENTION.as_millis() as i64;
                 if let Err(err) = db::flow_states::prune(&sweep_db, flow_cutoff).await {
                     tracing::warn!(error = %err, "pruning old flow states failed");
+                }
+                // Expired challenges, unverified factors and mailed links go (they no longer work).
+                let now = db::now_ms();
+                if let Err(err) = db::factors::prune(
+                    &sweep_db,
+                    now - challenge_expiry_ms,
+                    now - crate::auth::mfa::FACTOR_EXPIRY_MS,
+                )
+                .await
+                {
+                    tracing::warn!(error = %err, "pruning expired MFA challenges failed");
+                }
+                let link_ttl_ms = i64::try_from(link_ttl.as_millis()).unwrap_or(i64::MAX);
+                if let Err(err) = db::one_time_tokens::prune(&sweep_db, now - link_ttl_ms).await {
+                    tracing::warn!(error = %err, "pruning expired mail links failed");
                 }
                 // Finished jobs are kept a week for diagnostics.
                 if let Err(err) = db::jobs::prune_finished(&sweep_db, cutoff).await {
@@ -323,4 +349,35 @@ async fn shutdown_signal() {
         () = terminate => {},
     }
     tracing::info!("shutdown signal received; finishing in-flight requests");
+}
+
+/// SMTP when `REGARD_SMTP_URL` is set, otherwise `.eml` files in `<data dir>/outbox`.
+fn mailer(config: &Config) -> Result<Arc<dyn Mailer>, StartupError> {
+    let notify = |err: crate::notify::mail::MailError| StartupError::Notify(err.to_string());
+    Ok(match &config.smtp_url {
+        Some(url) => Arc::new(SmtpMailer::new(url.expose(), &config.smtp_from).map_err(notify)?),
+        None => {
+            tracing::info!(
+                outbox = %config.data_dir.join("outbox").display(),
+                "no REGARD_SMTP_URL: mail is written to the outbox folder"
+            );
+            Arc::new(
+                OutboxMailer::new(config.data_dir.join("outbox"), &config.smtp_from)
+                    .map_err(notify)?,
+            )
+        }
+    })
+}
+
+/// The SMS gateway webhook when `REGARD_SMS_WEBHOOK_URL` is set, otherwise the outbox folder.
+fn sms_sender(config: &Config) -> Result<Arc<dyn SmsSender>, StartupError> {
+    Ok(match &config.sms_webhook_url {
+        Some(url) => Arc::new(
+            WebhookSms::new(url.expose().to_owned())
+                .map_err(|err| StartupError::Notify(err.to_string()))?,
+        ),
+        None => Arc::new(OutboxSms {
+            dir: config.data_dir.join("outbox"),
+        }),
+    })
 }

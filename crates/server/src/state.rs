@@ -34,6 +34,12 @@ pub struct AppState {
     pub bus: Bus,
     /// Becomes true when the server starts shutting down (event streams end).
     pub stopping: tokio::sync::watch::Receiver<bool>,
+    /// Seals second-factor secrets at rest.
+    pub sealer: crate::auth::mfa::seal::Sealer,
+    /// Outgoing mail (SMTP, or the outbox folder in development).
+    pub mailer: Arc<dyn crate::notify::mail::Mailer>,
+    /// Outgoing SMS (a gateway webhook, or the outbox folder in development).
+    pub sms: Arc<dyn crate::notify::sms::SmsSender>,
     /// Bounds the image ingests running at once (each holds a decoded image in memory).
     pub ingest_slots: Arc<tokio::sync::Semaphore>,
 }

@@ -1,4 +1,4 @@
-//! Per-client-IP rate limits on sign-in and sign-up (GCRA buckets from `governor`).
+//! Per-client-IP rate limits on sign-in, sign-up and mail-sending requests (GCRA buckets from `governor`).
 //!
 //! In memory, per process: with several `regard serve` nodes each keeps its own buckets, which
 //! multiplies the allowance by the node count but needs no shared store. `governor` was chosen
@@ -16,6 +16,7 @@ use crate::config::Config;
 pub struct RateLimits {
     sign_in: Option<DefaultKeyedRateLimiter<IpAddr>>,
     sign_up: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    email: Option<DefaultKeyedRateLimiter<IpAddr>>,
 }
 
 /// A limiter allowing `count` requests per `window_secs`, refilled evenly, burst `count`.
@@ -32,6 +33,7 @@ impl RateLimits {
         Self {
             sign_in: limiter(config.rate_limit_sign_in, config.rate_limit_window),
             sign_up: limiter(config.rate_limit_sign_up, config.rate_limit_window),
+            email: limiter(config.rate_limit_email, config.rate_limit_window),
         }
     }
 
@@ -49,9 +51,19 @@ impl RateLimits {
             .is_none_or(|limiter| limiter.check_key(&ip).is_ok())
     }
 
+    /// Takes one mail-sending request (recovery, resend) from `ip`'s allowance.
+    pub fn allow_email(&self, ip: IpAddr) -> bool {
+        self.email
+            .as_ref()
+            .is_none_or(|limiter| limiter.check_key(&ip).is_ok())
+    }
+
     /// Forgets clients whose buckets are full again, so memory stays bounded.
     pub fn forget_idle(&self) {
-        for limiter in [&self.sign_in, &self.sign_up].into_iter().flatten() {
+        for limiter in [&self.sign_in, &self.sign_up, &self.email]
+            .into_iter()
+            .flatten()
+        {
             limiter.retain_recent();
             limiter.shrink_to_fit();
         }

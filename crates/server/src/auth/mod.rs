@@ -9,7 +9,9 @@ mod external;
 pub mod extract;
 pub mod flow;
 pub mod limits;
+pub mod links;
 mod logout;
+pub mod mfa;
 pub mod oidc;
 pub mod password;
 pub mod redirect;
@@ -38,6 +40,8 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .merge(user::router())
         .merge(settings::router())
         .merge(external::router())
+        .merge(mfa::router())
+        .merge(links::router())
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(state.config.max_body_bytes))
         .layer(middleware::from_fn(error::api_version))

@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 
 use super::error::AuthError;
 use super::tokens::{AmrEntry, Claims, random_token};
+use crate::db::factors::{self, FactorRow};
 use crate::db::identities::{self, IdentityRow};
 use crate::db::users::UserRow;
 use crate::db::{self, sessions, users};
@@ -92,7 +93,7 @@ fn email_identity_json(user: &UserRow) -> Value {
 /// identity when the user has a password, then the provider identities (`identities`, oldest
 /// first). Optional timestamps are omitted when unset, as GoTrue does; `factors` is omitted
 /// while the user has none.
-pub fn user_json(user: &UserRow, identities: &[IdentityRow]) -> Value {
+pub fn user_json(user: &UserRow, identities: &[IdentityRow], factors: &[FactorRow]) -> Value {
     let mut body = json!({
         "id": user.id,
         "aud": AUDIENCE,
@@ -120,13 +121,19 @@ pub fn user_json(user: &UserRow, identities: &[IdentityRow]) -> Value {
             .chain(identities.iter().map(identity_json))
             .collect(),
     );
+    if !factors.is_empty() {
+        body["factors"] = Value::Array(factors.iter().map(super::mfa::factor_json).collect());
+    }
     body
 }
 
-/// [`user_json`] with the user's identities loaded from the database.
+/// [`user_json`] with the user's identities and factors loaded from the database (auth-js
+/// derives the next assurance level from the factors, so every answer carrying the user must
+/// list them).
 pub async fn user_body(state: &AppState, user: &UserRow) -> Result<Value, AuthError> {
     let identities = identities::for_user(&state.db, &user.id).await?;
-    Ok(user_json(user, &identities))
+    let factors = factors::for_user(&state.db, &user.id).await?;
+    Ok(user_json(user, &identities, &factors))
 }
 
 /// Details of the request that opens a session (stored on the session row).

@@ -58,7 +58,7 @@ async fn settings(State(state): State<AppState>) -> Json<Value> {
     Json(json!({
         "external": external,
         "disable_signup": state.config.disable_signup,
-        "mailer_autoconfirm": true,
+        "mailer_autoconfirm": state.config.mailer_autoconfirm,
         "phone_autoconfirm": false,
         "sms_provider": "",
         "saml_enabled": false,

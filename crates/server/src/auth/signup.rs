@@ -1,7 +1,8 @@
-//! `POST /auth/v1/signup`: email and password sign-up. Email confirmation is off (no mailer
-//! yet), so a new user is confirmed at once and gets a session, as GoTrue with auto-confirm.
+//! `POST /auth/v1/signup`: email and password sign-up. By default a new user is confirmed at
+//! once and gets a session (GoTrue's auto-confirm); with `REGARD_MAILER_AUTOCONFIRM=false` the
+//! answer is the user without a session, and a confirmation link is mailed.
 
-use axum::extract::State;
+use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
 use axum::{Json, Router};
@@ -11,10 +12,13 @@ use serde_json::{Value, json};
 use super::email::Email;
 use super::error::AuthError;
 use super::extract::{ClientIp, GoTrueJson};
+use super::flow::Pkce;
+use super::links;
 use super::password;
 use super::session::{self, Origin};
 use crate::db::users::UserRow;
 use crate::db::{self, DbError, users};
+use crate::notify::templates::Lang;
 use crate::state::AppState;
 
 /// Routes of this module.
@@ -30,6 +34,8 @@ struct SignupParams {
     password: Option<String>,
     /// Initial `user_metadata`.
     data: Option<Value>,
+    code_challenge: Option<String>,
+    code_challenge_method: Option<String>,
 }
 
 fn user_already_exists() -> AuthError {
@@ -40,8 +46,14 @@ fn user_already_exists() -> AuthError {
     )
 }
 
+#[derive(Debug, Deserialize)]
+struct RedirectQuery {
+    redirect_to: Option<String>,
+}
+
 async fn signup(
     State(state): State<AppState>,
+    Query(query): Query<RedirectQuery>,
     ClientIp(ip): ClientIp,
     headers: HeaderMap,
     GoTrueJson(params): GoTrueJson<SignupParams>,
@@ -92,12 +104,25 @@ async fn signup(
         Some(_) => return Err(AuthError::validation("data must be a JSON object")),
     };
 
+    let confirm = !state.config.mailer_autoconfirm;
+    let pkce = Pkce::from_params(
+        params.code_challenge.as_deref(),
+        params.code_challenge_method.as_deref(),
+    )?;
+    let redirect_to = links::checked_redirect(&state, query.redirect_to.as_deref());
+    let lang = links::request_lang(&headers);
     // Checked before hashing to spare the work; the unique index still settles races.
-    if users::find_by_email(&state.db, email.as_str())
-        .await?
-        .is_some()
-    {
-        return Err(user_already_exists());
+    if let Some(existing) = users::find_by_email(&state.db, email.as_str()).await? {
+        if !confirm {
+            return Err(user_already_exists());
+        }
+        // With confirmation on, the answer must not tell whether the address has an account:
+        // the same work (a hash), the same shape, and a new link for an unconfirmed one.
+        let _ = password::hash(password).await?;
+        if existing.email_confirmed_at.is_none() {
+            spawn_confirmation(&state, existing, redirect_to, lang, pkce);
+        }
+        return Ok(Json(unconfirmed_user_json(email.as_str(), db::now_ms())));
     }
     let hash = password::hash(password).await?;
     let now = db::now_ms();
@@ -105,7 +130,7 @@ async fn signup(
         id: uuid::Uuid::new_v4().to_string(),
         email: email.as_str().to_owned(),
         encrypted_password: hash,
-        email_confirmed_at: Some(now),
+        email_confirmed_at: (!confirm).then_some(now),
         app_metadata: json!({"provider": "email", "providers": ["email"]}).to_string(),
         user_metadata: user_metadata.to_string(),
         last_sign_in_at: None,
@@ -118,6 +143,12 @@ async fn signup(
         Err(err) => return Err(err.into()),
     }
     tracing::info!(user_id = %user.id, "user signed up");
+    if confirm {
+        let mut body = session::user_body(&state, &user).await?;
+        body["confirmation_sent_at"] = json!(session::rfc3339(now));
+        spawn_confirmation(&state, user, redirect_to, lang, pkce);
+        return Ok(Json(body));
+    }
     let origin = Origin {
         ip: Some(ip.to_string()),
         user_agent: user_agent(&headers),
@@ -125,6 +156,56 @@ async fn signup(
     Ok(Json(
         session::start(&state, &user, "password", &origin).await?,
     ))
+}
+
+/// Mails the confirmation link after the answer (so that its timing says nothing).
+fn spawn_confirmation(
+    state: &AppState,
+    user: UserRow,
+    redirect_to: String,
+    lang: Lang,
+    pkce: Option<Pkce>,
+) {
+    let state = state.clone();
+    tokio::spawn(async move {
+        let sent = links::send(
+            &state,
+            links::Send {
+                kind: links::LinkKind::Confirmation,
+                user: &user,
+                to: &user.email,
+                redirect_to: &redirect_to,
+                lang,
+                pkce,
+            },
+        )
+        .await;
+        if let Err(err) = sent {
+            tracing::error!(error = %err, "sign-up confirmation mail failed");
+        }
+    });
+}
+
+/// What sign-up answers for an address that already has an account, when confirmation is on:
+/// a user of the same shape as a new one (GoTrue's obfuscated user), so the answer does not
+/// reveal the account.
+fn unconfirmed_user_json(email: &str, now: i64) -> Value {
+    let id = uuid::Uuid::new_v4().to_string();
+    let at = session::rfc3339(now);
+    json!({
+        "id": id,
+        "aud": session::AUDIENCE,
+        "role": session::AUDIENCE,
+        "email": email,
+        "phone": "",
+        "confirmation_sent_at": at,
+        "app_metadata": {"provider": "email", "providers": ["email"]},
+        "user_metadata": {},
+        "identities": [],
+        "created_at": at,
+        "updated_at": at,
+        "is_anonymous": false,
+    })
 }
 
 /// The `User-Agent` header, stored on the session for the user's device list.

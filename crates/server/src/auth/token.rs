@@ -121,6 +121,13 @@ async fn password_grant(
         Some(user) if matches => user,
         _ => return Err(AuthError::invalid_credentials()),
     };
+    if user.email_confirmed_at.is_none() {
+        return Err(AuthError::new(
+            StatusCode::BAD_REQUEST,
+            "email_not_confirmed",
+            "Email not confirmed",
+        ));
+    }
     let origin = Origin {
         ip: Some(ip.to_string()),
         user_agent: user_agent(headers),

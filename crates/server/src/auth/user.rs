@@ -1,8 +1,8 @@
 //! `GET /auth/v1/user` and `PUT /auth/v1/user`: the signed-in user, password and metadata
 //! changes.
 
-use axum::extract::State;
-use axum::http::StatusCode;
+use axum::extract::{Query, State};
+use axum::http::{HeaderMap, StatusCode};
 use axum::routing::get;
 use axum::{Json, Router};
 use serde::Deserialize;
@@ -11,9 +11,11 @@ use serde_json::Value;
 use super::email::Email;
 use super::error::AuthError;
 use super::extract::{AuthUser, GoTrueJson};
+use super::flow::Pkce;
+use super::links;
 use super::password;
 use super::session::{user_body, user_metadata};
-use crate::db::{self, sessions, users};
+use crate::db::{self, factors, sessions, users};
 use crate::state::AppState;
 
 /// Routes of this module.
@@ -34,11 +36,20 @@ struct UserUpdateParams {
     /// Merged into `user_metadata`; a `null` value deletes its key.
     data: Option<Value>,
     app_metadata: Option<Value>,
+    code_challenge: Option<String>,
+    code_challenge_method: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct RedirectQuery {
+    redirect_to: Option<String>,
 }
 
 async fn update_user(
     State(state): State<AppState>,
     auth: AuthUser,
+    headers: HeaderMap,
+    Query(query): Query<RedirectQuery>,
     GoTrueJson(params): GoTrueJson<UserUpdateParams>,
 ) -> Result<Json<Value>, AuthError> {
     if params.app_metadata.as_ref().is_some_and(|v| !v.is_null()) {
@@ -48,13 +59,22 @@ async fn update_user(
             "Updating app_metadata requires admin privileges",
         ));
     }
-    if let Some(email) = params.email.as_deref().filter(|e| !e.trim().is_empty()) {
-        // Changing the address needs confirmation mails, which come with the mailer.
-        if Email::parse(email)?.as_str() != auth.user.email {
-            return Err(AuthError::validation(
-                "Changing the email address is not supported",
-            ));
-        }
+    let new_email = match params.email.as_deref().filter(|e| !e.trim().is_empty()) {
+        Some(email) => Some(Email::parse(email.trim())?).filter(|e| e.as_str() != auth.user.email),
+        None => None,
+    };
+    let changes_password = params.password.as_deref().is_some_and(|p| !p.is_empty());
+    // As GoTrue: with a verified second factor, changing the address or the password needs
+    // the aal2 session, so a stolen password alone cannot take the account over.
+    if (new_email.is_some() || changes_password)
+        && auth.claims.aal != "aal2"
+        && factors::has_verified(&state.db, &auth.user.id).await?
+    {
+        return Err(AuthError::new(
+            StatusCode::UNAUTHORIZED,
+            "insufficient_aal",
+            "AAL2 session is required to update email or password when MFA is enabled.",
+        ));
     }
     if params
         .phone
@@ -74,6 +94,7 @@ async fn update_user(
     };
     let user = &auth.user;
     let now = db::now_ms();
+    let mut pending_email = None;
 
     if let Some(password) = params.password.filter(|p| !p.is_empty()) {
         password::check_strength(&password)?;
@@ -112,8 +133,44 @@ async fn update_user(
         users::update_user_metadata(&state.db, &user.id, &text, now).await?;
     }
 
+    if let Some(email) = new_email {
+        if users::find_by_email(&state.db, email.as_str())
+            .await?
+            .is_some()
+        {
+            return Err(AuthError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "email_exists",
+                "A user with this email address has already been registered",
+            ));
+        }
+        let redirect_to = links::checked_redirect(&state, query.redirect_to.as_deref());
+        links::send(
+            &state,
+            links::Send {
+                kind: links::LinkKind::EmailChange,
+                user,
+                to: email.as_str(),
+                redirect_to: &redirect_to,
+                lang: links::request_lang(&headers),
+                pkce: Pkce::from_params(
+                    params.code_challenge.as_deref(),
+                    params.code_challenge_method.as_deref(),
+                )?,
+            },
+        )
+        .await?;
+        pending_email = Some(email.as_str().to_owned());
+    }
+
     let updated = users::find_by_id(&state.db, &user.id)
         .await?
         .ok_or_else(|| AuthError::internal("user vanished during update"))?;
-    Ok(Json(user_body(&state, &updated).await?))
+    let mut body = user_body(&state, &updated).await?;
+    if let Some(pending) = pending_email {
+        // GoTrue shows the pending address until the link in the mail is followed.
+        body["new_email"] = serde_json::json!(pending);
+        body["email_change_sent_at"] = serde_json::json!(super::session::rfc3339(db::now_ms()));
+    }
+    Ok(Json(body))
 }

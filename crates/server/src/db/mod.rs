@@ -6,12 +6,14 @@
 //! BIGINT epoch milliseconds, booleans, JSON as TEXT.
 
 pub mod creatives;
+pub mod factors;
 pub mod flow_states;
 pub mod heatmaps;
 pub mod identities;
 pub mod jobs;
 pub mod locations;
 pub mod media;
+pub mod one_time_tokens;
 mod page;
 pub mod refresh_tokens;
 pub mod search;

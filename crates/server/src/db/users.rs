@@ -113,3 +113,31 @@ pub async fn update_user_metadata(
         .await?;
     Ok(())
 }
+
+/// Marks the email address confirmed (first confirmation only; later calls keep the date).
+pub async fn confirm_email(db: &Db, id: &str, now: i64) -> Result<(), DbError> {
+    sqlx::query(
+        "UPDATE users SET email_confirmed_at = $1, updated_at = $1 \
+         WHERE id = $2 AND email_confirmed_at IS NULL",
+    )
+    .bind(now)
+    .bind(id)
+    .execute(db.pool())
+    .await?;
+    Ok(())
+}
+
+/// Replaces the email address (confirmed: the user followed a link sent to it);
+/// [`DbError::Conflict`] when another user has it.
+pub async fn update_email(db: &Db, id: &str, email: &str, now: i64) -> Result<(), DbError> {
+    sqlx::query(
+        "UPDATE users SET email = $1, email_confirmed_at = $2, updated_at = $2 WHERE id = $3",
+    )
+    .bind(email)
+    .bind(now)
+    .bind(id)
+    .execute(db.pool())
+    .await
+    .map_err(DbError::from_write)?;
+    Ok(())
+}

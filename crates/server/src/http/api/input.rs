@@ -36,6 +36,26 @@ impl FromRequestParts<AppState> for ApiUser {
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
         match AuthUser::from_request_parts(parts, state).await {
+            // A user with a verified second factor reaches their data only from an aal2
+            // session: a stolen password alone opens nothing.
+            Ok(user) if user.claims.aal != "aal2" => {
+                match crate::db::factors::has_verified(&state.db, &user.user.id).await {
+                    Ok(false) => Ok(ApiUser(user)),
+                    Ok(true) => Err(ApiError::new(
+                        StatusCode::FORBIDDEN,
+                        "insufficient_aal",
+                        "Enter your two-step verification code to continue",
+                    )),
+                    Err(err) => {
+                        tracing::error!(error = %err, "checking the user's factors failed");
+                        Err(ApiError::new(
+                            StatusCode::INTERNAL_SERVER_ERROR,
+                            "internal",
+                            "Something went wrong on our side; please try again",
+                        ))
+                    }
+                }
+            }
             Ok(user) => Ok(ApiUser(user)),
             // Already logged by `AuthError::internal`.
             Err(err) if err.status.is_server_error() => Err(ApiError::new(

@@ -1,0 +1,550 @@
+//! Links and codes sent by mail — password recovery, sign-up confirmation, email change — and
+//! their verification: `POST /recover`, `POST /verify` (auth-js `verifyOtp`) and `GET /verify`
+//! (the link in the mail), as GoTrue (`reference/gotrue-protocol.md` §1.14).
+//!
+//! Each mail carries a link with a long random token and a 6-digit code; only hashes are
+//! stored. Either works once, within `REGARD_MAIL_LINK_TTL`; a few wrong codes kill the token.
+//! `/recover` answers the same, at once, whether or not the address has an account: the lookup
+//! and the sending happen after the answer, in a task.
+
+use axum::extract::{Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::post;
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use super::email::Email;
+use super::error::AuthError;
+use super::extract::{ClientIp, GoTrueJson};
+use super::flow::{self, NewFlow, Pkce, ProviderTokens};
+use super::redirect;
+use super::session::{self, Origin};
+use super::signup::user_agent;
+use super::tokens::random_token;
+use crate::db::one_time_tokens::{self, OneTimeTokenRow};
+use crate::db::users::UserRow;
+use crate::db::{self, DbError, users};
+use crate::notify::templates::{self, Lang, MailKind};
+use crate::state::AppState;
+
+/// Wrong codes a mailed token survives.
+const MAX_CODE_FAILURES: i64 = 5;
+
+/// Routes of this module.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/recover", post(recover))
+        .route("/verify", post(verify_post).get(verify_get))
+}
+
+/// The kinds of mailed tokens, as stored and as GoTrue's `type` names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkKind {
+    Recovery,
+    Confirmation,
+    EmailChange,
+}
+
+impl LinkKind {
+    fn stored(self) -> &'static str {
+        match self {
+            LinkKind::Recovery => "recovery",
+            LinkKind::Confirmation => "confirmation",
+            LinkKind::EmailChange => "email_change",
+        }
+    }
+
+    /// The `type` of GoTrue's verify endpoints (`signup` and `email` both confirm a sign-up).
+    fn from_type(kind: &str) -> Option<Self> {
+        match kind {
+            "recovery" => Some(LinkKind::Recovery),
+            "signup" | "email" => Some(LinkKind::Confirmation),
+            "email_change" => Some(LinkKind::EmailChange),
+            _ => None,
+        }
+    }
+
+    fn link_type(self) -> &'static str {
+        match self {
+            LinkKind::Recovery => "recovery",
+            LinkKind::Confirmation => "signup",
+            LinkKind::EmailChange => "email_change",
+        }
+    }
+
+    fn mail(self) -> MailKind {
+        match self {
+            LinkKind::Recovery => MailKind::Recovery,
+            LinkKind::Confirmation => MailKind::Confirmation,
+            LinkKind::EmailChange => MailKind::EmailChange,
+        }
+    }
+
+    /// The AMR method of the session the link opens.
+    fn amr(self) -> &'static str {
+        match self {
+            LinkKind::Recovery => "recovery",
+            LinkKind::Confirmation => "email/signup",
+            LinkKind::EmailChange => "email_change",
+        }
+    }
+}
+
+fn sha256_hex(parts: &[&str]) -> String {
+    let mut hasher = Sha256::new();
+    for part in parts {
+        hasher.update(part.as_bytes());
+        hasher.update([0u8]);
+    }
+    hex::encode(hasher.finalize())
+}
+
+fn otp_hash(user_id: &str, code: &str) -> String {
+    sha256_hex(&[user_id, code.trim()])
+}
+
+fn token_hash(token: &str) -> String {
+    sha256_hex(&[token.trim()])
+}
+
+/// The language of the request (`Accept-Language`), for mails.
+pub fn request_lang(headers: &HeaderMap) -> Lang {
+    Lang::from_accept_language(
+        headers
+            .get(axum::http::header::ACCEPT_LANGUAGE)
+            .and_then(|v| v.to_str().ok()),
+    )
+}
+
+/// What a mail about to be sent needs.
+pub struct Send<'a> {
+    pub kind: LinkKind,
+    pub user: &'a UserRow,
+    /// Where the mail goes (the new address for an email change).
+    pub to: &'a str,
+    pub redirect_to: &'a str,
+    pub lang: Lang,
+    /// The client's PKCE challenge: the link then ends in `redirect_to?code=` (a flow state)
+    /// rather than in tokens in the fragment.
+    pub pkce: Option<Pkce>,
+}
+
+/// Stores a fresh token of `kind` for the user (the previous one stops working) and mails the
+/// link, unless one of this kind went out less than `REGARD_MAIL_MAX_FREQUENCY` ago. Returns
+/// whether a mail was sent.
+pub async fn send(state: &AppState, send: Send<'_>) -> Result<bool, AuthError> {
+    let now = db::now_ms();
+    let frequency_ms = i64::try_from(state.config.mail_max_frequency)
+        .unwrap_or(i64::MAX / 1000)
+        .saturating_mul(1000);
+    if let Some(last) =
+        one_time_tokens::latest(&state.db, &send.user.id, send.kind.stored()).await?
+        && now < last.created_at.saturating_add(frequency_ms)
+        && last.relates_to == send.to
+    {
+        return Ok(false);
+    }
+    let flow_state_id = match send.pkce {
+        Some(pkce) => Some(
+            flow::create(
+                state,
+                NewFlow {
+                    provider: "email",
+                    authentication_method: send.kind.amr(),
+                    pkce: Some(pkce),
+                    redirect_to: send.redirect_to,
+                    nonce: None,
+                },
+            )
+            .await?
+            .id,
+        ),
+        None => None,
+    };
+    let token = format!("{}{}", random_token(), random_token());
+    let code = six_digits();
+    one_time_tokens::replace(
+        &state.db,
+        &OneTimeTokenRow {
+            id: uuid::Uuid::new_v4().to_string(),
+            user_id: send.user.id.clone(),
+            kind: send.kind.stored().to_owned(),
+            token_hash: token_hash(&token),
+            otp_hash: otp_hash(&send.user.id, &code),
+            failed_count: 0,
+            relates_to: send.to.to_owned(),
+            flow_state_id,
+            created_at: now,
+        },
+    )
+    .await?;
+    let mut link = url::Url::parse(&format!(
+        "{}/auth/v1/verify",
+        state.config.site_url.trim_end_matches('/')
+    ))
+    .map_err(AuthError::internal)?;
+    link.query_pairs_mut()
+        .append_pair("token", &token)
+        .append_pair("type", send.kind.link_type())
+        .append_pair("redirect_to", send.redirect_to);
+    let mail = templates::mail(send.kind.mail(), send.lang, send.to, link.as_str(), &code);
+    state.mailer.send(&mail).await.map_err(|err| {
+        AuthError::internal(format!(
+            "sending a {} mail failed: {err}",
+            send.kind.stored()
+        ))
+    })?;
+    Ok(true)
+}
+
+/// A uniformly random 6-digit code.
+fn six_digits() -> String {
+    use rand::Rng;
+    format!("{:06}", rand::rng().random_range(0..1_000_000u32))
+}
+
+/// `redirect_to` if the site allows it (`REGARD_SITE_URL`, `REGARD_REDIRECT_ALLOW_LIST`),
+/// otherwise the site itself.
+pub fn checked_redirect(state: &AppState, redirect_to: Option<&str>) -> String {
+    redirect::resolve(&state.config, redirect_to)
+}
+
+#[derive(Debug, Deserialize)]
+struct RedirectQuery {
+    redirect_to: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct RecoverParams {
+    email: Option<String>,
+    code_challenge: Option<String>,
+    code_challenge_method: Option<String>,
+}
+
+async fn recover(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    Query(query): Query<RedirectQuery>,
+    GoTrueJson(params): GoTrueJson<RecoverParams>,
+) -> Result<Json<Value>, AuthError> {
+    let email = params.email.unwrap_or_default();
+    if email.trim().is_empty() {
+        return Err(AuthError::validation("Password recovery requires an email"));
+    }
+    let email = Email::parse(email.trim())?;
+    let pkce = Pkce::from_params(
+        params.code_challenge.as_deref(),
+        params.code_challenge_method.as_deref(),
+    )?;
+    // Per client IP, whatever the address: the same for known and unknown ones.
+    if !state.limits.allow_email(ip) {
+        return Err(AuthError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "over_email_send_rate_limit",
+            "Email rate limit exceeded",
+        ));
+    }
+    let redirect_to = checked_redirect(&state, query.redirect_to.as_deref());
+    let lang = request_lang(&headers);
+    // The answer does not wait for the lookup or the mail, so its timing says nothing about
+    // whether the address has an account.
+    tokio::spawn(async move {
+        let result = async {
+            let Some(user) = users::find_by_email(&state.db, email.as_str()).await? else {
+                return Ok(false);
+            };
+            send(
+                &state,
+                Send {
+                    kind: LinkKind::Recovery,
+                    user: &user,
+                    to: &user.email,
+                    redirect_to: &redirect_to,
+                    lang,
+                    pkce,
+                },
+            )
+            .await
+        }
+        .await;
+        if let Err(err) = result {
+            tracing::error!(error = %err, "password recovery mail failed");
+        }
+    });
+    Ok(Json(json!({})))
+}
+
+fn otp_expired() -> AuthError {
+    AuthError::new(
+        StatusCode::FORBIDDEN,
+        "otp_expired",
+        "Token has expired or is invalid",
+    )
+}
+
+/// Applies a verified token (confirms the address or changes it) and returns the user.
+async fn apply(
+    state: &AppState,
+    token: &OneTimeTokenRow,
+    kind: LinkKind,
+) -> Result<UserRow, AuthError> {
+    let ttl_ms = i64::try_from(state.config.mail_link_ttl)
+        .unwrap_or(i64::MAX / 1000)
+        .saturating_mul(1000);
+    let now = db::now_ms();
+    if now >= token.created_at.saturating_add(ttl_ms) {
+        return Err(otp_expired());
+    }
+    let user = users::find_by_id(&state.db, &token.user_id)
+        .await?
+        .ok_or_else(otp_expired)?;
+    match kind {
+        // Following a link proves the mailbox, so recovery confirms the address too.
+        LinkKind::Recovery | LinkKind::Confirmation => {
+            if token.relates_to != user.email {
+                return Err(otp_expired());
+            }
+            users::confirm_email(&state.db, &user.id, now).await?;
+        }
+        LinkKind::EmailChange => {
+            match users::update_email(&state.db, &user.id, &token.relates_to, now).await {
+                Ok(()) => {}
+                Err(DbError::Conflict) => {
+                    return Err(AuthError::new(
+                        StatusCode::UNPROCESSABLE_ENTITY,
+                        "email_exists",
+                        "A user with this email address has already been registered",
+                    ));
+                }
+                Err(err) => return Err(err.into()),
+            }
+            tracing::info!(user_id = %user.id, "email address changed");
+        }
+    }
+    users::find_by_id(&state.db, &user.id)
+        .await?
+        .ok_or_else(otp_expired)
+}
+
+#[derive(Debug, Deserialize)]
+struct VerifyParams {
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    token: Option<String>,
+    token_hash: Option<String>,
+    email: Option<String>,
+    phone: Option<String>,
+}
+
+async fn verify_post(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    GoTrueJson(params): GoTrueJson<VerifyParams>,
+) -> Result<Json<Value>, AuthError> {
+    if !state.limits.allow_sign_in(ip) {
+        return Err(AuthError::rate_limited());
+    }
+    let kind_name = params.kind.unwrap_or_default();
+    let kind = LinkKind::from_type(&kind_name).ok_or_else(|| {
+        if matches!(kind_name.as_str(), "sms" | "phone_change") {
+            AuthError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "phone_provider_disabled",
+                "Phone logins are disabled",
+            )
+        } else {
+            AuthError::validation(format!("Verify requires a verification type: {kind_name}"))
+        }
+    })?;
+    if params
+        .phone
+        .as_deref()
+        .is_some_and(|p| !p.trim().is_empty())
+    {
+        return Err(AuthError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "phone_provider_disabled",
+            "Phone logins are disabled",
+        ));
+    }
+    let token = if let Some(hash) = params.token_hash.filter(|h| !h.trim().is_empty()) {
+        one_time_tokens::take(&state.db, &token_hash(&hash)).await?
+    } else {
+        let code = params.token.unwrap_or_default();
+        let email = params.email.unwrap_or_default();
+        if code.trim().is_empty() || email.trim().is_empty() {
+            return Err(AuthError::validation(
+                "Verify requires either a token_hash, or an email and a token",
+            ));
+        }
+        let email = Email::parse(email.trim())?;
+        // An email change's code went to the new address: the user is found by either.
+        let user_id = match users::find_by_email(&state.db, email.as_str()).await? {
+            Some(user) => Some(user.id),
+            None if kind == LinkKind::EmailChange => {
+                one_time_tokens::user_for_address(&state.db, kind.stored(), email.as_str()).await?
+            }
+            None => None,
+        };
+        match user_id {
+            Some(user_id) => {
+                one_time_tokens::take_by_code(
+                    &state.db,
+                    &user_id,
+                    kind.stored(),
+                    &otp_hash(&user_id, &code),
+                    MAX_CODE_FAILURES,
+                )
+                .await?
+            }
+            None => None,
+        }
+    };
+    let token = token
+        .filter(|t| t.kind == kind.stored())
+        .ok_or_else(otp_expired)?;
+    let origin = Origin {
+        ip: Some(ip.to_string()),
+        user_agent: user_agent(&headers),
+    };
+    let user = apply(&state, &token, kind).await?;
+    session::start(&state, &user, kind.amr(), &origin)
+        .await
+        .map(Json)
+}
+
+#[derive(Debug, Deserialize)]
+struct VerifyQuery {
+    token: Option<String>,
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    redirect_to: Option<String>,
+}
+
+/// The link in a mail: verifies, then sends the browser to `redirect_to` with the session in
+/// the fragment (implicit flow) or an error in the query and the fragment, as GoTrue.
+async fn verify_get(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    Query(query): Query<VerifyQuery>,
+) -> Response {
+    let redirect_to = checked_redirect(&state, query.redirect_to.as_deref());
+    let result = async {
+        if !state.limits.allow_sign_in(ip) {
+            return Err(AuthError::rate_limited());
+        }
+        let kind = query
+            .kind
+            .as_deref()
+            .and_then(LinkKind::from_type)
+            .ok_or_else(|| AuthError::validation("Verify requires a verification type"))?;
+        let token = query.token.unwrap_or_default();
+        if token.trim().is_empty() {
+            return Err(AuthError::validation("Verify requires a token"));
+        }
+        let row = one_time_tokens::take(&state.db, &token_hash(&token))
+            .await?
+            .filter(|t| t.kind == kind.stored())
+            .ok_or_else(otp_expired)?;
+        let user = apply(&state, &row, kind).await?;
+        // PKCE: the flow's code, exchanged by the client that asked for the mail.
+        if let Some(flow_id) = &row.flow_state_id {
+            let flow = flow::find(&state, flow_id).await?.ok_or_else(otp_expired)?;
+            let code =
+                flow::complete(&state, flow_id, &user.id, &ProviderTokens::default()).await?;
+            return Ok(
+                Redirect::to(&flow::redirect_with_code(&flow.redirect_to, &code)).into_response(),
+            );
+        }
+        let origin = Origin {
+            ip: Some(ip.to_string()),
+            user_agent: user_agent(&headers),
+        };
+        let session = session::start(&state, &user, kind.amr(), &origin).await?;
+        let mut fragment = url::form_urlencoded::Serializer::new(String::new());
+        for key in [
+            "access_token",
+            "expires_at",
+            "expires_in",
+            "refresh_token",
+            "token_type",
+        ] {
+            let value = match &session[key] {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            fragment.append_pair(key, &value);
+        }
+        fragment.append_pair("type", kind.link_type());
+        fragment.append_pair("sb", "");
+        Ok(redirect_with(&redirect_to, None, Some(&fragment.finish())))
+    }
+    .await;
+    result.unwrap_or_else(|err| redirect_error(&redirect_to, &err))
+}
+
+/// A 303 to `base` with `query` added to its query and `fragment` as its fragment.
+fn redirect_with(base: &str, query: Option<&str>, fragment: Option<&str>) -> Response {
+    let mut url = match url::Url::parse(base) {
+        Ok(url) => url,
+        Err(_) => return StatusCode::BAD_REQUEST.into_response(),
+    };
+    if let Some(query) = query {
+        let existing = url.query().map(str::to_owned);
+        url.set_query(Some(&match existing {
+            Some(existing) if !existing.is_empty() => format!("{existing}&{query}"),
+            _ => query.to_owned(),
+        }));
+    }
+    url.set_fragment(fragment);
+    Redirect::to(url.as_str()).into_response()
+}
+
+/// GoTrue's error redirect: `error`, `error_code` and `error_description` in the query and the
+/// fragment.
+pub fn redirect_error(base: &str, err: &AuthError) -> Response {
+    let error = match err.status.as_u16() {
+        400 | 422 => "invalid_request",
+        401 => "unauthorized_client",
+        403 => "access_denied",
+        429 => "invalid_request",
+        503 => "temporarily_unavailable",
+        _ => "server_error",
+    };
+    let params = url::form_urlencoded::Serializer::new(String::new())
+        .append_pair("error", error)
+        .append_pair("error_code", err.code)
+        .append_pair("error_description", &err.message)
+        .finish();
+    redirect_with(base, Some(&params), Some(&format!("{params}&sb=")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn link_types_round_trip() {
+        for kind in [
+            LinkKind::Recovery,
+            LinkKind::Confirmation,
+            LinkKind::EmailChange,
+        ] {
+            assert_eq!(LinkKind::from_type(kind.link_type()), Some(kind));
+        }
+        assert_eq!(LinkKind::from_type("email"), Some(LinkKind::Confirmation));
+        assert_eq!(LinkKind::from_type("magiclink"), None);
+    }
+
+    #[test]
+    fn hashes_separate_their_parts() {
+        assert_ne!(otp_hash("ab", "c"), otp_hash("a", "bc"));
+        assert_eq!(otp_hash("u", " 123456 "), otp_hash("u", "123456"));
+    }
+}

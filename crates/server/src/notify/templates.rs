@@ -1,0 +1,198 @@
+//! The texts of our mails and SMS, in French (default) and English. The language is the one the
+//! request asked for (`Accept-Language`), so a user gets mail in the language of the screen
+//! they used.
+
+use super::mail::Mail;
+
+/// A language of the product.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lang {
+    Fr,
+    En,
+}
+
+impl Lang {
+    /// The first language of an `Accept-Language` value that we speak; French otherwise.
+    pub fn from_accept_language(header: Option<&str>) -> Self {
+        for part in header.unwrap_or("").split(',') {
+            let tag = part
+                .split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase();
+            if tag.starts_with("fr") {
+                return Lang::Fr;
+            }
+            if tag.starts_with("en") {
+                return Lang::En;
+            }
+        }
+        Lang::Fr
+    }
+}
+
+/// What a mail is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MailKind {
+    Recovery,
+    Confirmation,
+    EmailChange,
+}
+
+struct Texts {
+    subject: &'static str,
+    intro: &'static str,
+    action: &'static str,
+    code: &'static str,
+    outro: &'static str,
+}
+
+fn texts(kind: MailKind, lang: Lang) -> Texts {
+    match (kind, lang) {
+        (MailKind::Recovery, Lang::Fr) => Texts {
+            subject: "Réinitialisez votre mot de passe Regard",
+            intro: "Vous avez demandé à réinitialiser le mot de passe de votre compte Regard.",
+            action: "Choisir un nouveau mot de passe",
+            code: "Ou saisissez ce code dans Regard",
+            outro: "Ce lien est valable une heure et ne sert qu'une fois. Si vous n'êtes pas à l'origine de cette demande, ignorez ce message : votre mot de passe ne change pas.",
+        },
+        (MailKind::Recovery, Lang::En) => Texts {
+            subject: "Reset your Regard password",
+            intro: "You asked to reset the password of your Regard account.",
+            action: "Choose a new password",
+            code: "Or enter this code in Regard",
+            outro: "This link is valid for one hour and works once. If you did not ask for it, ignore this message: your password stays the same.",
+        },
+        (MailKind::Confirmation, Lang::Fr) => Texts {
+            subject: "Confirmez votre adresse pour Regard",
+            intro: "Bienvenue sur Regard ! Confirmez votre adresse email pour activer votre compte.",
+            action: "Confirmer mon adresse",
+            code: "Ou saisissez ce code dans Regard",
+            outro: "Ce lien est valable une heure. Si vous n'avez pas créé de compte, ignorez ce message.",
+        },
+        (MailKind::Confirmation, Lang::En) => Texts {
+            subject: "Confirm your address for Regard",
+            intro: "Welcome to Regard! Confirm your email address to activate your account.",
+            action: "Confirm my address",
+            code: "Or enter this code in Regard",
+            outro: "This link is valid for one hour. If you did not create an account, ignore this message.",
+        },
+        (MailKind::EmailChange, Lang::Fr) => Texts {
+            subject: "Confirmez votre nouvelle adresse Regard",
+            intro: "Vous avez demandé à utiliser cette adresse pour votre compte Regard.",
+            action: "Confirmer la nouvelle adresse",
+            code: "Ou saisissez ce code dans Regard",
+            outro: "Ce lien est valable une heure. Tant qu'il n'est pas suivi, votre ancienne adresse reste celle du compte.",
+        },
+        (MailKind::EmailChange, Lang::En) => Texts {
+            subject: "Confirm your new Regard address",
+            intro: "You asked to use this address for your Regard account.",
+            action: "Confirm the new address",
+            code: "Or enter this code in Regard",
+            outro: "This link is valid for one hour. Until it is followed, your previous address stays the account's.",
+        },
+    }
+}
+
+/// Escapes text for HTML content and attribute values.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The mail of `kind` to `to`, whose button leads to `link`, with the same token as a 6-digit
+/// `code` for typing in.
+pub fn mail(kind: MailKind, lang: Lang, to: &str, link: &str, code: &str) -> Mail {
+    let t = texts(kind, lang);
+    let colon = if lang == Lang::Fr { " :" } else { ":" };
+    let text = format!(
+        "{}\n\n{}{colon}\n{link}\n\n{}{colon} {code}\n\n{}\n\n— Regard\n",
+        t.intro, t.action, t.code, t.outro
+    );
+    let html = format!(
+        "<!doctype html>\n<html lang=\"{lang}\"><body style=\"margin:0;padding:24px;background:#f5f5f4;\
+         font-family:system-ui,-apple-system,'Segoe UI',sans-serif;color:#1c1917\">\
+         <div style=\"max-width:520px;margin:0 auto;background:#fff;border-radius:12px;padding:32px\">\
+         <p style=\"font-size:20px;font-weight:600;margin:0 0 16px\">Regard</p>\
+         <p style=\"line-height:1.5\">{intro}</p>\
+         <p style=\"margin:24px 0\"><a href=\"{href}\" style=\"display:inline-block;background:#1c1917;\
+         color:#fff;text-decoration:none;padding:12px 20px;border-radius:8px\">{action}</a></p>\
+         <p style=\"line-height:1.5\">{code_label}{colon} <strong style=\"font-size:18px;letter-spacing:2px\">{code}</strong></p>\
+         <p style=\"font-size:13px;color:#57534e;line-height:1.5\">{outro}</p>\
+         <p style=\"font-size:12px;color:#78716c;word-break:break-all\">{href}</p>\
+         </div></body></html>\n",
+        lang = if lang == Lang::Fr { "fr" } else { "en" },
+        intro = escape(t.intro),
+        href = escape(link),
+        action = escape(t.action),
+        outro = escape(t.outro),
+        code_label = escape(t.code),
+        code = escape(code),
+    );
+    Mail {
+        to: to.to_owned(),
+        subject: t.subject.to_owned(),
+        text,
+        html,
+    }
+}
+
+/// The SMS carrying a second-factor code.
+pub fn sms_code(lang: Lang, code: &str) -> String {
+    match lang {
+        Lang::Fr => {
+            format!("Regard : votre code de vérification est {code}. Il expire dans 5 minutes.")
+        }
+        Lang::En => format!("Regard: your verification code is {code}. It expires in 5 minutes."),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accept_language_picks_the_first_language_we_speak() {
+        assert_eq!(
+            Lang::from_accept_language(Some("en-GB,en;q=0.9,fr;q=0.8")),
+            Lang::En
+        );
+        assert_eq!(
+            Lang::from_accept_language(Some("de-DE,fr;q=0.5,en;q=0.4")),
+            Lang::Fr
+        );
+        assert_eq!(Lang::from_accept_language(Some("de-DE")), Lang::Fr);
+        assert_eq!(Lang::from_accept_language(None), Lang::Fr);
+    }
+
+    #[test]
+    fn the_link_is_escaped_in_html_and_plain_in_text() {
+        let mail = mail(
+            MailKind::Recovery,
+            Lang::En,
+            "a@b.c",
+            "https://x/verify?a=1&b=\"2\"",
+            "012345",
+        );
+        assert!(mail.text.contains("https://x/verify?a=1&b=\"2\""));
+        assert!(
+            mail.html
+                .contains("https://x/verify?a=1&amp;b=&quot;2&quot;")
+        );
+        assert!(!mail.html.contains("b=\"2\""));
+        assert_eq!(mail.subject, "Reset your Regard password");
+        assert!(mail.text.contains("Or enter this code in Regard: 012345"));
+        assert!(mail.html.contains("012345"));
+    }
+}
