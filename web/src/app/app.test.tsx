@@ -1,8 +1,10 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { i18n } from '@/lib/i18n';
-import { authClient, emit, fakeSession, resetAuthMock } from '@/testing/auth-mock';
+import { emptyLists, mockApi } from '@/testing/api-mock';
+import { authClient, authError, emit, fakeSession, resetAuthMock } from '@/testing/auth-mock';
 import { renderApp } from '@/testing/render';
 
 vi.mock('@/lib/auth', () => import('@/testing/auth-mock'));
@@ -161,5 +163,34 @@ describe('chat widget', () => {
     await user.click(chatToggle()!);
     expect(screen.getByText('Hello! How can I help you?')).toBeInTheDocument();
     expect(screen.getByPlaceholderText('Ask your question...')).toBeInTheDocument();
+  });
+});
+
+describe('a session ended elsewhere', () => {
+  it('shows the login screen with a notice on the next 401, then the same page after signing in', async () => {
+    // A global sign-out on another device: the stored token is refused and so is its refresh.
+    authClient.refreshSession.mockResolvedValue({
+      data: { user: null, session: null },
+      error: authError('session_not_found', 'Session not found', 403),
+    });
+    mockApi(() => ({ status: 401, body: { code: 'unauthorized', message: 'x', details: { reason: 'session_not_found' } } }));
+    renderApp('/locations');
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Connexion' })).toBeInTheDocument();
+    expect(screen.getByTestId('session-ended')).toHaveTextContent(
+      'Votre session a pris fin, par exemple après une déconnexion sur un autre appareil.',
+    );
+    expect(screen.queryByRole('navigation')).not.toBeInTheDocument();
+    expect(authClient.signOut).toHaveBeenCalledTimes(1);
+    expect(authClient.signOut).toHaveBeenCalledWith({ scope: 'local' });
+
+    mockApi(emptyLists);
+    act(() => emit('SIGNED_IN', fakeSession()));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Mes emplacements' })).toBeInTheDocument();
+
+    // A later sign-out of one's own shows no such notice.
+    await userEvent.click(screen.getByRole('button', { name: 'Déconnexion' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Connexion' })).toBeInTheDocument();
+    expect(screen.queryByTestId('session-ended')).not.toBeInTheDocument();
   });
 });

@@ -47,6 +47,7 @@ export function resetAuthMock(session: Session | null = null) {
   authClient.signUp.mockReset().mockResolvedValue({ data: { user: null, session: null }, error: null });
   authClient.refreshSession.mockReset().mockResolvedValue({ data: { user: null, session: null }, error: null });
   authClient.signOut.mockReset().mockImplementation(() => {
+    authClient.getSession.mockResolvedValue({ data: { session: null }, error: null });
     emit('SIGNED_OUT', null);
     return Promise.resolve({ error: null });
   });

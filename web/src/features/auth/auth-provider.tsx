@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 
 import { authClient, type Session } from '@/lib/auth';
+import { clearSessionEnded } from '@/lib/session';
 
 import { AuthContext, type AuthState } from './auth-context';
 
@@ -22,7 +23,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     let active = true;
     const apply = (session: Session | null) => {
-      if (active) setState(stateFrom(session));
+      if (!active) return;
+      // A new session: the "your session has ended" notice has served its purpose.
+      if (session) clearSessionEnded();
+      setState(stateFrom(session));
     };
     const fail = (error: unknown) => {
       console.error('Could not load the session; continuing signed out.', error);

@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { MIN_PASSWORD_LENGTH } from '@/config/constants';
+import { useSessionEnded } from '@/lib/session';
 
 import { signIn, signUp, type AuthErrorKey } from '../api/auth-actions';
 
@@ -44,6 +45,7 @@ export function LoginForm() {
   const [error, setError] = useState<AuthErrorKey | null>(null);
   const [confirmationSent, setConfirmationSent] = useState(false);
   const [pending, setPending] = useState(false);
+  const sessionEnded = useSessionEnded();
 
   const toggleMode = () => {
     setMode((current) => (current === 'login' ? 'register' : 'login'));
@@ -96,6 +98,12 @@ export function LoginForm() {
       </h1>
       <p className="auth-form__intro">{isLogin ? t('auth.loginIntro') : t('auth.registerIntro')}</p>
 
+      {sessionEnded ? (
+        <Banner variant="info" data-testid="session-ended">
+          {t('auth.sessionEnded')}
+          {sessionEnded.interruptedUploads > 0 ? ` ${t('auth.uploadsInterrupted', { count: sessionEnded.interruptedUploads })}` : null}
+        </Banner>
+      ) : null}
       {error ? (
         <Banner variant="error" data-testid="auth-error">
           {t(error)}
