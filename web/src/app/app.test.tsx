@@ -87,6 +87,7 @@ describe('signed in', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Mes emplacements' })).toBeInTheDocument();
     expect(screen.getByPlaceholderText('Rechercher un emplacement...')).toBeInTheDocument();
 
+    await user.click(within(nav).getByTestId('user-menu'));
     await user.click(within(nav).getByRole('button', { name: 'Déconnexion' }));
     expect(authClient.signOut).toHaveBeenCalled();
     expect(await screen.findByRole('heading', { level: 1, name: 'Connexion' })).toBeInTheDocument();
@@ -99,6 +100,7 @@ describe('signed in', () => {
     await user.selectOptions(screen.getByLabelText('Langue'), 'en');
     expect(await screen.findByRole('heading', { level: 1, name: 'My Creatives' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Creative' })).toBeInTheDocument();
+    await user.click(screen.getByTestId('user-menu'));
     expect(screen.getByRole('button', { name: 'Logout' })).toBeInTheDocument();
     expect(document.documentElement.lang).toBe('en');
     expect(window.localStorage.getItem('regard-language')).toBe('en');
@@ -189,6 +191,7 @@ describe('a session ended elsewhere', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Mes emplacements' })).toBeInTheDocument();
 
     // A later sign-out of one's own shows no such notice.
+    await userEvent.click(screen.getByTestId('user-menu'));
     await userEvent.click(screen.getByRole('button', { name: 'Déconnexion' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Connexion' })).toBeInTheDocument();
     expect(screen.queryByTestId('session-ended')).not.toBeInTheDocument();
