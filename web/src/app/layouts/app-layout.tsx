@@ -42,10 +42,9 @@ export function AppLayout() {
                 </NavLink>
               </li>
             ))}
-            <li className="nav__user">
-              <UserMenu />
-            </li>
           </ul>
+          {/* Outside the list: the list scrolls sideways on narrow screens and would clip the menu. */}
+          <UserMenu />
         </nav>
         <div className="topbar__prefs" role="group" aria-label={t('settings.label')}>
           <LanguageSwitch />

@@ -2,10 +2,10 @@ import { useTranslation } from 'react-i18next';
 
 import type { AnyFactor } from '../api/mfa';
 
-/** "+33 •• •• •• 78": enough of a number to recognise it, not the whole number. */
+/** "+33 •••• 78": enough of a number to recognise it (country code, last two digits), not all of it. */
 export function maskPhone(phone: string): string {
   const digits = phone.replace(/\D/g, '');
-  return digits.length <= 4 ? phone : `+${'•'.repeat(Math.max(0, digits.length - 2))}${digits.slice(-2)}`;
+  return digits.length <= 6 ? phone : `+${digits.slice(0, 2)} •••• ${digits.slice(-2)}`;
 }
 
 /** How a factor is named to its owner: its friendly name, else its kind (and masked number). */

@@ -22,7 +22,7 @@ export function ProvidersSection({ user }: { user: User }) {
           {identities.map((identity) => {
             const email = typeof identity.identity_data?.email === 'string' ? identity.identity_data.email : null;
             return (
-              <li key={identity.identity_id ?? identity.id} className="account-list__item">
+              <li key={identity.identity_id ?? identity.id} className="account-list__item account-list__item--stacked">
                 <span className="account-list__name">
                   {identity.provider === 'email' ? t('account.providers.password') : providerLabel(identity.provider)}
                 </span>
