@@ -74,7 +74,8 @@ describe('signed in', () => {
     ['/no/such/page', 'Page introuvable'],
   ])('renders %s with its title', async (path, title) => {
     renderApp(path);
-    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
+    // The first import of a page's chunk (the simulation page's is big) is slow on a busy machine.
+    expect(await screen.findByRole('heading', { level: 1, name: title }, { timeout: 5000 })).toBeInTheDocument();
   });
 
   it('shows the navigation entries and signs out', async () => {
