@@ -52,6 +52,7 @@ describe('Regard in Chromium', () => {
     assert.equal(new URL(page.url()).pathname, '/creatives', '/ redirects to /creatives');
     await page.getByRole('navigation', { name: 'Navigation principale' }).waitFor();
 
+    await page.getByTestId('user-menu').click();
     await page.getByTestId('logout').click();
     await page.getByRole('heading', { level: 1, name: 'Connexion' }).waitFor();
 
@@ -103,6 +104,7 @@ describe('Regard in Chromium', () => {
     assert.match(stored, /"theme":"dark"/);
 
     // An English wrong-password banner after signing out.
+    await page.getByTestId('user-menu').click();
     await page.getByTestId('logout').click();
     await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
     await page.getByLabel('Email').fill('nobody@example.com');
@@ -119,6 +121,7 @@ describe('Regard in Chromium', () => {
     const { context, page, errors } = await newPage();
     const email = `deep-${Date.now()}@example.com`;
     await register(page, email, 'secret-123');
+    await page.getByTestId('user-menu').click();
     await page.getByTestId('logout').click();
     await page.getByRole('heading', { level: 1, name: 'Connexion' }).waitFor();
 

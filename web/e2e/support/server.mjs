@@ -1,6 +1,7 @@
 // Starts the real `regard` binary for a test file: a free loopback port, a fresh temporary data
-// folder, the built web app. Waits for /readyz to answer (a condition, not a fixed delay) and stops
-// the process (SIGTERM, then checks it exited) when the test file is done.
+// folder, the built web app, links in mails pointing back at it (REGARD_SITE_URL). Waits for
+// /readyz to answer (a condition, not a fixed delay) and stops the process (SIGTERM, then checks
+// it exited) when the test file is done.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -38,6 +39,8 @@ export async function startServer(env = {}) {
       REGARD_DATA_DIR: dataDir,
       REGARD_WEB_DIR: WEB_DIR,
       RUST_LOG: process.env.RUST_LOG ?? 'warn',
+      // Links in mails (recovery, confirmation) point back at this very server.
+      REGARD_SITE_URL: url,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

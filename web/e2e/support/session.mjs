@@ -22,12 +22,33 @@ export async function newPage(browser, baseURL) {
   return { context, page, errors };
 }
 
-/** Registers a new account (unique email with `prefix`) and waits for the creatives page. */
+/** The password of every account these suites create. */
+export const PASSWORD = 'secret-123';
+
+/**
+ * Registers a new account (unique email with `prefix`), waits for the creatives page and returns
+ * the email.
+ */
 export async function register(page, prefix) {
+  const email = `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
   await page.goto('/');
   await page.getByTestId('auth-mode-toggle').click();
-  await page.getByLabel('Email').fill(`${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`);
-  await page.getByLabel('Mot de passe').fill('secret-123');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Mot de passe').fill(PASSWORD);
   await page.getByTestId('auth-submit').click();
   await page.getByRole('heading', { level: 1, name: 'Mes créations' }).waitFor();
+  return email;
+}
+
+/** Fills the login form (French UI) and submits it. */
+export async function signIn(page, email, password = PASSWORD) {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Mot de passe', { exact: true }).fill(password);
+  await page.getByTestId('auth-submit').click();
+}
+
+/** Signs out through the user menu (auth-js's default scope: every session of the user). */
+export async function signOut(page) {
+  await page.getByTestId('user-menu').click();
+  await page.getByTestId('logout').click();
 }

@@ -1,8 +1,10 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { i18n } from '@/lib/i18n';
-import { authClient, emit, fakeSession, resetAuthMock } from '@/testing/auth-mock';
+import { emptyLists, mockApi } from '@/testing/api-mock';
+import { authClient, authError, emit, fakeSession, resetAuthMock } from '@/testing/auth-mock';
 import { renderApp } from '@/testing/render';
 
 vi.mock('@/lib/auth', () => import('@/testing/auth-mock'));
@@ -72,7 +74,8 @@ describe('signed in', () => {
     ['/no/such/page', 'Page introuvable'],
   ])('renders %s with its title', async (path, title) => {
     renderApp(path);
-    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
+    // The first import of a page's chunk (the simulation page's is big) is slow on a busy machine.
+    expect(await screen.findByRole('heading', { level: 1, name: title }, { timeout: 5000 })).toBeInTheDocument();
   });
 
   it('shows the navigation entries and signs out', async () => {
@@ -85,6 +88,7 @@ describe('signed in', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Mes emplacements' })).toBeInTheDocument();
     expect(screen.getByPlaceholderText('Rechercher un emplacement...')).toBeInTheDocument();
 
+    await user.click(within(nav).getByTestId('user-menu'));
     await user.click(within(nav).getByRole('button', { name: 'Déconnexion' }));
     expect(authClient.signOut).toHaveBeenCalled();
     expect(await screen.findByRole('heading', { level: 1, name: 'Connexion' })).toBeInTheDocument();
@@ -97,6 +101,7 @@ describe('signed in', () => {
     await user.selectOptions(screen.getByLabelText('Langue'), 'en');
     expect(await screen.findByRole('heading', { level: 1, name: 'My Creatives' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Creative' })).toBeInTheDocument();
+    await user.click(screen.getByTestId('user-menu'));
     expect(screen.getByRole('button', { name: 'Logout' })).toBeInTheDocument();
     expect(document.documentElement.lang).toBe('en');
     expect(window.localStorage.getItem('regard-language')).toBe('en');
@@ -161,5 +166,35 @@ describe('chat widget', () => {
     await user.click(chatToggle()!);
     expect(screen.getByText('Hello! How can I help you?')).toBeInTheDocument();
     expect(screen.getByPlaceholderText('Ask your question...')).toBeInTheDocument();
+  });
+});
+
+describe('a session ended elsewhere', () => {
+  it('shows the login screen with a notice on the next 401, then the same page after signing in', async () => {
+    // A global sign-out on another device: the stored token is refused and so is its refresh.
+    authClient.refreshSession.mockResolvedValue({
+      data: { user: null, session: null },
+      error: authError('session_not_found', 'Session not found', 403),
+    });
+    mockApi(() => ({ status: 401, body: { code: 'unauthorized', message: 'x', details: { reason: 'session_not_found' } } }));
+    renderApp('/locations');
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Connexion' })).toBeInTheDocument();
+    expect(screen.getByTestId('session-ended')).toHaveTextContent(
+      'Votre session a pris fin, par exemple après une déconnexion sur un autre appareil.',
+    );
+    expect(screen.queryByRole('navigation')).not.toBeInTheDocument();
+    expect(authClient.signOut).toHaveBeenCalledTimes(1);
+    expect(authClient.signOut).toHaveBeenCalledWith({ scope: 'local' });
+
+    mockApi(emptyLists);
+    act(() => emit('SIGNED_IN', fakeSession()));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Mes emplacements' })).toBeInTheDocument();
+
+    // A later sign-out of one's own shows no such notice.
+    await userEvent.click(screen.getByTestId('user-menu'));
+    await userEvent.click(screen.getByRole('button', { name: 'Déconnexion' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Connexion' })).toBeInTheDocument();
+    expect(screen.queryByTestId('session-ended')).not.toBeInTheDocument();
   });
 });

@@ -16,6 +16,7 @@ const HeatmapListRoute = lazy(() => import('./routes/app/heatmap-list'));
 const HeatmapNewRoute = lazy(() => import('./routes/app/heatmap-new'));
 const HeatmapResultsRoute = lazy(() => import('./routes/app/heatmap-results'));
 const HeatmapMediaRoute = lazy(() => import('./routes/app/heatmap-media'));
+const AccountRoute = lazy(() => import('./routes/app/account'));
 const NotFoundRoute = lazy(() => import('./routes/not-found'));
 
 export const paths = {
@@ -35,12 +36,15 @@ export const paths = {
   heatmapNew: '/heatmap/new',
   heatmapResults: (id: string) => `/heatmap/results/${encodeURIComponent(id)}`,
   heatmapMedia: (mediaId: string) => `/heatmap/${encodeURIComponent(mediaId)}`,
+  account: '/account',
+  resetPassword: '/reset-password',
 } as const;
 
 /**
  * Signed-out visitors see the login screen at whatever address they opened
  * (the gate renders it in place of the pages), so after signing in they land
- * on the page they asked for.
+ * on the page they asked for. /reset-password has no page of its own: the
+ * gate shows "choose a new password" there (or "send me a link" signed out).
  */
 export function createAppRoutes(): RouteObject[] {
   return [
@@ -63,6 +67,7 @@ export function createAppRoutes(): RouteObject[] {
             { path: 'heatmap/new', element: <HeatmapNewRoute /> },
             { path: 'heatmap/results/:id', element: <HeatmapResultsRoute /> },
             { path: 'heatmap/:mediaId', element: <HeatmapMediaRoute /> },
+            { path: 'account', element: <AccountRoute /> },
             { path: '*', element: <NotFoundRoute /> },
           ],
         },

@@ -50,10 +50,11 @@ describe('apiFetch', () => {
     await expect(apiFetch('/creatives')).resolves.toEqual({ ok: true });
     expect(fetchMock).toHaveBeenCalledTimes(2);
 
-    // A refresh that fails leaves the 401 (auth-js signs the user out on its own).
+    // A refresh the server refuses ends the session (lib/session.ts): the request says so.
     authClient.refreshSession.mockResolvedValue({ data: { session: null }, error: new Error('gone') });
-    await expect(apiFetch('/creatives')).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
+    await expect(apiFetch('/creatives')).rejects.toMatchObject({ status: 401, code: 'session_ended' });
     expect(authClient.refreshSession).toHaveBeenCalledTimes(2);
+    expect(authClient.signOut).toHaveBeenCalledWith({ scope: 'local' });
   });
 
   it('resolves undefined on 204', async () => {

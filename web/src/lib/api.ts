@@ -3,8 +3,11 @@
 //! `apiFetch` adds `Authorization: Bearer <access token>` from the auth session,
 //! sends and reads JSON, and throws an `ApiError` built from the server's
 //! `{code, message, details}`. `uploadMedia` posts a file with XMLHttpRequest,
-//! the only browser API that reports upload progress.
+//! the only browser API that reports upload progress. A 401 goes through
+//! `renewAfterUnauthorized` (lib/session.ts): one refresh and a retry, or the
+//! session ends and the request fails with `session_ended`.
 import { authClient } from '@/lib/auth';
+import { renewAfterUnauthorized, trackUpload } from '@/lib/session';
 
 export const API_BASE = '/api/v1';
 
@@ -118,11 +121,12 @@ export async function apiFetch<T>(path: string, { method = 'GET', body, signal }
 
   const token = await accessToken();
   let response = await send(token);
-  // A token refused (e.g. expired while the computer slept): refresh once and retry. If the
-  // refresh fails, auth-js announces the sign-out and the app shows the login screen.
+  // A token refused (expired while the computer slept, or its session ended elsewhere): refresh
+  // once and retry, or the session has ended and the login screen replaces the page.
   if (response.status === 401 && token) {
-    const refreshed = await refreshedToken();
-    if (refreshed && refreshed !== token) response = await send(refreshed);
+    const renewal = await renewAfterUnauthorized(token);
+    if (renewal.status === 'ended') throw sessionEndedError();
+    if (renewal.status === 'renewed') response = await send(renewal.token);
   }
   const text = await response.text();
   const json = parseJson(text);
@@ -130,14 +134,9 @@ export async function apiFetch<T>(path: string, { method = 'GET', body, signal }
   return (response.status === 204 ? undefined : json) as T;
 }
 
-/** Forces a token refresh (after a 401); null when the session cannot be refreshed. */
-export async function refreshedToken(): Promise<string | null> {
-  try {
-    const { data } = await authClient.refreshSession();
-    return data.session?.access_token ?? null;
-  } catch {
-    return null;
-  }
+/** What a request fails with when the session ended under it (the login screen says why). */
+export function sessionEndedError(): ApiError {
+  return new ApiError(401, 'session_ended', 'the session has ended');
 }
 
 /** A query string from the defined, non-empty values. */
@@ -156,9 +155,33 @@ export type UploadOptions = {
   signal?: AbortSignal;
 };
 
-/** `POST /api/v1/media` (multipart field `file`) with progress events. */
+/**
+ * `POST /api/v1/media` (multipart field `file`) with progress events. A 401 renews the session
+ * and sends the file again once; if the session ends meanwhile (here or through another request)
+ * the upload stops and fails with `session_ended`.
+ */
 export async function uploadMedia(file: File, { onProgress, signal }: UploadOptions = {}): Promise<Media> {
-  const token = await accessToken();
+  const session = new AbortController();
+  const untrack = trackUpload(() => session.abort());
+  try {
+    const token = await accessToken();
+    try {
+      return await sendFile(file, token, { onProgress, signal }, session.signal);
+    } catch (error) {
+      if (session.signal.aborted) throw sessionEndedError();
+      if (!(isApiError(error) && error.status === 401 && token)) throw error;
+      const renewal = await renewAfterUnauthorized(token);
+      if (renewal.status === 'ended' || session.signal.aborted) throw sessionEndedError();
+      if (renewal.status === 'unavailable') throw error;
+      return await sendFile(file, renewal.token, { onProgress, signal }, session.signal);
+    }
+  } finally {
+    untrack();
+  }
+}
+
+/** One XMLHttpRequest upload; `ended` aborts it when the session ends. */
+function sendFile(file: File, token: string | null, { onProgress, signal }: UploadOptions, ended: AbortSignal): Promise<Media> {
   return new Promise<Media>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', `${API_BASE}/media`);
@@ -173,14 +196,13 @@ export async function uploadMedia(file: File, { onProgress, signal }: UploadOpti
       else reject(errorFromBody(xhr.status, json));
     };
     xhr.onerror = () => reject(new ApiError(0, 'network', 'network error'));
-    xhr.onabort = () => reject(new ApiError(0, 'aborted', 'upload aborted'));
-    if (signal) {
-      if (signal.aborted) {
-        reject(new ApiError(0, 'aborted', 'upload aborted'));
-        return;
-      }
-      signal.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.onabort = () => reject(ended.aborted ? sessionEndedError() : new ApiError(0, 'aborted', 'upload aborted'));
+    if (signal?.aborted || ended.aborted) {
+      reject(ended.aborted ? sessionEndedError() : new ApiError(0, 'aborted', 'upload aborted'));
+      return;
     }
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    ended.addEventListener('abort', () => xhr.abort(), { once: true });
     const form = new FormData();
     form.append('file', file, file.name);
     xhr.send(form);
@@ -197,6 +219,7 @@ export type ApiErrorKey =
   | 'apiErrors.validation_failed'
   | 'apiErrors.not_found'
   | 'apiErrors.unauthorized'
+  | 'apiErrors.session_ended'
   | 'apiErrors.network'
   | 'apiErrors.not_rendered'
   | 'apiErrors.already_rendering'
@@ -212,6 +235,7 @@ const ERROR_KEYS: Record<string, ApiErrorKey> = {
   validation_failed: 'apiErrors.validation_failed',
   not_found: 'apiErrors.not_found',
   unauthorized: 'apiErrors.unauthorized',
+  session_ended: 'apiErrors.session_ended',
   network: 'apiErrors.network',
   not_rendered: 'apiErrors.not_rendered',
   already_rendering: 'apiErrors.already_rendering',

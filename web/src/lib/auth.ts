@@ -5,6 +5,11 @@
 //! `visibilitychange` in a browser and starts the refresh ticker when the tab
 //! is visible and stops it when hidden. Calling startAutoRefresh/stopAutoRefresh
 //! by hand would *remove* that managed listener, so we deliberately don't.
+//! PKCE flow: provider sign-ins and e-mail links (password recovery, e-mail
+//! change) come back with `?code=`, which auth-js exchanges itself on load
+//! (`detectSessionInUrl`); errors come back in the URL and surface through
+//! `initialize()`.
+//!
 //! Tests replace this module with a mock (`vi.mock('@/lib/auth')`).
 import { AuthClient } from '@supabase/auth-js';
 
@@ -16,6 +21,7 @@ export const authClient = new AuthClient({
   autoRefreshToken: true,
   persistSession: true,
   detectSessionInUrl: true,
+  flowType: 'pkce',
 });
 
-export type { AuthError, Session, User } from '@supabase/auth-js';
+export type { AuthError, Factor, Session, User, UserIdentity } from '@supabase/auth-js';

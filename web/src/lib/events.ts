@@ -8,12 +8,14 @@
 //! moving between such pages does not reconnect. Listeners (`onLiveEvent`)
 //! are independent of the connection. The stream ends when the access token
 //! expires (and on any network trouble): the client reconnects with backoff
-//! and a fresh token. Events are not replayed, so every `ready` (the first one
+//! and a fresh token. A 401 goes through `renewAfterUnauthorized` (lib/session.ts),
+//! which ends the session when the server no longer knows it. Events are not replayed, so every `ready` (the first one
 //! and each after a reconnect) tells listeners to refetch what they show.
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 
-import { accessToken, API_BASE, refreshedToken } from '@/lib/api';
+import { accessToken, API_BASE } from '@/lib/api';
+import { renewAfterUnauthorized } from '@/lib/session';
 
 // ---------- Events (docs/architecture/heatmaps.md, "Live events") ----------
 
@@ -278,6 +280,19 @@ export function onLiveEvent(listener: Listener): () => void {
   return () => listeners.delete(listener);
 }
 
+/** The token the shared stream last sent, so that a 401 names the token the server refused. */
+let lastStreamToken: string | null = null;
+
+async function streamToken(refresh: boolean): Promise<string | null> {
+  if (refresh && lastStreamToken) {
+    const renewal = await renewAfterUnauthorized(lastStreamToken);
+    lastStreamToken = renewal.status === 'renewed' ? renewal.token : null;
+  } else {
+    lastStreamToken = await accessToken();
+  }
+  return lastStreamToken;
+}
+
 /** Keeps the connection open until the returned function is called. */
 export function holdLiveEvents(): () => void {
   const hold = Symbol('live-events');
@@ -285,7 +300,7 @@ export function holdLiveEvents(): () => void {
   if (lingerTimer !== null) clearTimeout(lingerTimer);
   lingerTimer = null;
   stream ??= new EventStream({
-    getToken: (refresh) => (refresh ? refreshedToken() : accessToken()),
+    getToken: streamToken,
     onEvent: dispatch,
     onStatus: publishStatus,
   });

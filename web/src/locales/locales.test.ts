@@ -33,12 +33,12 @@ describe('locale files', () => {
   });
 
   it('holds the texts the specification requires, word for word', () => {
-    expect(fr.auth.errors).toEqual({
+    expect(fr.auth.errors).toMatchObject({
       invalidCredentials: 'Email ou mot de passe incorrect',
       userAlreadyExists: 'Un compte existe déjà avec cet email',
       generic: 'Une erreur est survenue. Veuillez réessayer.',
     });
-    expect(en.auth.errors).toEqual({
+    expect(en.auth.errors).toMatchObject({
       invalidCredentials: 'Invalid email or password',
       userAlreadyExists: 'An account already exists with this email',
       generic: 'An error occurred. Please try again.',

@@ -17,4 +17,6 @@ afterEach(async () => {
   // Imported here, not at the top, so that a test file's vi.mock('@/lib/auth') applies to it.
   const { closeLiveEvents } = await import('@/lib/events');
   closeLiveEvents();
+  const { clearSessionEnded } = await import('@/lib/session');
+  clearSessionEnded();
 });

@@ -4,7 +4,7 @@ import { NavLink, Outlet, useLocation } from 'react-router';
 
 import { LanguageSwitch } from '@/components/language-switch';
 import { PageSpinner } from '@/components/ui/spinner';
-import { LogoutButton } from '@/features/auth/components/logout-button';
+import { UserMenu } from '@/features/auth/components/user-menu';
 import { ChatWidget } from '@/features/chat/components/chat-widget';
 import { useHeatmapLiveUpdates } from '@/features/heatmap/api/live-updates';
 import { ThemeSwitch } from '@/features/theme/components/theme-switch';
@@ -42,10 +42,9 @@ export function AppLayout() {
                 </NavLink>
               </li>
             ))}
-            <li>
-              <LogoutButton className="nav__logout" />
-            </li>
           </ul>
+          {/* Outside the list: the list scrolls sideways on narrow screens and would clip the menu. */}
+          <UserMenu />
         </nav>
         <div className="topbar__prefs" role="group" aria-label={t('settings.label')}>
           <LanguageSwitch />

@@ -1,14 +1,21 @@
-import { Outlet } from 'react-router';
+import { Outlet, useLocation } from 'react-router';
 
 import { FullScreenSpinner } from '@/components/ui/spinner';
+import { RESET_PASSWORD_PATH } from '@/features/auth/api/auth-actions';
 import { useAuth } from '@/features/auth/auth-context';
 
-import { LoginScreen } from './login';
+import { LoginScreen, MfaScreen, NewPasswordScreen } from './login';
 
-/** Spinner while the session is determined, the login screen when signed out, the app otherwise. */
+/**
+ * Spinner while the session is determined; the login screen when signed out; the code screen
+ * while a second step is due; "choose a new password" after a recovery link; the app otherwise.
+ */
 export function AuthGate() {
-  const { status } = useAuth();
+  const { status, recovery } = useAuth();
+  const { pathname } = useLocation();
   if (status === 'loading') return <FullScreenSpinner />;
   if (status === 'signedOut') return <LoginScreen />;
+  if (status === 'mfaRequired') return <MfaScreen />;
+  if (recovery || pathname === RESET_PASSWORD_PATH) return <NewPasswordScreen />;
   return <Outlet />;
 }

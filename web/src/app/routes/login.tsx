@@ -1,12 +1,20 @@
-import { useEffect } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
 
 import { LanguageSwitch } from '@/components/language-switch';
+import { signOut, RESET_PASSWORD_PATH } from '@/features/auth/api/auth-actions';
+import { useAuth } from '@/features/auth/auth-context';
 import { LoginForm } from '@/features/auth/components/login-form';
+import { MfaChallenge } from '@/features/auth/components/mfa-challenge';
+import { NewPasswordForm } from '@/features/auth/components/new-password-form';
 import { ThemeSwitch } from '@/features/theme/components/theme-switch';
 
-/** The only screen a signed-out visitor sees. */
-export function LoginScreen() {
+/** URL parameters an auth redirect leaves behind (auth-js has read them by the time we render). */
+const REDIRECT_PARAMS = ['code', 'error', 'error_code', 'error_description', 'sb'];
+
+/** The card every signed-out (or not yet fully signed-in) screen sits in, with the preferences below. */
+function AuthCard({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const appName = t('app.name');
   useEffect(() => {
@@ -18,12 +26,70 @@ export function LoginScreen() {
       <main className="login__card">
         <p className="brand brand--large">{appName}</p>
         <p className="login__tagline">{t('app.tagline')}</p>
-        <LoginForm />
+        {children}
       </main>
       <footer className="login__footer" aria-label={t('settings.label')}>
         <LanguageSwitch />
         <ThemeSwitch />
       </footer>
     </div>
+  );
+}
+
+/**
+ * The only screen a signed-out visitor sees, at whatever address they opened. At the
+ * reset-password address it opens on "send me a link", saying so when the link that led there
+ * can no longer be used (expired, already used, or opened in another browser).
+ */
+export function LoginScreen() {
+  const { redirectError, clearRedirectError } = useAuth();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const onResetPage = location.pathname === RESET_PASSWORD_PATH;
+  // Read once: the address is cleaned up just below.
+  const [leftoverCode] = useState(() => new URLSearchParams(location.search).has('code'));
+
+  useEffect(() => {
+    const search = new URLSearchParams(location.search);
+    const dirty = REDIRECT_PARAMS.some((name) => search.has(name)) || /error|code=/.test(location.hash);
+    if (!dirty) return;
+    for (const name of REDIRECT_PARAMS) search.delete(name);
+    const rest = search.toString();
+    void navigate({ pathname: location.pathname, search: rest ? `?${rest}` : '', hash: '' }, { replace: true });
+  }, [location.pathname, location.search, location.hash, navigate]);
+
+  const error = redirectError ?? (onResetPage && leftoverCode ? 'auth.errors.linkExpired' : null);
+  return (
+    <AuthCard>
+      <LoginForm initialMode={onResetPage ? 'forgot' : 'login'} redirectError={error} onDismissRedirectError={clearRedirectError} />
+    </AuthCard>
+  );
+}
+
+/** The second step (code) after signing in to an account with two-step verification. */
+export function MfaScreen() {
+  return (
+    <AuthCard>
+      <MfaChallenge />
+    </AuthCard>
+  );
+}
+
+/** "Choose a new password" after a recovery link; then the app. */
+export function NewPasswordScreen() {
+  const { recovery, endRecovery } = useAuth();
+  const navigate = useNavigate();
+  const leave = () => {
+    endRecovery();
+    void navigate('/', { replace: true });
+  };
+  return (
+    <AuthCard>
+      <NewPasswordForm
+        onDone={leave}
+        // Came from a recovery link: cancelling signs out. Came here by hand: back to the app.
+        onCancel={recovery ? () => void signOut('local') : leave}
+      />
+    </AuthCard>
   );
 }

@@ -94,13 +94,15 @@ export type ConfirmDialogProps = {
   children: ReactNode;
   confirmLabel: string;
   busy?: boolean;
+  /** The confirm button's text while busy; "Deleting…" unless told. */
+  busyLabel?: string;
   error?: string | null;
   onConfirm: () => void;
   onCancel: () => void;
 };
 
 /** A yes/no confirmation (role=alertdialog); focus starts on Cancel, the safe choice. */
-export function ConfirmDialog({ title, children, confirmLabel, busy, error, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({ title, children, confirmLabel, busy, busyLabel, error, onConfirm, onCancel }: ConfirmDialogProps) {
   const { t } = useTranslation();
   const bodyId = useId();
   return (
@@ -115,7 +117,7 @@ export function ConfirmDialog({ title, children, confirmLabel, busy, error, onCo
             {t('common.cancel')}
           </Button>
           <Button variant="danger" onClick={onConfirm} disabled={busy} data-testid="confirm-delete">
-            {busy ? t('common.deleting') : confirmLabel}
+            {busy ? (busyLabel ?? t('common.deleting')) : confirmLabel}
           </Button>
         </>
       }

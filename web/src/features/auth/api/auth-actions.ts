@@ -1,29 +1,105 @@
-//! Sign-in, sign-up and sign-out through auth-js, with errors turned into
-//! translation keys. The session itself reaches the app through
-//! onAuthStateChange (see auth-provider.tsx), not through these results.
+//! Sign-in, sign-up, sign-out, password recovery and provider sign-in through
+//! auth-js, with errors turned into translation keys. The session itself
+//! reaches the app through onAuthStateChange (see auth-provider.tsx), not
+//! through these results.
 import { authClient } from '@/lib/auth';
 
 export type AuthErrorKey =
   | 'auth.errors.invalidCredentials'
   | 'auth.errors.userAlreadyExists'
-  | 'auth.errors.generic';
+  | 'auth.errors.generic'
+  | 'auth.errors.emailNotConfirmed'
+  | 'auth.errors.signupDisabled'
+  | 'auth.errors.userBanned'
+  | 'auth.errors.overRequestRateLimit'
+  | 'auth.errors.overEmailSendRateLimit'
+  | 'auth.errors.overSmsSendRateLimit'
+  | 'auth.errors.mfaVerificationFailed'
+  | 'auth.errors.mfaChallengeExpired'
+  | 'auth.errors.mfaFactorNameConflict'
+  | 'auth.errors.tooManyFactors'
+  | 'auth.errors.phoneFactorExists'
+  | 'auth.errors.mfaNotEnabled'
+  | 'auth.errors.insufficientAal'
+  | 'auth.errors.reauthenticationNeeded'
+  | 'auth.errors.samePassword'
+  | 'auth.errors.weakPassword'
+  | 'auth.errors.emailExists'
+  | 'auth.errors.sameEmail'
+  | 'auth.errors.emailInvalid'
+  | 'auth.errors.phoneInvalid'
+  | 'auth.errors.validationFailed'
+  | 'auth.errors.linkExpired'
+  | 'auth.errors.providerEmailNeedsVerification'
+  | 'auth.errors.providerDenied'
+  | 'auth.errors.providerFailed';
 
-export type AuthOutcome =
-  | { ok: true; needsConfirmation: boolean }
-  | { ok: false; error: AuthErrorKey };
+/** GoTrue error codes (answers, or `error_code` in a redirect URL) → message. */
+const CODES: Record<string, AuthErrorKey> = {
+  invalid_credentials: 'auth.errors.invalidCredentials',
+  user_already_exists: 'auth.errors.userAlreadyExists',
+  email_not_confirmed: 'auth.errors.emailNotConfirmed',
+  signup_disabled: 'auth.errors.signupDisabled',
+  user_banned: 'auth.errors.userBanned',
+  over_request_rate_limit: 'auth.errors.overRequestRateLimit',
+  over_email_send_rate_limit: 'auth.errors.overEmailSendRateLimit',
+  over_sms_send_rate_limit: 'auth.errors.overSmsSendRateLimit',
+  mfa_verification_failed: 'auth.errors.mfaVerificationFailed',
+  mfa_challenge_expired: 'auth.errors.mfaChallengeExpired',
+  mfa_factor_name_conflict: 'auth.errors.mfaFactorNameConflict',
+  too_many_enrolled_mfa_factors: 'auth.errors.tooManyFactors',
+  mfa_verified_factor_exists: 'auth.errors.phoneFactorExists',
+  mfa_totp_enroll_not_enabled: 'auth.errors.mfaNotEnabled',
+  mfa_phone_enroll_not_enabled: 'auth.errors.mfaNotEnabled',
+  mfa_totp_verify_not_enabled: 'auth.errors.mfaNotEnabled',
+  mfa_phone_verify_not_enabled: 'auth.errors.mfaNotEnabled',
+  insufficient_aal: 'auth.errors.insufficientAal',
+  reauthentication_needed: 'auth.errors.reauthenticationNeeded',
+  same_password: 'auth.errors.samePassword',
+  weak_password: 'auth.errors.weakPassword',
+  email_exists: 'auth.errors.emailExists',
+  email_address_invalid: 'auth.errors.emailInvalid',
+  validation_failed: 'auth.errors.validationFailed',
+  otp_expired: 'auth.errors.linkExpired',
+  flow_state_not_found: 'auth.errors.linkExpired',
+  flow_state_expired: 'auth.errors.linkExpired',
+  bad_code_verifier: 'auth.errors.linkExpired',
+  provider_email_needs_verification: 'auth.errors.providerEmailNeedsVerification',
+};
+
+/** The GoTrue code of an auth-js error: `code`, or `details.code` for an error read from the URL. */
+export function authErrorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  if ('code' in error && typeof error.code === 'string') return error.code;
+  if ('details' in error && typeof error.details === 'object' && error.details !== null) {
+    const details = error.details as Record<string, unknown>;
+    if (typeof details.code === 'string' && details.code !== 'unspecified_code') return details.code;
+  }
+  return undefined;
+}
 
 /** Maps an auth-js error to the message to show, by its stable `code`. */
 export function authErrorKey(error: unknown): AuthErrorKey {
-  const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
-  switch (code) {
-    case 'invalid_credentials':
-      return 'auth.errors.invalidCredentials';
-    case 'user_already_exists':
-      return 'auth.errors.userAlreadyExists';
-    default:
-      return 'auth.errors.generic';
-  }
+  const code = authErrorCode(error);
+  return (code !== undefined && CODES[code]) || 'auth.errors.generic';
 }
+
+/**
+ * The message for an error that came back in the URL (a provider sign-in or an e-mail link that
+ * failed): the known codes have their own message; a provider's refusal or failure says so.
+ */
+export function redirectErrorKey(error: unknown): AuthErrorKey {
+  const key = authErrorKey(error);
+  if (key !== 'auth.errors.generic') return key;
+  const details =
+    typeof error === 'object' && error !== null && 'details' in error && typeof error.details === 'object' && error.details
+      ? (error.details as Record<string, unknown>)
+      : {};
+  if (details.error === 'access_denied') return 'auth.errors.providerDenied';
+  return 'auth.errors.providerFailed';
+}
+
+export type AuthOutcome = { ok: true; needsConfirmation: boolean } | { ok: false; error: AuthErrorKey };
 
 export type Credentials = { email: string; password: string };
 
@@ -39,7 +115,11 @@ export async function signIn(credentials: Credentials): Promise<AuthOutcome> {
 
 export async function signUp(credentials: Credentials): Promise<AuthOutcome> {
   try {
-    const { data, error } = await authClient.signUp(credentials);
+    const { data, error } = await authClient.signUp({
+      ...credentials,
+      // The confirmation link (when the server asks for one) brings the user back here.
+      options: { emailRedirectTo: `${window.location.origin}/` },
+    });
     if (error) return { ok: false, error: authErrorKey(error) };
     // Without a session the server asks for e-mail confirmation first.
     return { ok: true, needsConfirmation: data.session === null };
@@ -50,14 +130,91 @@ export async function signUp(credentials: Credentials): Promise<AuthOutcome> {
 }
 
 /**
- * Signs out. auth-js removes the local session (and announces SIGNED_OUT)
+ * Signs out. `global` (auth-js's default, the navigation's sign-out) ends every session of the
+ * user; `local` only this device's. auth-js removes the local session (and announces SIGNED_OUT)
  * even when the server no longer knows the session; other failures are logged.
  */
-export async function signOut(): Promise<void> {
+export async function signOut(scope: 'global' | 'local' = 'global'): Promise<void> {
   try {
-    const { error } = await authClient.signOut();
+    const { error } = await authClient.signOut({ scope });
     if (error) console.error('Sign-out failed', error);
   } catch (error) {
     console.error('Sign-out failed unexpectedly', error);
+  }
+}
+
+/** The page the password-recovery link leads to (the server redirects there with `?code=`). */
+export const RESET_PASSWORD_PATH = '/reset-password';
+
+/**
+ * Asks for a recovery e-mail. The answer says nothing about whether the address has an account
+ * (the server answers the same either way), so neither does the app: only a failure to reach the
+ * server or a rate limit is reported.
+ */
+export async function requestPasswordReset(email: string): Promise<{ ok: true } | { ok: false; error: AuthErrorKey }> {
+  try {
+    const { error } = await authClient.resetPasswordForEmail(email, {
+      redirectTo: `${window.location.origin}${RESET_PASSWORD_PATH}`,
+    });
+    if (!error) return { ok: true };
+    const key = authErrorKey(error);
+    // Only what the visitor can act on; anything else would hint at whether the address exists.
+    return key === 'auth.errors.overRequestRateLimit' || key === 'auth.errors.emailInvalid' || key === 'auth.errors.validationFailed'
+      ? { ok: false, error: key }
+      : { ok: true };
+  } catch (error) {
+    console.error('Password reset request failed unexpectedly', error);
+    return { ok: false, error: 'auth.errors.generic' };
+  }
+}
+
+/** Sets a new password for the signed-in user (after recovery, or from the account page). */
+export async function updatePassword(password: string): Promise<{ ok: true } | { ok: false; error: AuthErrorKey }> {
+  try {
+    const { error } = await authClient.updateUser({ password });
+    return error ? { ok: false, error: authErrorKey(error) } : { ok: true };
+  } catch (error) {
+    console.error('Password update failed unexpectedly', error);
+    return { ok: false, error: 'auth.errors.generic' };
+  }
+}
+
+/** Starts a provider sign-in: the browser leaves for the provider and comes back to `redirectTo`. */
+export async function signInWithProvider(provider: string, redirectTo: string): Promise<AuthErrorKey | null> {
+  try {
+    // auth-js types the provider as a union of known names; the server decides which exist.
+    const { error } = await authClient.signInWithOAuth({
+      provider: provider as Parameters<typeof authClient.signInWithOAuth>[0]['provider'],
+      options: { redirectTo },
+    });
+    return error ? authErrorKey(error) : null;
+  } catch (error) {
+    console.error('Provider sign-in failed unexpectedly', error);
+    return 'auth.errors.generic';
+  }
+}
+
+/**
+ * Asks to change the e-mail address: the server mails a confirmation link to the new address
+ * (and keeps the old one until it is opened). The link comes back to the account page.
+ */
+export async function updateEmail(email: string): Promise<{ ok: true } | { ok: false; error: AuthErrorKey }> {
+  try {
+    const { error } = await authClient.updateUser({ email }, { emailRedirectTo: `${window.location.origin}/account` });
+    return error ? { ok: false, error: authErrorKey(error) } : { ok: true };
+  } catch (error) {
+    console.error('E-mail update failed unexpectedly', error);
+    return { ok: false, error: 'auth.errors.generic' };
+  }
+}
+
+/** Ends every session of the user except this one. */
+export async function signOutOthers(): Promise<{ ok: true } | { ok: false; error: AuthErrorKey }> {
+  try {
+    const { error } = await authClient.signOut({ scope: 'others' });
+    return error ? { ok: false, error: authErrorKey(error) } : { ok: true };
+  } catch (error) {
+    console.error('Signing out other sessions failed unexpectedly', error);
+    return { ok: false, error: 'auth.errors.generic' };
   }
 }

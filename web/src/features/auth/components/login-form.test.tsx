@@ -1,11 +1,13 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { i18n } from '@/lib/i18n';
+import { mockApi } from '@/testing/api-mock';
 import { authClient, authError, resetAuthMock } from '@/testing/auth-mock';
 
-import { LoginForm } from './login-form';
+import { LoginForm, type LoginFormProps } from './login-form';
 
 vi.mock('@/lib/auth', () => import('@/testing/auth-mock'));
 
@@ -27,10 +29,26 @@ const LABELS = {
   en: { email: 'Email', password: 'Password', login: 'Sign in', register: 'Create my account', toRegister: 'Create an account' },
 } as const;
 
-function setup() {
+function setup(props: LoginFormProps = {}) {
   const user = userEvent.setup();
-  render(<LoginForm />);
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={queryClient}>
+      <LoginForm {...props} />
+    </QueryClientProvider>,
+  );
   return { user };
+}
+
+/** `GET /auth/v1/settings` answers with these providers turned on (and the given flags). */
+function serveSettings(providers: string[], flags: Record<string, boolean> = {}) {
+  const external: Record<string, boolean> = { email: true, phone: false, anonymous_users: false, github: false };
+  for (const name of providers) external[name] = true;
+  mockApi(({ path }) =>
+    path === '/auth/v1/settings'
+      ? { body: { external, disable_signup: false, mailer_autoconfirm: true, ...flags } }
+      : undefined,
+  );
 }
 
 async function fill(user: ReturnType<typeof userEvent.setup>, email: string, password: string, lng: 'fr' | 'en' = 'fr') {
@@ -92,7 +110,7 @@ describe('LoginForm validation', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Créer un compte' })).toBeInTheDocument();
     await fill(user, 'ada@example.com', 'secret1');
     await user.click(screen.getByRole('button', { name: 'Créer mon compte' }));
-    expect(authClient.signUp).toHaveBeenCalledWith({ email: 'ada@example.com', password: 'secret1' });
+    expect(authClient.signUp).toHaveBeenCalledWith(expect.objectContaining({ email: 'ada@example.com', password: 'secret1' }));
     expect(authClient.signInWithPassword).not.toHaveBeenCalled();
   });
 
@@ -135,7 +153,7 @@ describe.each(['fr', 'en'] as const)('LoginForm errors in %s', (lng) => {
   });
 
   it.each([
-    ['another code', () => authError('over_request_rate_limit', 'Too many requests', 429)],
+    ['another code', () => authError('unexpected_failure', 'Boom', 500)],
     ['no code', () => authError(undefined, 'Failed to fetch', 0)],
   ])('shows the generic message for %s', async (_name, makeError) => {
     authClient.signInWithPassword.mockResolvedValue({ data: { user: null, session: null }, error: makeError() });
@@ -177,5 +195,84 @@ describe('LoginForm mode toggle', () => {
     await user.click(screen.getByTestId('auth-mode-toggle'));
     await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
     expect(screen.getByRole('heading', { level: 1, name: 'Connexion' })).toBeInTheDocument();
+  });
+});
+
+describe('LoginForm: forgot password', () => {
+  it('asks for the e-mail, sends the link to /reset-password and always shows the same notice', async () => {
+    const { user } = setup();
+    await user.click(screen.getByRole('button', { name: 'Mot de passe oublié ?' }));
+    expect(screen.getByRole('heading', { level: 1, name: 'Mot de passe oublié' })).toBeInTheDocument();
+    expect(screen.queryByLabelText('Mot de passe')).not.toBeInTheDocument();
+    await user.type(screen.getByLabelText('Email'), 'nobody@example.com');
+    await user.click(screen.getByRole('button', { name: 'Envoyer le lien' }));
+    expect(authClient.resetPasswordForEmail).toHaveBeenCalledWith('nobody@example.com', {
+      redirectTo: `${window.location.origin}/reset-password`,
+    });
+    expect(await screen.findByRole('status')).toHaveTextContent('Si un compte existe pour cette adresse');
+  });
+
+  it('shows the same neutral notice when the server answers an error that would reveal something', async () => {
+    authClient.resetPasswordForEmail.mockResolvedValue({ data: null, error: authError('user_not_found', 'x', 404) });
+    const { user } = setup({ initialMode: 'forgot' });
+    await user.type(screen.getByLabelText('Email'), 'ada@example.com');
+    await user.click(screen.getByRole('button', { name: 'Envoyer le lien' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Si un compte existe pour cette adresse');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('says to wait when rate limited, and goes back to the login form', async () => {
+    authClient.resetPasswordForEmail.mockResolvedValue({ data: null, error: authError('over_request_rate_limit', 'x', 429) });
+    const { user } = setup({ initialMode: 'forgot' });
+    await user.type(screen.getByLabelText('Email'), 'ada@example.com');
+    await user.click(screen.getByRole('button', { name: 'Envoyer le lien' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Trop de tentatives');
+    await user.click(screen.getByRole('button', { name: 'Retour à la connexion' }));
+    expect(screen.getByRole('heading', { level: 1, name: 'Connexion' })).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+});
+
+describe('LoginForm: providers', () => {
+  it('shows one button per enabled provider and starts the PKCE redirect to this page', async () => {
+    serveSettings(['google', 'keycloak', 'azure', 'linkedin_oidc', 'acme']);
+    const { user } = setup();
+    const names = ['Continuer avec Google', 'Continuer avec Keycloak', 'Continuer avec Microsoft', 'Continuer avec LinkedIn', 'Continuer avec Acme'];
+    for (const name of names) expect(await screen.findByRole('button', { name })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /GitHub|Email|Phone/ })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Continuer avec Google' }));
+    expect(authClient.signInWithOAuth).toHaveBeenCalledWith({
+      provider: 'google',
+      options: { redirectTo: `${window.location.origin}${window.location.pathname}` },
+    });
+  });
+
+  it('labels them in English too, and shows none when settings fail', async () => {
+    await i18n.changeLanguage('en');
+    serveSettings(['github']);
+    setup();
+    expect(await screen.findByRole('button', { name: 'Continue with GitHub' })).toBeInTheDocument();
+  });
+
+  it('offers no provider when the settings cannot be read', async () => {
+    setup();
+    await screen.findByRole('heading', { level: 1, name: 'Connexion' });
+    expect(screen.queryByTestId('providers')).not.toBeInTheDocument();
+  });
+
+  it('hides registration when sign-ups are disabled', async () => {
+    serveSettings([], { disable_signup: true });
+    setup();
+    await waitFor(() => expect(screen.queryByTestId('auth-mode-toggle')).not.toBeInTheDocument());
+  });
+});
+
+describe('LoginForm: errors brought back in the URL', () => {
+  it('shows the redirect error until the user moves on', async () => {
+    const dismiss = vi.fn();
+    const { user } = setup({ redirectError: 'auth.errors.providerDenied', onDismissRedirectError: dismiss });
+    expect(screen.getByRole('alert')).toHaveTextContent('La connexion avec le fournisseur a été refusée ou annulée.');
+    await user.click(screen.getByTestId('auth-mode-toggle'));
+    expect(dismiss).toHaveBeenCalled();
   });
 });

@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type ChangeEvent, type FormEvent, type InvalidEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -6,10 +7,14 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { MIN_PASSWORD_LENGTH } from '@/config/constants';
+import { useSessionEnded } from '@/lib/session';
 
-import { signIn, signUp, type AuthErrorKey } from '../api/auth-actions';
+import { requestPasswordReset, signIn, signUp, type AuthErrorKey } from '../api/auth-actions';
+import { authSettingsQuery } from '../api/settings';
 
-export type AuthMode = 'login' | 'register';
+import { ProviderButtons } from './provider-buttons';
+
+export type AuthMode = 'login' | 'register' | 'forgot';
 
 /** The browser's own validity messages are in the browser's language; ours follow the app's. */
 function useValidityMessages() {
@@ -30,26 +35,39 @@ function useValidityMessages() {
   };
 }
 
+export type LoginFormProps = {
+  /** `forgot` opens on the "send me a link" form (the reset-password page when signed out). */
+  initialMode?: AuthMode;
+  /** An error brought back in the URL (provider sign-in, e-mail link), shown until the mode changes. */
+  redirectError?: AuthErrorKey | null;
+  onDismissRedirectError?: () => void;
+};
+
 /**
- * The combined login / register form. Errors from the server appear in a red
- * banner (role="alert") above the form; switching mode clears them.
+ * The combined login / register form, with "forgot password" and the
+ * third-party providers the server offers. Errors from the server appear in a
+ * red banner (role="alert") above the form; switching mode clears them.
  */
-export function LoginForm() {
+export function LoginForm({ initialMode = 'login', redirectError = null, onDismissRedirectError }: LoginFormProps) {
   const { t } = useTranslation();
   const ids = { email: useId(), password: useId(), hint: useId(), title: useId() };
   const messages = useValidityMessages();
-  const [mode, setMode] = useState<AuthMode>('login');
+  const settings = useQuery(authSettingsQuery());
+  const [mode, setMode] = useState<AuthMode>(initialMode);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<AuthErrorKey | null>(null);
-  const [confirmationSent, setConfirmationSent] = useState(false);
+  const [notice, setNotice] = useState<'confirmEmail' | 'resetSent' | null>(null);
   const [pending, setPending] = useState(false);
+  const sessionEnded = useSessionEnded();
 
-  const toggleMode = () => {
-    setMode((current) => (current === 'login' ? 'register' : 'login'));
+  const changeMode = (next: AuthMode) => {
+    setMode(next);
     setError(null);
-    setConfirmationSent(false);
+    setNotice(null);
+    onDismissRedirectError?.();
   };
+  const toggleMode = () => changeMode(mode === 'login' ? 'register' : 'login');
 
   // Custom messages are set only while a field is reported invalid, and
   // cleared on the next edit, so they never block a corrected value.
@@ -75,7 +93,15 @@ export function LoginForm() {
 
     setPending(true);
     setError(null);
-    setConfirmationSent(false);
+    setNotice(null);
+    onDismissRedirectError?.();
+    if (mode === 'forgot') {
+      const outcome = await requestPasswordReset(email.trim());
+      setPending(false);
+      if (outcome.ok) setNotice('resetSent');
+      else setError(outcome.error);
+      return;
+    }
     const credentials = { email: email.trim(), password };
     const outcome = mode === 'login' ? await signIn(credentials) : await signUp(credentials);
     setPending(false);
@@ -83,27 +109,40 @@ export function LoginForm() {
       setError(outcome.error);
     } else if (outcome.needsConfirmation) {
       setMode('login');
-      setConfirmationSent(true);
+      setNotice('confirmEmail');
     }
     // On success the session arrives through onAuthStateChange and the app replaces this screen.
   };
 
   const isLogin = mode === 'login';
+  const isForgot = mode === 'forgot';
+  const signupDisabled = settings.data?.disable_signup === true;
+  const title = isForgot ? t('auth.forgot.title') : isLogin ? t('auth.loginTitle') : t('auth.registerTitle');
+  const intro = isForgot ? t('auth.forgot.intro') : isLogin ? t('auth.loginIntro') : t('auth.registerIntro');
+  const submitLabel = isForgot ? t('auth.forgot.submit') : isLogin ? t('auth.submitLogin') : t('auth.submitRegister');
+  const shownError = error ?? redirectError;
+
   return (
     <div className="auth-form" data-testid="auth-form" data-mode={mode}>
       <h1 id={ids.title} className="auth-form__title">
-        {isLogin ? t('auth.loginTitle') : t('auth.registerTitle')}
+        {title}
       </h1>
-      <p className="auth-form__intro">{isLogin ? t('auth.loginIntro') : t('auth.registerIntro')}</p>
+      <p className="auth-form__intro">{intro}</p>
 
-      {error ? (
-        <Banner variant="error" data-testid="auth-error">
-          {t(error)}
+      {sessionEnded ? (
+        <Banner variant="info" data-testid="session-ended">
+          {t('auth.sessionEnded')}
+          {sessionEnded.interruptedUploads > 0 ? ` ${t('auth.uploadsInterrupted', { count: sessionEnded.interruptedUploads })}` : null}
         </Banner>
       ) : null}
-      {confirmationSent ? (
+      {shownError ? (
+        <Banner variant="error" data-testid="auth-error">
+          {t(shownError)}
+        </Banner>
+      ) : null}
+      {notice ? (
         <Banner variant="info" data-testid="auth-notice">
-          {t('auth.confirmEmail')}
+          {notice === 'confirmEmail' ? t('auth.confirmEmail') : t('auth.forgot.sent')}
         </Banner>
       ) : null}
 
@@ -126,35 +165,57 @@ export function LoginForm() {
             onInvalid={onInvalid('email')}
           />
         </div>
-        <div className="field">
-          <Label htmlFor={ids.password}>{t('auth.password')}</Label>
-          <Input
-            id={ids.password}
-            name="password"
-            type="password"
-            autoComplete={isLogin ? 'current-password' : 'new-password'}
-            required
-            minLength={MIN_PASSWORD_LENGTH}
-            aria-describedby={ids.hint}
-            value={password}
-            onChange={onChange(setPassword)}
-            onInvalid={onInvalid('password')}
-          />
-          <p id={ids.hint} className="field__hint">
-            {t('auth.passwordHint')}
-          </p>
-        </div>
+        {isForgot ? null : (
+          <div className="field">
+            <Label htmlFor={ids.password}>{t('auth.password')}</Label>
+            <Input
+              id={ids.password}
+              name="password"
+              type="password"
+              autoComplete={isLogin ? 'current-password' : 'new-password'}
+              required
+              minLength={MIN_PASSWORD_LENGTH}
+              aria-describedby={ids.hint}
+              value={password}
+              onChange={onChange(setPassword)}
+              onInvalid={onInvalid('password')}
+            />
+            <div className="field__hint-row">
+              <p id={ids.hint} className="field__hint">
+                {t('auth.passwordHint')}
+              </p>
+              {isLogin ? (
+                <Button variant="link" className="auth-form__forgot" onClick={() => changeMode('forgot')} data-testid="forgot-password">
+                  {t('auth.forgot.link')}
+                </Button>
+              ) : null}
+            </div>
+          </div>
+        )}
         <Button type="submit" className="auth-form__submit" disabled={pending} aria-busy={pending} data-testid="auth-submit">
-          {pending ? t('auth.submitting') : isLogin ? t('auth.submitLogin') : t('auth.submitRegister')}
+          {pending ? t('auth.submitting') : submitLabel}
         </Button>
       </form>
 
-      <p className="auth-form__switch">
-        <span>{isLogin ? t('auth.noAccount') : t('auth.haveAccount')}</span>{' '}
-        <Button variant="link" onClick={toggleMode} data-testid="auth-mode-toggle">
-          {isLogin ? t('auth.switchToRegister') : t('auth.switchToLogin')}
-        </Button>
-      </p>
+      {isForgot ? (
+        <p className="auth-form__switch">
+          <Button variant="link" onClick={() => changeMode('login')} data-testid="back-to-login">
+            {t('auth.forgot.back')}
+          </Button>
+        </p>
+      ) : (
+        <>
+          <ProviderButtons settings={settings.data} onError={setError} />
+          {signupDisabled && isLogin ? null : (
+            <p className="auth-form__switch">
+              <span>{isLogin ? t('auth.noAccount') : t('auth.haveAccount')}</span>{' '}
+              <Button variant="link" onClick={toggleMode} data-testid="auth-mode-toggle">
+                {isLogin ? t('auth.switchToRegister') : t('auth.switchToLogin')}
+              </Button>
+            </p>
+          )}
+        </>
+      )}
     </div>
   );
 }

@@ -1,0 +1,117 @@
+// Accounts in a real browser against the real binary: two-step verification with an
+// authenticator app (codes computed here from the secret the page shows), the code screen after
+// signing in (a wrong code, then the right one), and password recovery through the link of the
+// mail the server writes to its development outbox.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { launchBrowser } from './support/browser.mjs';
+import { nextMail, outboxMark, verifyLink } from './support/outbox.mjs';
+import { startServer } from './support/server.mjs';
+import { newPage, PASSWORD, register, signIn, signOut } from './support/session.mjs';
+import { nextStep, totpCode, totpStep } from './support/totp.mjs';
+
+const HOME = { level: 1, name: 'Mes créations' };
+const LOGIN = { level: 1, name: 'Connexion' };
+const CODE_SCREEN = { level: 1, name: 'Vérification en deux étapes' };
+
+describe('accounts in Chromium', () => {
+  let server;
+  let browser;
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('turns on two-step verification, then asks for the code after signing in', async () => {
+    const { context, page, errors } = await newPage(browser, server.url);
+    const email = await register(page, 'totp');
+
+    await page.getByTestId('user-menu').click();
+    await page.getByTestId('account-link').click();
+    await page.getByRole('heading', { level: 1, name: 'Mon compte' }).waitFor();
+    await page.getByTestId('add-totp').click();
+    const dialog = page.getByRole('dialog', { name: "Ajouter une application d'authentification" });
+    await dialog.getByLabel('Nom').fill('Téléphone de test');
+    await dialog.getByTestId('totp-start').click();
+    const secret = (await dialog.getByTestId('totp-secret').textContent()).trim();
+    assert.match(secret, /^[A-Z2-7]{16,}=*$/);
+    assert.ok(await dialog.getByRole('img', { name: /QR code/ }).evaluate((img) => img.complete && img.naturalWidth > 0), 'the QR code shows');
+    const enrolledAt = totpStep();
+    await dialog.getByLabel('Code à 6 chiffres').fill(totpCode(secret, enrolledAt));
+    await dialog.getByTestId('totp-confirm').click();
+    await page.getByTestId('mfa-notice').waitFor();
+    assert.match(await page.getByTestId('factor-list').textContent(), /Téléphone de test/);
+
+    await signOut(page);
+    await page.getByRole('heading', LOGIN).waitFor();
+    await signIn(page, email);
+    await page.getByRole('heading', CODE_SCREEN).waitFor();
+    assert.equal(await page.getByRole('navigation', { name: 'Navigation principale' }).count(), 0);
+
+    // A wrong code (none of the codes the server accepts around now).
+    const step = totpStep();
+    const valid = new Set([step - 1, step, step + 1].map((s) => totpCode(secret, s)));
+    const wrong = ['000000', '111111', '222222'].find((code) => !valid.has(code));
+    await page.getByLabel('Code à 6 chiffres').fill(wrong);
+    await page.getByTestId('mfa-submit').click();
+    await page.getByTestId('mfa-error').waitFor();
+    assert.equal((await page.getByTestId('mfa-error').textContent()).trim(), 'Code incorrect. Vérifiez-le et réessayez.');
+
+    // The right code, from a step after the one used to enrol (a code is good once).
+    const now = await nextStep(enrolledAt);
+    await page.getByLabel('Code à 6 chiffres').fill(totpCode(secret, now));
+    await page.getByTestId('mfa-submit').click();
+    await page.getByRole('heading', HOME).waitFor();
+    await page.getByRole('navigation', { name: 'Navigation principale' }).waitFor();
+
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  it('recovers a password through the link in the mail, and refuses the link a second time', async () => {
+    const { context, page, errors } = await newPage(browser, server.url);
+    const email = await register(page, 'recover');
+    await signOut(page);
+    await page.getByRole('heading', LOGIN).waitFor();
+
+    await page.getByTestId('forgot-password').click();
+    await page.getByRole('heading', { level: 1, name: 'Mot de passe oublié' }).waitFor();
+    const seen = await outboxMark(server.dataDir);
+    await page.getByLabel('Email').fill(email);
+    await page.getByTestId('auth-submit').click();
+    await page.getByTestId('auth-notice').waitFor();
+    assert.match(await page.getByTestId('auth-notice').textContent(), /Si un compte existe pour cette adresse/);
+
+    const link = verifyLink(await nextMail(server.dataDir, seen));
+    assert.ok(link.startsWith(`${server.url}/auth/v1/verify?`), link);
+    await page.goto(link);
+    await page.getByRole('heading', { level: 1, name: 'Choisissez un nouveau mot de passe' }).waitFor();
+    await page.getByLabel('Nouveau mot de passe').fill('nouveau-secret-1');
+    await page.getByLabel('Confirmez le mot de passe').fill('nouveau-secret-1');
+    await page.getByTestId('new-password-submit').click();
+    await page.getByRole('heading', HOME).waitFor();
+    assert.equal(new URL(page.url()).pathname, '/creatives');
+
+    // The new password works, the old one no longer does.
+    await signOut(page);
+    await page.getByRole('heading', LOGIN).waitFor();
+    await signIn(page, email, PASSWORD);
+    await page.getByTestId('auth-error').waitFor();
+    await signIn(page, email, 'nouveau-secret-1');
+    await page.getByRole('heading', HOME).waitFor();
+
+    // The same link again: used up. The page says so and offers a new one.
+    await signOut(page);
+    await page.getByRole('heading', LOGIN).waitFor();
+    await page.goto(link);
+    await page.getByRole('heading', { level: 1, name: 'Mot de passe oublié' }).waitFor();
+    assert.match(await page.getByTestId('auth-error').textContent(), /Ce lien n'est plus valable/);
+
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});

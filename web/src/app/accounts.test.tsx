@@ -1,0 +1,383 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+
+import { i18n } from '@/lib/i18n';
+import { calls, emptyLists, mockApi } from '@/testing/api-mock';
+import { authClient, authError, emit, fakeFactor, fakeSession, resetAuthMock } from '@/testing/auth-mock';
+import { renderApp } from '@/testing/render';
+
+vi.mock('@/lib/auth', () => import('@/testing/auth-mock'));
+
+const totp = fakeFactor();
+const phone = fakeFactor({ id: 'f-phone', factor_type: 'phone', friendly_name: 'Portable', phone: '+33612345678' } as never);
+
+function listFactors(...factors: object[]) {
+  const verified = factors.filter((f) => (f as { status: string }).status === 'verified');
+  authClient.mfa.listFactors.mockResolvedValue({
+    data: { all: factors, totp: verified.filter((f) => (f as { factor_type: string }).factor_type === 'totp'), phone: [], webauthn: [] },
+    error: null,
+  });
+}
+
+function levels(currentLevel: 'aal1' | 'aal2', nextLevel: 'aal1' | 'aal2') {
+  authClient.mfa.getAuthenticatorAssuranceLevel.mockResolvedValue({
+    data: { currentLevel, nextLevel, currentAuthenticationMethods: [] },
+    error: null,
+  });
+}
+
+beforeEach(() => {
+  resetAuthMock(fakeSession());
+});
+
+describe('the second step after signing in', () => {
+  beforeEach(() => {
+    levels('aal1', 'aal2');
+    listFactors(totp);
+    authClient.mfa.challenge.mockResolvedValue({ data: { id: 'c1', type: 'totp', expires_at: 0 }, error: null });
+  });
+
+  it('asks for the code before any page, and lets the user in once verified', async () => {
+    const fetchMock = mockApi(emptyLists);
+    const { user } = renderApp('/locations');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Vérification en deux étapes' })).toBeInTheDocument();
+    expect(screen.queryByRole('navigation')).not.toBeInTheDocument();
+    await waitFor(() => expect(authClient.mfa.challenge).toHaveBeenCalledWith({ factorId: 'f-totp' }));
+    expect(calls(fetchMock).filter((call) => call.includes('/locations'))).toEqual([]);
+
+    authClient.mfa.verify.mockImplementation(() => {
+      levels('aal2', 'aal2');
+      return Promise.resolve({ data: {}, error: null });
+    });
+    await user.type(screen.getByLabelText('Code à 6 chiffres'), '123456');
+    await user.click(screen.getByRole('button', { name: 'Vérifier' }));
+    expect(authClient.mfa.verify).toHaveBeenCalledWith({ factorId: 'f-totp', challengeId: 'c1', code: '123456' });
+    act(() => emit('MFA_CHALLENGE_VERIFIED', { ...fakeSession(), access_token: 'aal2-token' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Mes emplacements' })).toBeInTheDocument();
+  });
+
+  it.each([
+    ['mfa_verification_failed', 'Code incorrect. Vérifiez-le et réessayez.'],
+    ['over_request_rate_limit', 'Trop de tentatives. Patientez quelques instants puis réessayez.'],
+  ])('shows %s translated', async (code, message) => {
+    authClient.mfa.verify.mockResolvedValue({ data: null, error: authError(code, 'x', code === 'over_request_rate_limit' ? 429 : 422) });
+    const { user } = renderApp('/creatives');
+    await user.type(await screen.findByLabelText('Code à 6 chiffres'), '000000');
+    await user.click(screen.getByRole('button', { name: 'Vérifier' }));
+    expect(await screen.findByTestId('mfa-error')).toHaveTextContent(message);
+    expect(screen.getByLabelText('Code à 6 chiffres')).toHaveValue('');
+  });
+
+  it('starts a new challenge by itself when the challenge expired, and says so', async () => {
+    authClient.mfa.verify.mockResolvedValueOnce({ data: null, error: authError('mfa_challenge_expired', 'x', 422) });
+    const { user } = renderApp('/creatives');
+    await user.type(await screen.findByLabelText('Code à 6 chiffres'), '123456');
+    authClient.mfa.challenge.mockResolvedValue({ data: { id: 'c2', type: 'totp', expires_at: 0 }, error: null });
+    await user.click(screen.getByRole('button', { name: 'Vérifier' }));
+    expect(await screen.findByTestId('mfa-notice')).toHaveTextContent('La vérification a expiré');
+    expect(authClient.mfa.challenge).toHaveBeenCalledTimes(2);
+    authClient.mfa.verify.mockResolvedValue({ data: {}, error: null });
+    await user.type(screen.getByLabelText('Code à 6 chiffres'), '654321');
+    await user.click(screen.getByRole('button', { name: 'Vérifier' }));
+    expect(authClient.mfa.verify).toHaveBeenLastCalledWith({ factorId: 'f-totp', challengeId: 'c2', code: '654321' });
+  });
+
+  it('lets the user choose among factors; an SMS factor can be sent again (rate limited)', async () => {
+    listFactors(totp, phone);
+    const { user } = renderApp('/creatives');
+    await user.click(await screen.findByRole('radio', { name: /Portable/ }));
+    await waitFor(() => expect(authClient.mfa.challenge).toHaveBeenCalledWith({ factorId: 'f-phone' }));
+    expect(await screen.findByTestId('mfa-notice')).toHaveTextContent('Un code vient de vous être envoyé par SMS.');
+    expect(screen.getByText('Saisissez le code à 6 chiffres reçu par SMS.')).toBeInTheDocument();
+
+    authClient.mfa.challenge.mockResolvedValue({ data: null, error: authError('over_sms_send_rate_limit', 'x', 429) });
+    await user.click(screen.getByRole('button', { name: 'Renvoyer le code' }));
+    expect(await screen.findByTestId('mfa-error')).toHaveTextContent('Un SMS vient déjà d\'être envoyé');
+  });
+
+  it('can be cancelled: signs out this device only', async () => {
+    const { user } = renderApp('/creatives');
+    await user.click(await screen.findByRole('button', { name: 'Annuler et se déconnecter' }));
+    expect(authClient.signOut).toHaveBeenCalledWith({ scope: 'local' });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Connexion' })).toBeInTheDocument();
+  });
+});
+
+describe('password recovery', () => {
+  it('asks for a new password after the recovery link, then opens the app', async () => {
+    resetAuthMock(null);
+    const { user, router } = renderApp('/reset-password');
+    await screen.findByRole('heading', { level: 1, name: 'Mot de passe oublié' });
+    act(() => emit('PASSWORD_RECOVERY', fakeSession()));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Choisissez un nouveau mot de passe' })).toBeInTheDocument();
+
+    await user.type(screen.getByLabelText('Nouveau mot de passe'), 'nouveau-secret');
+    await user.type(screen.getByLabelText('Confirmez le mot de passe'), 'autre-chose');
+    await user.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }));
+    expect(authClient.updateUser).not.toHaveBeenCalled();
+    expect(screen.getByLabelText<HTMLInputElement>('Confirmez le mot de passe').validationMessage).toBe(
+      'Les deux mots de passe ne sont pas identiques.',
+    );
+
+    authClient.updateUser.mockResolvedValueOnce({ data: { user: null }, error: authError('same_password', 'x', 422) });
+    await user.clear(screen.getByLabelText('Confirmez le mot de passe'));
+    await user.type(screen.getByLabelText('Confirmez le mot de passe'), 'nouveau-secret');
+    await user.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent("Le nouveau mot de passe doit être différent de l'actuel.");
+
+    await user.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }));
+    expect(authClient.updateUser).toHaveBeenLastCalledWith({ password: 'nouveau-secret' });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Mes créations' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/creatives');
+  });
+
+  it('says when the link can no longer be used, and offers a new one', async () => {
+    resetAuthMock(null);
+    authClient.initialize.mockResolvedValue({
+      error: Object.assign(new Error('Email link is invalid or has expired'), {
+        name: 'AuthImplicitGrantRedirectError',
+        __isAuthError: true,
+        details: { error: 'access_denied', code: 'otp_expired' },
+      }),
+    });
+    const { router } = renderApp('/reset-password?error=access_denied&error_code=otp_expired&error_description=x');
+    expect(await screen.findByRole('alert')).toHaveTextContent("Ce lien n'est plus valable");
+    expect(screen.getByRole('button', { name: 'Envoyer le lien' })).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+  });
+
+  it('says the same of a code that auth-js could not use (another browser)', async () => {
+    resetAuthMock(null);
+    renderApp('/reset-password?code=abc');
+    expect(await screen.findByRole('alert')).toHaveTextContent("Ce lien n'est plus valable");
+  });
+
+  it('shows a provider error from the URL on the login screen', async () => {
+    resetAuthMock(null);
+    authClient.initialize.mockResolvedValue({
+      error: Object.assign(new Error('Unverified email with github.'), {
+        name: 'AuthImplicitGrantRedirectError',
+        __isAuthError: true,
+        details: { error: 'access_denied', code: 'provider_email_needs_verification' },
+      }),
+    });
+    renderApp('/creatives?error=access_denied&error_code=provider_email_needs_verification');
+    expect(await screen.findByRole('alert')).toHaveTextContent("Confirmez d'abord votre adresse email auprès du fournisseur");
+    expect(screen.getByRole('heading', { level: 1, name: 'Connexion' })).toBeInTheDocument();
+  });
+});
+
+describe('the user menu and the account page', () => {
+  const session = fakeSession('ada@example.com', {
+    identities: [
+      {
+        id: 'i1',
+        identity_id: 'i1',
+        user_id: 'u',
+        provider: 'email',
+        identity_data: { email: 'ada@example.com' },
+        created_at: '',
+        last_sign_in_at: '',
+        updated_at: '',
+      },
+      {
+        id: 'i2',
+        identity_id: 'i2',
+        user_id: 'u',
+        provider: 'google',
+        identity_data: { email: 'ada@gmail.com' },
+        created_at: '',
+        last_sign_in_at: '',
+        updated_at: '',
+      },
+    ],
+  });
+
+  beforeEach(() => {
+    resetAuthMock(session);
+  });
+
+  it('shows the e-mail in the menu, with the account page and sign-out', async () => {
+    const { user, router } = renderApp('/creatives');
+    const nav = await screen.findByRole('navigation', { name: 'Navigation principale' });
+    const menu = within(nav).getByRole('button', { name: 'Compte : ada@example.com' });
+    expect(menu).toHaveAttribute('aria-expanded', 'false');
+    await user.click(menu);
+    expect(menu).toHaveAttribute('aria-expanded', 'true');
+    await user.click(within(nav).getByRole('link', { name: 'Mon compte' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Mon compte' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/account');
+    expect(menu).toHaveAttribute('aria-expanded', 'false');
+
+    await user.click(menu);
+    await user.click(within(nav).getByRole('button', { name: 'Déconnexion' }));
+    expect(authClient.signOut).toHaveBeenCalledWith({ scope: 'global' });
+  });
+
+  it('lists the connected providers', async () => {
+    renderApp('/account');
+    const section = await screen.findByTestId('account-providers');
+    expect(section).toHaveTextContent('Email et mot de passe');
+    expect(section).toHaveTextContent('Google');
+    expect(section).toHaveTextContent('ada@gmail.com');
+  });
+
+  it('changes the e-mail: asks to check the new inbox', async () => {
+    const { user } = renderApp('/account');
+    const section = await screen.findByTestId('account-email');
+    expect(section).toHaveTextContent('ada@example.com');
+    await user.click(within(section).getByRole('button', { name: "Changer d'adresse" }));
+    await user.type(within(section).getByLabelText('Nouvelle adresse email'), 'ada@new.example');
+    await user.click(within(section).getByRole('button', { name: 'Envoyer le lien de confirmation' }));
+    expect(authClient.updateUser).toHaveBeenCalledWith(
+      { email: 'ada@new.example' },
+      { emailRedirectTo: `${window.location.origin}/account` },
+    );
+    expect(await within(section).findByTestId('email-pending')).toHaveTextContent('Consultez la boîte de réception de ada@new.example');
+  });
+
+  it.each([
+    ['same_password', 422, "Le nouveau mot de passe doit être différent de l'actuel."],
+    ['weak_password', 422, 'Ce mot de passe est trop faible.'],
+    ['reauthentication_needed', 401, 'reconnectez-vous avant de changer votre mot de passe'],
+    ['insufficient_aal', 403, 'Cette action demande une vérification en deux étapes récente.'],
+  ])('changes the password, showing %s translated', async (code, status, message) => {
+    authClient.updateUser.mockResolvedValueOnce({ data: { user: null }, error: authError(code, 'x', status) });
+    const { user } = renderApp('/account');
+    const section = await screen.findByTestId('account-password');
+    await user.type(within(section).getByLabelText('Nouveau mot de passe'), 'secret-456');
+    await user.type(within(section).getByLabelText('Confirmez le mot de passe'), 'secret-456');
+    await user.click(within(section).getByRole('button', { name: 'Changer le mot de passe' }));
+    expect(await within(section).findByRole('alert')).toHaveTextContent(message);
+    await user.click(within(section).getByRole('button', { name: 'Changer le mot de passe' }));
+    expect(await within(section).findByRole('status')).toHaveTextContent('Votre mot de passe a été changé.');
+    expect(authClient.updateUser).toHaveBeenLastCalledWith({ password: 'secret-456' });
+  });
+
+  it('enrols an authenticator app: QR code, secret, name, confirmation code', async () => {
+    authClient.mfa.enroll.mockResolvedValue({
+      data: {
+        id: 'f-new',
+        type: 'totp',
+        friendly_name: 'Mon téléphone',
+        totp: { qr_code: 'data:image/svg+xml;utf-8,<svg fill="#000"/>', secret: 'JBSWY3DPEHPK3PXP', uri: 'otpauth://totp/x' },
+      },
+      error: null,
+    });
+    const { user } = renderApp('/account');
+    const section = await screen.findByTestId('account-mfa');
+    expect(section).toHaveTextContent('Désactivée.');
+    await user.click(within(section).getByRole('button', { name: "Ajouter une application d'authentification" }));
+    const dialog = screen.getByRole('dialog', { name: "Ajouter une application d'authentification" });
+    const name = within(dialog).getByLabelText('Nom');
+    await user.clear(name);
+    await user.type(name, 'Mon téléphone');
+    await user.click(within(dialog).getByRole('button', { name: 'Continuer' }));
+    expect(authClient.mfa.enroll).toHaveBeenCalledWith({ factorType: 'totp', friendlyName: 'Mon téléphone', issuer: 'Regard' });
+
+    const qr = await within(dialog).findByRole('img', { name: "QR code à scanner avec votre application d'authentification" });
+    expect(qr.getAttribute('src')).toBe(`data:image/svg+xml;charset=utf-8,${encodeURIComponent('<svg fill="#000"/>')}`);
+    expect(within(dialog).getByTestId('totp-secret')).toHaveTextContent('JBSWY3DPEHPK3PXP');
+
+    authClient.mfa.challengeAndVerify.mockResolvedValueOnce({ data: null, error: authError('mfa_verification_failed', 'x', 422) });
+    await user.type(within(dialog).getByLabelText('Code à 6 chiffres'), '111111');
+    await user.click(within(dialog).getByRole('button', { name: 'Activer' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Code incorrect.');
+
+    authClient.mfa.challengeAndVerify.mockResolvedValue({ data: {}, error: null });
+    listFactors(fakeFactor({ id: 'f-new', friendly_name: 'Mon téléphone' }));
+    await user.type(within(dialog).getByLabelText('Code à 6 chiffres'), '222222');
+    await user.click(within(dialog).getByRole('button', { name: 'Activer' }));
+    expect(authClient.mfa.challengeAndVerify).toHaveBeenLastCalledWith({ factorId: 'f-new', code: '222222' });
+    expect(await within(section).findByTestId('mfa-notice')).toHaveTextContent('Application ajoutée');
+    expect(await within(section).findByText('Mon téléphone')).toBeInTheDocument();
+    expect(section).toHaveTextContent('Activée');
+  });
+
+  it('abandoning an enrolment removes the unverified factor', async () => {
+    authClient.mfa.enroll.mockResolvedValue({
+      data: { id: 'f-new', type: 'totp', totp: { qr_code: 'x', secret: 'S', uri: 'u' } },
+      error: null,
+    });
+    authClient.mfa.unenroll.mockResolvedValue({ data: { id: 'f-new' }, error: null });
+    const { user } = renderApp('/account');
+    await user.click(await screen.findByRole('button', { name: "Ajouter une application d'authentification" }));
+    await user.click(screen.getByRole('button', { name: 'Continuer' }));
+    await screen.findByTestId('totp-secret');
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Annuler' }));
+    expect(authClient.mfa.unenroll).toHaveBeenCalledWith({ factorId: 'f-new' });
+  });
+
+  it('says when enrolling needs a recent second step (insufficient_aal)', async () => {
+    authClient.mfa.enroll.mockResolvedValue({ data: null, error: authError('insufficient_aal', 'x', 403) });
+    const { user } = renderApp('/account');
+    await user.click(await screen.findByRole('button', { name: "Ajouter une application d'authentification" }));
+    await user.click(screen.getByRole('button', { name: 'Continuer' }));
+    expect(await screen.findByTestId('enrol-error')).toHaveTextContent('vérification en deux étapes récente');
+  });
+
+  it('enrols a phone: E.164 number, then the SMS code', async () => {
+    authClient.mfa.enroll.mockResolvedValue({ data: { id: 'f-phone', type: 'phone', phone: '33612345678' }, error: null });
+    authClient.mfa.challenge.mockResolvedValue({ data: { id: 'c-sms', type: 'phone', expires_at: 0 }, error: null });
+    authClient.mfa.verify.mockResolvedValue({ data: {}, error: null });
+    const { user } = renderApp('/account');
+    await user.click(await screen.findByRole('button', { name: 'Ajouter un numéro de téléphone' }));
+    const dialog = screen.getByRole('dialog', { name: 'Ajouter un numéro de téléphone' });
+    await user.type(within(dialog).getByLabelText('Numéro de téléphone'), '06 12 34 56 78');
+    await user.click(within(dialog).getByRole('button', { name: 'Envoyer le code' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('format international');
+    expect(authClient.mfa.enroll).not.toHaveBeenCalled();
+
+    await user.clear(within(dialog).getByLabelText('Numéro de téléphone'));
+    await user.type(within(dialog).getByLabelText('Numéro de téléphone'), '+33 6 12 34 56 78');
+    await user.click(within(dialog).getByRole('button', { name: 'Envoyer le code' }));
+    expect(authClient.mfa.enroll).toHaveBeenCalledWith({ factorType: 'phone', friendlyName: 'Téléphone', phone: '+33612345678' });
+    expect(authClient.mfa.challenge).toHaveBeenCalledWith({ factorId: 'f-phone' });
+    await user.type(await within(dialog).findByLabelText('Code à 6 chiffres'), '123456');
+    await user.click(within(dialog).getByRole('button', { name: 'Activer' }));
+    expect(authClient.mfa.verify).toHaveBeenCalledWith({ factorId: 'f-phone', challengeId: 'c-sms', code: '123456' });
+    expect(await screen.findByTestId('mfa-notice')).toHaveTextContent('Numéro ajouté');
+  });
+
+  it('lists factors with name, kind, status and date, and removes one after confirmation', async () => {
+    listFactors(totp, fakeFactor({ id: 'f-old', friendly_name: 'Ancien', status: 'unverified' }));
+    const { user } = renderApp('/account');
+    const list = await screen.findByTestId('factor-list');
+    const rows = within(list).getAllByRole('listitem');
+    expect(rows[0]).toHaveTextContent('Téléphone perso');
+    expect(rows[0]).toHaveTextContent("Application d'authentification · ajoutée le 14 mars 2026");
+    expect(rows[0]).toHaveTextContent('Active');
+    expect(rows[1]).toHaveTextContent('Non confirmée');
+
+    authClient.mfa.unenroll.mockResolvedValueOnce({ data: null, error: authError('insufficient_aal', 'x', 422) });
+    await user.click(within(rows[0]).getByRole('button', { name: 'Supprimer Téléphone perso' }));
+    const confirm = screen.getByRole('alertdialog', { name: 'Supprimer cette méthode ?' });
+    expect(confirm).toHaveTextContent('la vérification en deux étapes sera désactivée');
+    await user.click(within(confirm).getByRole('button', { name: 'Supprimer' }));
+    expect(await within(confirm).findByRole('alert')).toHaveTextContent('vérification en deux étapes récente');
+
+    authClient.mfa.unenroll.mockResolvedValue({ data: { id: 'f-totp' }, error: null });
+    await user.click(within(confirm).getByRole('button', { name: 'Supprimer' }));
+    expect(authClient.mfa.unenroll).toHaveBeenLastCalledWith({ factorId: 'f-totp' });
+    expect(await screen.findByTestId('mfa-notice')).toHaveTextContent('La méthode a été supprimée.');
+  });
+
+  it('signs out of the other sessions after confirmation', async () => {
+    authClient.signOut.mockResolvedValue({ error: null });
+    const { user } = renderApp('/account');
+    await user.click(await screen.findByRole('button', { name: 'Se déconnecter des autres sessions' }));
+    const confirm = screen.getByRole('alertdialog', { name: 'Se déconnecter des autres sessions ?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Déconnecter les autres sessions' }));
+    expect(authClient.signOut).toHaveBeenCalledWith({ scope: 'others' });
+    expect(await screen.findByTestId('others-signed-out')).toHaveTextContent('Vos autres sessions ont été fermées.');
+    expect(screen.getByRole('heading', { level: 1, name: 'Mon compte' })).toBeInTheDocument();
+  });
+
+  it('speaks English', async () => {
+    await i18n.changeLanguage('en');
+    renderApp('/account');
+    expect(await screen.findByRole('heading', { level: 1, name: 'My account' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Sign out of other sessions' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Add an authenticator app' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,87 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
+
+import { cn } from '@/lib/cn';
+
+import { useAuth } from '../auth-context';
+
+import { LogoutButton } from './logout-button';
+
+/** The account page's address. */
+export const ACCOUNT_PATH = '/account';
+
+/**
+ * The signed-in user's menu in the navigation: their e-mail on the button,
+ * then "My account" and "Logout". Closes on Escape, on a click elsewhere and
+ * when the page changes.
+ */
+export function UserMenu() {
+  const { t } = useTranslation();
+  const { user } = useAuth();
+  const { pathname } = useLocation();
+  const [open, setOpen] = useState(false);
+  const [openedAt, setOpenedAt] = useState(pathname);
+  const menuId = useId();
+  const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+
+  // A new page closes the menu (state adjusted during render, no effect needed).
+  if (open && openedAt !== pathname) {
+    setOpen(false);
+    setOpenedAt(pathname);
+  }
+
+  useEffect(() => {
+    if (!open) return;
+    const onPointer = (event: PointerEvent) => {
+      if (root.current && !root.current.contains(event.target as Node)) setOpen(false);
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    document.addEventListener('pointerdown', onPointer);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('pointerdown', onPointer);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+
+  const email = user?.email ?? '';
+  return (
+    <div className="user-menu" ref={root}>
+      <button
+        ref={button}
+        type="button"
+        className={cn('user-menu__button', pathname === ACCOUNT_PATH && 'user-menu__button--active')}
+        aria-expanded={open}
+        aria-controls={menuId}
+        aria-label={t('nav.userMenu', { email })}
+        onClick={() => {
+          setOpenedAt(pathname);
+          setOpen((value) => !value);
+        }}
+        data-testid="user-menu"
+      >
+        <span className="user-menu__avatar" aria-hidden="true">
+          {email.charAt(0).toUpperCase()}
+        </span>
+        <span className="user-menu__email">{email}</span>
+        <span className="user-menu__chevron" aria-hidden="true" />
+      </button>
+      <div id={menuId} className="user-menu__panel" hidden={!open}>
+        <p className="user-menu__signed-in">
+          {t('nav.signedInAs')}
+          <strong className="user-menu__full-email">{email}</strong>
+        </p>
+        <Link className="user-menu__item" to={ACCOUNT_PATH} onClick={() => setOpen(false)} data-testid="account-link">
+          {t('nav.account')}
+        </Link>
+        <LogoutButton className="user-menu__item user-menu__logout" />
+      </div>
+    </div>
+  );
+}
