@@ -65,7 +65,8 @@ describe('accounts in Chromium', () => {
     const now = await nextStep(enrolledAt);
     await page.getByLabel('Code à 6 chiffres').fill(totpCode(secret, now));
     await page.getByTestId('mfa-submit').click();
-    await page.getByRole('heading', HOME).waitFor();
+    // Back on the page the user signed out from.
+    await page.getByRole('heading', { level: 1, name: 'Mon compte' }).waitFor();
     await page.getByRole('navigation', { name: 'Navigation principale' }).waitFor();
 
     assert.deepEqual(errors, []);
@@ -90,7 +91,7 @@ describe('accounts in Chromium', () => {
     assert.ok(link.startsWith(`${server.url}/auth/v1/verify?`), link);
     await page.goto(link);
     await page.getByRole('heading', { level: 1, name: 'Choisissez un nouveau mot de passe' }).waitFor();
-    await page.getByLabel('Nouveau mot de passe').fill('nouveau-secret-1');
+    await page.getByLabel('Nouveau mot de passe', { exact: true }).fill('nouveau-secret-1');
     await page.getByLabel('Confirmez le mot de passe').fill('nouveau-secret-1');
     await page.getByTestId('new-password-submit').click();
     await page.getByRole('heading', HOME).waitFor();
