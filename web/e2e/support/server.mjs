@@ -11,7 +11,8 @@ import { join } from 'node:path';
 const BIN = process.env.REGARD_BIN ?? new URL('../../../target/debug/regard', import.meta.url).pathname;
 const WEB_DIR = process.env.REGARD_WEB_DIR ?? new URL('../../dist', import.meta.url).pathname;
 
-async function freePort() {
+/** A loopback port nobody listens on now (to know a server's address before starting it). */
+export async function freePort() {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.unref();
@@ -25,11 +26,13 @@ async function freePort() {
 
 /**
  * @param {Record<string, string>} [env] extra REGARD_* settings for this instance
+ * @param {{port?: number}} [options] the port to listen on (from freePort), when something
+ *   started before the server must know its address; a fresh free port otherwise
  * @returns {Promise<{url: string, dataDir: string, logs: () => string, stop: () => Promise<void>}>}
  */
-export async function startServer(env = {}) {
+export async function startServer(env = {}, { port = undefined } = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'regard-e2e-'));
-  const port = await freePort();
+  port ??= await freePort();
   const url = `http://127.0.0.1:${port}`;
   let output = '';
   const child = spawn(BIN, ['serve'], {
