@@ -4,6 +4,10 @@
 
 use std::sync::OnceLock;
 
+use wide::{f32x8, i32x8};
+
+use super::adjust::LANES;
+
 /// Exact sRGB decode of a value in 0..1 (IEC 61966-2-1).
 pub fn srgb_to_linear(c: f64) -> f64 {
     if c <= 0.04045 {
@@ -32,6 +36,9 @@ pub struct Srgb {
     thresholds: [f32; 256],
     /// The level of the lower end of each bucket of `[0, 1)`.
     start: Vec<u8>,
+    /// Per bucket, and one more for 1.0: `[threshold above its start level, start level]`,
+    /// so that [`Srgb::encode_lanes`] needs one load per value.
+    bucket: Vec<[f32; 2]>,
     /// A quarter of the smallest distance between a code's linear value and the thresholds
     /// around it: adding less than this (in magnitude) to any `decode[v]` encodes back to `v`
     /// (the gap is ≈ 1.5e-4 in the linear segment near black; checked for every code in the tests).
@@ -55,7 +62,7 @@ impl Srgb {
         for (l, t) in thresholds.iter_mut().enumerate().take(255) {
             *t = srgb_to_linear((l as f64 + 0.5) / 255.0) as f32;
         }
-        let start = (0..BUCKETS)
+        let start: Vec<u8> = (0..BUCKETS)
             .map(|i| {
                 let c = i as f32 / BUCKETS as f32;
                 thresholds.iter().take_while(|&&t| c >= t).count() as u8
@@ -72,10 +79,26 @@ impl Srgb {
                 above.min(below)
             })
             .fold(f32::INFINITY, f32::min);
+        let bucket = start
+            .iter()
+            .chain(&[255u8])
+            // Level 255 has no threshold above it; NaN compares false even against +∞.
+            .map(|&l| {
+                [
+                    if l == 255 {
+                        f32::NAN
+                    } else {
+                        thresholds[l as usize]
+                    },
+                    l as f32,
+                ]
+            })
+            .collect();
         Srgb {
             decode,
             thresholds,
             start,
+            bucket,
             negligible: gap / 4.0,
         }
     }
@@ -93,6 +116,25 @@ impl Srgb {
         // A bucket spans less than one level even near black, so it holds at most one
         // threshold: one comparison corrects the candidate (checked in the tests).
         level + (l >= self.thresholds[level as usize]) as u8
+    }
+}
+
+impl Srgb {
+    /// [`Srgb::encode`] of [`LANES`] values at once: the bucket index computed lane by lane
+    /// (vectorised) and clamped instead of the early returns, then one table load per value.
+    /// The same codes as [`Srgb::encode`] for every input (NaN and out-of-range included).
+    #[inline(always)]
+    pub fn encode_lanes(&self, l: &[f32; LANES]) -> [u8; LANES] {
+        let idx = (f32x8::from(*l) * f32x8::splat(BUCKETS as f32))
+            .trunc_int()
+            .max(i32x8::splat(0))
+            .min(i32x8::splat(BUCKETS as i32))
+            .to_array();
+        std::array::from_fn(|i| {
+            let [threshold, level] = self.bucket[idx[i] as usize];
+            // NaN compares false: NaN lands in bucket 0 (trunc_int maps it to 0) and gives 0.
+            level as u8 + (l[i] >= threshold) as u8
+        })
     }
 }
 
@@ -161,6 +203,41 @@ mod tests {
             let (a, b) = (i as f32 / BUCKETS as f32, (i + 1) as f32 / BUCKETS as f32);
             let inside = s.thresholds.iter().filter(|&&t| t > a && t < b).count();
             assert!(inside <= 1, "bucket {i}: {inside} thresholds");
+        }
+    }
+
+    #[test]
+    fn the_lanes_encode_like_one_value_at_a_time() {
+        let s = Srgb::get();
+        let mut values: Vec<f32> = (0..=300_000).map(|i| i as f32 / 250_000.0 - 0.1).collect();
+        values.extend(s.thresholds.iter().take(255).flat_map(|&t| {
+            [
+                t,
+                f32::from_bits(t.to_bits() - 1),
+                f32::from_bits(t.to_bits() + 1),
+            ]
+        }));
+        values.extend(s.decode);
+        values.extend([
+            f32::NAN,
+            -f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            -0.0,
+            1.0,
+            f32::from_bits(1.0f32.to_bits() - 1),
+            f32::MAX,
+            f32::MIN_POSITIVE,
+            3e9,
+            -3e9,
+        ]);
+        for chunk in values.chunks(LANES) {
+            let mut l = [0f32; LANES];
+            l[..chunk.len()].copy_from_slice(chunk);
+            let got = s.encode_lanes(&l);
+            for i in 0..LANES {
+                assert_eq!(got[i], s.encode(l[i]), "{}", l[i]);
+            }
         }
     }
 

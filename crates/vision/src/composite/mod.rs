@@ -16,6 +16,7 @@ pub mod pyramid;
 pub mod stats;
 
 use serde::{Deserialize, Serialize};
+use wide::{f32x4, f32x8};
 
 use crate::image::RgbImage;
 use adjust::{LANES, PanelParams, grain_z};
@@ -574,33 +575,36 @@ pub fn render_with_stats(
             fps[4][i] = (kur * (inv[1] - s * inv[7])) as f32;
             fps[5][i] = (kvr * (inv[4] - t * inv[7])) as f32;
         }
-        let mut a = [[0f32; 3]; LANES];
-        let mut b = [[0f32; 3]; LANES];
+        let mut a = [f32x4::ZERO; LANES];
+        let mut b = [f32x4::ZERO; LANES];
         pyramid.sample_lanes(&fps, n, params.bias, second_bias, &mut a, &mut b);
-        let c_of = |x: &[[f32; 3]; LANES]| [0, 1, 2].map(|k| std::array::from_fn(|i| x[i][k]));
-        let (mut c, cb) = (c_of(&a), c_of(&b));
+        let (mut c, cb) = (pyramid::channels(&a), pyramid::channels(&b));
         params.apply_lanes(&mut c, &cb, &st[0], &st[1]);
         if let Some(b) = bloom.as_mut() {
             for i in 0..n {
                 b.add((x0 + i) as i64, y as i64, [c[0][i], c[1][i], c[2][i]]);
             }
         }
+        let mut codes = c.map(|ch| srgb.encode_lanes(&ch));
+        if params.grain > 0.0 {
+            // `(v + grain + 0.5).clamp(0, 255) as u8` as in `shade`; with a grain of exactly 0
+            // it gives `v` back, so the lanes need no test.
+            let g: [f32; LANES] =
+                std::array::from_fn(|i| params.grain * grain_z((x0 + i) as u32, y as u32));
+            let g = f32x8::from(g);
+            for ch in &mut codes {
+                let v = f32x8::from(ch.map(f32::from)) + g + f32x8::splat(0.5);
+                let v = v
+                    .max(f32x8::splat(0.0))
+                    .min(f32x8::splat(255.0))
+                    .trunc_int();
+                *ch = v.to_array().map(|x| x as u8);
+            }
+        }
         let start = (y * pw + x0) * 3;
         let row = &mut out[start..start + 3 * n];
         for (i, o) in row.chunks_exact_mut(3).enumerate() {
-            let grain = if params.grain > 0.0 {
-                params.grain * grain_z((x0 + i) as u32, y as u32)
-            } else {
-                0.0
-            };
-            for k in 0..3 {
-                let v = srgb.encode(c[k][i]);
-                o[k] = if grain != 0.0 {
-                    (v as f32 + grain + 0.5).clamp(0.0, 255.0) as u8
-                } else {
-                    v
-                };
-            }
+            o.copy_from_slice(&[codes[0][i], codes[1][i], codes[2][i]]);
         }
     };
 

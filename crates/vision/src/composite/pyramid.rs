@@ -2,6 +2,9 @@
 //! (rendering.md §2). Level k+1 averages the 2 × 2 texels of level k it covers, dropping the last
 //! row/column of an odd size, as WebGL's `generateMipmap` does.
 
+use wide::{f32x4, f32x8, i32x8};
+
+use super::adjust::LANES;
 use super::colour::{Srgb, fast_log2};
 
 /// Added before truncating to floor a coordinate: larger than any sensible distance outside a
@@ -135,24 +138,25 @@ impl Pyramid {
         ]
     }
 
-    /// [`Pyramid::sample`] for the first `n` of `L` footprints given channel-major
-    /// (`[u, v, jx.0, jx.1, jy.0, jy.1][lane]`), into `a` and `b` (`[channel][lane]`): the
-    /// levels are computed lane by lane (vectorised) when every footprint takes one tap, else
-    /// each footprint goes through [`Pyramid::sample`]. The same results either way.
+    /// [`Pyramid::sample`] for the first `n` of [`LANES`] footprints given channel-major
+    /// (`[u, v, jx.0, jx.1, jy.0, jy.1][lane]`), into `a` and `b` (one texel-like `[r, g, b, 0]`
+    /// per lane): the levels are computed lane by lane (vectorised) when every footprint takes
+    /// one tap, else each footprint goes through [`Pyramid::sample`]. The same results either
+    /// way (tested).
     #[inline(always)]
-    pub fn sample_lanes<const L: usize>(
+    pub fn sample_lanes(
         &self,
-        fp: &[[f32; L]; 6],
+        fp: &[[f32; LANES]; 6],
         n: usize,
         bias: f32,
         second_bias: Option<f32>,
-        a: &mut [[f32; 3]; L],
-        b: &mut [[f32; 3]; L],
+        a: &mut [f32x4; LANES],
+        b: &mut [f32x4; LANES],
     ) {
         let top = (self.levels.len() - 1) as f32;
         let mut one = true;
-        let mut base = [0f32; L];
-        for i in 0..L {
+        let mut base = [0f32; LANES];
+        for i in 0..LANES {
             let lx2 = fp[2][i] * fp[2][i] + fp[3][i] * fp[3][i];
             let ly2 = fp[4][i] * fp[4][i] + fp[5][i] * fp[5][i];
             let lmax2 = lx2.max(ly2);
@@ -169,89 +173,114 @@ impl Pyramid {
                     jx: [fp[2][i], fp[3][i]],
                     jy: [fp[4][i], fp[5][i]],
                 };
-                (a[i], b[i]) = self.sample(&f, bias, second_bias);
+                let (x, y) = self.sample(&f, bias, second_bias);
+                a[i] = f32x4::from([x[0], x[1], x[2], 0.0]);
+                b[i] = f32x4::from([y[0], y[1], y[2], 0.0]);
             }
             return;
         }
-        let lambda =
-            |bias: f32| -> [f32; L] { std::array::from_fn(|i| (base[i] + bias).clamp(0.0, top)) };
-        self.trilinear_lanes(&lambda(bias), &fp[0], &fp[1], n, a);
-        if let Some(sb) = second_bias {
-            self.trilinear_lanes(&lambda(sb), &fp[0], &fp[1], n, b);
+        let lambda = |bias: f32| -> [f32; LANES] {
+            std::array::from_fn(|i| (base[i] + bias).clamp(0.0, top))
+        };
+        let (u, v) = (&fp[0], &fp[1]);
+        let la = lambda(bias);
+        let Some(sb) = second_bias else {
+            self.trilinear_lanes(&la, u, v, n, a);
+            return;
+        };
+        let lb = lambda(sb);
+        // The unsharp mask's twin is 1.5 levels coarser: when the main sample mixes levels k
+        // and k + 1 and the twin k + 1 and k + 2, level k + 1 is fetched once for both.
+        match (self.common_level(&la, n), self.common_level(&lb, n)) {
+            (Some(k), Some(kb)) if kb == k + 1 => {
+                let l0 = self.bilinear_lanes(k, u, v, n);
+                let l1 = self.bilinear_lanes(k + 1, u, v, n);
+                let l2 = self.bilinear_lanes(k + 2, u, v, n);
+                mix_lanes(&l0, &l1, &la, k, n, a);
+                mix_lanes(&l1, &l2, &lb, k + 1, n, b);
+            }
+            _ => {
+                self.trilinear_lanes(&la, u, v, n, a);
+                self.trilinear_lanes(&lb, u, v, n, b);
+            }
         }
     }
 
-    /// [`Pyramid::trilinear`] of the first `n` lanes: when they all mix the same two levels,
-    /// the texel coordinates are computed lane by lane (vectorised), else one at a time.
+    /// The level `k` when the first `n` lanes all mix levels `k` and `k + 1` (a fraction above
+    /// 0, `k + 1` a level), else `None`.
     #[inline(always)]
-    fn trilinear_lanes<const L: usize>(
-        &self,
-        lambda: &[f32; L],
-        u: &[f32; L],
-        v: &[f32; L],
-        n: usize,
-        out: &mut [[f32; 3]; L],
-    ) {
+    fn common_level(&self, lambda: &[f32; LANES], n: usize) -> Option<usize> {
         let k = lambda[0] as usize;
         let same = (0..n).all(|i| {
             let ki = lambda[i] as usize;
             ki == k && lambda[i] - ki as f32 > 0.0
         });
-        if !same || k + 1 >= self.levels.len() {
-            for i in 0..n {
-                out[i] = self.trilinear(lambda[i], u[i], v[i]);
-            }
-            return;
-        }
-        let a = self.bilinear_lanes(k, u, v, n);
-        let b = self.bilinear_lanes(k + 1, u, v, n);
-        for i in 0..n {
-            let f = lambda[i] - k as f32;
-            out[i] = [
-                a[i][0] + (b[i][0] - a[i][0]) * f,
-                a[i][1] + (b[i][1] - a[i][1]) * f,
-                a[i][2] + (b[i][2] - a[i][2]) * f,
-            ];
-        }
+        (same && k + 1 < self.levels.len()).then_some(k)
     }
 
-    /// [`Pyramid::bilinear`] of level `k` for the first `n` lanes, coordinates lane by lane.
+    /// [`Pyramid::trilinear`] of the first `n` lanes: when they all mix the same two levels,
+    /// the texel coordinates are computed lane by lane (vectorised), else one at a time.
     #[inline(always)]
-    fn bilinear_lanes<const L: usize>(
+    fn trilinear_lanes(
+        &self,
+        lambda: &[f32; LANES],
+        u: &[f32; LANES],
+        v: &[f32; LANES],
+        n: usize,
+        out: &mut [f32x4; LANES],
+    ) {
+        let Some(k) = self.common_level(lambda, n) else {
+            for i in 0..n {
+                let t = self.trilinear(lambda[i], u[i], v[i]);
+                out[i] = f32x4::from([t[0], t[1], t[2], 0.0]);
+            }
+            return;
+        };
+        let a = self.bilinear_lanes(k, u, v, n);
+        let b = self.bilinear_lanes(k + 1, u, v, n);
+        mix_lanes(&a, &b, lambda, k, n, out);
+    }
+
+    /// [`Pyramid::bilinear`] of level `k` for the first `n` lanes: the texel coordinates lane by
+    /// lane, the arithmetic on the four channels of each texel at once.
+    #[inline(always)]
+    fn bilinear_lanes(
         &self,
         k: usize,
-        u: &[f32; L],
-        v: &[f32; L],
+        u: &[f32; LANES],
+        v: &[f32; LANES],
         n: usize,
-    ) -> [[f32; 3]; L] {
+    ) -> [f32x4; LANES] {
         let l = &self.levels[k];
-        let (wm, hm) = (l.w as i32 - 1, l.h as i32 - 1);
-        let mut idx = [[0usize; 4]; L];
-        let mut fxy = [[0f32; 2]; L];
-        for i in 0..L {
-            let x = u[i] * l.scale.0 - 0.5;
-            let y = v[i] * l.scale.1 - 0.5;
-            let xi = (x + OFFSET) as i32 - OFFSET as i32;
-            let yi = (y + OFFSET) as i32 - OFFSET as i32;
-            fxy[i] = [x - xi as f32, y - yi as f32];
-            let x0 = xi.clamp(0, wm) as usize;
-            let x1 = (xi + 1).clamp(0, wm) as usize;
-            let r0 = yi.clamp(0, hm) as usize * l.w;
-            let r1 = (yi + 1).clamp(0, hm) as usize * l.w;
-            idx[i] = [r0 + x0, r0 + x1, r1 + x0, r1 + x1];
-        }
+        // Exactly the scalar operations of `bilinear`, eight lanes at once; `trunc_int`
+        // saturates (and maps NaN to 0) like `as i32`.
+        let x = f32x8::from(*u) * f32x8::splat(l.scale.0) - f32x8::splat(0.5);
+        let y = f32x8::from(*v) * f32x8::splat(l.scale.1) - f32x8::splat(0.5);
+        let off = i32x8::splat(OFFSET as i32);
+        let xi = (x + f32x8::splat(OFFSET)).trunc_int() - off;
+        let yi = (y + f32x8::splat(OFFSET)).trunc_int() - off;
+        let fx = (x - xi.round_float()).to_array();
+        let fy = (y - yi.round_float()).to_array();
+        let (zero, one) = (i32x8::splat(0), i32x8::splat(1));
+        let (wm, hm) = (i32x8::splat(l.w as i32 - 1), i32x8::splat(l.h as i32 - 1));
+        let w = i32x8::splat(l.w as i32);
+        let x0 = xi.max(zero).min(wm);
+        let x1 = (xi + one).max(zero).min(wm);
+        let r0 = yi.max(zero).min(hm) * w;
+        let r1 = (yi + one).max(zero).min(hm) * w;
+        let i00 = (r0 + x0).to_array();
+        let i01 = (r0 + x1).to_array();
+        let i10 = (r1 + x0).to_array();
+        let i11 = (r1 + x1).to_array();
         let d = &l.data;
-        let mut out = [[0f32; 3]; L];
+        let mut out = [f32x4::ZERO; LANES];
         for i in 0..n {
-            let [fx, fy] = fxy[i];
-            let (a, b, c, e) = (d[idx[i][0]], d[idx[i][1]], d[idx[i][2]], d[idx[i][3]]);
-            let mut o = [0f32; 4];
-            for k in 0..4 {
-                let top = a[k] + (b[k] - a[k]) * fx;
-                let bot = c[k] + (e[k] - c[k]) * fx;
-                o[k] = top + (bot - top) * fy;
-            }
-            out[i] = [o[0], o[1], o[2]];
+            let t = |j: i32| f32x4::from(d[j as usize]);
+            let (fx, fy) = (f32x4::splat(fx[i]), f32x4::splat(fy[i]));
+            let (a, b, c, e) = (t(i00[i]), t(i01[i]), t(i10[i]), t(i11[i]));
+            let top = a + (b - a) * fx;
+            let bot = c + (e - c) * fx;
+            out[i] = top + (bot - top) * fy;
         }
         out
     }
@@ -323,6 +352,36 @@ impl Pyramid {
         }
         let k = 1.0 / n;
         (a.map(|x| x * k), b.map(|x| x * k))
+    }
+}
+
+/// Lane-major samples (`[r, g, b, 0]` per lane) to channel-major (`[channel][lane]`).
+#[inline(always)]
+pub fn channels(x: &[f32x4; LANES]) -> [[f32; LANES]; 3] {
+    let mut c = [[0f32; LANES]; 3];
+    for (q, quad) in x.chunks_exact(4).enumerate() {
+        let t = f32x4::transpose([quad[0], quad[1], quad[2], quad[3]]);
+        for ch in 0..3 {
+            c[ch][4 * q..4 * q + 4].copy_from_slice(&t[ch].to_array());
+        }
+    }
+    c
+}
+
+/// The trilinear mix of two levels' bilinear samples: `a + (b − a) · fract(λ)` per lane, as in
+/// [`Pyramid::trilinear`] (λ's integer part is `k` in every lane).
+#[inline(always)]
+fn mix_lanes(
+    a: &[f32x4; LANES],
+    b: &[f32x4; LANES],
+    lambda: &[f32; LANES],
+    k: usize,
+    n: usize,
+    out: &mut [f32x4; LANES],
+) {
+    for i in 0..n {
+        let f = f32x4::splat(lambda[i] - k as f32);
+        out[i] = a[i] + (b[i] - a[i]) * f;
     }
 }
 
@@ -409,6 +468,48 @@ mod tests {
             }
         }
         assert!(worst < 2e-5, "worst {worst}");
+    }
+
+    #[test]
+    fn the_lanes_match_one_footprint_at_a_time() {
+        let (w, h) = (97, 61);
+        let rgb: Vec<u8> = (0..w * h * 3).map(|i| (i * 7919 % 251) as u8).collect();
+        let p = Pyramid::build(w, h, &rgb);
+        let biases = [(0.0, None), (0.0, Some(1.5)), (0.8, Some(2.3)), (2.5, None)];
+        for k in 0..3000 {
+            // Footprints of one chunk share a scale (as neighbours on a panel do), so that the
+            // vectorised paths (one level pair, the shared level of the twin) are taken too.
+            let scale = 0.4 + (k % 29) as f32 * 0.13;
+            let stretch = if k % 5 == 0 { 1.7 } else { 1.0 };
+            let mut fp = [[0f32; LANES]; 6];
+            for i in 0..LANES {
+                let a = (k * LANES + i) as f32 * 0.618;
+                fp[0][i] = 48.0 + 55.0 * (a * 0.37).sin();
+                fp[1][i] = 30.0 + 36.0 * (a * 0.53).cos();
+                fp[2][i] = scale * stretch * (1.0 + 0.01 * i as f32);
+                fp[3][i] = 0.05 * scale;
+                fp[4][i] = -0.03 * scale;
+                fp[5][i] = scale;
+            }
+            let n = if k % 7 == 0 { 1 + k % LANES } else { LANES };
+            let (bias, second) = biases[k % biases.len()];
+            let mut a = [f32x4::ZERO; LANES];
+            let mut b = [f32x4::ZERO; LANES];
+            p.sample_lanes(&fp, n, bias, second, &mut a, &mut b);
+            for i in 0..n {
+                let f = Footprint {
+                    u: fp[0][i],
+                    v: fp[1][i],
+                    jx: [fp[2][i], fp[3][i]],
+                    jy: [fp[4][i], fp[5][i]],
+                };
+                let (x, y) = p.sample(&f, bias, second);
+                assert_eq!(a[i].to_array()[..3], x, "{k} {i}");
+                if second.is_some() {
+                    assert_eq!(b[i].to_array()[..3], y, "{k} {i}");
+                }
+            }
+        }
     }
 
     #[test]
