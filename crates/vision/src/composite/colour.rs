@@ -130,11 +130,19 @@ impl Srgb {
             .max(i32x8::splat(0))
             .min(i32x8::splat(BUCKETS as i32))
             .to_array();
-        std::array::from_fn(|i| {
-            let [threshold, level] = self.bucket[idx[i] as usize];
-            // NaN compares false: NaN lands in bucket 0 (trunc_int maps it to 0) and gives 0.
-            level as u8 + (l[i] >= threshold) as u8
-        })
+        let (mut threshold, mut level) = ([0f32; LANES], [0f32; LANES]);
+        for i in 0..LANES {
+            [threshold[i], level[i]] = self.bucket[idx[i] as usize];
+        }
+        // level + (l ≥ threshold); NaN compares false: it lands in bucket 0 (trunc_int maps it
+        // to 0) and gives 0.
+        let up = f32x8::from(*l).simd_ge(f32x8::from(threshold)) & f32x8::splat(1.0);
+        let code = (f32x8::from(level) + up).trunc_int().to_array();
+        let mut out = [0u8; LANES];
+        for i in 0..LANES {
+            out[i] = code[i] as u8;
+        }
+        out
     }
 }
 
@@ -176,6 +184,26 @@ pub fn exp2_in_range(x: f32) -> f32 {
             + f * (0.5 + f * (1.0 / 6.0 + f * (1.0 / 24.0 + f * (1.0 / 120.0 + f / 720.0)))));
     let scale = f32::from_bits(((i as i32 + 127) as u32) << 23);
     p * scale
+}
+
+/// [`exp2_in_range`] of [`LANES`] values at once: the same operations lane by lane.
+#[inline(always)]
+pub fn exp2_in_range_lanes(x: f32x8) -> f32x8 {
+    let sp = f32x8::splat;
+    let n = (x + sp(128.5)).trunc_int() - i32x8::splat(128);
+    let i = n.round_float();
+    let f = (x - i) * sp(std::f32::consts::LN_2);
+    let p = sp(1.0)
+        + f * (sp(1.0)
+            + f * (sp(0.5)
+                + f * (sp(1.0 / 6.0)
+                    + f * (sp(1.0 / 24.0) + f * (sp(1.0 / 120.0) + f / sp(720.0))))));
+    let bits: [i32; LANES] = ((n + i32x8::splat(127)) << 23_i32).to_array();
+    let mut scale = [0f32; LANES];
+    for k in 0..LANES {
+        scale[k] = f32::from_bits(bits[k] as u32);
+    }
+    p * f32x8::from(scale)
 }
 
 #[cfg(test)]
@@ -255,6 +283,20 @@ mod tests {
             let d = s.decode[v as usize];
             assert_eq!(s.encode(d + m), v);
             assert_eq!(s.encode(d - m), v);
+        }
+    }
+
+    #[test]
+    fn the_exp2_lanes_match_one_value_at_a_time() {
+        let values: Vec<f32> = (0..=260_000)
+            .map(|i| -126.0 + i as f32 * 0.001)
+            .chain([-126.0, 0.0, -0.0, 126.999, 127.0])
+            .collect();
+        for chunk in values.chunks(LANES) {
+            let mut x = [0f32; LANES];
+            x[..chunk.len()].copy_from_slice(chunk);
+            let got = exp2_in_range_lanes(f32x8::from(x)).to_array();
+            assert_eq!(got, x.map(exp2_in_range), "{x:?}");
         }
     }
 

@@ -11,18 +11,55 @@ use super::colour::{Srgb, fast_log2};
 /// texture, small enough that f32 keeps sub-texel precision for textures up to 16k texels.
 const OFFSET: f32 = 4096.0;
 
-/// One level: `w × h` texels of linear RGB, interleaved.
+/// One level: `w × h` texels of linear RGB, interleaved, inside a border of one texel that
+/// repeats the edge texels (clamping to the edge, stored).
 #[derive(Debug, Clone)]
 pub struct Level {
     /// Width in texels.
     pub w: usize,
     /// Height in texels.
     pub h: usize,
-    /// `w · h` texels of linear RGB plus a zero pad, so that a texel is one 16-byte load and
-    /// the bilinear arithmetic runs on four lanes at once.
+    /// `(w + 2) · (h + 2)` texels of linear RGB plus a zero pad, so that a texel is one 16-byte
+    /// load and the bilinear arithmetic runs on four lanes at once. Texel `(x, y)` is at
+    /// `(y + 1) · (w + 2) + x + 1`; the border repeats the nearest edge texel, so that a
+    /// bilinear footprint clamped to `−1..=w − 1` (and rows alike) always has its four texels
+    /// at `i, i + 1, i + stride, i + stride + 1`, and they are the edge-clamped ones.
     pub data: Vec<[f32; 4]>,
     /// Texels per level-0 pixel along x and y (`w / Wc`, `h / Hc`).
     scale: (f32, f32),
+}
+
+impl Level {
+    /// A level of `w × h` texels, row `y` written by `fill_row(y, row)`, with its border.
+    fn new(
+        w: usize,
+        h: usize,
+        scale: (f32, f32),
+        mut fill_row: impl FnMut(usize, &mut [[f32; 4]]),
+    ) -> Level {
+        let stride = w + 2;
+        let mut data = vec![[0f32; 4]; stride * (h + 2)];
+        for (y, row) in data.chunks_exact_mut(stride).skip(1).take(h).enumerate() {
+            fill_row(y, &mut row[1..=w]);
+            row[0] = row[1];
+            row[w + 1] = row[w];
+        }
+        data.copy_within(stride..2 * stride, 0);
+        data.copy_within(h * stride..(h + 1) * stride, (h + 1) * stride);
+        Level { w, h, data, scale }
+    }
+
+    /// Row length of `data`, border included.
+    #[inline(always)]
+    pub fn stride(&self) -> usize {
+        self.w + 2
+    }
+
+    /// Texel `(x, y)`, `x < w`, `y < h`.
+    #[inline(always)]
+    pub fn texel(&self, x: usize, y: usize) -> [f32; 4] {
+        self.data[(y + 1) * self.stride() + x + 1]
+    }
 }
 
 /// The pyramid of a creative, level 0 first.
@@ -49,47 +86,35 @@ impl Pyramid {
     /// Builds the pyramid of an 8-bit sRGB image (`w · h · 3` bytes).
     pub fn build(w: usize, h: usize, rgb: &[u8]) -> Pyramid {
         let lut = &Srgb::get().decode;
-        let data: Vec<[f32; 4]> = rgb
-            .chunks_exact(3)
-            .map(|p| {
-                [
+        let (wc, hc) = (w as f32, h as f32);
+        let mut levels = vec![Level::new(w, h, (1.0, 1.0), |y, row| {
+            for (t, p) in row
+                .iter_mut()
+                .zip(rgb[y * w * 3..(y + 1) * w * 3].chunks_exact(3))
+            {
+                *t = [
                     lut[p[0] as usize],
                     lut[p[1] as usize],
                     lut[p[2] as usize],
                     0.0,
-                ]
-            })
-            .collect();
-        let (wc, hc) = (w as f32, h as f32);
-        let mut levels = vec![Level {
-            w,
-            h,
-            data,
-            scale: (1.0, 1.0),
-        }];
+                ];
+            }
+        })];
         while let Some(prev) = levels.last().filter(|l| l.w > 1 || l.h > 1) {
             let (nw, nh) = ((prev.w / 2).max(1), (prev.h / 2).max(1));
-            let mut data = vec![[0f32; 4]; nw * nh];
-            for j in 0..nh {
-                let r0 = 2 * j * prev.w;
-                let r1 = (2 * j + 1).min(prev.h - 1) * prev.w;
-                for i in 0..nw {
+            let scale = (nw as f32 / wc, nh as f32 / hc);
+            let level = Level::new(nw, nh, scale, |j, row| {
+                let (y0, y1) = (2 * j, (2 * j + 1).min(prev.h - 1));
+                let r0 = &prev.data[(y0 + 1) * prev.stride() + 1..][..prev.w];
+                let r1 = &prev.data[(y1 + 1) * prev.stride() + 1..][..prev.w];
+                for (i, t) in row.iter_mut().enumerate() {
                     let (x0, x1) = (2 * i, (2 * i + 1).min(prev.w - 1));
-                    let (a, b, c, d) = (
-                        prev.data[r0 + x0],
-                        prev.data[r0 + x1],
-                        prev.data[r1 + x0],
-                        prev.data[r1 + x1],
-                    );
-                    data[j * nw + i] = [0, 1, 2, 3].map(|k| 0.25 * (a[k] + b[k] + c[k] + d[k]));
+                    let f = |p: [f32; 4]| f32x4::from(p);
+                    let sum = f(r0[x0]) + f(r0[x1]) + f(r1[x0]) + f(r1[x1]);
+                    *t = (f32x4::splat(0.25) * sum).to_array();
                 }
-            }
-            levels.push(Level {
-                w: nw,
-                h: nh,
-                data,
-                scale: (nw as f32 / wc, nh as f32 / hc),
             });
+            levels.push(level);
         }
         Pyramid { levels }
     }
@@ -105,13 +130,12 @@ impl Pyramid {
         let xi = (x + OFFSET) as i32 - OFFSET as i32;
         let yi = (y + OFFSET) as i32 - OFFSET as i32;
         let (fx, fy) = (x - xi as f32, y - yi as f32);
-        let (wm, hm) = (l.w as i32 - 1, l.h as i32 - 1);
-        let x0 = xi.clamp(0, wm) as usize;
-        let x1 = (xi + 1).clamp(0, wm) as usize;
-        let r0 = yi.clamp(0, hm) as usize * l.w;
-        let r1 = (yi + 1).clamp(0, hm) as usize * l.w;
-        let d = &l.data;
-        let (a, b, c, e) = (d[r0 + x0], d[r0 + x1], d[r1 + x0], d[r1 + x1]);
+        // Clamped to the border: texels x0 and x0 + 1 are then clamp(xi) and clamp(xi + 1).
+        let x0 = (xi.clamp(-1, l.w as i32 - 1) + 1) as usize;
+        let y0 = (yi.clamp(-1, l.h as i32 - 1) + 1) as usize;
+        let stride = l.stride();
+        let p = &l.data[y0 * stride + x0..][..stride + 2];
+        let (a, b, c, e) = (p[0], p[1], p[stride], p[stride + 1]);
         let mut out = [0f32; 4];
         for k in 0..4 {
             let top = a[k] + (b[k] - a[k]) * fx;
@@ -193,11 +217,11 @@ impl Pyramid {
         // and k + 1 and the twin k + 1 and k + 2, level k + 1 is fetched once for both.
         match (self.common_level(&la, n), self.common_level(&lb, n)) {
             (Some(k), Some(kb)) if kb == k + 1 => {
-                let l0 = self.bilinear_lanes(k, u, v, n);
-                let l1 = self.bilinear_lanes(k + 1, u, v, n);
-                let l2 = self.bilinear_lanes(k + 2, u, v, n);
-                mix_lanes(&l0, &l1, &la, k, n, a);
-                mix_lanes(&l1, &l2, &lb, k + 1, n, b);
+                let l0 = self.bilinear_lanes(k, u, v);
+                let l1 = self.bilinear_lanes(k + 1, u, v);
+                let l2 = self.bilinear_lanes(k + 2, u, v);
+                mix_lanes(&l0, &l1, &la, k, a);
+                mix_lanes(&l1, &l2, &lb, k + 1, b);
             }
             _ => {
                 self.trilinear_lanes(&la, u, v, n, a);
@@ -211,11 +235,13 @@ impl Pyramid {
     #[inline(always)]
     fn common_level(&self, lambda: &[f32; LANES], n: usize) -> Option<usize> {
         let k = lambda[0] as usize;
-        let same = (0..n).all(|i| {
-            let ki = lambda[i] as usize;
-            ki == k && lambda[i] - ki as f32 > 0.0
-        });
-        (same && k + 1 < self.levels.len()).then_some(k)
+        // For λ ≥ 0 (clamped), `λ as usize == k` with a fraction above 0 is k < λ < k + 1;
+        // NaN fails both comparisons, as it fails the fraction test.
+        let kf = k as f32;
+        let l = f32x8::from(*lambda);
+        let inside = l.simd_gt(f32x8::splat(kf)) & l.simd_lt(f32x8::splat(kf + 1.0));
+        let first = (1u32 << n) - 1;
+        (inside.to_bitmask() & first == first && k + 1 < self.levels.len()).then_some(k)
     }
 
     /// [`Pyramid::trilinear`] of the first `n` lanes: when they all mix the same two levels,
@@ -236,21 +262,15 @@ impl Pyramid {
             }
             return;
         };
-        let a = self.bilinear_lanes(k, u, v, n);
-        let b = self.bilinear_lanes(k + 1, u, v, n);
-        mix_lanes(&a, &b, lambda, k, n, out);
+        let a = self.bilinear_lanes(k, u, v);
+        let b = self.bilinear_lanes(k + 1, u, v);
+        mix_lanes(&a, &b, lambda, k, out);
     }
 
-    /// [`Pyramid::bilinear`] of level `k` for the first `n` lanes: the texel coordinates lane by
+    /// [`Pyramid::bilinear`] of level `k` for every lane: the texel coordinates lane by
     /// lane, the arithmetic on the four channels of each texel at once.
     #[inline(always)]
-    fn bilinear_lanes(
-        &self,
-        k: usize,
-        u: &[f32; LANES],
-        v: &[f32; LANES],
-        n: usize,
-    ) -> [f32x4; LANES] {
+    fn bilinear_lanes(&self, k: usize, u: &[f32; LANES], v: &[f32; LANES]) -> [f32x4; LANES] {
         let l = &self.levels[k];
         // Exactly the scalar operations of `bilinear`, eight lanes at once; `trunc_int`
         // saturates (and maps NaN to 0) like `as i32`.
@@ -261,23 +281,19 @@ impl Pyramid {
         let yi = (y + f32x8::splat(OFFSET)).trunc_int() - off;
         let fx = (x - xi.round_float()).to_array();
         let fy = (y - yi.round_float()).to_array();
-        let (zero, one) = (i32x8::splat(0), i32x8::splat(1));
-        let (wm, hm) = (i32x8::splat(l.w as i32 - 1), i32x8::splat(l.h as i32 - 1));
-        let w = i32x8::splat(l.w as i32);
-        let x0 = xi.max(zero).min(wm);
-        let x1 = (xi + one).max(zero).min(wm);
-        let r0 = yi.max(zero).min(hm) * w;
-        let r1 = (yi + one).max(zero).min(hm) * w;
-        let i00 = (r0 + x0).to_array();
-        let i01 = (r0 + x1).to_array();
-        let i10 = (r1 + x0).to_array();
-        let i11 = (r1 + x1).to_array();
+        let (lo, one) = (i32x8::splat(-1), i32x8::splat(1));
+        let x0 = xi.max(lo).min(i32x8::splat(l.w as i32 - 1)) + one;
+        let y0 = yi.max(lo).min(i32x8::splat(l.h as i32 - 1)) + one;
+        let stride = l.stride();
+        let at = (y0 * i32x8::splat(stride as i32) + x0).to_array();
         let d = &l.data;
         let mut out = [f32x4::ZERO; LANES];
-        for i in 0..n {
-            let t = |j: i32| f32x4::from(d[j as usize]);
+        // Every lane (those past `n` are read, clamped, and dropped): fixed bounds unroll.
+        for i in 0..LANES {
+            let p = &d[at[i] as usize..][..stride + 2];
+            let t = |j: usize| f32x4::from(p[j]);
             let (fx, fy) = (f32x4::splat(fx[i]), f32x4::splat(fy[i]));
-            let (a, b, c, e) = (t(i00[i]), t(i01[i]), t(i10[i]), t(i11[i]));
+            let (a, b, c, e) = (t(0), t(1), t(stride), t(stride + 1));
             let top = a + (b - a) * fx;
             let bot = c + (e - c) * fx;
             out[i] = top + (bot - top) * fy;
@@ -376,12 +392,11 @@ fn mix_lanes(
     b: &[f32x4; LANES],
     lambda: &[f32; LANES],
     k: usize,
-    n: usize,
     out: &mut [f32x4; LANES],
 ) {
-    for i in 0..n {
-        let f = f32x4::splat(lambda[i] - k as f32);
-        out[i] = a[i] + (b[i] - a[i]) * f;
+    let f = (f32x8::from(*lambda) - f32x8::splat(k as f32)).to_array();
+    for i in 0..LANES {
+        out[i] = a[i] + (b[i] - a[i]) * f32x4::splat(f[i]);
     }
 }
 
@@ -399,11 +414,14 @@ mod tests {
         assert_eq!(*sizes.last().unwrap(), (1, 1));
         assert_eq!(sizes.len(), 7);
         let mean = |l: &Level| {
-            l.data
-                .iter()
-                .map(|v| (v[0] + v[1] + v[2]) as f64)
-                .sum::<f64>()
-                / l.data.len() as f64
+            let mut sum = 0f64;
+            for y in 0..l.h {
+                for x in 0..l.w {
+                    let v = l.texel(x, y);
+                    sum += (v[0] + v[1] + v[2]) as f64;
+                }
+            }
+            sum / (l.w * l.h) as f64
         };
         let m0 = mean(&p.levels[0]);
         for l in &p.levels {
@@ -417,7 +435,7 @@ mod tests {
         let rgb = [0u8, 0, 0, 255, 255, 255, 255, 255, 255];
         let p = Pyramid::build(3, 1, &rgb);
         assert_eq!((p.levels[1].w, p.levels[1].h), (1, 1));
-        assert!((p.levels[1].data[0][0] - 0.5).abs() < 1e-6);
+        assert!((p.levels[1].texel(0, 0)[0] - 0.5).abs() < 1e-6);
     }
 
     /// rendering.md §2 written plainly: the reference of [`Pyramid::sample`]'s fast paths.
