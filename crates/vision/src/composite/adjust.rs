@@ -19,6 +19,10 @@ pub const BLOOM_BACKLIT: f32 = 0.15;
 /// Bloom σ as a fraction of the quad's longer diagonal.
 pub const BLOOM_SIGMA: f64 = 0.03;
 
+/// Entries of the table's interpolation pairs: the indices the table covers.
+const PAIRS: usize = (CONTRAST_STEPS * CONTRAST_MAX_SQRT) as usize;
+const _: () = assert!(PAIRS.is_power_of_two());
+
 /// Steps of the contrast table per unit of `sqrt(c)`.
 const CONTRAST_STEPS: f32 = 4096.0;
 /// The contrast table covers `sqrt(c)` in `[0, CONTRAST_MAX_SQRT]`; larger values (possible
@@ -33,8 +37,10 @@ const CONTRAST_MAX_SQRT: f32 = 2.0;
 pub struct ContrastTable {
     gamma: f32,
     table: Vec<f32>,
-    /// `[table[i], table[i + 1]]`: one load per value in [`ContrastTable::apply_lanes`].
-    pairs: Vec<[f32; 2]>,
+    /// `[table[i], table[i + 1]]` for the indices below the table's end: one load per value in
+    /// [`ContrastTable::apply_lanes`], a power-of-two array so that a masked index needs no
+    /// bounds check.
+    pairs: Box<[[f32; 2]; PAIRS]>,
 }
 
 impl ContrastTable {
@@ -47,7 +53,13 @@ impl ContrastTable {
                 (0.18 * (r * r / 0.18).powf(gamma as f64)) as f32
             })
             .collect::<Vec<f32>>();
-        let pairs = table.windows(2).map(|w| [w[0], w[1]]).collect();
+        let pairs = table
+            .windows(2)
+            .take(PAIRS)
+            .map(|w| [w[0], w[1]])
+            .collect::<Vec<_>>()
+            .try_into()
+            .expect("PAIRS pairs");
         ContrastTable {
             gamma,
             table,
@@ -73,7 +85,8 @@ impl ContrastTable {
         let i = i.to_array();
         let (mut a, mut b) = ([0f32; LANES], [0f32; LANES]);
         for l in 0..LANES {
-            [a[l], b[l]] = self.pairs[i[l] as usize];
+            // Below PAIRS already (checked above); the mask only spares the bounds check.
+            [a[l], b[l]] = self.pairs[i[l] as usize & (PAIRS - 1)];
         }
         let (a, b) = (f32x8::from(a), f32x8::from(b));
         *c = (a + (b - a) * f).to_array();

@@ -37,8 +37,9 @@ pub struct Srgb {
     /// The level of the lower end of each bucket of `[0, 1)`.
     start: Vec<u8>,
     /// Per bucket, and one more for 1.0: `[threshold above its start level, start level]`,
-    /// so that [`Srgb::encode_lanes`] needs one load per value.
-    bucket: Vec<[f32; 2]>,
+    /// so that [`Srgb::encode_lanes`] needs one load per value. A power-of-two array (the
+    /// entries past 4096 repeat the last), so that a masked index needs no bounds check.
+    bucket: Box<[[f32; 2]; 2 * BUCKETS]>,
     /// A quarter of the smallest distance between a code's linear value and the thresholds
     /// around it: adding less than this (in magnitude) to any `decode[v]` encodes back to `v`
     /// (the gap is ≈ 1.5e-4 in the linear segment near black; checked for every code in the tests).
@@ -81,7 +82,7 @@ impl Srgb {
             .fold(f32::INFINITY, f32::min);
         let bucket = start
             .iter()
-            .chain(&[255u8])
+            .chain(std::iter::repeat_n(&255u8, BUCKETS))
             // Level 255 has no threshold above it; NaN compares false even against +∞.
             .map(|&l| {
                 [
@@ -93,7 +94,9 @@ impl Srgb {
                     l as f32,
                 ]
             })
-            .collect();
+            .collect::<Vec<_>>()
+            .try_into()
+            .expect("2 · BUCKETS entries");
         Srgb {
             decode,
             thresholds,
@@ -132,7 +135,8 @@ impl Srgb {
             .to_array();
         let (mut threshold, mut level) = ([0f32; LANES], [0f32; LANES]);
         for i in 0..LANES {
-            [threshold[i], level[i]] = self.bucket[idx[i] as usize];
+            // The index is in 0..=BUCKETS already; the mask only spares the bounds check.
+            [threshold[i], level[i]] = self.bucket[idx[i] as usize & (2 * BUCKETS - 1)];
         }
         // level + (l ≥ threshold); NaN compares false: it lands in bucket 0 (trunc_int maps it
         // to 0) and gives 0.
