@@ -2,7 +2,9 @@
 //! then applied in order to each filtered linear sample; the night and bloom constants of §4;
 //! and the deterministic grain hash.
 
-use super::colour::{exp2_in_range, fast_exp2, fast_log2};
+use wide::f32x8;
+
+use super::colour::{exp2_in_range_lanes, fast_exp2, fast_log2};
 use super::stats::PhotoStats;
 use super::{Adjustments, Night};
 
@@ -16,6 +18,10 @@ pub const BLOOM_LED: f32 = 0.35;
 pub const BLOOM_BACKLIT: f32 = 0.15;
 /// Bloom σ as a fraction of the quad's longer diagonal.
 pub const BLOOM_SIGMA: f64 = 0.03;
+
+/// Entries of the table's interpolation pairs: the indices the table covers.
+const PAIRS: usize = (CONTRAST_STEPS * CONTRAST_MAX_SQRT) as usize;
+const _: () = assert!(PAIRS.is_power_of_two());
 
 /// Steps of the contrast table per unit of `sqrt(c)`.
 const CONTRAST_STEPS: f32 = 4096.0;
@@ -31,6 +37,10 @@ const CONTRAST_MAX_SQRT: f32 = 2.0;
 pub struct ContrastTable {
     gamma: f32,
     table: Vec<f32>,
+    /// `[table[i], table[i + 1]]` for the indices below the table's end: one load per value in
+    /// [`ContrastTable::apply_lanes`], a power-of-two array so that a masked index needs no
+    /// bounds check.
+    pairs: Box<[[f32; 2]; PAIRS]>,
 }
 
 impl ContrastTable {
@@ -42,8 +52,44 @@ impl ContrastTable {
                 let r = i as f64 / CONTRAST_STEPS as f64;
                 (0.18 * (r * r / 0.18).powf(gamma as f64)) as f32
             })
-            .collect();
-        ContrastTable { gamma, table }
+            .collect::<Vec<f32>>();
+        let pairs = table
+            .windows(2)
+            .take(PAIRS)
+            .map(|w| [w[0], w[1]])
+            .collect::<Vec<_>>()
+            .try_into()
+            .expect("PAIRS pairs");
+        ContrastTable {
+            gamma,
+            table,
+            pairs,
+        }
+    }
+
+    /// [`ContrastTable::apply`] of [`LANES`] values in place: the square roots, indices and
+    /// interpolation lane by lane (vectorised), the same operations so the same results; a
+    /// chunk with a value beyond the table goes one value at a time.
+    #[inline(always)]
+    pub fn apply_lanes(&self, c: &mut [f32; LANES]) {
+        let x = f32x8::from(*c).sqrt() * f32x8::splat(CONTRAST_STEPS);
+        let limit = f32x8::splat(CONTRAST_STEPS * CONTRAST_MAX_SQRT);
+        if !x.simd_lt(limit).all() {
+            for v in c.iter_mut() {
+                *v = self.apply(*v);
+            }
+            return;
+        }
+        let i = x.trunc_int();
+        let f = x - i.round_float();
+        let i = i.to_array();
+        let (mut a, mut b) = ([0f32; LANES], [0f32; LANES]);
+        for l in 0..LANES {
+            // Below PAIRS already (checked above); the mask only spares the bounds check.
+            [a[l], b[l]] = self.pairs[i[l] as usize & (PAIRS - 1)];
+        }
+        let (a, b) = (f32x8::from(a), f32x8::from(b));
+        *c = (a + (b - a) * f).to_array();
     }
 
     /// `0.18 · (c / 0.18)^γ` for `c ≥ 0`.
@@ -204,9 +250,7 @@ impl PanelParams {
         }
         if let Some(table) = &self.contrast {
             for ch in c.iter_mut() {
-                for v in ch.iter_mut() {
-                    *v = table.apply(*v);
-                }
+                table.apply_lanes(ch);
             }
         }
         if self.sat != 1.0 {
@@ -224,15 +268,15 @@ impl PanelParams {
             }
         }
         if self.glare > 0.0 {
-            for i in 0..LANES {
-                let z = (0.8 * s[i] + 0.6 * t[i] - 0.45) / 0.12;
-                // Branch-free: the exponent is clamped only where the light is dropped anyway,
-                // and adding 0 changes nothing.
-                let e = exp2_in_range((-z * z * std::f32::consts::LOG2_E).max(-126.0));
-                let g = if z.abs() < 5.5 { self.glare * e } else { 0.0 };
-                for ch in c.iter_mut() {
-                    ch[i] += (1.0 - ch[i].min(1.0)) * g;
-                }
+            let sp = f32x8::splat;
+            let z = (sp(0.8) * f32x8::from(*s) + sp(0.6) * f32x8::from(*t) - sp(0.45)) / sp(0.12);
+            // Branch-free: the exponent is clamped only where the light is dropped anyway,
+            // and adding 0 changes nothing.
+            let e = exp2_in_range_lanes((-z * z * sp(std::f32::consts::LOG2_E)).max(sp(-126.0)));
+            let g = z.abs().simd_lt(sp(5.5)).select(sp(self.glare) * e, sp(0.0));
+            for ch in c.iter_mut() {
+                let v = f32x8::from(*ch);
+                *ch = (v + (sp(1.0) - v.min(sp(1.0))) * g).to_array();
             }
         }
         for ch in c.iter_mut() {
@@ -247,11 +291,23 @@ impl PanelParams {
 /// The same hash as the browser preview's `grainZ`.
 #[inline(always)]
 pub fn grain_z(x: u32, y: u32) -> f32 {
+    (grain_bits(x, y) as f32 / 16_777_216.0 - 0.5) * 3.464_101_6
+}
+
+/// The 24 hashed bits of [`grain_z`].
+#[inline(always)]
+pub fn grain_bits(x: u32, y: u32) -> u32 {
     let mut h = x.wrapping_mul(0x27d4_eb2d) ^ y.wrapping_mul(0x1656_67b1);
     h = (h ^ (h >> 15)).wrapping_mul(0x85eb_ca6b);
     h = (h ^ (h >> 13)).wrapping_mul(0xc2b2_ae35);
     h ^= h >> 16;
-    ((h >> 8) as f32 / 16_777_216.0 - 0.5) * 3.464_101_6
+    h >> 8
+}
+
+/// [`grain_z`] of [`grain_bits`] already converted to f32 (exactly: below 2^24), lane by lane.
+#[inline(always)]
+pub fn grain_z_of(bits: f32x8) -> f32x8 {
+    (bits / f32x8::splat(16_777_216.0) - f32x8::splat(0.5)) * f32x8::splat(3.464_101_6)
 }
 
 #[cfg(test)]
@@ -311,6 +367,22 @@ mod tests {
                     t.apply(c)
                 );
             }
+        }
+    }
+
+    #[test]
+    fn the_contrast_lanes_match_one_value_at_a_time() {
+        let t = ContrastTable::new((0.75f32 * 0.2).exp2());
+        let values: Vec<f32> = (0..=80_000)
+            .map(|i| (i as f32 / 20_000.0).powi(2))
+            .chain([0.0, 3.999_999, 4.0, 4.000_001, 1e9])
+            .collect();
+        for chunk in values.chunks(LANES) {
+            let mut c = [0.5f32; LANES];
+            c[..chunk.len()].copy_from_slice(chunk);
+            let mut lanes = c;
+            t.apply_lanes(&mut lanes);
+            assert_eq!(lanes, c.map(|v| t.apply(v)), "{c:?}");
         }
     }
 

@@ -4,6 +4,10 @@
 
 use std::sync::OnceLock;
 
+use wide::{f32x8, i32x8};
+
+use super::adjust::LANES;
+
 /// Exact sRGB decode of a value in 0..1 (IEC 61966-2-1).
 pub fn srgb_to_linear(c: f64) -> f64 {
     if c <= 0.04045 {
@@ -32,6 +36,10 @@ pub struct Srgb {
     thresholds: [f32; 256],
     /// The level of the lower end of each bucket of `[0, 1)`.
     start: Vec<u8>,
+    /// Per bucket, and one more for 1.0: `[threshold above its start level, start level]`,
+    /// so that [`Srgb::encode_lanes`] needs one load per value. A power-of-two array (the
+    /// entries past 4096 repeat the last), so that a masked index needs no bounds check.
+    bucket: Box<[[f32; 2]; 2 * BUCKETS]>,
     /// A quarter of the smallest distance between a code's linear value and the thresholds
     /// around it: adding less than this (in magnitude) to any `decode[v]` encodes back to `v`
     /// (the gap is ≈ 1.5e-4 in the linear segment near black; checked for every code in the tests).
@@ -55,7 +63,7 @@ impl Srgb {
         for (l, t) in thresholds.iter_mut().enumerate().take(255) {
             *t = srgb_to_linear((l as f64 + 0.5) / 255.0) as f32;
         }
-        let start = (0..BUCKETS)
+        let start: Vec<u8> = (0..BUCKETS)
             .map(|i| {
                 let c = i as f32 / BUCKETS as f32;
                 thresholds.iter().take_while(|&&t| c >= t).count() as u8
@@ -72,10 +80,28 @@ impl Srgb {
                 above.min(below)
             })
             .fold(f32::INFINITY, f32::min);
+        let bucket = start
+            .iter()
+            .chain(std::iter::repeat_n(&255u8, BUCKETS))
+            // Level 255 has no threshold above it; NaN compares false even against +∞.
+            .map(|&l| {
+                [
+                    if l == 255 {
+                        f32::NAN
+                    } else {
+                        thresholds[l as usize]
+                    },
+                    l as f32,
+                ]
+            })
+            .collect::<Vec<_>>()
+            .try_into()
+            .expect("2 · BUCKETS entries");
         Srgb {
             decode,
             thresholds,
             start,
+            bucket,
             negligible: gap / 4.0,
         }
     }
@@ -93,6 +119,34 @@ impl Srgb {
         // A bucket spans less than one level even near black, so it holds at most one
         // threshold: one comparison corrects the candidate (checked in the tests).
         level + (l >= self.thresholds[level as usize]) as u8
+    }
+}
+
+impl Srgb {
+    /// [`Srgb::encode`] of [`LANES`] values at once: the bucket index computed lane by lane
+    /// (vectorised) and clamped instead of the early returns, then one table load per value.
+    /// The same codes as [`Srgb::encode`] for every input (NaN and out-of-range included).
+    #[inline(always)]
+    pub fn encode_lanes(&self, l: &[f32; LANES]) -> [u8; LANES] {
+        let idx = (f32x8::from(*l) * f32x8::splat(BUCKETS as f32))
+            .trunc_int()
+            .max(i32x8::splat(0))
+            .min(i32x8::splat(BUCKETS as i32))
+            .to_array();
+        let (mut threshold, mut level) = ([0f32; LANES], [0f32; LANES]);
+        for i in 0..LANES {
+            // The index is in 0..=BUCKETS already; the mask only spares the bounds check.
+            [threshold[i], level[i]] = self.bucket[idx[i] as usize & (2 * BUCKETS - 1)];
+        }
+        // level + (l ≥ threshold); NaN compares false: it lands in bucket 0 (trunc_int maps it
+        // to 0) and gives 0.
+        let up = f32x8::from(*l).simd_ge(f32x8::from(threshold)) & f32x8::splat(1.0);
+        let code = (f32x8::from(level) + up).trunc_int().to_array();
+        let mut out = [0u8; LANES];
+        for i in 0..LANES {
+            out[i] = code[i] as u8;
+        }
+        out
     }
 }
 
@@ -136,6 +190,26 @@ pub fn exp2_in_range(x: f32) -> f32 {
     p * scale
 }
 
+/// [`exp2_in_range`] of [`LANES`] values at once: the same operations lane by lane.
+#[inline(always)]
+pub fn exp2_in_range_lanes(x: f32x8) -> f32x8 {
+    let sp = f32x8::splat;
+    let n = (x + sp(128.5)).trunc_int() - i32x8::splat(128);
+    let i = n.round_float();
+    let f = (x - i) * sp(std::f32::consts::LN_2);
+    let p = sp(1.0)
+        + f * (sp(1.0)
+            + f * (sp(0.5)
+                + f * (sp(1.0 / 6.0)
+                    + f * (sp(1.0 / 24.0) + f * (sp(1.0 / 120.0) + f / sp(720.0))))));
+    let bits: [i32; LANES] = ((n + i32x8::splat(127)) << 23_i32).to_array();
+    let mut scale = [0f32; LANES];
+    for k in 0..LANES {
+        scale[k] = f32::from_bits(bits[k] as u32);
+    }
+    p * f32x8::from(scale)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -165,6 +239,41 @@ mod tests {
     }
 
     #[test]
+    fn the_lanes_encode_like_one_value_at_a_time() {
+        let s = Srgb::get();
+        let mut values: Vec<f32> = (0..=300_000).map(|i| i as f32 / 250_000.0 - 0.1).collect();
+        values.extend(s.thresholds.iter().take(255).flat_map(|&t| {
+            [
+                t,
+                f32::from_bits(t.to_bits() - 1),
+                f32::from_bits(t.to_bits() + 1),
+            ]
+        }));
+        values.extend(s.decode);
+        values.extend([
+            f32::NAN,
+            -f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            -0.0,
+            1.0,
+            f32::from_bits(1.0f32.to_bits() - 1),
+            f32::MAX,
+            f32::MIN_POSITIVE,
+            3e9,
+            -3e9,
+        ]);
+        for chunk in values.chunks(LANES) {
+            let mut l = [0f32; LANES];
+            l[..chunk.len()].copy_from_slice(chunk);
+            let got = s.encode_lanes(&l);
+            for i in 0..LANES {
+                assert_eq!(got[i], s.encode(l[i]), "{}", l[i]);
+            }
+        }
+    }
+
+    #[test]
     fn adding_a_negligible_amount_keeps_every_code() {
         // encode and f32 addition are monotone, so the two ends of the interval prove it.
         let s = Srgb::get();
@@ -178,6 +287,20 @@ mod tests {
             let d = s.decode[v as usize];
             assert_eq!(s.encode(d + m), v);
             assert_eq!(s.encode(d - m), v);
+        }
+    }
+
+    #[test]
+    fn the_exp2_lanes_match_one_value_at_a_time() {
+        let values: Vec<f32> = (0..=260_000)
+            .map(|i| -126.0 + i as f32 * 0.001)
+            .chain([-126.0, 0.0, -0.0, 126.999, 127.0])
+            .collect();
+        for chunk in values.chunks(LANES) {
+            let mut x = [0f32; LANES];
+            x[..chunk.len()].copy_from_slice(chunk);
+            let got = exp2_in_range_lanes(f32x8::from(x)).to_array();
+            assert_eq!(got, x.map(exp2_in_range), "{x:?}");
         }
     }
 

@@ -16,9 +16,10 @@ pub mod pyramid;
 pub mod stats;
 
 use serde::{Deserialize, Serialize};
+use wide::{f32x4, f32x8, f64x4, i32x8};
 
 use crate::image::RgbImage;
-use adjust::{LANES, PanelParams, grain_z};
+use adjust::{LANES, PanelParams, grain_bits, grain_z, grain_z_of};
 use colour::Srgb;
 use coverage::{Edges, HALF_DIAGONAL, polygon_area};
 use night::Bloom;
@@ -559,48 +560,78 @@ pub fn render_with_stats(
         let py = y as f64 + 0.5;
         let mut st = [[0f32; LANES]; 2];
         let mut fps = [[0f32; LANES]; 6];
-        for i in 0..LANES {
-            let px = (x0 + i) as f64 + 0.5;
-            let rw = 1.0 / (inv[6] * px + inv[7] * py + inv[8]);
-            let s = (inv[0] * px + inv[1] * py + inv[2]) * rw;
-            let t = (inv[3] * px + inv[4] * py + inv[5]) * rw;
-            let (kur, kvr) = (fit.ku * rw, fit.kv * rw);
-            st[0][i] = s as f32;
-            st[1][i] = t as f32;
-            fps[0][i] = (fit.ou + fit.ku * s) as f32;
-            fps[1][i] = (fit.ov + fit.kv * t) as f32;
-            fps[2][i] = (kur * (inv[0] - s * inv[6])) as f32;
-            fps[3][i] = (kvr * (inv[3] - t * inv[6])) as f32;
-            fps[4][i] = (kur * (inv[1] - s * inv[7])) as f32;
-            fps[5][i] = (kvr * (inv[4] - t * inv[7])) as f32;
+        // The operations of `shade`, four lanes at once (the products with `py` are the same
+        // in every lane; `x0 + i` and the half are exact in f64).
+        let sp = f64x4::splat;
+        let (ry, sy, ty) = (inv[7] * py, inv[1] * py, inv[4] * py);
+        let x0f = x0 as f64;
+        for h in 0..LANES / 4 {
+            let j = 4 * h;
+            let px = sp(x0f) + f64x4::from([0.5, 1.5, 2.5, 3.5]) + sp(j as f64);
+            let rw = sp(1.0) / (sp(inv[6]) * px + sp(ry) + sp(inv[8]));
+            let s = (sp(inv[0]) * px + sp(sy) + sp(inv[2])) * rw;
+            let t = (sp(inv[3]) * px + sp(ty) + sp(inv[5])) * rw;
+            let (kur, kvr) = (sp(fit.ku) * rw, sp(fit.kv) * rw);
+            let put = |dst: &mut [f32; LANES], v: f64x4| {
+                let a = v.to_array();
+                dst[j..j + 4].copy_from_slice(&[
+                    a[0] as f32,
+                    a[1] as f32,
+                    a[2] as f32,
+                    a[3] as f32,
+                ]);
+            };
+            put(&mut st[0], s);
+            put(&mut st[1], t);
+            put(&mut fps[0], sp(fit.ou) + sp(fit.ku) * s);
+            put(&mut fps[1], sp(fit.ov) + sp(fit.kv) * t);
+            put(&mut fps[2], kur * (sp(inv[0]) - s * sp(inv[6])));
+            put(&mut fps[3], kvr * (sp(inv[3]) - t * sp(inv[6])));
+            put(&mut fps[4], kur * (sp(inv[1]) - s * sp(inv[7])));
+            put(&mut fps[5], kvr * (sp(inv[4]) - t * sp(inv[7])));
         }
-        let mut a = [[0f32; 3]; LANES];
-        let mut b = [[0f32; 3]; LANES];
+        let mut a = [f32x4::ZERO; LANES];
+        let mut b = [f32x4::ZERO; LANES];
         pyramid.sample_lanes(&fps, n, params.bias, second_bias, &mut a, &mut b);
-        let c_of = |x: &[[f32; 3]; LANES]| [0, 1, 2].map(|k| std::array::from_fn(|i| x[i][k]));
-        let (mut c, cb) = (c_of(&a), c_of(&b));
+        let (mut c, cb) = (pyramid::channels(&a), pyramid::channels(&b));
         params.apply_lanes(&mut c, &cb, &st[0], &st[1]);
         if let Some(b) = bloom.as_mut() {
             for i in 0..n {
                 b.add((x0 + i) as i64, y as i64, [c[0][i], c[1][i], c[2][i]]);
             }
         }
+        let mut codes = [[0u8; LANES]; 3];
+        for k in 0..3 {
+            codes[k] = srgb.encode_lanes(&c[k]);
+        }
+        if params.grain > 0.0 {
+            // `(v + grain + 0.5).clamp(0, 255) as u8` as in `shade`; with a grain of exactly 0
+            // it gives `v` back, so the lanes need no test.
+            let mut bits = [0i32; LANES];
+            for i in 0..LANES {
+                bits[i] = grain_bits((x0 + i) as u32, y as u32) as i32;
+            }
+            let g = f32x8::splat(params.grain) * grain_z_of(i32x8::from(bits).round_float());
+            for ch in &mut codes {
+                let mut v = [0f32; LANES];
+                for i in 0..LANES {
+                    v[i] = ch[i] as f32;
+                }
+                let v = f32x8::from(v) + g + f32x8::splat(0.5);
+                let v = v
+                    .max(f32x8::splat(0.0))
+                    .min(f32x8::splat(255.0))
+                    .trunc_int();
+                let v = v.to_array();
+                for i in 0..LANES {
+                    ch[i] = v[i] as u8;
+                }
+            }
+        }
         let start = (y * pw + x0) * 3;
         let row = &mut out[start..start + 3 * n];
         for (i, o) in row.chunks_exact_mut(3).enumerate() {
-            let grain = if params.grain > 0.0 {
-                params.grain * grain_z((x0 + i) as u32, y as u32)
-            } else {
-                0.0
-            };
-            for k in 0..3 {
-                let v = srgb.encode(c[k][i]);
-                o[k] = if grain != 0.0 {
-                    (v as f32 + grain + 0.5).clamp(0.0, 255.0) as u8
-                } else {
-                    v
-                };
-            }
+            o.copy_from_slice(&[codes[0][i], codes[1][i], codes[2][i]]);
         }
     };
 

@@ -2,24 +2,64 @@
 //! (rendering.md §2). Level k+1 averages the 2 × 2 texels of level k it covers, dropping the last
 //! row/column of an odd size, as WebGL's `generateMipmap` does.
 
+use wide::{f32x4, f32x8, i32x8};
+
+use super::adjust::LANES;
 use super::colour::{Srgb, fast_log2};
 
 /// Added before truncating to floor a coordinate: larger than any sensible distance outside a
 /// texture, small enough that f32 keeps sub-texel precision for textures up to 16k texels.
 const OFFSET: f32 = 4096.0;
 
-/// One level: `w × h` texels of linear RGB, interleaved.
+/// One level: `w × h` texels of linear RGB, interleaved, inside a border of one texel that
+/// repeats the edge texels (clamping to the edge, stored).
 #[derive(Debug, Clone)]
 pub struct Level {
     /// Width in texels.
     pub w: usize,
     /// Height in texels.
     pub h: usize,
-    /// `w · h` texels of linear RGB plus a zero pad, so that a texel is one 16-byte load and
-    /// the bilinear arithmetic runs on four lanes at once.
+    /// `(w + 2) · (h + 2)` texels of linear RGB plus a zero pad, so that a texel is one 16-byte
+    /// load and the bilinear arithmetic runs on four lanes at once. Texel `(x, y)` is at
+    /// `(y + 1) · (w + 2) + x + 1`; the border repeats the nearest edge texel, so that a
+    /// bilinear footprint clamped to `−1..=w − 1` (and rows alike) always has its four texels
+    /// at `i, i + 1, i + stride, i + stride + 1`, and they are the edge-clamped ones.
     pub data: Vec<[f32; 4]>,
     /// Texels per level-0 pixel along x and y (`w / Wc`, `h / Hc`).
     scale: (f32, f32),
+}
+
+impl Level {
+    /// A level of `w × h` texels, row `y` written by `fill_row(y, row)`, with its border.
+    fn new(
+        w: usize,
+        h: usize,
+        scale: (f32, f32),
+        mut fill_row: impl FnMut(usize, &mut [[f32; 4]]),
+    ) -> Level {
+        let stride = w + 2;
+        let mut data = vec![[0f32; 4]; stride * (h + 2)];
+        for (y, row) in data.chunks_exact_mut(stride).skip(1).take(h).enumerate() {
+            fill_row(y, &mut row[1..=w]);
+            row[0] = row[1];
+            row[w + 1] = row[w];
+        }
+        data.copy_within(stride..2 * stride, 0);
+        data.copy_within(h * stride..(h + 1) * stride, (h + 1) * stride);
+        Level { w, h, data, scale }
+    }
+
+    /// Row length of `data`, border included.
+    #[inline(always)]
+    pub fn stride(&self) -> usize {
+        self.w + 2
+    }
+
+    /// Texel `(x, y)`, `x < w`, `y < h`.
+    #[inline(always)]
+    pub fn texel(&self, x: usize, y: usize) -> [f32; 4] {
+        self.data[(y + 1) * self.stride() + x + 1]
+    }
 }
 
 /// The pyramid of a creative, level 0 first.
@@ -46,47 +86,35 @@ impl Pyramid {
     /// Builds the pyramid of an 8-bit sRGB image (`w · h · 3` bytes).
     pub fn build(w: usize, h: usize, rgb: &[u8]) -> Pyramid {
         let lut = &Srgb::get().decode;
-        let data: Vec<[f32; 4]> = rgb
-            .chunks_exact(3)
-            .map(|p| {
-                [
+        let (wc, hc) = (w as f32, h as f32);
+        let mut levels = vec![Level::new(w, h, (1.0, 1.0), |y, row| {
+            for (t, p) in row
+                .iter_mut()
+                .zip(rgb[y * w * 3..(y + 1) * w * 3].chunks_exact(3))
+            {
+                *t = [
                     lut[p[0] as usize],
                     lut[p[1] as usize],
                     lut[p[2] as usize],
                     0.0,
-                ]
-            })
-            .collect();
-        let (wc, hc) = (w as f32, h as f32);
-        let mut levels = vec![Level {
-            w,
-            h,
-            data,
-            scale: (1.0, 1.0),
-        }];
+                ];
+            }
+        })];
         while let Some(prev) = levels.last().filter(|l| l.w > 1 || l.h > 1) {
             let (nw, nh) = ((prev.w / 2).max(1), (prev.h / 2).max(1));
-            let mut data = vec![[0f32; 4]; nw * nh];
-            for j in 0..nh {
-                let r0 = 2 * j * prev.w;
-                let r1 = (2 * j + 1).min(prev.h - 1) * prev.w;
-                for i in 0..nw {
+            let scale = (nw as f32 / wc, nh as f32 / hc);
+            let level = Level::new(nw, nh, scale, |j, row| {
+                let (y0, y1) = (2 * j, (2 * j + 1).min(prev.h - 1));
+                let r0 = &prev.data[(y0 + 1) * prev.stride() + 1..][..prev.w];
+                let r1 = &prev.data[(y1 + 1) * prev.stride() + 1..][..prev.w];
+                for (i, t) in row.iter_mut().enumerate() {
                     let (x0, x1) = (2 * i, (2 * i + 1).min(prev.w - 1));
-                    let (a, b, c, d) = (
-                        prev.data[r0 + x0],
-                        prev.data[r0 + x1],
-                        prev.data[r1 + x0],
-                        prev.data[r1 + x1],
-                    );
-                    data[j * nw + i] = [0, 1, 2, 3].map(|k| 0.25 * (a[k] + b[k] + c[k] + d[k]));
+                    let f = |p: [f32; 4]| f32x4::from(p);
+                    let sum = f(r0[x0]) + f(r0[x1]) + f(r1[x0]) + f(r1[x1]);
+                    *t = (f32x4::splat(0.25) * sum).to_array();
                 }
-            }
-            levels.push(Level {
-                w: nw,
-                h: nh,
-                data,
-                scale: (nw as f32 / wc, nh as f32 / hc),
             });
+            levels.push(level);
         }
         Pyramid { levels }
     }
@@ -102,13 +130,12 @@ impl Pyramid {
         let xi = (x + OFFSET) as i32 - OFFSET as i32;
         let yi = (y + OFFSET) as i32 - OFFSET as i32;
         let (fx, fy) = (x - xi as f32, y - yi as f32);
-        let (wm, hm) = (l.w as i32 - 1, l.h as i32 - 1);
-        let x0 = xi.clamp(0, wm) as usize;
-        let x1 = (xi + 1).clamp(0, wm) as usize;
-        let r0 = yi.clamp(0, hm) as usize * l.w;
-        let r1 = (yi + 1).clamp(0, hm) as usize * l.w;
-        let d = &l.data;
-        let (a, b, c, e) = (d[r0 + x0], d[r0 + x1], d[r1 + x0], d[r1 + x1]);
+        // Clamped to the border: texels x0 and x0 + 1 are then clamp(xi) and clamp(xi + 1).
+        let x0 = (xi.clamp(-1, l.w as i32 - 1) + 1) as usize;
+        let y0 = (yi.clamp(-1, l.h as i32 - 1) + 1) as usize;
+        let stride = l.stride();
+        let p = &l.data[y0 * stride + x0..][..stride + 2];
+        let (a, b, c, e) = (p[0], p[1], p[stride], p[stride + 1]);
         let mut out = [0f32; 4];
         for k in 0..4 {
             let top = a[k] + (b[k] - a[k]) * fx;
@@ -135,24 +162,25 @@ impl Pyramid {
         ]
     }
 
-    /// [`Pyramid::sample`] for the first `n` of `L` footprints given channel-major
-    /// (`[u, v, jx.0, jx.1, jy.0, jy.1][lane]`), into `a` and `b` (`[channel][lane]`): the
-    /// levels are computed lane by lane (vectorised) when every footprint takes one tap, else
-    /// each footprint goes through [`Pyramid::sample`]. The same results either way.
+    /// [`Pyramid::sample`] for the first `n` of [`LANES`] footprints given channel-major
+    /// (`[u, v, jx.0, jx.1, jy.0, jy.1][lane]`), into `a` and `b` (one texel-like `[r, g, b, 0]`
+    /// per lane): the levels are computed lane by lane (vectorised) when every footprint takes
+    /// one tap, else each footprint goes through [`Pyramid::sample`]. The same results either
+    /// way (tested).
     #[inline(always)]
-    pub fn sample_lanes<const L: usize>(
+    pub fn sample_lanes(
         &self,
-        fp: &[[f32; L]; 6],
+        fp: &[[f32; LANES]; 6],
         n: usize,
         bias: f32,
         second_bias: Option<f32>,
-        a: &mut [[f32; 3]; L],
-        b: &mut [[f32; 3]; L],
+        a: &mut [f32x4; LANES],
+        b: &mut [f32x4; LANES],
     ) {
         let top = (self.levels.len() - 1) as f32;
         let mut one = true;
-        let mut base = [0f32; L];
-        for i in 0..L {
+        let mut base = [0f32; LANES];
+        for i in 0..LANES {
             let lx2 = fp[2][i] * fp[2][i] + fp[3][i] * fp[3][i];
             let ly2 = fp[4][i] * fp[4][i] + fp[5][i] * fp[5][i];
             let lmax2 = lx2.max(ly2);
@@ -169,89 +197,106 @@ impl Pyramid {
                     jx: [fp[2][i], fp[3][i]],
                     jy: [fp[4][i], fp[5][i]],
                 };
-                (a[i], b[i]) = self.sample(&f, bias, second_bias);
+                let (x, y) = self.sample(&f, bias, second_bias);
+                a[i] = f32x4::from([x[0], x[1], x[2], 0.0]);
+                b[i] = f32x4::from([y[0], y[1], y[2], 0.0]);
             }
             return;
         }
-        let lambda =
-            |bias: f32| -> [f32; L] { std::array::from_fn(|i| (base[i] + bias).clamp(0.0, top)) };
-        self.trilinear_lanes(&lambda(bias), &fp[0], &fp[1], n, a);
-        if let Some(sb) = second_bias {
-            self.trilinear_lanes(&lambda(sb), &fp[0], &fp[1], n, b);
+        let lambda = |bias: f32| -> [f32; LANES] {
+            std::array::from_fn(|i| (base[i] + bias).clamp(0.0, top))
+        };
+        let (u, v) = (&fp[0], &fp[1]);
+        let la = lambda(bias);
+        let Some(sb) = second_bias else {
+            self.trilinear_lanes(&la, u, v, n, a);
+            return;
+        };
+        let lb = lambda(sb);
+        // The unsharp mask's twin is 1.5 levels coarser: when the main sample mixes levels k
+        // and k + 1 and the twin k + 1 and k + 2, level k + 1 is fetched once for both.
+        match (self.common_level(&la, n), self.common_level(&lb, n)) {
+            (Some(k), Some(kb)) if kb == k + 1 => {
+                let l0 = self.bilinear_lanes(k, u, v);
+                let l1 = self.bilinear_lanes(k + 1, u, v);
+                let l2 = self.bilinear_lanes(k + 2, u, v);
+                mix_lanes(&l0, &l1, &la, k, a);
+                mix_lanes(&l1, &l2, &lb, k + 1, b);
+            }
+            _ => {
+                self.trilinear_lanes(&la, u, v, n, a);
+                self.trilinear_lanes(&lb, u, v, n, b);
+            }
         }
+    }
+
+    /// The level `k` when the first `n` lanes all mix levels `k` and `k + 1` (a fraction above
+    /// 0, `k + 1` a level), else `None`.
+    #[inline(always)]
+    fn common_level(&self, lambda: &[f32; LANES], n: usize) -> Option<usize> {
+        let k = lambda[0] as usize;
+        // For λ ≥ 0 (clamped), `λ as usize == k` with a fraction above 0 is k < λ < k + 1;
+        // NaN fails both comparisons, as it fails the fraction test.
+        let kf = k as f32;
+        let l = f32x8::from(*lambda);
+        let inside = l.simd_gt(f32x8::splat(kf)) & l.simd_lt(f32x8::splat(kf + 1.0));
+        let first = (1u32 << n) - 1;
+        (inside.to_bitmask() & first == first && k + 1 < self.levels.len()).then_some(k)
     }
 
     /// [`Pyramid::trilinear`] of the first `n` lanes: when they all mix the same two levels,
     /// the texel coordinates are computed lane by lane (vectorised), else one at a time.
     #[inline(always)]
-    fn trilinear_lanes<const L: usize>(
+    fn trilinear_lanes(
         &self,
-        lambda: &[f32; L],
-        u: &[f32; L],
-        v: &[f32; L],
+        lambda: &[f32; LANES],
+        u: &[f32; LANES],
+        v: &[f32; LANES],
         n: usize,
-        out: &mut [[f32; 3]; L],
+        out: &mut [f32x4; LANES],
     ) {
-        let k = lambda[0] as usize;
-        let same = (0..n).all(|i| {
-            let ki = lambda[i] as usize;
-            ki == k && lambda[i] - ki as f32 > 0.0
-        });
-        if !same || k + 1 >= self.levels.len() {
+        let Some(k) = self.common_level(lambda, n) else {
             for i in 0..n {
-                out[i] = self.trilinear(lambda[i], u[i], v[i]);
+                let t = self.trilinear(lambda[i], u[i], v[i]);
+                out[i] = f32x4::from([t[0], t[1], t[2], 0.0]);
             }
             return;
-        }
-        let a = self.bilinear_lanes(k, u, v, n);
-        let b = self.bilinear_lanes(k + 1, u, v, n);
-        for i in 0..n {
-            let f = lambda[i] - k as f32;
-            out[i] = [
-                a[i][0] + (b[i][0] - a[i][0]) * f,
-                a[i][1] + (b[i][1] - a[i][1]) * f,
-                a[i][2] + (b[i][2] - a[i][2]) * f,
-            ];
-        }
+        };
+        let a = self.bilinear_lanes(k, u, v);
+        let b = self.bilinear_lanes(k + 1, u, v);
+        mix_lanes(&a, &b, lambda, k, out);
     }
 
-    /// [`Pyramid::bilinear`] of level `k` for the first `n` lanes, coordinates lane by lane.
+    /// [`Pyramid::bilinear`] of level `k` for every lane: the texel coordinates lane by
+    /// lane, the arithmetic on the four channels of each texel at once.
     #[inline(always)]
-    fn bilinear_lanes<const L: usize>(
-        &self,
-        k: usize,
-        u: &[f32; L],
-        v: &[f32; L],
-        n: usize,
-    ) -> [[f32; 3]; L] {
+    fn bilinear_lanes(&self, k: usize, u: &[f32; LANES], v: &[f32; LANES]) -> [f32x4; LANES] {
         let l = &self.levels[k];
-        let (wm, hm) = (l.w as i32 - 1, l.h as i32 - 1);
-        let mut idx = [[0usize; 4]; L];
-        let mut fxy = [[0f32; 2]; L];
-        for i in 0..L {
-            let x = u[i] * l.scale.0 - 0.5;
-            let y = v[i] * l.scale.1 - 0.5;
-            let xi = (x + OFFSET) as i32 - OFFSET as i32;
-            let yi = (y + OFFSET) as i32 - OFFSET as i32;
-            fxy[i] = [x - xi as f32, y - yi as f32];
-            let x0 = xi.clamp(0, wm) as usize;
-            let x1 = (xi + 1).clamp(0, wm) as usize;
-            let r0 = yi.clamp(0, hm) as usize * l.w;
-            let r1 = (yi + 1).clamp(0, hm) as usize * l.w;
-            idx[i] = [r0 + x0, r0 + x1, r1 + x0, r1 + x1];
-        }
+        // Exactly the scalar operations of `bilinear`, eight lanes at once; `trunc_int`
+        // saturates (and maps NaN to 0) like `as i32`.
+        let x = f32x8::from(*u) * f32x8::splat(l.scale.0) - f32x8::splat(0.5);
+        let y = f32x8::from(*v) * f32x8::splat(l.scale.1) - f32x8::splat(0.5);
+        let off = i32x8::splat(OFFSET as i32);
+        let xi = (x + f32x8::splat(OFFSET)).trunc_int() - off;
+        let yi = (y + f32x8::splat(OFFSET)).trunc_int() - off;
+        let fx = (x - xi.round_float()).to_array();
+        let fy = (y - yi.round_float()).to_array();
+        let (lo, one) = (i32x8::splat(-1), i32x8::splat(1));
+        let x0 = xi.max(lo).min(i32x8::splat(l.w as i32 - 1)) + one;
+        let y0 = yi.max(lo).min(i32x8::splat(l.h as i32 - 1)) + one;
+        let stride = l.stride();
+        let at = (y0 * i32x8::splat(stride as i32) + x0).to_array();
         let d = &l.data;
-        let mut out = [[0f32; 3]; L];
-        for i in 0..n {
-            let [fx, fy] = fxy[i];
-            let (a, b, c, e) = (d[idx[i][0]], d[idx[i][1]], d[idx[i][2]], d[idx[i][3]]);
-            let mut o = [0f32; 4];
-            for k in 0..4 {
-                let top = a[k] + (b[k] - a[k]) * fx;
-                let bot = c[k] + (e[k] - c[k]) * fx;
-                o[k] = top + (bot - top) * fy;
-            }
-            out[i] = [o[0], o[1], o[2]];
+        let mut out = [f32x4::ZERO; LANES];
+        // Every lane (those past `n` are read, clamped, and dropped): fixed bounds unroll.
+        for i in 0..LANES {
+            let p = &d[at[i] as usize..][..stride + 2];
+            let t = |j: usize| f32x4::from(p[j]);
+            let (fx, fy) = (f32x4::splat(fx[i]), f32x4::splat(fy[i]));
+            let (a, b, c, e) = (t(0), t(1), t(stride), t(stride + 1));
+            let top = a + (b - a) * fx;
+            let bot = c + (e - c) * fx;
+            out[i] = top + (bot - top) * fy;
         }
         out
     }
@@ -326,6 +371,35 @@ impl Pyramid {
     }
 }
 
+/// Lane-major samples (`[r, g, b, 0]` per lane) to channel-major (`[channel][lane]`).
+#[inline(always)]
+pub fn channels(x: &[f32x4; LANES]) -> [[f32; LANES]; 3] {
+    let mut c = [[0f32; LANES]; 3];
+    for (q, quad) in x.chunks_exact(4).enumerate() {
+        let t = f32x4::transpose([quad[0], quad[1], quad[2], quad[3]]);
+        for ch in 0..3 {
+            c[ch][4 * q..4 * q + 4].copy_from_slice(&t[ch].to_array());
+        }
+    }
+    c
+}
+
+/// The trilinear mix of two levels' bilinear samples: `a + (b − a) · fract(λ)` per lane, as in
+/// [`Pyramid::trilinear`] (λ's integer part is `k` in every lane).
+#[inline(always)]
+fn mix_lanes(
+    a: &[f32x4; LANES],
+    b: &[f32x4; LANES],
+    lambda: &[f32; LANES],
+    k: usize,
+    out: &mut [f32x4; LANES],
+) {
+    let f = (f32x8::from(*lambda) - f32x8::splat(k as f32)).to_array();
+    for i in 0..LANES {
+        out[i] = a[i] + (b[i] - a[i]) * f32x4::splat(f[i]);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -340,11 +414,14 @@ mod tests {
         assert_eq!(*sizes.last().unwrap(), (1, 1));
         assert_eq!(sizes.len(), 7);
         let mean = |l: &Level| {
-            l.data
-                .iter()
-                .map(|v| (v[0] + v[1] + v[2]) as f64)
-                .sum::<f64>()
-                / l.data.len() as f64
+            let mut sum = 0f64;
+            for y in 0..l.h {
+                for x in 0..l.w {
+                    let v = l.texel(x, y);
+                    sum += (v[0] + v[1] + v[2]) as f64;
+                }
+            }
+            sum / (l.w * l.h) as f64
         };
         let m0 = mean(&p.levels[0]);
         for l in &p.levels {
@@ -358,7 +435,7 @@ mod tests {
         let rgb = [0u8, 0, 0, 255, 255, 255, 255, 255, 255];
         let p = Pyramid::build(3, 1, &rgb);
         assert_eq!((p.levels[1].w, p.levels[1].h), (1, 1));
-        assert!((p.levels[1].data[0][0] - 0.5).abs() < 1e-6);
+        assert!((p.levels[1].texel(0, 0)[0] - 0.5).abs() < 1e-6);
     }
 
     /// rendering.md §2 written plainly: the reference of [`Pyramid::sample`]'s fast paths.
@@ -409,6 +486,48 @@ mod tests {
             }
         }
         assert!(worst < 2e-5, "worst {worst}");
+    }
+
+    #[test]
+    fn the_lanes_match_one_footprint_at_a_time() {
+        let (w, h) = (97, 61);
+        let rgb: Vec<u8> = (0..w * h * 3).map(|i| (i * 7919 % 251) as u8).collect();
+        let p = Pyramid::build(w, h, &rgb);
+        let biases = [(0.0, None), (0.0, Some(1.5)), (0.8, Some(2.3)), (2.5, None)];
+        for k in 0..3000 {
+            // Footprints of one chunk share a scale (as neighbours on a panel do), so that the
+            // vectorised paths (one level pair, the shared level of the twin) are taken too.
+            let scale = 0.4 + (k % 29) as f32 * 0.13;
+            let stretch = if k % 5 == 0 { 1.7 } else { 1.0 };
+            let mut fp = [[0f32; LANES]; 6];
+            for i in 0..LANES {
+                let a = (k * LANES + i) as f32 * 0.618;
+                fp[0][i] = 48.0 + 55.0 * (a * 0.37).sin();
+                fp[1][i] = 30.0 + 36.0 * (a * 0.53).cos();
+                fp[2][i] = scale * stretch * (1.0 + 0.01 * i as f32);
+                fp[3][i] = 0.05 * scale;
+                fp[4][i] = -0.03 * scale;
+                fp[5][i] = scale;
+            }
+            let n = if k % 7 == 0 { 1 + k % LANES } else { LANES };
+            let (bias, second) = biases[k % biases.len()];
+            let mut a = [f32x4::ZERO; LANES];
+            let mut b = [f32x4::ZERO; LANES];
+            p.sample_lanes(&fp, n, bias, second, &mut a, &mut b);
+            for i in 0..n {
+                let f = Footprint {
+                    u: fp[0][i],
+                    v: fp[1][i],
+                    jx: [fp[2][i], fp[3][i]],
+                    jy: [fp[4][i], fp[5][i]],
+                };
+                let (x, y) = p.sample(&f, bias, second);
+                assert_eq!(a[i].to_array()[..3], x, "{k} {i}");
+                if second.is_some() {
+                    assert_eq!(b[i].to_array()[..3], y, "{k} {i}");
+                }
+            }
+        }
     }
 
     #[test]

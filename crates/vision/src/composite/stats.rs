@@ -204,16 +204,28 @@ fn exposure_and_cast_with_step(
             cells.push((luminance(c), c));
         }
     }
+    exposure_and_cast_of(&cells)
+}
+
+/// Exposure and cast from the surround's cells `(luminance, mean linear RGB)`.
+fn exposure_and_cast_of(cells: &[(f64, [f64; 3])]) -> (f32, [f32; 3]) {
     if cells.is_empty() {
         return (1.0, [1.0; 3]);
     }
-    cells.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let at = |p: f64| cells[((p * cells.len() as f64).ceil() as usize).clamp(1, cells.len()) - 1].0;
+    // Percentile p of the sorted luminances: the k-th smallest, found without sorting them all.
+    let mut ys: Vec<f64> = cells.iter().map(|c| c.0).collect();
+    let mut at = |p: f64| {
+        let k = ((p * ys.len() as f64).ceil() as usize).clamp(1, ys.len()) - 1;
+        *ys.select_nth_unstable_by(k, f64::total_cmp).1
+    };
     let exposure = (at(0.97) / 0.8).clamp(0.3, 1.0) as f32;
     let p90 = at(0.9);
+    // The brightest cells in the order of a stable sort by luminance (the sum's order).
+    let mut bright: Vec<&(f64, [f64; 3])> = cells.iter().filter(|(y, _)| *y >= p90).collect();
+    bright.sort_by(|a, b| a.0.total_cmp(&b.0));
     let mut m = [0f64; 3];
     let mut n = 0usize;
-    for (_, c) in cells.iter().filter(|(y, _)| *y >= p90) {
+    for (_, c) in bright {
         for k in 0..3 {
             m[k] += c[k];
         }
@@ -237,8 +249,10 @@ pub fn noise_sigma(photo: &RgbImage<'_>, quad: &[[f64; 2]; 4]) -> f32 {
     }
     let outer = scale_quad(quad, 1.5);
     let (bx0, bx1, by0, by1) = bounds(&outer, w, h);
-    let grey =
-        |p: &[u8]| -> f32 { 0.2126 * p[0] as f32 + 0.7152 * p[1] as f32 + 0.0722 * p[2] as f32 };
+    // `0.2126 · r + 0.7152 · g + 0.0722 · b` in f32, each product from a table.
+    let table = |k: f32| -> [f32; 256] { std::array::from_fn(|v| k * v as f32) };
+    let (tr, tg, tb) = (table(0.2126), table(0.7152), table(0.0722));
+    let grey = |p: &[u8]| -> f32 { tr[p[0] as usize] + tg[p[1] as usize] + tb[p[2] as usize] };
     let (mut sum, mut n) = (0f64, 0usize);
     // Three grey rows, reused across the row's pixels.
     let (xa, xb) = (bx0.max(1), bx1.min(w - 2));
@@ -273,13 +287,16 @@ pub fn noise_sigma(photo: &RgbImage<'_>, quad: &[[f64; 2]; 4]) -> f32 {
                     }
                 }
             }
-            let (a, b, c) = (&rows[0], &rows[1], &rows[2]);
-            for x in left.clone().chain(right.clone()) {
-                let i = x - xa + 1;
-                let corners = a[i - 1] + a[i + 1] + c[i - 1] + c[i + 1];
-                let sides = a[i] + b[i - 1] + b[i + 1] + c[i];
-                sum += (corners - 2.0 * sides + 4.0 * b[i]).abs() as f64;
-                n += 1;
+            for run in [&left, &right] {
+                // Pixel x's 3 × 3 neighbourhood is at x − xa .. x − xa + 3 of the three rows.
+                let span = run.start - xa..run.end - xa + 2;
+                let win = |k: usize| rows[k][span.clone()].windows(3);
+                for ((a, b), c) in win(0).zip(win(1)).zip(win(2)) {
+                    let corners = a[0] + a[2] + c[0] + c[2];
+                    let sides = a[1] + b[0] + b[2] + c[1];
+                    sum += (corners - 2.0 * sides + 4.0 * b[1]).abs() as f64;
+                    n += 1;
+                }
             }
         }
         y += 2;
@@ -335,6 +352,47 @@ mod tests {
             0.0
         } else {
             ((std::f64::consts::PI / 2.0).sqrt() * (sum / n as f64) / 6.0) as f32
+        }
+    }
+
+    /// [`exposure_and_cast_of`] with every cell sorted, as §5 reads.
+    fn exposure_and_cast_reference(cells: &[(f64, [f64; 3])]) -> (f32, [f32; 3]) {
+        let mut cells = cells.to_vec();
+        cells.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let at =
+            |p: f64| cells[((p * cells.len() as f64).ceil() as usize).clamp(1, cells.len()) - 1].0;
+        let exposure = (at(0.97) / 0.8).clamp(0.3, 1.0) as f32;
+        let p90 = at(0.9);
+        let (mut m, mut n) = ([0f64; 3], 0usize);
+        for (_, c) in cells.iter().filter(|(y, _)| *y >= p90) {
+            for k in 0..3 {
+                m[k] += c[k];
+            }
+            n += 1;
+        }
+        let mean = m.map(|v| v / n as f64);
+        let ym = luminance(mean);
+        let k = mean.map(|c| (c / ym).sqrt().clamp(0.9, 1.1));
+        let yk = luminance(k);
+        (exposure, k.map(|c| (c / yk) as f32))
+    }
+
+    #[test]
+    fn the_selected_percentiles_match_a_full_sort() {
+        for len in [1usize, 2, 9, 10, 11, 97, 1000, 4321] {
+            // Few distinct luminances, so that ties (and their order in the sum) matter.
+            let cells: Vec<(f64, [f64; 3])> = (0..len)
+                .map(|i| {
+                    let c =
+                        [0, 1, 2].map(|k| ((i * 7919 + k * 104_729) % 1009) as f64 / 1009.0 + 0.01);
+                    ((i * 31 % 17) as f64 / 16.0 + 0.01, c)
+                })
+                .collect();
+            assert_eq!(
+                exposure_and_cast_of(&cells),
+                exposure_and_cast_reference(&cells),
+                "{len}"
+            );
         }
     }
 
