@@ -152,9 +152,9 @@ pub struct Config {
     #[arg(long, env = "REGARD_MAILER_AUTOCONFIRM", default_value_t = true, action = clap::ArgAction::Set)]
     pub mailer_autoconfirm: bool,
 
-    /// SMTP server for outgoing mail: `smtp://user:pass@host:587` (STARTTLS), `smtps://...:465`
-    /// (TLS), or `smtp://host:25?tls=none` (plain, for a local relay). Default: none, and
-    /// every mail is written to `<data dir>/outbox/mail-*.eml` instead.
+    /// SMTP server for outgoing mail, as `lettre` reads it: `smtp://user:pass@host:587?tls=required`
+    /// (STARTTLS), `smtps://user:pass@host:465` (TLS), or `smtp://host:25` (plain, for a local
+    /// relay). Default: none, and every mail is written to `<data dir>/outbox/mail-*.eml`.
     #[arg(long, env = "REGARD_SMTP_URL", hide_env_values = true)]
     pub smtp_url: Option<Secret>,
 

@@ -16,6 +16,7 @@ mod logout;
 mod mail_links;
 mod media;
 mod mfa;
+mod notify;
 mod oauth;
 mod refresh;
 mod sign_in;
