@@ -23,7 +23,7 @@ use super::flow::{self, NewFlow, Pkce, ProviderTokens};
 use super::redirect;
 use super::session::{self, Origin};
 use super::signup::user_agent;
-use super::tokens::random_token;
+use super::tokens::{random_token, six_digit_code};
 use crate::db::one_time_tokens::{self, OneTimeTokenRow};
 use crate::db::users::UserRow;
 use crate::db::{self, DbError, users};
@@ -165,7 +165,7 @@ pub async fn send(state: &AppState, send: Send<'_>) -> Result<bool, AuthError> {
         None => None,
     };
     let token = format!("{}{}", random_token(), random_token());
-    let code = six_digits();
+    let code = six_digit_code();
     one_time_tokens::replace(
         &state.db,
         &OneTimeTokenRow {
@@ -200,21 +200,16 @@ pub async fn send(state: &AppState, send: Send<'_>) -> Result<bool, AuthError> {
     Ok(true)
 }
 
-/// A uniformly random 6-digit code.
-fn six_digits() -> String {
-    use rand::Rng;
-    format!("{:06}", rand::rng().random_range(0..1_000_000u32))
-}
-
 /// `redirect_to` if the site allows it (`REGARD_SITE_URL`, `REGARD_REDIRECT_ALLOW_LIST`),
 /// otherwise the site itself.
 pub fn checked_redirect(state: &AppState, redirect_to: Option<&str>) -> String {
     redirect::resolve(&state.config, redirect_to)
 }
 
+/// The `redirect_to` query parameter of the endpoints that mail links.
 #[derive(Debug, Deserialize)]
-struct RedirectQuery {
-    redirect_to: Option<String>,
+pub struct RedirectQuery {
+    pub redirect_to: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]

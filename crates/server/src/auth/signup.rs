@@ -46,14 +46,9 @@ fn user_already_exists() -> AuthError {
     )
 }
 
-#[derive(Debug, Deserialize)]
-struct RedirectQuery {
-    redirect_to: Option<String>,
-}
-
 async fn signup(
     State(state): State<AppState>,
-    Query(query): Query<RedirectQuery>,
+    Query(query): Query<links::RedirectQuery>,
     ClientIp(ip): ClientIp,
     headers: HeaderMap,
     GoTrueJson(params): GoTrueJson<SignupParams>,

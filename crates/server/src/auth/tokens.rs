@@ -80,6 +80,11 @@ pub fn random_token() -> String {
         .collect()
 }
 
+/// A uniformly random 6-digit code (leading zeros kept), as mailed and texted to users.
+pub fn six_digit_code() -> String {
+    format!("{:06}", rand::rng().random_range(0..1_000_000u32))
+}
+
 /// Whether a presented refresh token has a shape we could have issued.
 pub fn is_well_formed(token: &str) -> bool {
     token.len() >= 12

@@ -40,16 +40,11 @@ struct UserUpdateParams {
     code_challenge_method: Option<String>,
 }
 
-#[derive(Debug, Deserialize)]
-struct RedirectQuery {
-    redirect_to: Option<String>,
-}
-
 async fn update_user(
     State(state): State<AppState>,
     auth: AuthUser,
     headers: HeaderMap,
-    Query(query): Query<RedirectQuery>,
+    Query(query): Query<links::RedirectQuery>,
     GoTrueJson(params): GoTrueJson<UserUpdateParams>,
 ) -> Result<Json<Value>, AuthError> {
     if params.app_metadata.as_ref().is_some_and(|v| !v.is_null()) {

@@ -20,7 +20,7 @@ use sha2::{Digest, Sha256};
 use super::error::AuthError;
 use super::extract::{AuthUser, ClientIp, GoTrueJson};
 use super::session;
-use super::tokens::random_token;
+use super::tokens::{random_token, six_digit_code};
 use crate::db::factors::{self, ChallengeRow, FactorRow, Verification, VerifyOutcome};
 use crate::db::{self, users};
 use crate::notify::templates::{self, Lang};
@@ -380,7 +380,7 @@ async fn challenge(
                 format!("For security purposes, you can only request this after {wait} seconds."),
             ));
         }
-        let otp = six_digits();
+        let otp = six_digit_code();
         challenge.code_hash = Some(hash_code(&otp));
         code = Some(otp);
     }
@@ -410,12 +410,6 @@ async fn challenge(
         "type": factor.factor_type,
         "expires_at": (now + challenge_expiry_ms(&state.config)) / 1000,
     })))
-}
-
-/// A uniformly random 6-digit code.
-fn six_digits() -> String {
-    use rand::Rng;
-    format!("{:06}", rand::rng().random_range(0..1_000_000u32))
 }
 
 fn hash_code(code: &str) -> String {
@@ -592,7 +586,7 @@ mod tests {
     #[test]
     fn six_digit_codes_keep_leading_zeros() {
         for _ in 0..200 {
-            let code = six_digits();
+            let code = six_digit_code();
             assert_eq!(code.len(), 6);
             assert!(code.bytes().all(|b| b.is_ascii_digit()));
         }
