@@ -74,6 +74,11 @@ pub fn quad_pixels(quad: &[(f64, f64); 4], width: u32, height: u32) -> [[f64; 2]
     quad.map(|(x, y)| [x * f64::from(width), y * f64::from(height)])
 }
 
+thread_local! {
+    /// The renderer's reusable storage on this thread (see [`composite::Scratch`]).
+    static SCRATCH: std::cell::RefCell<composite::Scratch> = Default::default();
+}
+
 /// Renders and encodes. Peak memory is a few times the photo's RGB size (decoded photo, output,
 /// a copy for the variants while the PNG is encoded beside them).
 pub fn render(input: &RenderInput) -> Result<Rendered, RenderFailure> {
@@ -85,8 +90,6 @@ pub fn render(input: &RenderInput) -> Result<Rendered, RenderFailure> {
     };
     let (w, h) = photo.dimensions();
     let internal = |e: &dyn std::fmt::Display| RenderFailure::Internal(e.to_string());
-    let photo_img =
-        RgbImage::new(w as usize, h as usize, photo.as_raw()).map_err(|e| internal(&e))?;
     let creative_img = RgbImage::new(
         creative.width() as usize,
         creative.height() as usize,
@@ -105,9 +108,23 @@ pub fn render(input: &RenderInput) -> Result<Rendered, RenderFailure> {
         panel_aspect: input.panel_aspect,
         adjustments: input.adjustments,
     };
-    let pixels = composite::render(&photo_img, &creative_img, mask_ref.as_ref(), &spec)
+    // Rendered in the decoded photo's own buffer, with the pyramid's storage kept by this
+    // (blocking-pool) thread between renders; tokio ends a thread idle for 10 s, and with it
+    // that storage.
+    let mut pixels = photo.into_raw();
+    SCRATCH
+        .with_borrow_mut(|scratch| {
+            composite::render_in_place(
+                &mut pixels,
+                w as usize,
+                h as usize,
+                &creative_img,
+                mask_ref.as_ref(),
+                &spec,
+                scratch,
+            )
+        })
         .map_err(|e| RenderFailure::InvalidSettings(e.to_string()))?;
-    drop(photo);
     if pixels.len() != (w as usize) * (h as usize) * 3 {
         return Err(RenderFailure::Internal(
             "the renderer returned a buffer of the wrong size".into(),

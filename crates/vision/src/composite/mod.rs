@@ -413,32 +413,69 @@ pub fn render_with_stats(
     if out.len() != photo.data().len() {
         return Err(RenderError::InvalidValue("output"));
     }
+    out.copy_from_slice(photo.data());
+    render_in_place_with_stats(
+        out,
+        pw,
+        ph,
+        creative,
+        mask,
+        spec,
+        stats,
+        &mut Scratch::default(),
+    )
+}
+
+/// Storage a render needs besides its output (the creative's pyramid, a copy of the panel's
+/// box of the photo at night), kept between renders by a caller that makes several (a CLI
+/// benchmark, a worker thread), so that it is neither allocated nor faulted in again. It holds
+/// no result: a render with a used scratch is the same as with a new one.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    pyramid: Pyramid,
+    photo_box: Vec<u8>,
+}
+
+/// [`render`] in the photo's own buffer (`width · height · 3` bytes of RGB8, replaced by the
+/// render), with its statistics computed first: no copy of the photo, and `scratch`'s storage
+/// reused.
+pub fn render_in_place(
+    photo: &mut [u8],
+    width: usize,
+    height: usize,
+    creative: &RgbImage<'_>,
+    mask: Option<&Mask<'_>>,
+    spec: &RenderSpec,
+    scratch: &mut Scratch,
+) -> Result<(), RenderError> {
+    let view =
+        RgbImage::new(width, height, photo).map_err(|_| RenderError::InvalidValue("photo"))?;
+    let stats = needed_stats(&view, spec);
+    render_in_place_with_stats(photo, width, height, creative, mask, spec, &stats, scratch)
+}
+
+/// [`render_in_place`] with photo statistics computed beforehand.
+#[allow(clippy::too_many_arguments)]
+pub fn render_in_place_with_stats(
+    photo: &mut [u8],
+    pw: usize,
+    ph: usize,
+    creative: &RgbImage<'_>,
+    mask: Option<&Mask<'_>>,
+    spec: &RenderSpec,
+    stats: &PhotoStats,
+    scratch: &mut Scratch,
+) -> Result<(), RenderError> {
+    check_spec(spec, mask, pw, ph)?;
+    if photo.len() != pw * ph * 3 {
+        return Err(RenderError::InvalidValue("photo"));
+    }
+    let out = photo;
+    let Scratch { pyramid, photo_box } = scratch;
     let params = PanelParams::new(&spec.adjustments, stats);
     let srgb = Srgb::get();
     let lut = &srgb.decode;
     let q = &spec.quad;
-
-    // The output starts as the photo, darkened and cooled at night.
-    if spec.adjustments.night.is_some() {
-        night::darken(photo.data(), out, &night::darken_tables(params.photo_gain));
-    } else {
-        out.copy_from_slice(photo.data());
-    }
-
-    let (wc, hc) = (creative.width(), creative.height());
-    let pyramid = Pyramid::build(wc, hc, creative.data());
-    let fit = FitMap::new(
-        spec.fit,
-        wc as f64,
-        hc as f64,
-        panel_aspect(q, spec.panel_aspect),
-    );
-    let inv = Homography::square_to_quad(q).inverse().0;
-    let edges = Edges::new(q);
-    let contain = spec.fit == Fit::Contain;
-    let bg = spec.background.map(|b| lut[b as usize]);
-    let second_bias = (params.sharpen > 0.0).then_some(params.bias + 1.5);
-    let (wcf, hcf) = (wc as f32, hc as f32);
 
     let bx0 = q
         .iter()
@@ -454,6 +491,35 @@ pub fn render_with_stats(
         .floor()
         .max(0.0) as usize;
     let by1 = (q.iter().map(|p| p[1]).fold(0.0, f64::max).ceil() as usize).min(ph);
+    let bw = bx1 - bx0;
+
+    // The output starts as the photo, darkened and cooled at night; the blend of a partly
+    // covered pixel reads the photo as it was, which at night is kept for the panel's box.
+    let night = spec.adjustments.night.is_some();
+    if night {
+        photo_box.clear();
+        for y in by0..by1 {
+            photo_box.extend_from_slice(&out[(y * pw + bx0) * 3..(y * pw + bx1) * 3]);
+        }
+        night::darken_in_place(out, &night::darken_tables(params.photo_gain));
+    }
+    let photo_box: Option<&[u8]> = night.then_some(&photo_box[..]);
+
+    let (wc, hc) = (creative.width(), creative.height());
+    pyramid.rebuild(wc, hc, creative.data());
+    let pyramid = &*pyramid;
+    let fit = FitMap::new(
+        spec.fit,
+        wc as f64,
+        hc as f64,
+        panel_aspect(q, spec.panel_aspect),
+    );
+    let inv = Homography::square_to_quad(q).inverse().0;
+    let edges = Edges::new(q);
+    let contain = spec.fit == Fit::Contain;
+    let bg = spec.background.map(|b| lut[b as usize]);
+    let second_bias = (params.sharpen > 0.0).then_some(params.bias + 1.5);
+    let (wcf, hcf) = (wc as f32, hc as f32);
 
     let mut bloom = (params.bloom > 0.0).then(|| {
         let d = |a: [f64; 2], b: [f64; 2]| (b[0] - a[0]).hypot(b[1] - a[1]);
@@ -467,7 +533,6 @@ pub fn render_with_stats(
         )
     });
 
-    let photo_data = photo.data();
     // Everything from the panel coordinates to the written pixel, for pixel `x` of the row at
     // `py` with edge coverage `a_edge`.
     let shade = |out: &mut [u8],
@@ -529,7 +594,13 @@ pub fn render_with_stats(
             return;
         }
         let i = (y * pw + x) * 3;
-        let src = &photo_data[i..i + 3];
+        let src: [u8; 3] = match photo_box {
+            Some(b) => {
+                let j = ((y - by0) * bw + (x - bx0)) * 3;
+                [b[j], b[j + 1], b[j + 2]]
+            }
+            None => [out[i], out[i + 1], out[i + 2]],
+        };
         let o = &mut out[i..i + 3];
         let grain = if params.grain > 0.0 {
             alpha * params.grain * grain_z(x as u32, y as u32)

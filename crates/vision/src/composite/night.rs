@@ -37,6 +37,15 @@ pub fn darken(photo: &[u8], out: &mut [u8], t: &[[u8; 256]; 3]) {
     }
 }
 
+/// [`darken`] in place.
+pub fn darken_in_place(pixels: &mut [u8], t: &[[u8; 256]; 3]) {
+    for p in pixels.chunks_exact_mut(3) {
+        p[0] = t[0][p[0] as usize];
+        p[1] = t[1][p[1] as usize];
+        p[2] = t[2][p[2] as usize];
+    }
+}
+
 /// The light emitted by the panel, at 1/[`bloom_factor`] resolution, on a grid that extends
 /// beyond the photo so the blur is not cut at its borders.
 pub struct Bloom {

@@ -30,15 +30,19 @@ pub struct Level {
 }
 
 impl Level {
-    /// A level of `w × h` texels, row `y` written by `fill_row(y, row)`, with its border.
+    /// A level of `w × h` texels, row `y` written by `fill_row(y, row)`, with its border, in
+    /// `data` (a previous level's storage, reused: every element is overwritten, so storage of
+    /// the right length is neither cleared nor faulted in again).
     fn new(
         w: usize,
         h: usize,
         scale: (f32, f32),
+        mut data: Vec<[f32; 4]>,
         mut fill_row: impl FnMut(usize, &mut [[f32; 4]]),
     ) -> Level {
         let stride = w + 2;
-        let mut data = vec![[0f32; 4]; stride * (h + 2)];
+        data.truncate(stride * (h + 2));
+        data.resize(stride * (h + 2), [0f32; 4]);
         for (y, row) in data.chunks_exact_mut(stride).skip(1).take(h).enumerate() {
             fill_row(y, &mut row[1..=w]);
             row[0] = row[1];
@@ -63,7 +67,7 @@ impl Level {
 }
 
 /// The pyramid of a creative, level 0 first.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Pyramid {
     /// The levels, halving down to 1 × 1.
     pub levels: Vec<Level>,
@@ -85,9 +89,18 @@ pub struct Footprint {
 impl Pyramid {
     /// Builds the pyramid of an 8-bit sRGB image (`w · h · 3` bytes).
     pub fn build(w: usize, h: usize, rgb: &[u8]) -> Pyramid {
+        let mut p = Pyramid { levels: Vec::new() };
+        p.rebuild(w, h, rgb);
+        p
+    }
+
+    /// [`Pyramid::build`] in place, reusing this pyramid's storage (same result).
+    pub fn rebuild(&mut self, w: usize, h: usize, rgb: &[u8]) {
         let lut = &Srgb::get().decode;
         let (wc, hc) = (w as f32, h as f32);
-        let mut levels = vec![Level::new(w, h, (1.0, 1.0), |y, row| {
+        let mut old = std::mem::take(&mut self.levels).into_iter().map(|l| l.data);
+        let first = old.next().unwrap_or_default();
+        let mut levels = vec![Level::new(w, h, (1.0, 1.0), first, |y, row| {
             for (t, p) in row
                 .iter_mut()
                 .zip(rgb[y * w * 3..(y + 1) * w * 3].chunks_exact(3))
@@ -103,7 +116,7 @@ impl Pyramid {
         while let Some(prev) = levels.last().filter(|l| l.w > 1 || l.h > 1) {
             let (nw, nh) = ((prev.w / 2).max(1), (prev.h / 2).max(1));
             let scale = (nw as f32 / wc, nh as f32 / hc);
-            let level = Level::new(nw, nh, scale, |j, row| {
+            let level = Level::new(nw, nh, scale, old.next().unwrap_or_default(), |j, row| {
                 let (y0, y1) = (2 * j, (2 * j + 1).min(prev.h - 1));
                 let r0 = &prev.data[(y0 + 1) * prev.stride() + 1..][..prev.w];
                 let r1 = &prev.data[(y1 + 1) * prev.stride() + 1..][..prev.w];
@@ -116,7 +129,7 @@ impl Pyramid {
             });
             levels.push(level);
         }
-        Pyramid { levels }
+        self.levels = levels;
     }
 
     /// Bilinear sample of level `k` at `(u, v)` in level-0 pixels, clamped to the edge texels.
