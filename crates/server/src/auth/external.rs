@@ -101,7 +101,7 @@ fn oauth_error_name(error: &AuthError) -> &'static str {
 
 /// An error of the callback as the client receives it.
 #[derive(Debug)]
-enum CallbackError {
+pub(super) enum CallbackError {
     /// One of ours (with a GoTrue code).
     Auth(AuthError),
     /// The provider's own `error` and `error_description`, passed on.
@@ -141,7 +141,7 @@ impl CallbackError {
 
 /// `target` with the error in its query (kept parameters first) and, unless `query_only`,
 /// in its fragment too with GoTrue's `sb` marker (GoTrue's `redirectErrors`).
-fn error_redirect(target: &str, error: &CallbackError, query_only: bool) -> String {
+pub(super) fn error_redirect(target: &str, error: &CallbackError, query_only: bool) -> String {
     let Ok(mut url) = url::Url::parse(target) else {
         return target.to_owned();
     };
@@ -408,11 +408,18 @@ async fn finish(
         &flow.redirect_to,
         &session,
         &provider_tokens,
+        &[],
     ))
 }
 
-/// GoTrue's `AccessTokenResponse.AsRedirectURL`: `redirect_to#access_token=...` (sorted keys).
-fn fragment_redirect(redirect_to: &str, session: &Value, provider: &ProviderTokens) -> String {
+/// GoTrue's `AccessTokenResponse.AsRedirectURL`: `redirect_to#access_token=...` (sorted keys),
+/// with `extra` pairs (the `type` of a mailed link).
+pub(super) fn fragment_redirect(
+    redirect_to: &str,
+    session: &Value,
+    provider: &ProviderTokens,
+    extra: &[(&'static str, &str)],
+) -> String {
     let mut pairs: Vec<(&str, String)> = vec![
         (
             "access_token",
@@ -433,8 +440,9 @@ fn fragment_redirect(redirect_to: &str, session: &Value, provider: &ProviderToke
     ];
     if let Some(refresh) = provider.refresh_token.clone().filter(|t| !t.is_empty()) {
         pairs.push(("provider_refresh_token", refresh));
-        pairs.sort_by(|a, b| a.0.cmp(b.0));
     }
+    pairs.extend(extra.iter().map(|(k, v)| (*k, (*v).to_owned())));
+    pairs.sort_by(|a, b| a.0.cmp(b.0));
     let mut fragment = url::form_urlencoded::Serializer::new(String::new());
     fragment.extend_pairs(pairs.iter().map(|(k, v)| (*k, v.as_str())));
     format!("{redirect_to}#{}", fragment.finish())

@@ -18,6 +18,7 @@ use sha2::{Digest, Sha256};
 
 use super::email::Email;
 use super::error::AuthError;
+use super::external::{self, CallbackError};
 use super::extract::{ClientIp, GoTrueJson};
 use super::flow::{self, NewFlow, Pkce, ProviderTokens};
 use super::redirect;
@@ -462,62 +463,19 @@ async fn verify_get(
             user_agent: user_agent(&headers),
         };
         let session = session::start(&state, &user, kind.amr(), &origin).await?;
-        let mut fragment = url::form_urlencoded::Serializer::new(String::new());
-        for key in [
-            "access_token",
-            "expires_at",
-            "expires_in",
-            "refresh_token",
-            "token_type",
-        ] {
-            let value = match &session[key] {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
-            fragment.append_pair(key, &value);
-        }
-        fragment.append_pair("type", kind.link_type());
-        fragment.append_pair("sb", "");
-        Ok(redirect_with(&redirect_to, None, Some(&fragment.finish())))
+        Ok(Redirect::to(&external::fragment_redirect(
+            &redirect_to,
+            &session,
+            &ProviderTokens::default(),
+            &[("type", kind.link_type())],
+        ))
+        .into_response())
     }
     .await;
-    result.unwrap_or_else(|err| redirect_error(&redirect_to, &err))
-}
-
-/// A 303 to `base` with `query` added to its query and `fragment` as its fragment.
-fn redirect_with(base: &str, query: Option<&str>, fragment: Option<&str>) -> Response {
-    let mut url = match url::Url::parse(base) {
-        Ok(url) => url,
-        Err(_) => return StatusCode::BAD_REQUEST.into_response(),
-    };
-    if let Some(query) = query {
-        let existing = url.query().map(str::to_owned);
-        url.set_query(Some(&match existing {
-            Some(existing) if !existing.is_empty() => format!("{existing}&{query}"),
-            _ => query.to_owned(),
-        }));
-    }
-    url.set_fragment(fragment);
-    Redirect::to(url.as_str()).into_response()
-}
-
-/// GoTrue's error redirect: `error`, `error_code` and `error_description` in the query and the
-/// fragment.
-pub fn redirect_error(base: &str, err: &AuthError) -> Response {
-    let error = match err.status.as_u16() {
-        400 | 422 => "invalid_request",
-        401 => "unauthorized_client",
-        403 => "access_denied",
-        429 => "invalid_request",
-        503 => "temporarily_unavailable",
-        _ => "server_error",
-    };
-    let params = url::form_urlencoded::Serializer::new(String::new())
-        .append_pair("error", error)
-        .append_pair("error_code", err.code)
-        .append_pair("error_description", &err.message)
-        .finish();
-    redirect_with(base, Some(&params), Some(&format!("{params}&sb=")))
+    result.unwrap_or_else(|err| {
+        let target = external::error_redirect(&redirect_to, &CallbackError::Auth(err), false);
+        Redirect::to(&target).into_response()
+    })
 }
 
 #[cfg(test)]

@@ -136,23 +136,7 @@ async fn change_user(
 /// the provider account is taken (a concurrent sign-in).
 pub async fn create_user(db: &Db, user: &UserRow, identity: &IdentityRow) -> Result<(), DbError> {
     let mut tx = db.pool().begin().await?;
-    sqlx::query(
-        "INSERT INTO users (id, email, encrypted_password, email_confirmed_at, app_metadata, \
-         user_metadata, last_sign_in_at, created_at, updated_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-    )
-    .bind(&user.id)
-    .bind(&user.email)
-    .bind(&user.encrypted_password)
-    .bind(user.email_confirmed_at)
-    .bind(&user.app_metadata)
-    .bind(&user.user_metadata)
-    .bind(user.last_sign_in_at)
-    .bind(user.created_at)
-    .bind(user.updated_at)
-    .execute(&mut *tx)
-    .await
-    .map_err(DbError::from_write)?;
+    super::users::insert_on(&mut tx, user).await?;
     insert_identity(&mut tx, identity).await?;
     tx.commit().await?;
     Ok(())

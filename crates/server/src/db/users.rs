@@ -39,6 +39,14 @@ fn from_row(row: &AnyRow) -> Result<UserRow, sqlx::Error> {
 
 /// Inserts a new user; [`DbError::Conflict`] when the email is taken.
 pub async fn insert(db: &Db, user: &UserRow) -> Result<(), DbError> {
+    insert_on(&mut *db.pool().acquire().await?, user).await
+}
+
+/// [`insert`] on a given connection (inside a caller's transaction).
+pub(super) async fn insert_on(
+    conn: &mut sqlx::AnyConnection,
+    user: &UserRow,
+) -> Result<(), DbError> {
     sqlx::query(
         "INSERT INTO users (id, email, encrypted_password, email_confirmed_at, app_metadata, \
          user_metadata, last_sign_in_at, created_at, updated_at) \
@@ -53,13 +61,12 @@ pub async fn insert(db: &Db, user: &UserRow) -> Result<(), DbError> {
     .bind(user.last_sign_in_at)
     .bind(user.created_at)
     .bind(user.updated_at)
-    .execute(db.pool())
+    .execute(conn)
     .await
     .map_err(DbError::from_write)?;
     Ok(())
 }
 
-/// The user with this (normalised) email.
 pub async fn find_by_email(db: &Db, email: &str) -> Result<Option<UserRow>, DbError> {
     let row = sqlx::query(&format!("SELECT {COLUMNS} FROM users WHERE email = $1"))
         .bind(email)
