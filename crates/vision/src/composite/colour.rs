@@ -128,6 +128,18 @@ impl Srgb {
     /// The same codes as [`Srgb::encode`] for every input (NaN and out-of-range included).
     #[inline(always)]
     pub fn encode_lanes(&self, l: &[f32; LANES]) -> [u8; LANES] {
+        let code = self.encode_lanes_f32(l).trunc_int().to_array();
+        let mut out = [0u8; LANES];
+        for i in 0..LANES {
+            out[i] = code[i] as u8;
+        }
+        out
+    }
+
+    /// [`Srgb::encode_lanes`]'s codes as whole numbers in f32 (exact), for a caller that adds
+    /// to them before rounding (grain).
+    #[inline(always)]
+    pub fn encode_lanes_f32(&self, l: &[f32; LANES]) -> f32x8 {
         let idx = (f32x8::from(*l) * f32x8::splat(BUCKETS as f32))
             .trunc_int()
             .max(i32x8::splat(0))
@@ -141,12 +153,7 @@ impl Srgb {
         // level + (l ≥ threshold); NaN compares false: it lands in bucket 0 (trunc_int maps it
         // to 0) and gives 0.
         let up = f32x8::from(*l).simd_ge(f32x8::from(threshold)) & f32x8::splat(1.0);
-        let code = (f32x8::from(level) + up).trunc_int().to_array();
-        let mut out = [0u8; LANES];
-        for i in 0..LANES {
-            out[i] = code[i] as u8;
-        }
-        out
+        f32x8::from(level) + up
     }
 }
 

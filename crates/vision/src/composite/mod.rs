@@ -672,31 +672,29 @@ pub fn render_in_place_with_stats(
             }
         }
         let mut codes = [[0u8; LANES]; 3];
-        for k in 0..3 {
-            codes[k] = srgb.encode_lanes(&c[k]);
-        }
         if params.grain > 0.0 {
-            // `(v + grain + 0.5).clamp(0, 255) as u8` as in `shade`; with a grain of exactly 0
-            // it gives `v` back, so the lanes need no test.
+            // `(v + grain + 0.5).clamp(0, 255) as u8` as in `shade`, on the codes still in f32
+            // (whole numbers, so the same sums); with a grain of exactly 0 it gives `v` back,
+            // so the lanes need no test.
             let mut bits = [0i32; LANES];
             for i in 0..LANES {
                 bits[i] = grain_bits((x0 + i) as u32, y as u32) as i32;
             }
             let g = f32x8::splat(params.grain) * grain_z_of(i32x8::from(bits).round_float());
-            for ch in &mut codes {
-                let mut v = [0f32; LANES];
-                for i in 0..LANES {
-                    v[i] = ch[i] as f32;
-                }
-                let v = f32x8::from(v) + g + f32x8::splat(0.5);
+            for (ch, lin) in codes.iter_mut().zip(&c) {
+                let v = srgb.encode_lanes_f32(lin) + g + f32x8::splat(0.5);
                 let v = v
                     .max(f32x8::splat(0.0))
                     .min(f32x8::splat(255.0))
-                    .trunc_int();
-                let v = v.to_array();
+                    .trunc_int()
+                    .to_array();
                 for i in 0..LANES {
                     ch[i] = v[i] as u8;
                 }
+            }
+        } else {
+            for k in 0..3 {
+                codes[k] = srgb.encode_lanes(&c[k]);
             }
         }
         let start = (y * pw + x0) * 3;

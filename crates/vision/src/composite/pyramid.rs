@@ -96,23 +96,22 @@ impl Pyramid {
 
     /// [`Pyramid::build`] in place, reusing this pyramid's storage (same result).
     pub fn rebuild(&mut self, w: usize, h: usize, rgb: &[u8]) {
-        let lut = &Srgb::get().decode;
         let (wc, hc) = (w as f32, h as f32);
         let mut old = std::mem::take(&mut self.levels).into_iter().map(|l| l.data);
-        let first = old.next().unwrap_or_default();
-        let mut levels = vec![Level::new(w, h, (1.0, 1.0), first, |y, row| {
-            for (t, p) in row
-                .iter_mut()
-                .zip(rgb[y * w * 3..(y + 1) * w * 3].chunks_exact(3))
-            {
-                *t = [
-                    lut[p[0] as usize],
-                    lut[p[1] as usize],
-                    lut[p[2] as usize],
-                    0.0,
-                ];
-            }
-        })];
+        let mut levels = Vec::new();
+        let (first, second) = (
+            old.next().unwrap_or_default(),
+            old.next().unwrap_or_default(),
+        );
+        if w > 1 || h > 1 {
+            let (l0, l1) = first_levels(w, h, rgb, first, second);
+            levels.push(l0);
+            levels.push(l1);
+        } else {
+            levels.push(Level::new(w, h, (1.0, 1.0), first, |y, row| {
+                decode_row(&rgb[y * w * 3..(y + 1) * w * 3], row)
+            }));
+        }
         while let Some(prev) = levels.last().filter(|l| l.w > 1 || l.h > 1) {
             let (nw, nh) = ((prev.w / 2).max(1), (prev.h / 2).max(1));
             let scale = (nw as f32 / wc, nh as f32 / hc);
@@ -120,12 +119,7 @@ impl Pyramid {
                 let (y0, y1) = (2 * j, (2 * j + 1).min(prev.h - 1));
                 let r0 = &prev.data[(y0 + 1) * prev.stride() + 1..][..prev.w];
                 let r1 = &prev.data[(y1 + 1) * prev.stride() + 1..][..prev.w];
-                for (i, t) in row.iter_mut().enumerate() {
-                    let (x0, x1) = (2 * i, (2 * i + 1).min(prev.w - 1));
-                    let f = |p: [f32; 4]| f32x4::from(p);
-                    let sum = f(r0[x0]) + f(r0[x1]) + f(r1[x0]) + f(r1[x1]);
-                    *t = (f32x4::splat(0.25) * sum).to_array();
-                }
+                halve_row(r0, r1, row);
             });
             levels.push(level);
         }
@@ -384,6 +378,95 @@ impl Pyramid {
     }
 }
 
+/// Level 0 (the decoded creative) and level 1 (its 2 × 2 means) of a `w × h` image, `w > 1` or
+/// `h > 1`, in the given storage: each level-1 row is made as soon as the two level-0 rows it
+/// averages are written, while they are still in cache, rather than by reading level 0 back
+/// from memory. The same values as [`Level::new`] with [`decode_row`] and [`halve_row`].
+fn first_levels(
+    w: usize,
+    h: usize,
+    rgb: &[u8],
+    mut d0: Vec<[f32; 4]>,
+    mut d1: Vec<[f32; 4]>,
+) -> (Level, Level) {
+    let (nw, nh) = ((w / 2).max(1), (h / 2).max(1));
+    let (s0, s1) = (w + 2, nw + 2);
+    d0.truncate(s0 * (h + 2));
+    d0.resize(s0 * (h + 2), [0f32; 4]);
+    d1.truncate(s1 * (nh + 2));
+    d1.resize(s1 * (nh + 2), [0f32; 4]);
+    let fill0 = |d0: &mut [[f32; 4]], y: usize| {
+        let row = &mut d0[(y + 1) * s0..(y + 2) * s0];
+        decode_row(&rgb[y * w * 3..(y + 1) * w * 3], &mut row[1..=w]);
+        row[0] = row[1];
+        row[w + 1] = row[w];
+    };
+    let mut made = 0;
+    for j in 0..nh {
+        let (y0, y1) = (2 * j, (2 * j + 1).min(h - 1));
+        while made <= y1 {
+            fill0(&mut d0, made);
+            made += 1;
+        }
+        let r0 = &d0[(y0 + 1) * s0 + 1..][..w];
+        let r1 = &d0[(y1 + 1) * s0 + 1..][..w];
+        let row = &mut d1[(j + 1) * s1..(j + 2) * s1];
+        halve_row(r0, r1, &mut row[1..=nw]);
+        row[0] = row[1];
+        row[nw + 1] = row[nw];
+    }
+    while made < h {
+        fill0(&mut d0, made);
+        made += 1;
+    }
+    for (d, stride, rows) in [(&mut d0, s0, h), (&mut d1, s1, nh)] {
+        d.copy_within(stride..2 * stride, 0);
+        d.copy_within(rows * stride..(rows + 1) * stride, (rows + 1) * stride);
+    }
+    let scale = (nw as f32 / w as f32, nh as f32 / h as f32);
+    (
+        Level {
+            w,
+            h,
+            data: d0,
+            scale: (1.0, 1.0),
+        },
+        Level {
+            w: nw,
+            h: nh,
+            data: d1,
+            scale,
+        },
+    )
+}
+
+/// One row of 8-bit sRGB pixels decoded to linear texels.
+#[inline(always)]
+fn decode_row(src: &[u8], row: &mut [[f32; 4]]) {
+    let lut = &Srgb::get().decode;
+    for (t, p) in row.iter_mut().zip(src.chunks_exact(3)) {
+        *t = [
+            lut[p[0] as usize],
+            lut[p[1] as usize],
+            lut[p[2] as usize],
+            0.0,
+        ];
+    }
+}
+
+/// One row of the next level: the means of the 2 × 2 texels of rows `r0` and `r1` (the last
+/// column dropped when odd, the last one repeated for a width of 1).
+#[inline(always)]
+fn halve_row(r0: &[[f32; 4]], r1: &[[f32; 4]], row: &mut [[f32; 4]]) {
+    let w = r0.len();
+    for (i, t) in row.iter_mut().enumerate() {
+        let (x0, x1) = (2 * i, (2 * i + 1).min(w - 1));
+        let f = |p: [f32; 4]| f32x4::from(p);
+        let sum = f(r0[x0]) + f(r0[x1]) + f(r1[x0]) + f(r1[x1]);
+        *t = (f32x4::splat(0.25) * sum).to_array();
+    }
+}
+
 /// Lane-major samples (`[r, g, b, 0]` per lane) to channel-major (`[channel][lane]`).
 #[inline(always)]
 pub fn channels(x: &[f32x4; LANES]) -> [[f32; LANES]; 3] {
@@ -449,6 +532,40 @@ mod tests {
         let p = Pyramid::build(3, 1, &rgb);
         assert_eq!((p.levels[1].w, p.levels[1].h), (1, 1));
         assert!((p.levels[1].texel(0, 0)[0] - 0.5).abs() < 1e-6);
+    }
+
+    #[test]
+    fn the_fused_first_levels_are_the_level_by_level_ones() {
+        for (w, h) in [(64, 32), (97, 61), (2, 1), (1, 5), (7, 2), (3, 3)] {
+            let rgb: Vec<u8> = (0..w * h * 3).map(|i| (i * 7919 % 251) as u8).collect();
+            let p = Pyramid::build(w, h, &rgb);
+            let l0 = Level::new(w, h, (1.0, 1.0), Vec::new(), |y, row| {
+                decode_row(&rgb[y * w * 3..(y + 1) * w * 3], row)
+            });
+            let (nw, nh) = ((w / 2).max(1), (h / 2).max(1));
+            let scale = (nw as f32 / w as f32, nh as f32 / h as f32);
+            let l1 = Level::new(nw, nh, scale, Vec::new(), |j, row| {
+                let (y0, y1) = (2 * j, (2 * j + 1).min(h - 1));
+                let r0 = &l0.data[(y0 + 1) * l0.stride() + 1..][..w];
+                let r1 = &l0.data[(y1 + 1) * l0.stride() + 1..][..w];
+                halve_row(r0, r1, row);
+            });
+            for (got, want) in p.levels.iter().zip([&l0, &l1]) {
+                assert_eq!((got.w, got.h, got.scale), (want.w, want.h, want.scale));
+                assert!(got.data == want.data, "{w} × {h}");
+            }
+            // Storage reused from a bigger creative gives the same levels.
+            let mut reused = Pyramid::build(130, 90, &vec![200u8; 130 * 90 * 3]);
+            reused.rebuild(w, h, &rgb);
+            assert!(
+                reused
+                    .levels
+                    .iter()
+                    .zip(&p.levels)
+                    .all(|(a, b)| a.data == b.data)
+            );
+            assert_eq!(reused.levels.len(), p.levels.len());
+        }
     }
 
     /// rendering.md §2 written plainly: the reference of [`Pyramid::sample`]'s fast paths.

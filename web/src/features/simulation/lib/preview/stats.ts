@@ -182,14 +182,17 @@ export function statsFromPrepared(img: StatsImage, quadPx: readonly Vec2[]): Pho
   return { exposure, cast, noise: noiseSigma(img.grey, img.width, img.height, quadPx) };
 }
 
-/** Immerkær noise σ (8-bit units) over the ring's pixels at full size, every second row. */
+/** Rows of the ring that `noiseSigma` reads (as the Rust renderer's `NOISE_ROW_STEP`). */
+export const NOISE_ROW_STEP = 4;
+
+/** Immerkær noise σ (8-bit units) over the ring's pixels at full size, every fourth row. */
 export function noiseSigma(grey: Float32Array, W: number, H: number, quadPx: readonly Vec2[]): number {
   const outer = scaleQuad(quadPx, 1.5);
   const [bx0, bx1, by0, by1] = bounds(outer, W, H);
   let sum = 0;
   let n = 0;
-  const y0 = Math.max(1, by0 + (by0 % 2));
-  for (let y = y0; y <= Math.min(H - 2, by1); y += 2) {
+  const y0 = Math.max(1, Math.ceil(by0 / NOISE_ROW_STEP) * NOISE_ROW_STEP);
+  for (let y = y0; y <= Math.min(H - 2, by1); y += NOISE_ROW_STEP) {
     for (let x = Math.max(1, bx0); x <= Math.min(W - 2, bx1); x++) {
       if (!inRing(quadPx, outer, x, y)) continue;
       const i = y * W + x;
