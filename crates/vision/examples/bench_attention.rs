@@ -100,6 +100,11 @@ fn main() {
     });
     report("v2: pixels → map → analysis", a, b);
     let (a, b) = time(runs, || {
+        let p = regard_vision::deep::predict(&img);
+        std::hint::black_box(analyse(&p.map, &p.faces, &p.texts));
+    });
+    report("v2 predict (with faces, text) + analyse", a, b);
+    let (a, b) = time(runs, || {
         let p = predict(&img);
         std::hint::black_box(analyse(&p.map, &p.faces, &p.texts));
     });

@@ -13,7 +13,9 @@
 pub mod kernels;
 pub mod weights;
 
-use crate::image::{Plane, RgbImage, downscale_rgb};
+use crate::image::{Plane, RgbImage, downscale_rgb, working_size};
+use crate::model::{DETAIL_LONG_SIDE, WORK_LONG_SIDE};
+use crate::{Prediction, faces, text};
 use kernels::{Act, Tensor, depthwise, im2col, pointwise, resize_bilinear};
 use std::sync::OnceLock;
 use weights::{BlockSpec, ReadoutSpec, Weights};
@@ -287,6 +289,35 @@ pub fn density(img: &RgbImage<'_>) -> Plane {
     m.density(&m.input(img))
 }
 
+/// Predicts where people look with model v2, in the same form as [`crate::predict`]: the density
+/// grid upsampled (bilinear) to the working size and scaled to sum to 1, with the faces and
+/// text-like regions found on the grey detail copy as the classical model does (the analysis
+/// reports them). Not yet the default model.
+pub fn predict(img: &RgbImage<'_>) -> Prediction {
+    let (dw, dh) = working_size(img.width(), img.height(), DETAIL_LONG_SIDE);
+    let grey = {
+        let d = downscale_rgb(img, dw, dh);
+        Plane {
+            width: dw,
+            height: dh,
+            data: (0..dw * dh)
+                .map(|i| 0.299 * d[0].data[i] + 0.587 * d[1].data[i] + 0.114 * d[2].data[i])
+                .collect(),
+        }
+    };
+    let found_faces = faces::detect(&grey);
+    let texts = text::detect(&grey);
+    drop(grey);
+    let (w, h) = working_size(img.width(), img.height(), WORK_LONG_SIDE);
+    let mut map = density(img).resize_bilinear(w, h);
+    map.normalize_sum();
+    Prediction {
+        map,
+        faces: found_faces,
+        texts,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -340,6 +371,29 @@ mod tests {
         assert_eq!(m.net_size(800, 600), (384, 288));
         assert_eq!(m.net_size(600, 800), (288, 384));
         assert_eq!(m.net_size(4000, 10), (384, 32));
+    }
+
+    #[test]
+    fn prediction_is_a_working_size_probability_map_that_analysis_reads() {
+        let (w, h) = (640, 360);
+        let data: Vec<u8> = (0..w * h * 3)
+            .map(|i| {
+                let (x, y) = ((i / 3) % w, (i / 3) / w);
+                // A bright square on a dark noisy background.
+                if (400..480).contains(&x) && (100..180).contains(&y) {
+                    230
+                } else {
+                    ((i * 7919) % 61) as u8
+                }
+            })
+            .collect();
+        let img = RgbImage::new(w, h, &data).unwrap();
+        let p = predict(&img);
+        assert_eq!((p.map.width, p.map.height), (256, 144));
+        assert!((p.map.sum() - 1.0).abs() < 1e-4);
+        let a = crate::analyse(&p.map, &p.faces, &p.texts);
+        assert!(!a.hotspots.is_empty());
+        assert_eq!(predict(&img).map.data, p.map.data);
     }
 
     #[test]
