@@ -79,12 +79,41 @@ fn good_images_get_a_map_and_an_analysis() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let map = image::open(out.join("ad.png")).unwrap();
     assert_eq!((map.width(), map.height()), (160, 90));
-    assert!(matches!(map, image::DynamicImage::ImageLuma8(_)));
-    assert_eq!(map.to_luma8().iter().copied().max(), Some(255));
+    assert!(matches!(map, image::DynamicImage::ImageLuma16(_)));
+    assert_eq!(map.to_luma16().iter().copied().max(), Some(65535));
     assert!(out.join("ad.overlay.png").exists());
     let j: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("ad.json")).unwrap()).unwrap();
     assert!(j["score"].as_f64().is_some());
+    assert!(!j["hotspots"].as_array().unwrap().is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn model_v2_writes_a_16_bit_map_and_an_analysis() {
+    let dir = temp_dir("v2");
+    let img = dir.join("ad.png");
+    write_png(&img, 200, 120);
+    let out = dir.join("out");
+    let o = regard(&[
+        "heatmap",
+        "--model",
+        "v2",
+        "--out",
+        out.to_str().unwrap(),
+        img.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let map = image::open(out.join("ad.png")).unwrap().to_luma16();
+    assert_eq!(map.dimensions(), (200, 120));
+    assert_eq!(map.iter().copied().max(), Some(65535));
+    // A smooth density: far more distinct levels than an 8-bit map could hold.
+    let mut levels: Vec<u16> = map.iter().copied().collect();
+    levels.sort_unstable();
+    levels.dedup();
+    assert!(levels.len() > 256, "{} levels", levels.len());
+    let j: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("ad.json")).unwrap()).unwrap();
     assert!(!j["hotspots"].as_array().unwrap().is_empty());
     let _ = std::fs::remove_dir_all(&dir);
 }

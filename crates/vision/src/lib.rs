@@ -16,6 +16,7 @@
 pub mod analysis;
 pub mod blur;
 pub mod composite;
+pub mod deep;
 pub mod faces;
 pub mod features;
 pub mod fit;

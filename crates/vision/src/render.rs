@@ -50,6 +50,23 @@ pub fn grey8(map: &Plane, width: usize, height: usize) -> Vec<u8> {
     out
 }
 
+/// The map as 16-bit grey at `width × height`: linear in density, the brightest output pixel
+/// mapped to 65535 (so low densities keep distinct levels instead of flattening to 0).
+pub fn grey16(map: &Plane, width: usize, height: usize) -> Vec<u16> {
+    let mut mx = 0.0f32;
+    for_each_row(map, width, height, |_, row| {
+        mx = row.iter().copied().fold(mx, f32::max);
+    });
+    let k = 65535.0 / mx.max(f32::MIN_POSITIVE);
+    let mut out = vec![0u16; width * height];
+    for_each_row(map, width, height, |y, row| {
+        for (o, &v) in out[y * width..(y + 1) * width].iter_mut().zip(row) {
+            *o = (v * k).round().clamp(0.0, 65535.0) as u16;
+        }
+    });
+    out
+}
+
 /// Colour ramp for t in 0..1: blue → cyan → green → yellow → red (warm = more attention).
 pub fn ramp(t: f32) -> [f32; 3] {
     const STOPS: [[f32; 3]; 5] = [
@@ -119,4 +136,28 @@ pub fn fog(img: &RgbImage<'_>, map: &Plane, opacity: f32) -> Vec<u8> {
         }
     });
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grey16_is_linear_with_the_peak_at_65535() {
+        // Same-size output: no resampling, so levels are the values scaled by 65535 / max.
+        let map = Plane {
+            width: 4,
+            height: 1,
+            data: vec![0.0, 0.001, 0.25, 0.5],
+        };
+        assert_eq!(grey16(&map, 4, 1), vec![0, 131, 32768, 65535]);
+        // A density 1/1000 of the peak: 0 in 8 bits, 66 in 16 bits.
+        let faint = Plane {
+            width: 2,
+            height: 1,
+            data: vec![0.0005, 0.5],
+        };
+        assert_eq!(grey8(&faint, 2, 1)[0], 0);
+        assert_eq!(grey16(&faint, 2, 1)[0], 66);
+    }
 }

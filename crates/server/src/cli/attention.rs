@@ -15,9 +15,9 @@ const DEFAULT_CACHE: &str = "/tmp/regard-saliency-fit-cache.bin";
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Predict attention maps: writes DIR/<name>.png (grey map at the input's size, linear in
-    /// predicted fixation density, brightest = 255) and DIR/<name>.json (score, metrics,
-    /// hotspots, faces, text-like regions) for each image.
+    /// Predict attention maps: writes DIR/<name>.png (16-bit grey map at the input's size,
+    /// linear in predicted fixation density, brightest = 65535) and DIR/<name>.json (score,
+    /// metrics, hotspots, faces, text-like regions) for each image.
     Heatmap {
         /// Output directory (created if missing).
         #[arg(long)]
@@ -31,6 +31,9 @@ pub enum Command {
         /// Opacity of the overlay and fog, 0..1.
         #[arg(long, default_value_t = 0.6)]
         opacity: f32,
+        /// Attention model: the classical one (default for now) or v2 (deep features).
+        #[arg(long, value_enum, default_value_t = heatmap::Model::Classical)]
+        model: heatmap::Model,
         /// Input images (JPEG, PNG, WebP).
         #[arg(required = true)]
         images: Vec<PathBuf>,
@@ -94,8 +97,18 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             overlay,
             fog,
             opacity,
+            model,
             images,
-        } => heatmap::run(&out, &images, overlay, fog, opacity),
+        } => heatmap::run(
+            &out,
+            &images,
+            &heatmap::Options {
+                overlay,
+                fog,
+                opacity,
+                model,
+            },
+        ),
         Command::EvalSaliency {
             dataset,
             folds,

@@ -4,7 +4,7 @@
 
 use anyhow::{Context, Result, anyhow, bail};
 use regard_vision::image::MAX_PIXELS;
-use regard_vision::{RgbImage, analyse, predict, render};
+use regard_vision::{Prediction, RgbImage, analyse, deep, predict, render};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -67,29 +67,36 @@ pub fn decode(path: &Path) -> Result<(usize, usize, Vec<u8>)> {
     Ok((rgb.width() as usize, rgb.height() as usize, rgb.into_raw()))
 }
 
-fn process(
-    path: &Path,
-    out: &Path,
-    name: &str,
-    overlay: bool,
-    fog: bool,
-    opacity: f32,
-) -> Result<()> {
+/// Which attention model predicts the maps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Model {
+    /// The fitted classical model (hand-made features; the default for now).
+    Classical,
+    /// Attention model v2: EfficientNet-Lite0 features and a readout learned from fixations.
+    V2,
+}
+
+impl Model {
+    fn predict(self, img: &RgbImage<'_>) -> Prediction {
+        match self {
+            Model::Classical => predict(img),
+            Model::V2 => deep::predict(img),
+        }
+    }
+}
+
+fn process(path: &Path, out: &Path, name: &str, opts: &Options) -> Result<()> {
     let (w, h, data) = decode(path)?;
     let img = RgbImage::new(w, h, &data)?;
-    let pred = predict(&img);
+    let pred = opts.model.predict(&img);
     let analysis = analyse(&pred.map, &pred.faces, &pred.texts);
-    let grey = render::grey8(&pred.map, w, h);
+    let grey = render::grey16(&pred.map, w, h);
     let png = out.join(format!("{name}.png"));
-    image::save_buffer(
-        &png,
-        &grey,
-        w as u32,
-        h as u32,
-        image::ExtendedColorType::L8,
-    )
-    .with_context(|| format!("writing {}", png.display()))?;
-    drop(grey);
+    image::ImageBuffer::<image::Luma<u16>, Vec<u16>>::from_raw(w as u32, h as u32, grey)
+        .context("map buffer size")?
+        .save(&png)
+        .with_context(|| format!("writing {}", png.display()))?;
+    let (overlay, fog, opacity) = (opts.overlay, opts.fog, opts.opacity);
     if overlay {
         let o = render::overlay(&img, &pred.map, opacity);
         let p = out.join(format!("{name}.overlay.png"));
@@ -130,8 +137,20 @@ fn process(
     Ok(())
 }
 
+/// Options of `regard heatmap`.
+pub struct Options {
+    /// Also write the colour overlay.
+    pub overlay: bool,
+    /// Also write the fog view.
+    pub fog: bool,
+    /// Opacity of overlay and fog.
+    pub opacity: f32,
+    /// The model.
+    pub model: Model,
+}
+
 /// Runs the command; fails (non-zero exit) if any image failed.
-pub fn run(out: &Path, images: &[PathBuf], overlay: bool, fog: bool, opacity: f32) -> Result<()> {
+pub fn run(out: &Path, images: &[PathBuf], opts: &Options) -> Result<()> {
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
     let mut used = HashSet::new();
     let mut failed = 0usize;
@@ -146,7 +165,7 @@ pub fn run(out: &Path, images: &[PathBuf], overlay: bool, fog: bool, opacity: f3
             name = format!("{stem}-{k}");
             k += 1;
         }
-        if let Err(e) = process(path, out, &name, overlay, fog, opacity) {
+        if let Err(e) = process(path, out, &name, opts) {
             eprintln!("error: {}: {e:#}", path.display());
             failed += 1;
         }

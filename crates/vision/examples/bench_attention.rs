@@ -1,0 +1,112 @@
+//! Speed of attention model v2 (crates/vision/src/deep) on one thread: decoded pixels of a
+//! synthetic image → network input → density grid, then upsampled to the working size and
+//! analysed (scores, hotspots). Prints median, p10 and p90 of wall and thread CPU time, with the
+//! classical model's `predict` + `analyse` for comparison.
+//! `cargo run --release -p regard-vision --example bench_attention [runs] [width height]`
+
+use regard_vision::deep::DeepModel;
+use regard_vision::image::working_size;
+use regard_vision::model::WORK_LONG_SIDE;
+use regard_vision::{RgbImage, analyse, predict};
+use std::time::Instant;
+
+/// A cheap deterministic texture with a few shapes, so nothing is flat.
+fn texture(w: usize, h: usize) -> Vec<u8> {
+    let mut v = Vec::with_capacity(w * h * 3);
+    for y in 0..h {
+        for x in 0..w {
+            let n = (x as u32).wrapping_mul(0x9e37_79b1) ^ (y as u32).wrapping_mul(0x85eb_ca6b);
+            let n = (n ^ (n >> 15)).wrapping_mul(0x2c1b_3c6d);
+            let (fx, fy) = (x as f32 / w as f32, y as f32 / h as f32);
+            let disc = (fx - 0.3).powi(2) + (fy - 0.6).powi(2) < 0.01;
+            if disc {
+                v.extend_from_slice(&[230, 40, 30]);
+            } else {
+                v.push(((x * 255 / w) as u32 + (n & 15)) as u8);
+                v.push(((y * 255 / h) as u32 ^ (((x / 40 + y / 40) as u32 & 1) * 90)) as u8);
+                v.push((n >> 24) as u8 / 2 + 60);
+            }
+        }
+    }
+    v
+}
+
+/// CPU time of this thread in ms (the machine may be shared: wall time alone misleads).
+fn cpu_ms() -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
+        .map_or(f64::NAN, |ns| ns / 1e6)
+}
+
+fn report(label: &str, mut wall: Vec<f64>, mut cpu: Vec<f64>) {
+    let q = |v: &mut Vec<f64>, p: f64| {
+        v.sort_by(f64::total_cmp);
+        v[((v.len() - 1) as f64 * p).round() as usize]
+    };
+    println!(
+        "{label:<40} wall median {:7.1} ms (p10 {:7.1}, p90 {:7.1});  cpu median {:7.1} ms",
+        q(&mut wall, 0.5),
+        q(&mut wall, 0.1),
+        q(&mut wall, 0.9),
+        q(&mut cpu, 0.5)
+    );
+}
+
+fn time(runs: usize, mut f: impl FnMut()) -> (Vec<f64>, Vec<f64>) {
+    f(); // warm-up (decodes the embedded weights once)
+    let (mut wall, mut cpu) = (Vec::new(), Vec::new());
+    for _ in 0..runs {
+        let (t0, c0) = (Instant::now(), cpu_ms());
+        f();
+        wall.push(t0.elapsed().as_secs_f64() * 1e3);
+        cpu.push(cpu_ms() - c0);
+    }
+    (wall, cpu)
+}
+
+fn main() {
+    let args: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    let runs = args.first().copied().unwrap_or(11);
+    let (w, h) = match args[..] {
+        [_, w, h, ..] => (w, h),
+        _ => (1920, 1080),
+    };
+    let data = texture(w, h);
+    let img = RgbImage::new(w, h, &data).expect("valid image");
+    let m = DeepModel::embedded();
+    let input = m.input(&img);
+    println!(
+        "{w}×{h}, network input {}×{}, {runs} runs, one thread",
+        input.w, input.h
+    );
+    let (a, b) = time(runs, || {
+        std::hint::black_box(m.input(&img));
+    });
+    report("input (area average, scaling)", a, b);
+    let (a, b) = time(runs, || {
+        std::hint::black_box(m.density(&input));
+    });
+    report("network + readout", a, b);
+    let (ww, wh) = working_size(w, h, WORK_LONG_SIDE);
+    let (a, b) = time(runs, || {
+        let grid = m.density(&m.input(&img));
+        let mut map = grid.resize_bilinear(ww, wh);
+        map.normalize_sum();
+        std::hint::black_box(analyse(&map, &[], &[]));
+    });
+    report("v2: pixels → map → analysis", a, b);
+    let (a, b) = time(runs, || {
+        let p = regard_vision::deep::predict(&img);
+        std::hint::black_box(analyse(&p.map, &p.faces, &p.texts));
+    });
+    report("v2 predict (with faces, text) + analyse", a, b);
+    let (a, b) = time(runs, || {
+        let p = predict(&img);
+        std::hint::black_box(analyse(&p.map, &p.faces, &p.texts));
+    });
+    report("classical: predict + analyse", a, b);
+}

@@ -1,0 +1,410 @@
+//! Attention model v2: a frozen EfficientNet-Lite0 (ImageNet weights) and a small readout
+//! trained on eye fixations (tools/saliency/), run here in pure Rust on the embedded weights.
+//!
+//! Pipeline for one image: area-average to the network size (longer side
+//! [`Weights::net_long_side`], each side a multiple of 32), scale (x − 127) / 128, run the
+//! backbone, take the stride-8, stride-16 and stride-32 stage outputs and the 1280-channel head;
+//! the readout maps each to a few channels (1×1), upsamples them to the stride-8 grid, sums,
+//! and applies two more 1×1 layers (softplus between); the result is blurred by a Gaussian,
+//! a centre bias is added and a softmax over the grid gives the fixation density.
+//!
+//! One thread, no I/O, deterministic: the same pixels give the same bits.
+
+pub mod kernels;
+pub mod weights;
+
+use crate::image::{Plane, RgbImage, downscale_rgb, working_size};
+use crate::model::{DETAIL_LONG_SIDE, WORK_LONG_SIDE};
+use crate::{Prediction, faces, text};
+use kernels::{Act, Tensor, depthwise, im2col, pointwise, resize_bilinear};
+use std::sync::OnceLock;
+use weights::{BlockSpec, ReadoutSpec, Weights};
+
+/// The embedded weights file (see tools/saliency/README.md for provenance and licence).
+static WEIGHTS: &[u8] = include_bytes!("attention_v2.bin");
+
+/// Channels of the readout's four inputs (stride 8, 16, 32 and the head).
+const TAP_CHANNELS: [usize; 4] = [40, 112, 320, 1280];
+
+struct Block {
+    spec: BlockSpec,
+    /// Expansion `[in][out]` and bias.
+    expand: Option<(Vec<f32>, Vec<f32>)>,
+    dw_w: Vec<f32>,
+    dw_b: Vec<f32>,
+    /// Projection `[in][out]` and bias.
+    proj_w: Vec<f32>,
+    proj_b: Vec<f32>,
+}
+
+/// The network, with weights decoded to f32 and 1×1 weights transposed to `[in][out]`.
+pub struct DeepModel {
+    net_long_side: usize,
+    stem_w: Vec<f32>,
+    stem_b: Vec<f32>,
+    blocks: Vec<Block>,
+    taps: Vec<usize>,
+    head_w: Vec<f32>,
+    head_b: Vec<f32>,
+    l1_w: Vec<Vec<f32>>,
+    l1_b: Vec<f32>,
+    l2_w: Vec<f32>,
+    l2_b: Vec<f32>,
+    l3_w: Vec<f32>,
+    l3_b: f32,
+    readout: ReadoutSpec,
+}
+
+/// `[out][in]` → `[in][out]`.
+fn transpose(w: &[f32], out: usize, inp: usize) -> Vec<f32> {
+    let mut t = vec![0.0; w.len()];
+    for o in 0..out {
+        for i in 0..inp {
+            t[i * out + o] = w[o * inp + i];
+        }
+    }
+    t
+}
+
+impl DeepModel {
+    /// Builds the model from a weights file's bytes.
+    pub fn from_bytes(bytes: &[u8]) -> Result<DeepModel, String> {
+        let wf = Weights::parse(bytes)?;
+        let pw = |name: &str, out: usize, inp: usize| -> Result<Vec<f32>, String> {
+            Ok(transpose(&wf.get(name, &[out, inp])?, out, inp))
+        };
+        // Stem: [out][ky][kx][in] = [out][27] for im2col's channel order.
+        let stem_w = transpose(&wf.get("stem.w", &[32, 3, 3, 3])?, 32, 27);
+        let stem_b = wf.get("stem.b", &[32])?;
+        let mut blocks = Vec::new();
+        for (i, s) in wf.blocks.iter().enumerate() {
+            let expand = if s.expand {
+                Some((
+                    pw(&format!("b{i}.expand.w"), s.cexp, s.cin)?,
+                    wf.get(&format!("b{i}.expand.b"), &[s.cexp])?,
+                ))
+            } else {
+                None
+            };
+            blocks.push(Block {
+                spec: s.clone(),
+                expand,
+                dw_w: wf.get(&format!("b{i}.dw.w"), &[s.kernel * s.kernel, s.cexp])?,
+                dw_b: wf.get(&format!("b{i}.dw.b"), &[s.cexp])?,
+                proj_w: pw(&format!("b{i}.project.w"), s.cout, s.cexp)?,
+                proj_b: wf.get(&format!("b{i}.project.b"), &[s.cout])?,
+            });
+        }
+        let last = blocks.last().ok_or("no blocks")?.spec.cout;
+        let [h1, h2] = wf.readout.hidden;
+        let l1_w = TAP_CHANNELS
+            .iter()
+            .enumerate()
+            .map(|(k, &c)| pw(&format!("readout.l1.{k}.w"), h1, c))
+            .collect::<Result<Vec<_>, _>>()?;
+        for (k, &t) in wf.taps.iter().enumerate() {
+            if blocks.get(t).map(|b| b.spec.cout) != Some(TAP_CHANNELS[k]) {
+                return Err(format!(
+                    "tap {k} does not have {} channels",
+                    TAP_CHANNELS[k]
+                ));
+            }
+        }
+        Ok(DeepModel {
+            net_long_side: wf.net_long_side,
+            stem_w,
+            stem_b,
+            taps: wf.taps.clone(),
+            head_w: pw("head.w", 1280, last)?,
+            head_b: wf.get("head.b", &[1280])?,
+            l1_w,
+            l1_b: wf.get("readout.l1.b", &[h1])?,
+            l2_w: pw("readout.l2.w", h2, h1)?,
+            l2_b: wf.get("readout.l2.b", &[h2])?,
+            l3_w: wf.get("readout.l3.w", &[1, h2])?,
+            l3_b: wf.get("readout.l3.b", &[1])?[0],
+            readout: wf.readout.clone(),
+            blocks,
+        })
+    }
+
+    /// The shipped model (decoded once, on first use).
+    pub fn embedded() -> &'static DeepModel {
+        static MODEL: OnceLock<DeepModel> = OnceLock::new();
+        MODEL.get_or_init(|| DeepModel::from_bytes(WEIGHTS).expect("embedded weights are valid"))
+    }
+
+    /// Network input size for an image of `width × height`: longer side the trained size,
+    /// each side rounded to a multiple of 32 (at least 32).
+    pub fn net_size(&self, width: usize, height: usize) -> (usize, usize) {
+        let s = self.net_long_side as f64 / width.max(height) as f64;
+        let r = |v: usize| (((v as f64 * s / 32.0).round() as usize) * 32).max(32);
+        (r(width), r(height))
+    }
+
+    /// The network input of an image: area-averaged to [`DeepModel::net_size`], channels last,
+    /// scaled (x − 127) / 128.
+    pub fn input(&self, img: &RgbImage<'_>) -> Tensor {
+        let (w, h) = self.net_size(img.width(), img.height());
+        let p = downscale_rgb(img, w, h);
+        let mut t = Tensor::zeros(h, w, 3);
+        for i in 0..w * h {
+            for c in 0..3 {
+                t.data[i * 3 + c] = (p[c].data[i] - 127.0) / 128.0;
+            }
+        }
+        t
+    }
+
+    /// Predicted fixation density over the stride-8 grid of `input` (sums to 1).
+    pub fn density(&self, input: &Tensor) -> Plane {
+        let feats = self.backbone(input);
+        self.readout(&feats)
+    }
+
+    /// The four readout inputs: stride-8, stride-16, stride-32 stage outputs and the head.
+    fn backbone(&self, input: &Tensor) -> Vec<Tensor> {
+        let mut x = pointwise(&im2col(input, 3, 2), &self.stem_w, &self.stem_b, Act::Relu6);
+        let mut feats = Vec::with_capacity(4);
+        for (i, b) in self.blocks.iter().enumerate() {
+            let mut y = match &b.expand {
+                Some((w, bias)) => pointwise(&x, w, bias, Act::Relu6),
+                None => x.clone(),
+            };
+            y = depthwise(&y, &b.dw_w, &b.dw_b, b.spec.kernel, b.spec.stride);
+            y = pointwise(&y, &b.proj_w, &b.proj_b, Act::None);
+            if b.spec.skip {
+                for (o, &v) in y.data.iter_mut().zip(&x.data) {
+                    *o += v;
+                }
+            }
+            x = y;
+            if self.taps.contains(&i) {
+                feats.push(x.clone());
+            }
+        }
+        feats.push(pointwise(&x, &self.head_w, &self.head_b, Act::Relu6));
+        feats
+    }
+
+    fn readout(&self, feats: &[Tensor]) -> Plane {
+        let (h, w) = (feats[0].h, feats[0].w);
+        let h1 = self.l1_b.len();
+        let mut s = Tensor::zeros(h, w, h1);
+        for px in s.data.chunks_exact_mut(h1) {
+            px.copy_from_slice(&self.l1_b);
+        }
+        let zero = vec![0.0; h1];
+        for (f, wt) in feats.iter().zip(&self.l1_w) {
+            let mut y = pointwise(f, wt, &zero, Act::None);
+            if (y.h, y.w) != (h, w) {
+                y = resize_bilinear(&y, h, w);
+            }
+            for (o, v) in s.data.iter_mut().zip(&y.data) {
+                *o += v;
+            }
+        }
+        s.data.iter_mut().for_each(|v| *v = softplus(*v));
+        let mut s = pointwise(&s, &self.l2_w, &self.l2_b, Act::None);
+        s.data.iter_mut().for_each(|v| *v = softplus(*v));
+        let h2 = self.l2_b.len();
+        let mut map = Plane {
+            width: w,
+            height: h,
+            data: s
+                .data
+                .chunks_exact(h2)
+                .map(|px| {
+                    let mut a = self.l3_b;
+                    for (x, k) in px.iter().zip(&self.l3_w) {
+                        a += x * k;
+                    }
+                    a
+                })
+                .collect(),
+        };
+        blur_normalised(&mut map, self.readout.blur_sigma * w.max(h) as f32);
+        let [cu2, cv2, cv] = self.readout.centre;
+        for y in 0..h {
+            let v = (y as f32 + 0.5) / h as f32 - 0.5;
+            for x in 0..w {
+                let u = (x as f32 + 0.5) / w as f32 - 0.5;
+                map.data[y * w + x] += cu2 * u * u + cv2 * v * v + cv * v;
+            }
+        }
+        softmax(&mut map);
+        map
+    }
+}
+
+/// ln(1 + eˣ), linear above 20 (as PyTorch's softplus).
+fn softplus(x: f32) -> f32 {
+    if x > 20.0 { x } else { x.exp().ln_1p() }
+}
+
+/// Separable Gaussian blur (kernel cut at 3σ, at least radius 1) with zero padding, divided by
+/// the blur of an all-ones image so the borders keep their level.
+fn blur_normalised(p: &mut Plane, sigma: f32) {
+    let r = ((3.0 * sigma).ceil() as usize).max(1);
+    let k: Vec<f32> = (0..=2 * r)
+        .map(|i| {
+            let d = i as f32 - r as f32;
+            (-0.5 * (d / sigma) * (d / sigma)).exp()
+        })
+        .collect();
+    let pass = |src: &[f32], n: usize, stride: usize, count: usize, step: usize| -> Vec<f32> {
+        // Blurs `count` lines of `n` values (element stride `stride`, line step `step`).
+        let mut out = vec![0.0; src.len()];
+        for l in 0..count {
+            for i in 0..n {
+                let (mut s, mut wsum) = (0.0f32, 0.0f32);
+                for (j, &kj) in k.iter().enumerate() {
+                    let q = i as isize + j as isize - r as isize;
+                    if q >= 0 && (q as usize) < n {
+                        s += kj * src[l * step + q as usize * stride];
+                        wsum += kj;
+                    }
+                }
+                out[l * step + i * stride] = s / wsum;
+            }
+        }
+        out
+    };
+    let (w, h) = (p.width, p.height);
+    let t = pass(&p.data, w, 1, h, w);
+    p.data = pass(&t, h, w, w, 1);
+}
+
+/// Softmax over all values, in place.
+fn softmax(p: &mut Plane) {
+    let m = p.max();
+    p.data.iter_mut().for_each(|v| *v = (*v - m).exp());
+    let s: f64 = p.data.iter().map(|&v| v as f64).sum();
+    p.data.iter_mut().for_each(|v| *v = (*v as f64 / s) as f32);
+}
+
+/// Predicted fixation density of an image over the network's stride-8 grid (sums to 1).
+pub fn density(img: &RgbImage<'_>) -> Plane {
+    let m = DeepModel::embedded();
+    m.density(&m.input(img))
+}
+
+/// Predicts where people look with model v2, in the same form as [`crate::predict`]: the density
+/// grid upsampled (bilinear) to the working size and scaled to sum to 1, with the faces and
+/// text-like regions found on the grey detail copy as the classical model does (the analysis
+/// reports them). Not yet the default model.
+pub fn predict(img: &RgbImage<'_>) -> Prediction {
+    let (dw, dh) = working_size(img.width(), img.height(), DETAIL_LONG_SIDE);
+    let grey = {
+        let d = downscale_rgb(img, dw, dh);
+        Plane {
+            width: dw,
+            height: dh,
+            data: (0..dw * dh)
+                .map(|i| 0.299 * d[0].data[i] + 0.587 * d[1].data[i] + 0.114 * d[2].data[i])
+                .collect(),
+        }
+    };
+    let found_faces = faces::detect(&grey);
+    let texts = text::detect(&grey);
+    drop(grey);
+    let (w, h) = working_size(img.width(), img.height(), WORK_LONG_SIDE);
+    let mut map = density(img).resize_bilinear(w, h);
+    map.normalize_sum();
+    Prediction {
+        map,
+        faces: found_faces,
+        texts,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn golden(name: &str, rgb: &[u8], map: &[u8], w: usize, h: usize) {
+        let m = DeepModel::embedded();
+        let mut t = Tensor::zeros(h, w, 3);
+        for (o, &v) in t.data.iter_mut().zip(rgb) {
+            *o = (v as f32 - 127.0) / 128.0;
+        }
+        let got = m.density(&t);
+        let want: Vec<f32> = map
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        assert_eq!((got.width, got.height), (w / 8, h / 8), "{name}");
+        let peak = want.iter().copied().fold(0.0, f32::max);
+        let worst = got
+            .data
+            .iter()
+            .zip(&want)
+            .map(|(a, b)| (a - b).abs() / peak)
+            .fold(0.0, f32::max);
+        // Float32 here and in PyTorch differ only in summation order.
+        assert!(worst < 1e-4, "{name}: max difference {worst} of the peak");
+        assert!((got.sum() - 1.0).abs() < 1e-4);
+    }
+
+    #[test]
+    fn matches_pytorch_reference_maps() {
+        golden(
+            "card_96x64",
+            include_bytes!("golden/card_96x64.rgb"),
+            include_bytes!("golden/card_96x64.map.f32"),
+            96,
+            64,
+        );
+        golden(
+            "card_64x128",
+            include_bytes!("golden/card_64x128.rgb"),
+            include_bytes!("golden/card_64x128.map.f32"),
+            64,
+            128,
+        );
+    }
+
+    #[test]
+    fn net_size_keeps_aspect_in_multiples_of_32() {
+        let m = DeepModel::embedded();
+        assert_eq!(m.net_size(1920, 1080), (384, 224));
+        assert_eq!(m.net_size(800, 600), (384, 288));
+        assert_eq!(m.net_size(600, 800), (288, 384));
+        assert_eq!(m.net_size(4000, 10), (384, 32));
+    }
+
+    #[test]
+    fn prediction_is_a_working_size_probability_map_that_analysis_reads() {
+        let (w, h) = (640, 360);
+        let data: Vec<u8> = (0..w * h * 3)
+            .map(|i| {
+                let (x, y) = ((i / 3) % w, (i / 3) / w);
+                // A bright square on a dark noisy background.
+                if (400..480).contains(&x) && (100..180).contains(&y) {
+                    230
+                } else {
+                    ((i * 7919) % 61) as u8
+                }
+            })
+            .collect();
+        let img = RgbImage::new(w, h, &data).unwrap();
+        let p = predict(&img);
+        assert_eq!((p.map.width, p.map.height), (256, 144));
+        assert!((p.map.sum() - 1.0).abs() < 1e-4);
+        let a = crate::analyse(&p.map, &p.faces, &p.texts);
+        assert!(!a.hotspots.is_empty());
+        assert_eq!(predict(&img).map.data, p.map.data);
+    }
+
+    #[test]
+    fn density_of_an_image_sums_to_one_and_is_deterministic() {
+        let (w, h) = (200, 120);
+        let data: Vec<u8> = (0..w * h * 3).map(|i| ((i * 7919) % 251) as u8).collect();
+        let img = RgbImage::new(w, h, &data).unwrap();
+        let a = density(&img);
+        let b = density(&img);
+        assert_eq!(a.data, b.data);
+        assert!((a.sum() - 1.0).abs() < 1e-4);
+        assert!(a.data.iter().all(|v| v.is_finite() && *v > 0.0));
+    }
+}
