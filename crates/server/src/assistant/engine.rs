@@ -17,7 +17,7 @@ use crate::db::search::normalize;
 /// it does not know). Chosen on the question set (docs/assistant.md).
 const HELP_THRESHOLD: f32 = 4.0;
 /// Longest quote of a help section in an answer, in characters (whole lines).
-const EXCERPT_MAX: usize = 600;
+const EXCERPT_MAX: usize = 450;
 /// Most items named in a list answer.
 const LIST_MAX: usize = 10;
 /// Most item links an answer carries.
@@ -119,7 +119,10 @@ pub async fn answer(data: &Data<'_>, question: &Question) -> Result<Reply, DbErr
             if !filtered && content >= 2 && helpful {
                 return Ok(help_answer(text, locale, false));
             }
-            if filtered || ctx.parsed.mine || ctx.parsed.plural {
+            // "my creatives", "mes emplacements": a short question naming a kind lists it;
+            // a longer one without a verb the engine knows is not a list ("write me a poem
+            // about billboards").
+            if filtered || (words.len() <= 5 && (ctx.parsed.mine || ctx.parsed.plural)) {
                 Intent::List
             } else {
                 return Ok(help_answer(text, locale, false));

@@ -30,7 +30,7 @@ pub struct Article {
     pub title: String,
     pub keywords: String,
     /// The Markdown body (without the front matter).
-    pub body: &'static str,
+    pub body: String,
     /// The first paragraph, as plain text.
     pub summary: String,
     /// The article cut at its `##` headings (the text before the first one comes first, under
@@ -54,7 +54,7 @@ impl Article {
 
     /// The body rendered to HTML (the articles are ours: no user input reaches them).
     pub fn html(&self) -> String {
-        let parser = pulldown_cmark::Parser::new(self.body);
+        let parser = pulldown_cmark::Parser::new(&self.body);
         let mut html = String::with_capacity(self.body.len() * 3 / 2);
         pulldown_cmark::html::push_html(&mut html, parser);
         html
@@ -170,7 +170,19 @@ fn parse(slug: &'static str, locale: Locale, source: &'static str) -> Article {
         }
         body = after.trim_start();
     }
-    let sections = sections(&title, body);
+    // French puts a no-break space before ; : ? ! » and after «, so that a line never starts
+    // with one of them.
+    let body = match locale {
+        Locale::Fr => body
+            .replace(" ;", "\u{a0};")
+            .replace(" :", "\u{a0}:")
+            .replace(" ?", "\u{a0}?")
+            .replace(" !", "\u{a0}!")
+            .replace(" »", "\u{a0}»")
+            .replace("« ", "«\u{a0}"),
+        Locale::En => body.to_owned(),
+    };
+    let sections = sections(&title, &body);
     let summary = sections
         .first()
         .and_then(|s| s.text.lines().next())

@@ -689,7 +689,27 @@ pub fn parse(question: &str) -> Parsed {
         || p("quelles sont");
     let greeting = words.len() <= 4 && has(&words, GREETING);
 
-    let intent = if count {
+    // "How many images at most in a heatmap?" asks for a limit, not a count of the user's.
+    let limit = has(
+        &words,
+        &[
+            "maximum",
+            "max",
+            "limit",
+            "limits",
+            "limite",
+            "limites",
+            "allowed",
+            "autorise",
+            "autorisees",
+            "autorises",
+        ],
+    ) || p("at most")
+        || p("au plus")
+        || p("au maximum");
+    let intent = if count && limit {
+        Some(Intent::Help)
+    } else if count {
         Some(Intent::Count)
     } else if howto {
         Some(Intent::Help)
@@ -823,6 +843,11 @@ mod tests {
         );
         check("what does clarity mean", Some(Intent::Help), &[]);
         check("bonjour", Some(Intent::Greeting), &[]);
+        check(
+            "Combien d'images au maximum dans une heatmap ?",
+            Some(Intent::Help),
+            &[Kind::Heatmap],
+        );
         check("Summer Sale", None, &[]);
     }
 
