@@ -280,6 +280,28 @@ pub struct Config {
     )]
     pub fault_hold_job_ms: u64,
 
+    /// The assistant's optional language model: the base address of an OpenAI-compatible
+    /// chat-completions API (`https://api.openai.com/v1`, `http://localhost:11434/v1`). Empty:
+    /// the assistant answers offline, and nothing leaves the server.
+    #[arg(long, env = "REGARD_ASSISTANT_URL")]
+    pub assistant_url: Option<String>,
+
+    /// The model asked at `REGARD_ASSISTANT_URL` (required with it).
+    #[arg(long, env = "REGARD_ASSISTANT_MODEL")]
+    pub assistant_model: Option<String>,
+
+    /// The bearer key sent to `REGARD_ASSISTANT_URL`, if it needs one. Never logged.
+    #[arg(long, env = "REGARD_ASSISTANT_API_KEY", hide_env_values = true)]
+    pub assistant_api_key: Option<Secret>,
+
+    /// Seconds the assistant waits for the language model before answering offline.
+    #[arg(long, env = "REGARD_ASSISTANT_TIMEOUT", default_value_t = 30)]
+    pub assistant_timeout: u64,
+
+    /// Assistant questions allowed per user per rate-limit window (0 = unlimited).
+    #[arg(long, env = "REGARD_RATE_LIMIT_ASSISTANT", default_value_t = 60)]
+    pub rate_limit_assistant: u32,
+
     /// Log format (`text` or `json`); the level comes from `RUST_LOG` (default `info`).
     #[arg(long, env = "REGARD_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,

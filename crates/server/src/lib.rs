@@ -1,5 +1,6 @@
 //! The Regard server library: everything behind the `regard` binary.
 
+pub mod assistant;
 pub mod auth;
 pub mod cli;
 pub mod config;

@@ -58,6 +58,9 @@ pub enum StartupError {
     /// The mailer or SMS sender settings are invalid.
     #[error("invalid mail or SMS settings: {0}")]
     Notify(String),
+    /// `REGARD_ASSISTANT_*` are incomplete.
+    #[error("invalid assistant settings: {0}")]
+    Assistant(String),
     /// Computing the dummy password hash failed.
     #[error("cannot prepare password hashing: {0}")]
     Password(#[from] AuthError),
@@ -166,6 +169,7 @@ impl Application {
             ingest_slots: Arc::new(tokio::sync::Semaphore::new(
                 config.media_ingest_concurrency.max(1),
             )),
+            assistant: Arc::new(assistant(&config)?),
             config: Arc::new(config),
         };
         let address = state.config.bind;
@@ -380,4 +384,44 @@ fn sms_sender(config: &Config) -> Result<Arc<dyn SmsSender>, StartupError> {
             dir: config.data_dir.join("outbox"),
         }),
     })
+}
+
+/// The assistant, with its language model when `REGARD_ASSISTANT_URL` is set. Builds the help
+/// index now rather than on the first question.
+fn assistant(config: &Config) -> Result<crate::assistant::Assistant, StartupError> {
+    let url = config
+        .assistant_url
+        .as_deref()
+        .map(str::trim)
+        .filter(|u| !u.is_empty());
+    let llm = match url {
+        None => None,
+        Some(url) => {
+            if !(url.starts_with("http://") || url.starts_with("https://")) {
+                return Err(StartupError::Assistant(
+                    "REGARD_ASSISTANT_URL must be an http(s) address".to_owned(),
+                ));
+            }
+            let model = config
+                .assistant_model
+                .as_deref()
+                .map(str::trim)
+                .filter(|m| !m.is_empty())
+                .ok_or_else(|| {
+                    StartupError::Assistant(
+                        "REGARD_ASSISTANT_MODEL is required with REGARD_ASSISTANT_URL".to_owned(),
+                    )
+                })?;
+            Some(crate::assistant::llm::LlmConfig {
+                url: url.to_owned(),
+                model: model.to_owned(),
+                api_key: config
+                    .assistant_api_key
+                    .clone()
+                    .filter(|k| !k.expose().is_empty()),
+                timeout: std::time::Duration::from_secs(config.assistant_timeout.max(1)),
+            })
+        }
+    };
+    Ok(crate::assistant::Assistant::new(llm))
 }

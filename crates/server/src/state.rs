@@ -42,6 +42,8 @@ pub struct AppState {
     pub sms: Arc<dyn crate::notify::sms::SmsSender>,
     /// Bounds the image ingests running at once (each holds a decoded image in memory).
     pub ingest_slots: Arc<tokio::sync::Semaphore>,
+    /// The chat assistant (offline engine, optional language model).
+    pub assistant: Arc<crate::assistant::Assistant>,
 }
 
 impl AppState {

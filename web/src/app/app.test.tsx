@@ -135,8 +135,26 @@ describe('chat widget', () => {
     expect(chatToggle()).not.toBeInTheDocument();
   });
 
-  it('opens with the welcome message and answers that it is not available yet', async () => {
-    const { user } = renderApp('/creatives');
+  it('opens with the welcome message, streams the answer and follows its links', async () => {
+    const asked: unknown[] = [];
+    mockApi((call) => {
+      if (call.method === 'POST' && call.path === '/assistant/chat') {
+        asked.push(call.body);
+        return {
+          body: {
+            answer: 'Votre meilleure création est « Summer Sale » : score 83/100.',
+            links: [
+              { label: 'Summer Sale', href: '/creatives/c1' },
+              { label: 'Ailleurs', href: 'https://example.com/' },
+            ],
+            intent: 'best',
+          },
+        };
+      }
+      if (call.path === '/creatives/c1') return { status: 404, body: { code: 'not_found', message: 'x', details: {} } };
+      return emptyLists(call);
+    });
+    const { user, router } = renderApp('/creatives');
     await screen.findByRole('heading', { level: 1, name: 'Mes créations' });
     const toggle = chatToggle()!;
     expect(toggle).toHaveAttribute('aria-expanded', 'false');
@@ -147,16 +165,50 @@ describe('chat widget', () => {
     expect(within(panel).getByText('Bonjour ! Comment puis-je vous aider ?')).toBeInTheDocument();
     const input = within(panel).getByPlaceholderText('Posez votre question...');
     expect(input).toHaveFocus();
+    // Suggestions of the page.
+    expect(within(panel).getByRole('button', { name: 'Quelle création a le meilleur score ?' })).toBeInTheDocument();
 
     await user.type(input, 'Quelle création est la meilleure ?{Enter}');
     const log = within(panel).getByRole('log');
     expect(within(log).getByText('Quelle création est la meilleure ?')).toBeInTheDocument();
-    expect(log).toHaveTextContent("L'assistant n'est pas encore disponible");
+    await within(log).findByText('Votre meilleure création est « Summer Sale » : score 83/100.');
     expect(input).toHaveValue('');
+    expect(asked).toEqual([
+      { messages: [{ role: 'user', content: 'Quelle création est la meilleure ?' }], locale: 'fr', path: '/creatives' },
+    ]);
+    // Only in-app links become buttons; they navigate inside the app.
+    expect(within(log).queryByRole('button', { name: 'Ailleurs' })).not.toBeInTheDocument();
+    await user.click(within(log).getByRole('button', { name: 'Summer Sale' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/creatives/c1'));
+    // The conversation is kept for the tab.
+    expect(window.sessionStorage.getItem('regard-assistant')).toContain('Summer Sale');
 
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(toggle).toHaveFocus();
+  });
+
+  it('forgets the conversation when the user signs out', async () => {
+    window.sessionStorage.setItem('regard-assistant', JSON.stringify([{ id: 1, author: 'user', text: 'secret' }]));
+    renderApp('/creatives');
+    await screen.findByRole('heading', { level: 1, name: 'Mes créations' });
+    expect(window.sessionStorage.getItem('regard-assistant')).not.toBeNull();
+    act(() => emit('SIGNED_OUT', null));
+    await screen.findByRole('heading', { level: 1, name: 'Connexion' });
+    expect(window.sessionStorage.getItem('regard-assistant')).toBeNull();
+  });
+
+  it('shows a translated error when the question is refused', async () => {
+    mockApi((call) =>
+      call.method === 'POST' && call.path === '/assistant/chat'
+        ? { status: 429, body: { code: 'rate_limited', message: 'x', details: {} } }
+        : emptyLists(call),
+    );
+    const { user } = renderApp('/locations');
+    await screen.findByRole('heading', { level: 1, name: 'Mes emplacements' });
+    await user.click(chatToggle()!);
+    await user.click(screen.getByRole('button', { name: 'Comment tracer les coins du panneau ?' }));
+    expect(await screen.findByText(/Patientez un instant/)).toBeInTheDocument();
   });
 
   it('speaks English when the interface is in English', async () => {
@@ -166,6 +218,40 @@ describe('chat widget', () => {
     await user.click(chatToggle()!);
     expect(screen.getByText('Hello! How can I help you?')).toBeInTheDocument();
     expect(screen.getByPlaceholderText('Ask your question...')).toBeInTheDocument();
+  });
+});
+
+describe('help pages', () => {
+  it('lists the articles and shows one, whose in-app links navigate', async () => {
+    mockApi((call) => {
+      if (call.path === '/help') {
+        expect(call.query.get('locale')).toBe('fr');
+        return { body: { items: [{ slug: 'scores', title: 'Ce que veulent dire les scores', summary: 'Chaque chiffre…' }] } };
+      }
+      if (call.path === '/help/scores')
+        return {
+          body: {
+            slug: 'scores',
+            locale: 'fr',
+            title: 'Ce que veulent dire les scores',
+            summary: 'Chaque chiffre…',
+            html: '<h2>Focalisation (0–100)</h2><p>Voir <a href="/heatmap/new">une nouvelle heatmap</a>.</p>',
+          },
+        };
+      return emptyLists(call);
+    });
+    const { user, router } = renderApp('/help');
+    await screen.findByRole('heading', { level: 1, name: 'Aide' });
+    await user.click(await screen.findByRole('link', { name: 'Ce que veulent dire les scores' }));
+    await screen.findByRole('heading', { level: 1, name: 'Ce que veulent dire les scores' });
+    expect(screen.getByRole('heading', { level: 2, name: 'Focalisation (0–100)' })).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'une nouvelle heatmap' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/heatmap/new'));
+  });
+
+  it('says when an article does not exist', async () => {
+    renderApp('/help/nope');
+    expect(await screen.findByText("Cet article d'aide n'existe pas.")).toBeInTheDocument();
   });
 });
 

@@ -3,11 +3,15 @@ import { useEffect, useState, type ReactNode } from 'react';
 
 import { useAuth } from '@/features/auth/auth-context';
 import { AuthProvider } from '@/features/auth/auth-provider';
+import { clearConversation } from '@/features/chat/lib/conversation';
 import { useApplyTheme } from '@/features/theme/use-apply-theme';
 import { closeLiveEvents } from '@/lib/events';
 import { createQueryClient } from '@/lib/react-query';
 
-/** Another user must never see the previous user's cached data (nor receive their live events). */
+/**
+ * Another user must never see the previous user's cached data (nor receive their live events,
+ * nor read their conversation with the assistant).
+ */
 function ClearCacheOnSignOut() {
   const { status } = useAuth();
   const queryClient = useQueryClient();
@@ -15,6 +19,7 @@ function ClearCacheOnSignOut() {
     if (status !== 'signedOut') return;
     closeLiveEvents();
     queryClient.clear();
+    clearConversation();
   }, [status, queryClient]);
   return null;
 }

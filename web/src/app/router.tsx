@@ -17,6 +17,8 @@ const HeatmapNewRoute = lazy(() => import('./routes/app/heatmap-new'));
 const HeatmapResultsRoute = lazy(() => import('./routes/app/heatmap-results'));
 const HeatmapMediaRoute = lazy(() => import('./routes/app/heatmap-media'));
 const AccountRoute = lazy(() => import('./routes/app/account'));
+const HelpRoute = lazy(() => import('./routes/app/help'));
+const HelpArticleRoute = lazy(() => import('./routes/app/help-article'));
 const NotFoundRoute = lazy(() => import('./routes/not-found'));
 
 export const paths = {
@@ -37,6 +39,8 @@ export const paths = {
   heatmapResults: (id: string) => `/heatmap/results/${encodeURIComponent(id)}`,
   heatmapMedia: (mediaId: string) => `/heatmap/${encodeURIComponent(mediaId)}`,
   account: '/account',
+  help: '/help',
+  helpArticle: (slug: string) => `/help/${encodeURIComponent(slug)}`,
   resetPassword: '/reset-password',
 } as const;
 
@@ -68,6 +72,8 @@ export function createAppRoutes(): RouteObject[] {
             { path: 'heatmap/results/:id', element: <HeatmapResultsRoute /> },
             { path: 'heatmap/:mediaId', element: <HeatmapMediaRoute /> },
             { path: 'account', element: <AccountRoute /> },
+            { path: 'help', element: <HelpRoute /> },
+            { path: 'help/:slug', element: <HelpArticleRoute /> },
             { path: '*', element: <NotFoundRoute /> },
           ],
         },

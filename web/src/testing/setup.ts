@@ -7,6 +7,7 @@ import { emptyLists, mockApi } from '@/testing/api-mock';
 
 beforeEach(async () => {
   window.localStorage.clear();
+  window.sessionStorage.clear();
   mockApi(emptyLists);
   await i18n.changeLanguage('fr');
 });

@@ -1,4 +1,5 @@
-//! Per-client-IP rate limits on sign-in, sign-up and mail-sending requests (GCRA buckets from `governor`).
+//! Per-client-IP rate limits on sign-in, sign-up and mail-sending requests, and per-user limits
+//! on assistant questions (GCRA buckets from `governor`).
 //!
 //! In memory, per process: with several `regard serve` nodes each keeps its own buckets, which
 //! multiplies the allowance by the node count but needs no shared store. `governor` was chosen
@@ -17,10 +18,15 @@ pub struct RateLimits {
     sign_in: Option<DefaultKeyedRateLimiter<IpAddr>>,
     sign_up: Option<DefaultKeyedRateLimiter<IpAddr>>,
     email: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    /// Per user (id), not per IP: the assistant is only reached signed in.
+    assistant: Option<DefaultKeyedRateLimiter<String>>,
 }
 
 /// A limiter allowing `count` requests per `window_secs`, refilled evenly, burst `count`.
-fn limiter(count: u32, window_secs: u64) -> Option<DefaultKeyedRateLimiter<IpAddr>> {
+fn limiter<K: std::hash::Hash + Eq + Clone>(
+    count: u32,
+    window_secs: u64,
+) -> Option<DefaultKeyedRateLimiter<K>> {
     let burst = NonZeroU32::new(count)?;
     let period_ms = (window_secs.saturating_mul(1000) / u64::from(count)).max(1);
     let quota = Quota::with_period(Duration::from_millis(period_ms))?.allow_burst(burst);
@@ -34,6 +40,7 @@ impl RateLimits {
             sign_in: limiter(config.rate_limit_sign_in, config.rate_limit_window),
             sign_up: limiter(config.rate_limit_sign_up, config.rate_limit_window),
             email: limiter(config.rate_limit_email, config.rate_limit_window),
+            assistant: limiter(config.rate_limit_assistant, config.rate_limit_window),
         }
     }
 
@@ -58,8 +65,19 @@ impl RateLimits {
             .is_none_or(|limiter| limiter.check_key(&ip).is_ok())
     }
 
+    /// Takes one assistant question from the user's allowance.
+    pub fn allow_assistant(&self, user_id: &str) -> bool {
+        self.assistant
+            .as_ref()
+            .is_none_or(|limiter| limiter.check_key(&user_id.to_owned()).is_ok())
+    }
+
     /// Forgets clients whose buckets are full again, so memory stays bounded.
     pub fn forget_idle(&self) {
+        if let Some(limiter) = &self.assistant {
+            limiter.retain_recent();
+            limiter.shrink_to_fit();
+        }
         for limiter in [&self.sign_in, &self.sign_up, &self.email]
             .into_iter()
             .flatten()

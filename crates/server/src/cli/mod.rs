@@ -1,5 +1,7 @@
-//! Command-line entry: `regard serve`, `regard worker`, `regard render`, `regard heatmap`, `regard eval-saliency`, ...
+//! Command-line entry: `regard serve`, `regard worker`, `regard render`, `regard heatmap`,
+//! `regard eval-saliency`, `regard assistant-eval`, `regard assistant-bench`, ...
 
+pub mod assistant;
 pub mod attention;
 pub mod render;
 pub mod serve;
@@ -26,6 +28,10 @@ pub enum Command {
     Attention(attention::Command),
     /// Place a creative on a panel of a site photo in perspective (rendering.md) and write the composite.
     Render(Box<render::RenderArgs>),
+    /// Score the assistant's offline engine on its question set; prints the score per category.
+    AssistantEval(assistant::EvalArgs),
+    /// Time the assistant's offline answers on an account with 1,000 creatives and 1,000 locations.
+    AssistantBench(assistant::BenchArgs),
 }
 
 /// Parses the command line and runs the chosen command.
@@ -36,5 +42,7 @@ pub fn main() -> anyhow::Result<()> {
         Command::Worker(args) => worker::run(*args),
         Command::Attention(cmd) => attention::run(cmd),
         Command::Render(args) => render::run(*args),
+        Command::AssistantEval(args) => assistant::run_eval(args),
+        Command::AssistantBench(args) => assistant::run_bench(args),
     }
 }

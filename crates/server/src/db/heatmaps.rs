@@ -310,6 +310,41 @@ pub async fn find_owned(
     Ok(Some(HeatmapWithItems { heatmap, items }))
 }
 
+/// A done item's score, for the assistant's rankings ("which creative scored best?").
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScoredItem {
+    pub item_id: String,
+    pub heatmap_id: String,
+    pub source_media_id: String,
+    pub score: f64,
+    pub created_at: i64,
+}
+
+/// The owner's done items that have a score, oldest first (so a later item of the same image
+/// replaces an earlier one when collected into a map). One query, however many heatmaps.
+pub async fn scored_items(db: &Db, owner_id: &str) -> Result<Vec<ScoredItem>, DbError> {
+    let rows = sqlx::query(
+        "SELECT id, heatmap_id, source_media_id, score, created_at FROM heatmap_items \
+         WHERE owner_id = $1 AND status = 'done' AND score IS NOT NULL \
+         ORDER BY created_at, id",
+    )
+    .bind(owner_id)
+    .fetch_all(db.pool())
+    .await?;
+    rows.iter()
+        .map(|row| {
+            Ok(ScoredItem {
+                item_id: row.try_get("id")?,
+                heatmap_id: row.try_get("heatmap_id")?,
+                source_media_id: row.try_get("source_media_id")?,
+                score: row.try_get("score")?,
+                created_at: row.try_get("created_at")?,
+            })
+        })
+        .collect::<Result<_, sqlx::Error>>()
+        .map_err(DbError::from)
+}
+
 /// One item, whoever owns it (workers).
 pub async fn find_item(db: &Db, item_id: &str) -> Result<Option<ItemRow>, DbError> {
     let row = sqlx::query(&format!("{} WHERE i.id = $1", item_select()))

@@ -1,7 +1,9 @@
-//! `/api/v1`: the domain API (media, signed files, creatives, locations, heatmaps, simulations, events). Every error is an
+//! `/api/v1`: the domain API (media, signed files, creatives, locations, heatmaps, simulations,
+//! events, the assistant and help articles). Every error is an
 //! [`ApiError`] (`{code, message, details}`); unknown paths answer a JSON 404 instead of
 //! falling through to the SPA. See docs/notes/api.md for the endpoints and shapes.
 
+pub mod assistant;
 pub mod creatives;
 pub mod error;
 pub mod events;
@@ -28,6 +30,7 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .merge(heatmaps::router())
         .merge(simulations::router())
         .merge(events::router())
+        .merge(assistant::router())
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(state.config.max_body_bytes))
         // Merged after the layer above so its own body limit is the only one that applies.

@@ -10,10 +10,12 @@ import { LogoutButton } from './logout-button';
 
 /** The account page's address. */
 export const ACCOUNT_PATH = '/account';
+/** The help pages' address. */
+export const HELP_PATH = '/help';
 
 /**
  * The signed-in user's menu in the navigation: their e-mail on the button,
- * then "My account" and "Logout". Closes on Escape, on a click elsewhere and
+ * then "My account", "Help" and "Logout". Closes on Escape, on a click elsewhere and
  * when the page changes.
  */
 export function UserMenu() {
@@ -79,6 +81,9 @@ export function UserMenu() {
         </p>
         <Link className="user-menu__item" to={ACCOUNT_PATH} onClick={() => setOpen(false)} data-testid="account-link">
           {t('nav.account')}
+        </Link>
+        <Link className="user-menu__item" to={HELP_PATH} onClick={() => setOpen(false)} data-testid="help-link">
+          {t('nav.help')}
         </Link>
         <LogoutButton className="user-menu__item user-menu__logout" />
       </div>

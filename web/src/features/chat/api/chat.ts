@@ -1,0 +1,99 @@
+//! The assistant (`POST /api/v1/assistant/chat`, docs/assistant.md). The answer
+//! streams as server-sent events (`delta` events of `{text}`, then `done` with
+//! the whole `{answer, links, intent}`), read with `fetch` and
+//! `eventsource-parser` since `EventSource` cannot POST. A 401 renews the
+//! session once, as `apiFetch` does.
+import { createParser } from 'eventsource-parser';
+
+import { accessToken, API_BASE, ApiError, errorFromBody, sessionEndedError } from '@/lib/api';
+import { renewAfterUnauthorized } from '@/lib/session';
+
+export type ChatRole = 'user' | 'assistant';
+export type ChatLink = { label: string; href: string };
+export type ChatReply = { answer: string; links: ChatLink[]; intent: string };
+export type ChatRequest = {
+  messages: { role: ChatRole; content: string }[];
+  locale: 'fr' | 'en';
+  path: string;
+};
+
+/** Longest message the server accepts, in characters. */
+export const MAX_MESSAGE_LENGTH = 2000;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Reads a `{answer, links, intent}` object; null when it is not one. */
+export function parseReply(value: unknown): ChatReply | null {
+  if (!isRecord(value) || typeof value.answer !== 'string' || typeof value.intent !== 'string') return null;
+  const links = Array.isArray(value.links)
+    ? value.links.filter((l): l is ChatLink => isRecord(l) && typeof l.label === 'string' && typeof l.href === 'string')
+    : [];
+  return { answer: value.answer, links, intent: value.intent };
+}
+
+/** Whether a link stays inside the app (an absolute path, not `//host`). */
+export function isInAppHref(href: string): boolean {
+  return href.startsWith('/') && !href.startsWith('//');
+}
+
+export type AskOptions = {
+  /** Called with each piece of the answer as it arrives. */
+  onDelta?: (text: string) => void;
+  signal?: AbortSignal;
+};
+
+/** Asks the assistant; resolves with the whole reply once the stream ends. */
+export async function askAssistant(request: ChatRequest, { onDelta, signal }: AskOptions = {}): Promise<ChatReply> {
+  const send = async (token: string | null) => {
+    const headers: Record<string, string> = { Accept: 'text/event-stream', 'Content-Type': 'application/json' };
+    if (token) headers.Authorization = `Bearer ${token}`;
+    try {
+      return await fetch(`${API_BASE}/assistant/chat`, { method: 'POST', headers, body: JSON.stringify(request), signal });
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      throw new ApiError(0, 'network', error instanceof Error ? error.message : 'network error');
+    }
+  };
+  const token = await accessToken();
+  let response = await send(token);
+  if (response.status === 401 && token) {
+    const renewal = await renewAfterUnauthorized(token);
+    if (renewal.status === 'ended') throw sessionEndedError();
+    if (renewal.status === 'renewed') response = await send(renewal.token);
+  }
+  if (!response.ok) {
+    const body: unknown = await response.json().catch(() => null);
+    throw errorFromBody(response.status, body);
+  }
+  const type = response.headers.get('content-type') ?? '';
+  if (!type.includes('text/event-stream') || !response.body) {
+    // A server (or proxy) that answered JSON after all.
+    const reply = parseReply(await response.json());
+    if (!reply) throw new ApiError(response.status, 'internal', 'unexpected answer');
+    onDelta?.(reply.answer);
+    return reply;
+  }
+  let final: ChatReply | null = null;
+  const parser = createParser({
+    onEvent(message) {
+      let data: unknown;
+      try {
+        data = JSON.parse(message.data);
+      } catch {
+        return;
+      }
+      if (message.event === 'delta' && isRecord(data) && typeof data.text === 'string') onDelta?.(data.text);
+      if (message.event === 'done') final = parseReply(data);
+    },
+  });
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parser.feed(value);
+  }
+  if (!final) throw new ApiError(0, 'network', 'the answer was cut off');
+  return final;
+}
