@@ -79,7 +79,13 @@ pub async fn answer(data: &Data<'_>, question: &Question) -> Result<Reply, DbErr
         Some(Intent::Greeting) => return Ok(greeting(&ctx)),
         _ => {}
     }
-    ctx.targets = find_targets(&ctx).await?;
+    // "Take me to the locations page" needs no data; "open Summer Sale" does.
+    let page_only = ctx.parsed.intent == Some(Intent::Navigate)
+        && ctx.parsed.page.is_some()
+        && (ctx.parsed.words.iter().any(|w| w == "page") || !ctx.parsed.open);
+    if !page_only {
+        ctx.targets = find_targets(&ctx).await?;
+    }
     if ctx.targets.iter().all(|t| !matches!(t, Target::City(_))) {
         ctx.unknown_place = unknown_place(text);
     }
