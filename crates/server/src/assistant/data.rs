@@ -1,17 +1,14 @@
 //! The user's data as the assistant sees it: read-only, owner-scoped, loaded on demand through
-//! the same `db` queries as the API's lists (creatives, locations, heatmaps, simulations) plus
-//! one owner-scoped query for the images' latest scores. Each list is loaded at most once per
-//! question and kept for the rest of it.
+//! `db::assistant` (the few columns the assistant needs of every row, with the API lists'
+//! owner filters) and `db::heatmaps::scored_items` (the images' latest scores). Each list is
+//! loaded at most once per question and kept for the rest of it.
 
 use std::collections::HashMap;
 
 use tokio::sync::OnceCell;
 
+pub use crate::db::assistant::{Creative, Heatmap, Location, Panel, Scored, Simulation};
 use crate::db::{self, Db, DbError};
-
-/// Rows fetched per page while walking a list (the API's pages are ≤ 100; the assistant reads
-/// whole lists, so larger pages mean fewer round trips).
-const PAGE: i64 = 500;
 
 /// The kinds of items a question can be about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -58,105 +55,6 @@ impl Kind {
     }
 }
 
-/// A panel's attention in a render: `{share, area_share, visibility}`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Panel {
-    pub share: f64,
-    pub area_share: f64,
-    pub visibility: f64,
-}
-
-impl Panel {
-    fn parse(json: Option<&str>) -> Option<Panel> {
-        let value: serde_json::Value = serde_json::from_str(json?).ok()?;
-        let share = value["share"].as_f64()?;
-        let area_share = value["area_share"].as_f64().unwrap_or(0.0);
-        let visibility = value["visibility"].as_f64().unwrap_or(if area_share > 0.0 {
-            share / area_share
-        } else {
-            0.0
-        });
-        Some(Panel {
-            share,
-            area_share,
-            visibility,
-        })
-    }
-}
-
-/// A score and the heatmap it comes from.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Scored {
-    pub score: f64,
-    pub heatmap_id: String,
-}
-
-/// What the assistant knows of a creative.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Creative {
-    pub id: String,
-    pub name: String,
-    pub brand: Option<String>,
-    pub campaign: Option<String>,
-    pub media_id: String,
-    pub created_at: i64,
-}
-
-/// What the assistant knows of a location.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Location {
-    pub id: String,
-    pub name: String,
-    pub address: Option<String>,
-    pub city: Option<String>,
-    pub postal_code: Option<String>,
-    pub country: Option<String>,
-    pub format: String,
-    pub illumination: String,
-    pub panel_width_cm: Option<i64>,
-    pub panel_height_cm: Option<i64>,
-    pub photo_media_id: Option<String>,
-    pub has_quad: bool,
-    pub created_at: i64,
-}
-
-/// What the assistant knows of a heatmap.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Heatmap {
-    pub id: String,
-    pub name: String,
-    /// `queued`, `processing`, `done`, `failed` or `partial`.
-    pub status: &'static str,
-    pub total: i64,
-    pub done: i64,
-    pub failed: i64,
-    /// Mean score of the done images.
-    pub score: Option<f64>,
-    pub created_at: i64,
-}
-
-/// What the assistant knows of a simulation.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Simulation {
-    pub id: String,
-    pub name: String,
-    pub creative_id: String,
-    pub creative_name: Option<String>,
-    pub location_id: String,
-    pub location_name: Option<String>,
-    pub city: Option<String>,
-    /// `draft`, `queued`, `rendering`, `done` or `failed`.
-    pub status: String,
-    /// Night mode of the render (`backlit`, `led`), if any.
-    pub night: Option<String>,
-    /// The latest attention analysis of the render, once done.
-    pub attention_score: Option<f64>,
-    pub attention_heatmap: Option<String>,
-    pub attention_status: Option<String>,
-    pub panel: Option<Panel>,
-    pub created_at: i64,
-}
-
 /// The user's data for one question, each list loaded on first use.
 pub struct Data<'a> {
     db: &'a Db,
@@ -166,29 +64,6 @@ pub struct Data<'a> {
     heatmaps: OnceCell<Vec<Heatmap>>,
     simulations: OnceCell<Vec<Simulation>>,
     scores: OnceCell<HashMap<String, Scored>>,
-}
-
-/// Walks every page of an owner-scoped list.
-async fn all_pages<T, F, Fut>(
-    mut page: F,
-    key: impl Fn(&T) -> (i64, String),
-) -> Result<Vec<T>, DbError>
-where
-    F: FnMut(Option<(i64, String)>) -> Fut,
-    Fut: std::future::Future<Output = Result<Vec<T>, DbError>>,
-{
-    let mut out: Vec<T> = Vec::new();
-    let mut after = None;
-    loop {
-        let mut rows = page(after.clone()).await?;
-        let more = rows.len() as i64 > PAGE;
-        rows.truncate(PAGE as usize);
-        after = rows.last().map(&key);
-        out.extend(rows);
-        if !more {
-            return Ok(out);
-        }
-    }
 }
 
 impl<'a> Data<'a> {
@@ -207,120 +82,32 @@ impl<'a> Data<'a> {
 
     /// The user's creatives, newest first.
     pub async fn creatives(&self) -> Result<&[Creative], DbError> {
-        let (db, owner) = (self.db, self.owner_id);
         self.creatives
-            .get_or_try_init(|| async move {
-                let rows = all_pages(
-                    |after| async move {
-                        let after = after.as_ref().map(|(t, id)| (*t, id.as_str()));
-                        db::creatives::list(db, owner, PAGE, after, "").await
-                    },
-                    |c| (c.creative.created_at, c.creative.id.clone()),
-                )
-                .await?;
-                Ok(rows
-                    .into_iter()
-                    .map(|c| Creative {
-                        id: c.creative.id,
-                        name: c.creative.name,
-                        brand: c.creative.brand,
-                        campaign: c.creative.campaign,
-                        media_id: c.creative.media_id,
-                        created_at: c.creative.created_at,
-                    })
-                    .collect())
-            })
+            .get_or_try_init(|| db::assistant::creatives(self.db, self.owner_id))
             .await
             .map(Vec::as_slice)
     }
 
     /// The user's locations, newest first.
     pub async fn locations(&self) -> Result<&[Location], DbError> {
-        let (db, owner) = (self.db, self.owner_id);
         self.locations
-            .get_or_try_init(|| async move {
-                let rows = all_pages(
-                    |after| async move {
-                        let after = after.as_ref().map(|(t, id)| (*t, id.as_str()));
-                        db::locations::list(db, owner, PAGE, after, "").await
-                    },
-                    |l| (l.location.created_at, l.location.id.clone()),
-                )
-                .await?;
-                Ok(rows
-                    .into_iter()
-                    .map(|l| {
-                        let l = l.location;
-                        Location {
-                            has_quad: l.panel_quad.is_some(),
-                            id: l.id,
-                            name: l.name,
-                            address: l.address,
-                            city: l.city,
-                            postal_code: l.postal_code,
-                            country: l.country,
-                            format: l.format,
-                            illumination: l.illumination,
-                            panel_width_cm: l.panel_width_cm,
-                            panel_height_cm: l.panel_height_cm,
-                            photo_media_id: l.photo_media_id,
-                            created_at: l.created_at,
-                        }
-                    })
-                    .collect())
-            })
+            .get_or_try_init(|| db::assistant::locations(self.db, self.owner_id))
             .await
             .map(Vec::as_slice)
     }
 
     /// The user's heatmaps, newest first.
     pub async fn heatmaps(&self) -> Result<&[Heatmap], DbError> {
-        let (db, owner) = (self.db, self.owner_id);
         self.heatmaps
-            .get_or_try_init(|| async move {
-                let rows = all_pages(
-                    |after| async move {
-                        let after = after.as_ref().map(|(t, id)| (*t, id.as_str()));
-                        db::heatmaps::list(db, owner, PAGE, after, "").await
-                    },
-                    |h| (h.heatmap.created_at, h.heatmap.id.clone()),
-                )
-                .await?;
-                Ok(rows
-                    .into_iter()
-                    .map(|h| Heatmap {
-                        status: h.counts.status(),
-                        total: h.counts.total,
-                        done: h.counts.done,
-                        failed: h.counts.failed,
-                        score: h.score,
-                        id: h.heatmap.id,
-                        name: h.heatmap.name,
-                        created_at: h.heatmap.created_at,
-                    })
-                    .collect())
-            })
+            .get_or_try_init(|| db::assistant::heatmaps(self.db, self.owner_id))
             .await
             .map(Vec::as_slice)
     }
 
     /// The user's simulations, newest first.
     pub async fn simulations(&self) -> Result<&[Simulation], DbError> {
-        let (db, owner) = (self.db, self.owner_id);
         self.simulations
-            .get_or_try_init(|| async move {
-                let filter = db::simulations::ListFilter::default();
-                let filter = &filter;
-                let rows = all_pages(
-                    |after| async move {
-                        let after = after.as_ref().map(|(t, id)| (*t, id.as_str()));
-                        db::simulations::list(db, owner, PAGE, after, "", filter).await
-                    },
-                    |s| (s.sim.created_at, s.sim.id.clone()),
-                )
-                .await?;
-                Ok(rows.into_iter().map(simulation).collect())
-            })
+            .get_or_try_init(|| db::assistant::simulations(self.db, self.owner_id))
             .await
             .map(Vec::as_slice)
     }
@@ -346,32 +133,5 @@ impl<'a> Data<'a> {
                     .collect())
             })
             .await
-    }
-}
-
-fn simulation(view: db::simulations::SimulationView) -> Simulation {
-    let s = view.sim;
-    let night = serde_json::from_str::<serde_json::Value>(&s.adjustments)
-        .ok()
-        .and_then(|a| a["night"].as_str().map(str::to_owned))
-        .filter(|mode| mode != "off" && mode != "day");
-    let attention = view.attention;
-    Simulation {
-        id: s.id,
-        name: s.name,
-        creative_id: s.creative_id,
-        creative_name: view.creative.map(|c| c.name),
-        location_id: s.location_id,
-        city: view.location.as_ref().and_then(|l| l.city.clone()),
-        location_name: view.location.map(|l| l.name),
-        status: s.status,
-        night,
-        attention_score: attention.as_ref().and_then(|a| a.score),
-        attention_heatmap: attention.as_ref().map(|a| a.heatmap_id.clone()),
-        attention_status: attention.as_ref().map(|a| a.status.clone()),
-        panel: attention
-            .as_ref()
-            .and_then(|a| Panel::parse(a.panel.as_deref())),
-        created_at: s.created_at,
     }
 }

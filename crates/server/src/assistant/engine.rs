@@ -79,7 +79,13 @@ pub async fn answer(data: &Data<'_>, question: &Question) -> Result<Reply, DbErr
         Some(Intent::Greeting) => return Ok(greeting(&ctx)),
         _ => {}
     }
-    ctx.targets = find_targets(&ctx).await?;
+    // "Take me to the locations page" needs no data; "open Summer Sale" does.
+    let page_only = ctx.parsed.intent == Some(Intent::Navigate)
+        && ctx.parsed.page.is_some()
+        && (ctx.parsed.words.iter().any(|w| w == "page") || !ctx.parsed.open);
+    if !page_only {
+        ctx.targets = find_targets(&ctx).await?;
+    }
     if ctx.targets.iter().all(|t| !matches!(t, Target::City(_))) {
         ctx.unknown_place = unknown_place(text);
     }
@@ -884,13 +890,7 @@ async fn rank(ctx: &Ctx<'_, '_>, best: bool) -> Result<Reply, DbError> {
         (Kind::Simulation, true) => {
             for s in &sel.simulations {
                 if let Some(p) = &s.panel {
-                    let index = ctx
-                        .data
-                        .simulations()
-                        .await?
-                        .iter()
-                        .position(|x| x.id == s.id)
-                        .unwrap_or(0);
+                    let index = index_in(ctx.data.simulations().await?, s).unwrap_or(0);
                     ranked.push(Ranked {
                         kind,
                         index,
@@ -904,13 +904,7 @@ async fn rank(ctx: &Ctx<'_, '_>, best: bool) -> Result<Reply, DbError> {
         (Kind::Simulation, false) => {
             for s in &sel.simulations {
                 if let Some(score) = s.attention_score {
-                    let index = ctx
-                        .data
-                        .simulations()
-                        .await?
-                        .iter()
-                        .position(|x| x.id == s.id)
-                        .unwrap_or(0);
+                    let index = index_in(ctx.data.simulations().await?, s).unwrap_or(0);
                     ranked.push(Ranked {
                         kind,
                         index,
@@ -990,22 +984,12 @@ async fn rank(ctx: &Ctx<'_, '_>, best: bool) -> Result<Reply, DbError> {
                 Kind::Creative => sel
                     .creatives
                     .iter()
-                    .filter_map(|c| {
-                        Some((
-                            all_c.iter().position(|x| x.id == c.id)?,
-                            c.media_id.as_str(),
-                        ))
-                    })
+                    .filter_map(|c| Some((index_in(all_c, c)?, c.media_id.as_str())))
                     .collect(),
                 _ => sel
                     .locations
                     .iter()
-                    .filter_map(|l| {
-                        Some((
-                            all_l.iter().position(|x| x.id == l.id)?,
-                            l.photo_media_id.as_deref()?,
-                        ))
-                    })
+                    .filter_map(|l| Some((index_in(all_l, l)?, l.photo_media_id.as_deref()?)))
                     .collect(),
             };
             for (index, media_id) in media {
@@ -1028,7 +1012,7 @@ async fn rank(ctx: &Ctx<'_, '_>, best: bool) -> Result<Reply, DbError> {
             let all = ctx.data.heatmaps().await?;
             for h in &sel.heatmaps {
                 if let Some(score) = h.score {
-                    let index = all.iter().position(|x| x.id == h.id).unwrap_or(0);
+                    let index = index_in(all, h).unwrap_or(0);
                     ranked.push(Ranked {
                         kind,
                         index,
@@ -1129,6 +1113,15 @@ async fn rank(ctx: &Ctx<'_, '_>, best: bool) -> Result<Reply, DbError> {
     };
     links.truncate(LINKS_MAX);
     reply(intent, answer, links)
+}
+
+/// Where `item` (a reference into `all`) sits in `all`, in constant time: the selections hold
+/// references into the question's lists.
+fn index_in<T>(all: &[T], item: &T) -> Option<usize> {
+    let size = std::mem::size_of::<T>().max(1);
+    let start = all.as_ptr() as usize;
+    let at = item as *const T as usize;
+    (at >= start && at < start + all.len() * size).then(|| (at - start) / size)
 }
 
 async fn item_id(data: &Data<'_>, kind: Kind, i: usize) -> Result<String, DbError> {

@@ -99,7 +99,13 @@ fn sections(title: &str, body: &str) -> Vec<Section> {
                 });
             }
             Event::End(TagEnd::Heading(_)) => in_heading = false,
-            Event::Start(Tag::List(start)) => lists.push(start),
+            Event::Start(Tag::List(start)) => {
+                // A list inside an item starts on its own line.
+                if !current.text.is_empty() && !current.text.ends_with('\n') {
+                    current.text.push('\n');
+                }
+                lists.push(start);
+            }
             Event::End(TagEnd::List(_)) => {
                 lists.pop();
             }
@@ -503,6 +509,14 @@ mod tests {
         );
         assert_eq!(top("2FA authenticator", Locale::En), "sign-in");
         assert!(search("?!", Locale::En, 3).is_empty());
+        let night = article("night-renders", Locale::En).unwrap();
+        assert!(
+            night.sections[1]
+                .text
+                .contains("Panel lighting:\n- Backlit"),
+            "{}",
+            night.sections[1].text
+        );
         let hits = search("how do I create a heatmap", Locale::En, 2);
         assert!(
             hits.iter()

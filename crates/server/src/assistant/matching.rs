@@ -1,7 +1,7 @@
 //! Finding the user's names in a question, tolerantly: case and accents never matter (both
 //! sides go through the search normalisation), and small typos are forgiven (Damerau–
-//! Levenshtein distance, through `strsim`: one edit for names of 4 to 7 letters, two from 8).
-//! Names of 1 or 2 letters only match exactly.
+//! Levenshtein distance, through `strsim`: one edit for names of 4 to 7 letters, two from 8;
+//! never in the first letter). Names of 3 letters or less only match exactly.
 
 use crate::db::search::normalize;
 
@@ -85,21 +85,27 @@ pub fn find<'c, T>(
     candidates: &'c [Candidate<T>],
     ignore: &dyn Fn(&str) -> bool,
 ) -> Vec<Found<'c, T>> {
+    // The question's windows of 1 to `longest` words, joined once.
+    let longest = candidates.iter().map(|c| c.words.len()).max().unwrap_or(0);
+    let windows: Vec<Vec<String>> = (1..=longest.min(question.len()))
+        .map(|n| question.windows(n).map(|w| w.join(" ")).collect())
+        .collect();
     let mut found: Vec<Found<'c, T>> = Vec::new();
     for candidate in candidates {
         let n = candidate.words.len();
         if n > question.len() || (n == 1 && ignore(&candidate.joined)) {
             continue;
         }
-        for start in 0..=question.len() - n {
-            let window = &question[start..start + n];
-            let exact = window.iter().zip(&candidate.words).all(|(a, b)| a == b);
-            let close = exact || {
-                let joined = window.join(" ");
-                similar(&joined, &candidate.joined)
+        let first = candidate.joined.chars().next();
+        for (start, window) in windows[n - 1].iter().enumerate() {
+            let exact = *window == candidate.joined;
+            // A typo in the first letter is not forgiven: it keeps most comparisons cheap
+            // (an account has thousands of names) and such typos are rare.
+            let close = exact
+                || (window.chars().next() == first
+                    && similar(window, &candidate.joined)
                     // A typo inside a one-word window must not turn a keyword into a name.
-                    && !(n == 1 && ignore(&joined))
-            };
+                    && !(n == 1 && ignore(window)));
             if close {
                 found.push(Found {
                     candidate,
