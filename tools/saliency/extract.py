@@ -1,7 +1,7 @@
 """Extracts the frozen backbone's features for every image of an OSIE-layout set, at one input
-size, unflipped and flipped left-right, into a cache file (float16) for readout training.
+size, unflipped and (unless --no-flip) flipped left-right, into a cache file (float16) for readout training.
 
-    python extract.py --dataset ../../../shared/datasets/osie --long-side 384 [--cache DIR]
+    python extract.py --dataset ../../../shared/datasets/osie --long-side 384 [--no-flip] [--cache DIR]
 """
 
 import argparse
@@ -29,12 +29,13 @@ def main():
     ap.add_argument("--cache", default=DEFAULT_CACHE)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--limit", type=int)
+    ap.add_argument("--no-flip", action="store_true", help="only the unflipped images (training mirrors their feature maps)")
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
     os.makedirs(a.cache, exist_ok=True)
     ds = Dataset(a.dataset, a.limit)
     m = backbone.load()
-    for flip in (False, True):
+    for flip in (False,) if a.no_flip else (False, True):
         levels = [[] for _ in backbone.CHANNELS]
         t0 = time.time()
         for i in range(len(ds.images)):

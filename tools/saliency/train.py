@@ -4,7 +4,7 @@ of the fixations, with k-fold cross-validation split by image (image i in fold i
 augmentation (left-right flips, crops, other input scales). Prints the six metrics and the
 information gain per fold and their mean, then trains on every image and saves the readout.
 
-    python train.py --dataset ../../../shared/datasets/osie [--scales 384,320] [--out readout.pt]
+    python train.py --dataset ../../../shared/datasets/osie [--scales 384,320] [--save-folds folds.pt] [--out readout.pt]
 """
 
 import argparse
@@ -183,6 +183,7 @@ def main():
     ap.add_argument("--no-metrics", action="store_true", help="information gain only (fast)")
     ap.add_argument("--centre-check", action="store_true", help="also score the centre baseline")
     ap.add_argument("--out", help="train on every image and save the readout here")
+    ap.add_argument("--save-folds", help="save the cross-validation folds' readouts here (export.py ships them as an ensemble)")
     ap.add_argument("--final-epochs", type=int, help="skip cross-validation: train on every image for this many epochs")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--limit", type=int, help="only the first N images (quick checks)")
@@ -193,7 +194,15 @@ def main():
     n = len(ds.images)
     rels = [ds.rel_points(i) for i in range(n)]
     scales = [int(s) for s in a.scales.split(",")]
-    variants = [Variant(a.cache, s, f) for s in scales for f in ((False,) if a.no_flip else (False, True))]
+    # Every cached variant of the chosen sizes: unflipped, and the mirrored images' features
+    # where extract.py made them (unless --no-flip).
+    variants = [
+        Variant(a.cache, s, f)
+        for s in scales
+        for f in (False, True)
+        if not (f and a.no_flip) and (not f or os.path.exists(cache_path(a.cache, s, True)))
+    ]
+    print("variants: " + ", ".join(f"{v.long_side}{' mirrored' if v.flip else ''}" for v in variants))
     ev = next(v for v in variants if v.long_side == EVAL_SCALE and not v.flip)
     # sAUC negatives: every image's fixations at 800 × 600 (OSIE's images all have that size).
     pts = [ds.points(i, 800, 600) for i in range(n)]
@@ -209,7 +218,7 @@ def main():
         g = np.exp(-0.5 * ((u[None, :] / 0.25) ** 2 + (v[:, None] / 0.25) ** 2))
         print("centre baseline", np.round(evaluate(lambda i, w, h: g, ds, range(n), others), 3))
     folds = np.arange(n) % a.folds
-    rows, epochs = [], []
+    rows, epochs, states = [], [], []
     for k in range(0 if a.final_epochs else a.folds):
         t0 = time.time()
         tr = np.where(folds != k)[0]
@@ -221,6 +230,7 @@ def main():
         model = Readout(mean, std, hidden)
         _, ep, log = train(model, variants, fit, rels, val, ev, a.epochs, a.patience, a.lr, a.wd, not a.no_crop, k, a.feature_flip)
         epochs.append(ep)
+        states.append({k: t.clone() for k, t in model.state_dict().items()})
         ig_tr = info_gain(model, ev, fit, rels)
         ig = info_gain(model, ev, te, rels)
         m = np.full(6, np.nan) if a.no_metrics else evaluate(lambda i, w, h: density_at(model, ev, i, w, h), ds, te, others)
@@ -235,6 +245,9 @@ def main():
         )
     r = np.array(rows) if rows else np.full((1, 8), np.nan)
     print("mean   : " + " ".join(f"{nm} {x:.3f}" for nm, x in zip(metrics.NAMES + ["IG", "IG-train"], r.mean(0))))
+    if a.save_folds and states:
+        torch.save({"folds": states, "fold_epochs": epochs, "hidden": hidden, "config": vars(a)}, a.save_folds)
+        print(f"saved the {len(states)} folds' readouts to {a.save_folds}")
     if a.out:
         ep = a.final_epochs or int(np.median(epochs))
         mean, std = feature_stats(ev, np.arange(n))

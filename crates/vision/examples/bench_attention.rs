@@ -7,7 +7,7 @@
 use regard_vision::deep::DeepModel;
 use regard_vision::image::working_size;
 use regard_vision::model::WORK_LONG_SIDE;
-use regard_vision::{RgbImage, analyse, predict};
+use regard_vision::{Model, RgbImage, analyse, predict_model};
 use std::time::Instant;
 
 /// A cheap deterministic texture with a few shapes, so nothing is flat.
@@ -88,12 +88,21 @@ fn main() {
     });
     report("input (area average, scaling)", a, b);
     let (a, b) = time(runs, || {
-        std::hint::black_box(m.density(&input));
+        std::hint::black_box(m.features(&input, 1));
     });
-    report("network + readout", a, b);
+    report("backbone", a, b);
+    let feats = m.features(&input, 1);
+    let (a, b) = time(runs, || {
+        std::hint::black_box(m.mean_density(&feats));
+    });
+    report(
+        &format!("{} readouts (mean density)", m.readout_count()),
+        a,
+        b,
+    );
     let (ww, wh) = working_size(w, h, WORK_LONG_SIDE);
     let (a, b) = time(runs, || {
-        let grid = m.density(&m.input(&img));
+        let grid = m.density(&m.input(&img), 1);
         let mut map = grid.resize_bilinear(ww, wh);
         map.normalize_sum();
         std::hint::black_box(analyse(&map, &[], &[]));
@@ -105,7 +114,7 @@ fn main() {
     });
     report("v2 predict (with faces, text) + analyse", a, b);
     let (a, b) = time(runs, || {
-        let p = predict(&img);
+        let p = predict_model(&img, Model::Classical, 1);
         std::hint::black_box(analyse(&p.map, &p.faces, &p.texts));
     });
     report("classical: predict + analyse", a, b);

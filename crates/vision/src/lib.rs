@@ -6,8 +6,10 @@
 //! from the command line as easily as from the server's workers.
 //!
 //! Entry point: [`predict`] turns an [`RgbImage`] into a [`Prediction`] (the attention map at
-//! working size, summing to 1, plus faces and text-like regions); [`analysis::analyse`] reads
-//! scores and hotspots from it; [`render`] draws the grey map, overlay and fog at any size.
+//! working size, summing to 1, plus faces and text-like regions) with the default model, v2
+//! ([`deep`]); [`predict_model`] chooses the model (v2 or the classical [`model`]) and threads;
+//! [`analysis::analyse`] reads scores and hotspots from it; [`render`] draws the grey map,
+//! overlay and fog at any size.
 
 // Numeric kernels index several parallel buffers by the same position; index loops say that
 // more plainly than zipped iterators.
@@ -81,12 +83,34 @@ pub struct Prediction {
     pub texts: Vec<text::TextRegion>,
 }
 
-/// Predicts where people look in `img`, with the fitted parameters shipped in the crate.
-pub fn predict(img: &RgbImage<'_>) -> Prediction {
-    predict_with(img, &Params::fitted())
+/// The attention models.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Model {
+    /// Attention model v2 ([`deep`]): a frozen EfficientNet-Lite0 and readouts learned from eye
+    /// fixations. The default.
+    #[default]
+    V2,
+    /// The classical model ([`model`]): hand-made features with fitted weights, kept for
+    /// comparison.
+    Classical,
 }
 
-/// Predicts with explicit parameters (used by fitting and cross-validation).
+/// Predicts where people look in `img` with the default model ([`Model::V2`]), on one thread.
+pub fn predict(img: &RgbImage<'_>) -> Prediction {
+    predict_model(img, Model::default(), 1)
+}
+
+/// Predicts with the given model; v2 uses up to `threads` threads (the same result for any
+/// number), the classical model one.
+pub fn predict_model(img: &RgbImage<'_>, model: Model, threads: usize) -> Prediction {
+    match model {
+        Model::V2 => deep::predict_threads(img, threads),
+        Model::Classical => predict_with(img, &Params::fitted()),
+    }
+}
+
+/// Predicts with the classical model and explicit parameters (used by fitting and
+/// cross-validation).
 pub fn predict_with(img: &RgbImage<'_>, params: &Params) -> Prediction {
     let fs = model::compute_features_for(img, Some(&params.weights));
     let map = model::combine(&fs, params);

@@ -21,6 +21,9 @@ pub struct Scores {
     pub kld: f64,
     /// Similarity (histogram intersection) with the fixation density (higher is better).
     pub sim: f64,
+    /// Information gain over a uniform map, bits per fixation (higher is better; see
+    /// [`information_gain`]).
+    pub ig: f64,
 }
 
 impl Scores {
@@ -32,6 +35,7 @@ impl Scores {
         self.cc += o.cc;
         self.kld += o.kld;
         self.sim += o.sim;
+        self.ig += o.ig;
     }
 
     /// Component-wise scaling.
@@ -43,6 +47,7 @@ impl Scores {
             cc: self.cc * k,
             kld: self.kld * k,
             sim: self.sim * k,
+            ig: self.ig * k,
         }
     }
 }
@@ -210,7 +215,34 @@ pub fn score_all(
         cc: cc(map, &density),
         kld: kld(map, &density),
         sim: sim(map, &density),
+        ig: information_gain(map, fix),
     }
+}
+
+/// Share of a uniform map mixed into a map read as a density by [`information_gain`], so a pixel
+/// the map gives nothing costs a finite penalty.
+pub const IG_UNIFORM_MIX: f64 = 1e-3;
+
+/// Information gain of the map over a uniform map, in bits per fixation, at the map's
+/// resolution (Kümmerer et al. 2015): the mean over fixations of log₂(p(x) · N), where p is the
+/// map scaled to sum to 1, mixed with [`IG_UNIFORM_MIX`] of the uniform density, and N the
+/// number of pixels. It rewards a map for being a good probability model of where people look,
+/// which none of the other metrics measures directly.
+pub fn information_gain(map: &Plane, fix: &[(usize, usize)]) -> f64 {
+    if fix.is_empty() {
+        return 0.0;
+    }
+    let n = map.data.len() as f64;
+    let total: f64 = map.data.iter().map(|&v| v.max(0.0) as f64).sum();
+    let s: f64 = fix
+        .iter()
+        .map(|&(x, y)| {
+            let v = map.data[y * map.width + x].max(0.0) as f64;
+            let p = if total > 0.0 { v / total } else { 1.0 / n };
+            ((1.0 - IG_UNIFORM_MIX) * p * n + IG_UNIFORM_MIX).log2()
+        })
+        .sum();
+    s / fix.len() as f64
 }
 
 #[cfg(test)]
@@ -223,6 +255,18 @@ mod tests {
             height: h,
             data: d.to_vec(),
         }
+    }
+
+    #[test]
+    fn information_gain_hand_computed() {
+        // Uniform map: no gain. All mass on the fixated pixel of four: log2(0.999·4 + 0.001).
+        let fix = [(1, 0)];
+        assert!(information_gain(&plane(2, 2, &[1.0; 4]), &fix).abs() < 1e-12);
+        let g = information_gain(&plane(2, 2, &[0.0, 5.0, 0.0, 0.0]), &fix);
+        assert!((g - (0.999f64 * 4.0 + 0.001).log2()).abs() < 1e-12);
+        // Missing the fixation entirely costs log2(0.001), not −∞.
+        let g = information_gain(&plane(2, 2, &[5.0, 0.0, 0.0, 0.0]), &fix);
+        assert!((g - 0.001f64.log2()).abs() < 1e-12);
     }
 
     #[test]

@@ -1,7 +1,13 @@
-//! End-to-end properties of the attention engine on synthetic images.
+//! End-to-end properties of the attention engine on synthetic images, for both models.
 
 use regard_vision::analysis::{Rect, rect_share};
-use regard_vision::{RgbImage, analyse, predict, render};
+use regard_vision::{Model, Prediction, RgbImage, analyse, predict, predict_model, render};
+
+const MODELS: [Model; 2] = [Model::V2, Model::Classical];
+
+fn predict_with(m: Model, img: &RgbImage<'_>) -> Prediction {
+    predict_model(img, m, 1)
+}
 
 /// Plain grey background with one saturated square centred at (cx, cy) (relative), side `s`.
 fn patch_image(w: usize, h: usize, cx: f32, cy: f32, s: f32) -> Vec<u8> {
@@ -45,106 +51,116 @@ fn scene(w: usize, h: usize) -> Vec<u8> {
 
 #[test]
 fn a_single_contrasting_patch_is_the_top_hotspot() {
-    let (w, h) = (640, 480);
-    let d = patch_image(w, h, 0.72, 0.3, 0.08);
-    let p = predict(&RgbImage::new(w, h, &d).unwrap());
-    let a = analyse(&p.map, &p.faces, &p.texts);
-    let top = &a.hotspots[0];
-    assert!(
-        (top.x - 0.72).abs() < 0.08 && (top.y - 0.3).abs() < 0.08,
-        "top hotspot at ({}, {})",
-        top.x,
-        top.y
-    );
-    assert_eq!(top.rank, 1);
-    let patch = rect_share(
-        &p.map,
-        &Rect {
-            x: 0.6,
-            y: 0.15,
-            width: 0.24,
-            height: 0.3,
-        },
-    );
-    assert!(patch.relative > 2.0, "{patch:?}");
+    for m in MODELS {
+        let (w, h) = (640, 480);
+        let d = patch_image(w, h, 0.72, 0.3, 0.08);
+        let p = predict_with(m, &RgbImage::new(w, h, &d).unwrap());
+        let a = analyse(&p.map, &p.faces, &p.texts);
+        let top = &a.hotspots[0];
+        assert!(
+            (top.x - 0.72).abs() < 0.08 && (top.y - 0.3).abs() < 0.08,
+            "{m:?}: top hotspot at ({}, {})",
+            top.x,
+            top.y
+        );
+        assert_eq!(top.rank, 1);
+        let patch = rect_share(
+            &p.map,
+            &Rect {
+                x: 0.6,
+                y: 0.15,
+                width: 0.24,
+                height: 0.3,
+            },
+        );
+        assert!(patch.relative > 2.0, "{m:?}: {patch:?}");
+    }
 }
 
 #[test]
 fn maps_sum_to_one_and_shares_partition() {
-    let (w, h) = (300, 200);
-    let d = scene(w, h);
-    let p = predict(&RgbImage::new(w, h, &d).unwrap());
-    assert!((p.map.sum() - 1.0).abs() < 1e-4);
-    assert!(p.map.data.iter().all(|v| v.is_finite() && *v >= 0.0));
-    let top = rect_share(
-        &p.map,
-        &Rect {
-            x: 0.0,
-            y: 0.0,
-            width: 1.0,
-            height: 0.4,
-        },
-    );
-    let bottom = rect_share(
-        &p.map,
-        &Rect {
-            x: 0.0,
-            y: 0.4,
-            width: 1.0,
-            height: 0.6,
-        },
-    );
-    assert!((top.share + bottom.share - 1.0).abs() < 1e-5);
-    let a = analyse(&p.map, &p.faces, &p.texts);
-    assert!((0.0..=100.0).contains(&a.score));
-    let hs: f64 = a.hotspots.iter().map(|h| h.share).sum();
-    assert!(hs <= 1.0 + 1e-9);
+    for m in MODELS {
+        let (w, h) = (300, 200);
+        let d = scene(w, h);
+        let p = predict_with(m, &RgbImage::new(w, h, &d).unwrap());
+        assert!((p.map.sum() - 1.0).abs() < 1e-4);
+        assert!(p.map.data.iter().all(|v| v.is_finite() && *v >= 0.0));
+        let top = rect_share(
+            &p.map,
+            &Rect {
+                x: 0.0,
+                y: 0.0,
+                width: 1.0,
+                height: 0.4,
+            },
+        );
+        let bottom = rect_share(
+            &p.map,
+            &Rect {
+                x: 0.0,
+                y: 0.4,
+                width: 1.0,
+                height: 0.6,
+            },
+        );
+        assert!((top.share + bottom.share - 1.0).abs() < 1e-5);
+        let a = analyse(&p.map, &p.faces, &p.texts);
+        assert!((0.0..=100.0).contains(&a.score));
+        let hs: f64 = a.hotspots.iter().map(|h| h.share).sum();
+        assert!(hs <= 1.0 + 1e-9);
+    }
 }
 
 #[test]
 fn output_does_not_depend_on_the_input_scale() {
-    // The same scene rendered at two resolutions gives (nearly) the same working map.
-    let small = scene(800, 600);
-    let large = scene(2400, 1800);
-    let a = predict(&RgbImage::new(800, 600, &small).unwrap()).map;
-    let b = predict(&RgbImage::new(2400, 1800, &large).unwrap()).map;
-    assert_eq!((a.width, a.height), (b.width, b.height));
-    let cc = regard_vision::metrics::cc(&a, &b);
-    let l1: f64 = a
-        .data
-        .iter()
-        .zip(&b.data)
-        .map(|(x, y)| (x - y).abs() as f64)
-        .sum();
-    assert!(cc > 0.98 && l1 < 0.1, "cc {cc}, L1 distance {l1}");
+    for m in MODELS {
+        // The same scene rendered at two resolutions gives (nearly) the same working map.
+        let small = scene(800, 600);
+        let large = scene(2400, 1800);
+        let a = predict_with(m, &RgbImage::new(800, 600, &small).unwrap()).map;
+        let b = predict_with(m, &RgbImage::new(2400, 1800, &large).unwrap()).map;
+        assert_eq!((a.width, a.height), (b.width, b.height));
+        let cc = regard_vision::metrics::cc(&a, &b);
+        let l1: f64 = a
+            .data
+            .iter()
+            .zip(&b.data)
+            .map(|(x, y)| (x - y).abs() as f64)
+            .sum();
+        assert!(cc > 0.98 && l1 < 0.1, "{m:?}: cc {cc}, L1 distance {l1}");
+    }
 }
 
 #[test]
 fn identical_output_across_runs() {
-    let (w, h) = (320, 240);
-    let d = scene(w, h);
-    let img = RgbImage::new(w, h, &d).unwrap();
-    let a = predict(&img);
-    let b = predict(&img);
-    assert_eq!(a.map, b.map);
-    assert_eq!(
-        analyse(&a.map, &a.faces, &a.texts),
-        analyse(&b.map, &b.faces, &b.texts)
-    );
+    for m in MODELS {
+        let (w, h) = (320, 240);
+        let d = scene(w, h);
+        let img = RgbImage::new(w, h, &d).unwrap();
+        let a = predict_with(m, &img);
+        let b = predict_with(m, &img);
+        assert_eq!(a.map, b.map);
+        assert_eq!(
+            analyse(&a.map, &a.faces, &a.texts),
+            analyse(&b.map, &b.faces, &b.texts)
+        );
+    }
 }
 
 #[test]
 fn renders_have_the_requested_size() {
-    let (w, h) = (123, 77);
-    let d = scene(w, h);
-    let img = RgbImage::new(w, h, &d).unwrap();
-    let p = predict(&img);
-    let g = render::grey8(&p.map, w, h);
-    assert_eq!(g.len(), w * h);
-    assert_eq!(g.iter().copied().max(), Some(255));
-    assert_eq!(render::overlay(&img, &p.map, 0.5).len(), w * h * 3);
-    // Fog at opacity 0 leaves the image unchanged.
-    assert_eq!(render::fog(&img, &p.map, 0.0), d);
+    for m in MODELS {
+        let (w, h) = (123, 77);
+        let d = scene(w, h);
+        let img = RgbImage::new(w, h, &d).unwrap();
+        let p = predict_with(m, &img);
+        let g = render::grey8(&p.map, w, h);
+        assert_eq!(g.len(), w * h);
+        assert_eq!(g.iter().copied().max(), Some(255));
+        assert_eq!(render::overlay(&img, &p.map, 0.5).len(), w * h * 3);
+        // Fog at opacity 0 leaves the image unchanged.
+        assert_eq!(render::fog(&img, &p.map, 0.0), d);
+    }
 }
 
 #[test]
@@ -155,5 +171,7 @@ fn bad_buffers_are_refused() {
     // Tiny images still work.
     let d = vec![200u8; 3];
     let p = predict(&RgbImage::new(1, 1, &d).unwrap());
+    assert!((p.map.sum() - 1.0).abs() < 1e-4);
+    let p = predict_with(Model::Classical, &RgbImage::new(1, 1, &d).unwrap());
     assert!((p.map.sum() - 1.0).abs() < 1e-4);
 }

@@ -31,9 +31,12 @@ pub enum Command {
         /// Opacity of the overlay and fog, 0..1.
         #[arg(long, default_value_t = 0.6)]
         opacity: f32,
-        /// Attention model: the classical one (default for now) or v2 (deep features).
-        #[arg(long, value_enum, default_value_t = heatmap::Model::Classical)]
+        /// Attention model: v2 (deep features; the default) or the classical one.
+        #[arg(long, value_enum, default_value_t = heatmap::Model::V2)]
         model: heatmap::Model,
+        /// Threads for each image (model v2; the maps do not depend on it).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+        threads: u16,
         /// Input images (JPEG, PNG, WebP).
         #[arg(required = true)]
         images: Vec<PathBuf>,
@@ -85,6 +88,12 @@ pub enum Command {
         /// Runs per size.
         #[arg(long, default_value_t = 15)]
         runs: usize,
+        /// Attention model: v2 (the default) or the classical one.
+        #[arg(long, value_enum, default_value_t = heatmap::Model::V2)]
+        model: heatmap::Model,
+        /// Threads for each image (model v2).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+        threads: u16,
         /// Benchmark these image files instead of synthetic images.
         images: Vec<PathBuf>,
     },
@@ -98,6 +107,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             fog,
             opacity,
             model,
+            threads,
             images,
         } => heatmap::run(
             &out,
@@ -107,6 +117,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 fog,
                 opacity,
                 model,
+                threads: threads.into(),
             },
         ),
         Command::EvalSaliency {
@@ -132,6 +143,11 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             jobs,
             cache,
         } => evaluate::fit_saliency(&dataset, &out, &cache, jobs),
-        Command::BenchSaliency { runs, images } => bench::run(runs, &images),
+        Command::BenchSaliency {
+            runs,
+            model,
+            threads,
+            images,
+        } => bench::run(runs, model.into(), threads.into(), &images),
     }
 }

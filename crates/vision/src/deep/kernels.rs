@@ -72,47 +72,94 @@ pub fn pointwise_ref(x: &Tensor, wt: &[f32], b: &[f32], a: Act) -> Tensor {
     out
 }
 
+/// Runs `f(first_item, chunk)` on contiguous chunks of `out`, each a whole number of items of
+/// `unit` values, items per chunk a multiple of `align`: on the calling thread alone when
+/// `threads` is 1, else on up to `threads` scoped threads. Every item is computed the same way
+/// whatever the split, so the result does not depend on `threads`.
+fn split_items(
+    out: &mut [f32],
+    unit: usize,
+    align: usize,
+    threads: usize,
+    f: impl Fn(usize, &mut [f32]) + Sync,
+) {
+    let n = out.len() / unit.max(1);
+    let threads = threads.clamp(1, n.div_ceil(align).max(1));
+    if threads == 1 {
+        f(0, out);
+        return;
+    }
+    let per = n.div_ceil(threads).div_ceil(align) * align;
+    std::thread::scope(|s| {
+        let mut chunks = out.chunks_mut(per * unit).enumerate();
+        let first = chunks.next();
+        for (k, c) in chunks {
+            let f = &f;
+            s.spawn(move || f(k * per, c));
+        }
+        if let Some((_, c)) = first {
+            f(0, c);
+        }
+    });
+}
+
 /// 1×1 convolution as a matrix product; `wt` is `[in][out]`, the number of outputs a multiple
 /// of 8. Equal to [`pointwise_ref`] bit for bit.
 pub fn pointwise(x: &Tensor, wt: &[f32], b: &[f32], a: Act) -> Tensor {
+    pointwise_par(x, wt, b, a, 1)
+}
+
+/// [`pointwise`] on up to `threads` threads (pixels split between them); the same bits.
+pub fn pointwise_par(x: &Tensor, wt: &[f32], b: &[f32], a: Act, threads: usize) -> Tensor {
     let (cin, cout) = (x.c, b.len());
     assert_eq!(wt.len(), cin * cout);
     assert!(cout.is_multiple_of(8), "outputs must be a multiple of 8");
     let mut out = Tensor::zeros(x.h, x.w, cout);
-    let n = x.h * x.w;
+    split_items(&mut out.data, cout, 4, threads, |first, chunk| {
+        pointwise_range(x, wt, b, a, first, chunk)
+    });
+    out
+}
+
+/// The pixels `first..first + out.len() / cout` of [`pointwise`], into `out`.
+fn pointwise_range(x: &Tensor, wt: &[f32], b: &[f32], a: Act, first: usize, out: &mut [f32]) {
+    let cout = b.len();
+    let n = out.len() / cout;
     let mut o0 = 0;
     while o0 < cout {
         let v = if cout - o0 >= 16 { 2 } else { 1 };
         let mut p0 = 0;
         while p0 + 4 <= n {
             if v == 2 {
-                tile::<4, 2>(x, wt, b, a, &mut out, p0, o0);
+                tile::<4, 2>(x, wt, b, a, out, first, p0, o0);
             } else {
-                tile::<4, 1>(x, wt, b, a, &mut out, p0, o0);
+                tile::<4, 1>(x, wt, b, a, out, first, p0, o0);
             }
             p0 += 4;
         }
         while p0 < n {
             if v == 2 {
-                tile::<1, 2>(x, wt, b, a, &mut out, p0, o0);
+                tile::<1, 2>(x, wt, b, a, out, first, p0, o0);
             } else {
-                tile::<1, 1>(x, wt, b, a, &mut out, p0, o0);
+                tile::<1, 1>(x, wt, b, a, out, first, p0, o0);
             }
             p0 += 1;
         }
         o0 += 8 * v;
     }
-    out
 }
 
-/// One tile: pixels `p0..p0+R`, outputs `o0..o0+8V`.
+/// One tile: pixels `first + p0..first + p0 + R` (written at `p0..p0 + R` of `out`), outputs
+/// `o0..o0 + 8V`.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn tile<const R: usize, const V: usize>(
     x: &Tensor,
     wt: &[f32],
     b: &[f32],
     a: Act,
-    out: &mut Tensor,
+    out: &mut [f32],
+    first: usize,
     p0: usize,
     o0: usize,
 ) {
@@ -123,7 +170,8 @@ fn tile<const R: usize, const V: usize>(
             acc[r][v] = f32x8::from(&b[o0 + 8 * v..o0 + 8 * v + 8]);
         }
     }
-    let rows: [&[f32]; R] = std::array::from_fn(|r| &x.data[(p0 + r) * cin..(p0 + r + 1) * cin]);
+    let q0 = first + p0;
+    let rows: [&[f32]; R] = std::array::from_fn(|r| &x.data[(q0 + r) * cin..(q0 + r + 1) * cin]);
     for i in 0..cin {
         let wrow = &wt[i * cout + o0..i * cout + o0 + 8 * V];
         let wv: [f32x8; V] = std::array::from_fn(|v| f32x8::from(&wrow[8 * v..8 * v + 8]));
@@ -136,7 +184,7 @@ fn tile<const R: usize, const V: usize>(
     }
     let (lo, hi) = (f32x8::splat(0.0), f32x8::splat(6.0));
     for r in 0..R {
-        let o = &mut out.data[(p0 + r) * cout + o0..(p0 + r) * cout + o0 + 8 * V];
+        let o = &mut out[(p0 + r) * cout + o0..(p0 + r) * cout + o0 + 8 * V];
         for v in 0..V {
             let mut s = acc[r][v];
             if a == Act::Relu6 {
@@ -158,38 +206,53 @@ pub fn same_padding(n: usize, k: usize, s: usize) -> (usize, usize) {
 /// Depthwise `k × k` convolution with stride `s`, zero "SAME" padding, bias and ReLU6; `w` is
 /// `[ky·k + kx][channel]`.
 pub fn depthwise(x: &Tensor, w: &[f32], b: &[f32], k: usize, s: usize) -> Tensor {
+    depthwise_par(x, w, b, k, s, 1)
+}
+
+/// [`depthwise`] on up to `threads` threads (output rows split between them); the same bits.
+pub fn depthwise_par(
+    x: &Tensor,
+    w: &[f32],
+    b: &[f32],
+    k: usize,
+    s: usize,
+    threads: usize,
+) -> Tensor {
     let c = x.c;
     assert_eq!(w.len(), k * k * c);
     let (oh, pt) = same_padding(x.h, k, s);
     let (ow, pl) = same_padding(x.w, k, s);
     let mut out = Tensor::zeros(oh, ow, c);
-    for oy in 0..oh {
-        for ox in 0..ow {
-            let o = &mut out.data[(oy * ow + ox) * c..(oy * ow + ox + 1) * c];
-            o.copy_from_slice(b);
-            for ky in 0..k {
-                let iy = (oy * s + ky) as isize - pt as isize;
-                if iy < 0 || iy >= x.h as isize {
-                    continue;
-                }
-                for kx in 0..k {
-                    let ix = (ox * s + kx) as isize - pl as isize;
-                    if ix < 0 || ix >= x.w as isize {
+    split_items(&mut out.data, ow * c, 1, threads, |first, rows| {
+        for (r, row) in rows.chunks_exact_mut(ow * c).enumerate() {
+            let oy = first + r;
+            for ox in 0..ow {
+                let o = &mut row[ox * c..(ox + 1) * c];
+                o.copy_from_slice(b);
+                for ky in 0..k {
+                    let iy = (oy * s + ky) as isize - pt as isize;
+                    if iy < 0 || iy >= x.h as isize {
                         continue;
                     }
-                    let p = (iy as usize * x.w + ix as usize) * c;
-                    let xin = &x.data[p..p + c];
-                    let wk = &w[(ky * k + kx) * c..(ky * k + kx + 1) * c];
-                    for ((oc, &xi), &wi) in o.iter_mut().zip(xin).zip(wk) {
-                        *oc += xi * wi;
+                    for kx in 0..k {
+                        let ix = (ox * s + kx) as isize - pl as isize;
+                        if ix < 0 || ix >= x.w as isize {
+                            continue;
+                        }
+                        let p = (iy as usize * x.w + ix as usize) * c;
+                        let xin = &x.data[p..p + c];
+                        let wk = &w[(ky * k + kx) * c..(ky * k + kx + 1) * c];
+                        for ((oc, &xi), &wi) in o.iter_mut().zip(xin).zip(wk) {
+                            *oc += xi * wi;
+                        }
                     }
                 }
-            }
-            for v in o.iter_mut() {
-                *v = v.clamp(0.0, 6.0);
+                for v in o.iter_mut() {
+                    *v = v.clamp(0.0, 6.0);
+                }
             }
         }
-    }
+    });
     out
 }
 
@@ -285,7 +348,37 @@ mod tests {
             let wt = pseudo(cin * cout, 2);
             let b = pseudo(cout, 3);
             for a in [Act::None, Act::Relu6] {
-                assert_eq!(pointwise(&x, &wt, &b, a), pointwise_ref(&x, &wt, &b, a));
+                let want = pointwise_ref(&x, &wt, &b, a);
+                assert_eq!(pointwise(&x, &wt, &b, a), want);
+                for threads in [2, 3, 64] {
+                    assert_eq!(
+                        pointwise_par(&x, &wt, &b, a, threads),
+                        want,
+                        "{threads} threads"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn depthwise_does_not_depend_on_threads() {
+        for &(h, w, c, k, s) in &[(7, 5, 16, 3, 1), (9, 6, 8, 5, 2), (1, 1, 8, 3, 2)] {
+            let x = Tensor {
+                h,
+                w,
+                c,
+                data: pseudo(h * w * c, 4),
+            };
+            let wt = pseudo(k * k * c, 5);
+            let b = pseudo(c, 6);
+            let one = depthwise(&x, &wt, &b, k, s);
+            for threads in [2, 4, 32] {
+                assert_eq!(
+                    depthwise_par(&x, &wt, &b, k, s, threads),
+                    one,
+                    "{threads} threads"
+                );
             }
         }
     }

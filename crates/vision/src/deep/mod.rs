@@ -16,7 +16,7 @@ pub mod weights;
 use crate::image::{Plane, RgbImage, downscale_rgb, working_size};
 use crate::model::{DETAIL_LONG_SIDE, WORK_LONG_SIDE};
 use crate::{Prediction, faces, text};
-use kernels::{Act, Tensor, depthwise, im2col, pointwise, resize_bilinear};
+use kernels::{Act, Tensor, depthwise_par, im2col, pointwise, pointwise_par, resize_bilinear};
 use std::sync::OnceLock;
 use weights::{BlockSpec, ReadoutSpec, Weights};
 
@@ -37,6 +37,17 @@ struct Block {
     proj_b: Vec<f32>,
 }
 
+/// One readout: from the four feature maps to a density over the stride-8 grid.
+struct Readout {
+    l1_w: Vec<Vec<f32>>,
+    l1_b: Vec<f32>,
+    l2_w: Vec<f32>,
+    l2_b: Vec<f32>,
+    l3_w: Vec<f32>,
+    l3_b: f32,
+    spec: ReadoutSpec,
+}
+
 /// The network, with weights decoded to f32 and 1×1 weights transposed to `[in][out]`.
 pub struct DeepModel {
     net_long_side: usize,
@@ -46,13 +57,9 @@ pub struct DeepModel {
     taps: Vec<usize>,
     head_w: Vec<f32>,
     head_b: Vec<f32>,
-    l1_w: Vec<Vec<f32>>,
-    l1_b: Vec<f32>,
-    l2_w: Vec<f32>,
-    l2_b: Vec<f32>,
-    l3_w: Vec<f32>,
-    l3_b: f32,
-    readout: ReadoutSpec,
+    /// The readouts of the training's cross-validation folds (readout k was trained without
+    /// fold k); the map is the mean of their densities.
+    readouts: Vec<Readout>,
 }
 
 /// `[out][in]` → `[in][out]`.
@@ -65,6 +72,10 @@ fn transpose(w: &[f32], out: usize, inp: usize) -> Vec<f32> {
     }
     t
 }
+
+/// The four readout inputs of one image: stride-8, stride-16, stride-32 stage outputs and the
+/// head (computed once, read by every readout).
+pub struct Features(Vec<Tensor>);
 
 impl DeepModel {
     /// Builds the model from a weights file's bytes.
@@ -96,12 +107,6 @@ impl DeepModel {
             });
         }
         let last = blocks.last().ok_or("no blocks")?.spec.cout;
-        let [h1, h2] = wf.readout.hidden;
-        let l1_w = TAP_CHANNELS
-            .iter()
-            .enumerate()
-            .map(|(k, &c)| pw(&format!("readout.l1.{k}.w"), h1, c))
-            .collect::<Result<Vec<_>, _>>()?;
         for (k, &t) in wf.taps.iter().enumerate() {
             if blocks.get(t).map(|b| b.spec.cout) != Some(TAP_CHANNELS[k]) {
                 return Err(format!(
@@ -110,6 +115,30 @@ impl DeepModel {
                 ));
             }
         }
+        if wf.readouts.is_empty() {
+            return Err("no readouts".into());
+        }
+        let readouts = wf
+            .readouts
+            .iter()
+            .enumerate()
+            .map(|(r, spec)| -> Result<Readout, String> {
+                let [h1, h2] = spec.hidden;
+                Ok(Readout {
+                    l1_w: TAP_CHANNELS
+                        .iter()
+                        .enumerate()
+                        .map(|(k, &c)| pw(&format!("readout{r}.l1.{k}.w"), h1, c))
+                        .collect::<Result<Vec<_>, _>>()?,
+                    l1_b: wf.get(&format!("readout{r}.l1.b"), &[h1])?,
+                    l2_w: pw(&format!("readout{r}.l2.w"), h2, h1)?,
+                    l2_b: wf.get(&format!("readout{r}.l2.b"), &[h2])?,
+                    l3_w: wf.get(&format!("readout{r}.l3.w"), &[1, h2])?,
+                    l3_b: wf.get(&format!("readout{r}.l3.b"), &[1])?[0],
+                    spec: spec.clone(),
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(DeepModel {
             net_long_side: wf.net_long_side,
             stem_w,
@@ -117,13 +146,7 @@ impl DeepModel {
             taps: wf.taps.clone(),
             head_w: pw("head.w", 1280, last)?,
             head_b: wf.get("head.b", &[1280])?,
-            l1_w,
-            l1_b: wf.get("readout.l1.b", &[h1])?,
-            l2_w: pw("readout.l2.w", h2, h1)?,
-            l2_b: wf.get("readout.l2.b", &[h2])?,
-            l3_w: wf.get("readout.l3.w", &[1, h2])?,
-            l3_b: wf.get("readout.l3.b", &[1])?[0],
-            readout: wf.readout.clone(),
+            readouts,
             blocks,
         })
     }
@@ -132,6 +155,11 @@ impl DeepModel {
     pub fn embedded() -> &'static DeepModel {
         static MODEL: OnceLock<DeepModel> = OnceLock::new();
         MODEL.get_or_init(|| DeepModel::from_bytes(WEIGHTS).expect("embedded weights are valid"))
+    }
+
+    /// Number of readouts (the training's cross-validation folds).
+    pub fn readout_count(&self) -> usize {
+        self.readouts.len()
     }
 
     /// Network input size for an image of `width × height`: longer side the trained size,
@@ -156,23 +184,39 @@ impl DeepModel {
         t
     }
 
-    /// Predicted fixation density over the stride-8 grid of `input` (sums to 1).
-    pub fn density(&self, input: &Tensor) -> Plane {
-        let feats = self.backbone(input);
-        self.readout(&feats)
+    /// Predicted fixation density over the stride-8 grid of `input` (sums to 1): the mean of
+    /// the readouts' densities, with the network on up to `threads` threads.
+    pub fn density(&self, input: &Tensor, threads: usize) -> Plane {
+        self.mean_density(&self.features(input, threads))
     }
 
-    /// The four readout inputs: stride-8, stride-16, stride-32 stage outputs and the head.
-    fn backbone(&self, input: &Tensor) -> Vec<Tensor> {
-        let mut x = pointwise(&im2col(input, 3, 2), &self.stem_w, &self.stem_b, Act::Relu6);
+    /// The mean of the readouts' densities over the stride-8 grid (sums to 1).
+    pub fn mean_density(&self, feats: &Features) -> Plane {
+        let mut acc = self.readout_density(feats, 0);
+        for r in 1..self.readouts.len() {
+            let d = self.readout_density(feats, r);
+            for (a, v) in acc.data.iter_mut().zip(&d.data) {
+                *a += v;
+            }
+        }
+        let n = self.readouts.len() as f32;
+        acc.data.iter_mut().for_each(|v| *v /= n);
+        acc
+    }
+
+    /// The backbone's outputs for `input` that the readouts read, on up to `threads` threads
+    /// (the same bits for any number).
+    pub fn features(&self, input: &Tensor, threads: usize) -> Features {
+        let pw = |x: &Tensor, w: &[f32], b: &[f32], a: Act| pointwise_par(x, w, b, a, threads);
+        let mut x = pw(&im2col(input, 3, 2), &self.stem_w, &self.stem_b, Act::Relu6);
         let mut feats = Vec::with_capacity(4);
         for (i, b) in self.blocks.iter().enumerate() {
             let mut y = match &b.expand {
-                Some((w, bias)) => pointwise(&x, w, bias, Act::Relu6),
+                Some((w, bias)) => pw(&x, w, bias, Act::Relu6),
                 None => x.clone(),
             };
-            y = depthwise(&y, &b.dw_w, &b.dw_b, b.spec.kernel, b.spec.stride);
-            y = pointwise(&y, &b.proj_w, &b.proj_b, Act::None);
+            y = depthwise_par(&y, &b.dw_w, &b.dw_b, b.spec.kernel, b.spec.stride, threads);
+            y = pw(&y, &b.proj_w, &b.proj_b, Act::None);
             if b.spec.skip {
                 for (o, &v) in y.data.iter_mut().zip(&x.data) {
                     *o += v;
@@ -183,19 +227,23 @@ impl DeepModel {
                 feats.push(x.clone());
             }
         }
-        feats.push(pointwise(&x, &self.head_w, &self.head_b, Act::Relu6));
-        feats
+        feats.push(pw(&x, &self.head_w, &self.head_b, Act::Relu6));
+        Features(feats)
     }
 
-    fn readout(&self, feats: &[Tensor]) -> Plane {
+    /// Readout `r` alone: its density over the stride-8 grid (sums to 1). Readout `r` was
+    /// trained without the images of cross-validation fold `r`.
+    pub fn readout_density(&self, feats: &Features, r: usize) -> Plane {
+        let ro = &self.readouts[r];
+        let feats = &feats.0;
         let (h, w) = (feats[0].h, feats[0].w);
-        let h1 = self.l1_b.len();
+        let h1 = ro.l1_b.len();
         let mut s = Tensor::zeros(h, w, h1);
         for px in s.data.chunks_exact_mut(h1) {
-            px.copy_from_slice(&self.l1_b);
+            px.copy_from_slice(&ro.l1_b);
         }
         let zero = vec![0.0; h1];
-        for (f, wt) in feats.iter().zip(&self.l1_w) {
+        for (f, wt) in feats.iter().zip(&ro.l1_w) {
             let mut y = pointwise(f, wt, &zero, Act::None);
             if (y.h, y.w) != (h, w) {
                 y = resize_bilinear(&y, h, w);
@@ -205,9 +253,9 @@ impl DeepModel {
             }
         }
         s.data.iter_mut().for_each(|v| *v = softplus(*v));
-        let mut s = pointwise(&s, &self.l2_w, &self.l2_b, Act::None);
+        let mut s = pointwise(&s, &ro.l2_w, &ro.l2_b, Act::None);
         s.data.iter_mut().for_each(|v| *v = softplus(*v));
-        let h2 = self.l2_b.len();
+        let h2 = ro.l2_b.len();
         let mut map = Plane {
             width: w,
             height: h,
@@ -215,16 +263,16 @@ impl DeepModel {
                 .data
                 .chunks_exact(h2)
                 .map(|px| {
-                    let mut a = self.l3_b;
-                    for (x, k) in px.iter().zip(&self.l3_w) {
+                    let mut a = ro.l3_b;
+                    for (x, k) in px.iter().zip(&ro.l3_w) {
                         a += x * k;
                     }
                     a
                 })
                 .collect(),
         };
-        blur_normalised(&mut map, self.readout.blur_sigma * w.max(h) as f32);
-        let [cu2, cv2, cv] = self.readout.centre;
+        blur_normalised(&mut map, ro.spec.blur_sigma * w.max(h) as f32);
+        let [cu2, cv2, cv] = ro.spec.centre;
         for y in 0..h {
             let v = (y as f32 + 0.5) / h as f32 - 0.5;
             for x in 0..w {
@@ -283,33 +331,49 @@ fn softmax(p: &mut Plane) {
     p.data.iter_mut().for_each(|v| *v = (*v as f64 / s) as f32);
 }
 
-/// Predicted fixation density of an image over the network's stride-8 grid (sums to 1).
+/// Predicted fixation density of an image over the network's stride-8 grid (sums to 1), on one
+/// thread.
 pub fn density(img: &RgbImage<'_>) -> Plane {
     let m = DeepModel::embedded();
-    m.density(&m.input(img))
+    m.density(&m.input(img), 1)
 }
 
-/// Predicts where people look with model v2, in the same form as [`crate::predict`]: the density
-/// grid upsampled (bilinear) to the working size and scaled to sum to 1, with the faces and
-/// text-like regions found on the grey detail copy as the classical model does (the analysis
-/// reports them). Not yet the default model.
+/// Predicts where people look with model v2, on one thread; see [`predict_threads`].
 pub fn predict(img: &RgbImage<'_>) -> Prediction {
-    let (dw, dh) = working_size(img.width(), img.height(), DETAIL_LONG_SIDE);
-    let grey = {
+    predict_threads(img, 1)
+}
+
+/// Predicts where people look with model v2, in the same form as the classical model: the
+/// density grid upsampled (bilinear) to the working size and scaled to sum to 1, with the faces
+/// and text-like regions found on the grey detail copy as the classical model does (the
+/// analysis reports them). With `threads` > 1 the network's layers are split between threads
+/// and the face and text search runs beside it; the result is the same for any number.
+pub fn predict_threads(img: &RgbImage<'_>, threads: usize) -> Prediction {
+    let search = || {
+        let (dw, dh) = working_size(img.width(), img.height(), DETAIL_LONG_SIDE);
         let d = downscale_rgb(img, dw, dh);
-        Plane {
+        let grey = Plane {
             width: dw,
             height: dh,
             data: (0..dw * dh)
                 .map(|i| 0.299 * d[0].data[i] + 0.587 * d[1].data[i] + 0.114 * d[2].data[i])
                 .collect(),
-        }
+        };
+        (faces::detect(&grey), text::detect(&grey))
     };
-    let found_faces = faces::detect(&grey);
-    let texts = text::detect(&grey);
-    drop(grey);
+    let m = DeepModel::embedded();
+    let net = |threads: usize| m.density(&m.input(img), threads);
+    let ((found_faces, texts), grid) = if threads > 1 {
+        std::thread::scope(|s| {
+            let h = s.spawn(search);
+            let grid = net(threads - 1);
+            (h.join().expect("face and text search"), grid)
+        })
+    } else {
+        (search(), net(1))
+    };
     let (w, h) = working_size(img.width(), img.height(), WORK_LONG_SIDE);
-    let mut map = density(img).resize_bilinear(w, h);
+    let mut map = grid.resize_bilinear(w, h);
     map.normalize_sum();
     Prediction {
         map,
@@ -322,28 +386,39 @@ pub fn predict(img: &RgbImage<'_>) -> Prediction {
 mod tests {
     use super::*;
 
-    fn golden(name: &str, rgb: &[u8], map: &[u8], w: usize, h: usize) {
+    fn floats(b: &[u8]) -> Vec<f32> {
+        b.chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    }
+
+    /// Largest difference from `want`, as a fraction of its peak.
+    fn worst(got: &Plane, want: &[f32]) -> f32 {
+        let peak = want.iter().copied().fold(0.0, f32::max);
+        got.data
+            .iter()
+            .zip(want)
+            .map(|(a, b)| (a - b).abs() / peak)
+            .fold(0.0, f32::max)
+    }
+
+    fn golden(name: &str, rgb: &[u8], map: &[u8], last: &[u8], w: usize, h: usize) {
         let m = DeepModel::embedded();
         let mut t = Tensor::zeros(h, w, 3);
         for (o, &v) in t.data.iter_mut().zip(rgb) {
             *o = (v as f32 - 127.0) / 128.0;
         }
-        let got = m.density(&t);
-        let want: Vec<f32> = map
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
-        assert_eq!((got.width, got.height), (w / 8, h / 8), "{name}");
-        let peak = want.iter().copied().fold(0.0, f32::max);
-        let worst = got
-            .data
-            .iter()
-            .zip(&want)
-            .map(|(a, b)| (a - b).abs() / peak)
-            .fold(0.0, f32::max);
         // Float32 here and in PyTorch differ only in summation order.
-        assert!(worst < 1e-4, "{name}: max difference {worst} of the peak");
+        let got = m.density(&t, 1);
+        assert_eq!((got.width, got.height), (w / 8, h / 8), "{name}");
+        let e = worst(&got, &floats(map));
+        assert!(e < 1e-4, "{name}: ensemble differs by {e} of the peak");
         assert!((got.sum() - 1.0).abs() < 1e-4);
+        let feats = m.features(&t, 3);
+        let one = m.readout_density(&feats, m.readout_count() - 1);
+        let e = worst(&one, &floats(last));
+        assert!(e < 1e-4, "{name}: last readout differs by {e} of the peak");
+        assert_eq!(m.density(&t, 3).data, got.data, "threads change nothing");
     }
 
     #[test]
@@ -352,6 +427,7 @@ mod tests {
             "card_96x64",
             include_bytes!("golden/card_96x64.rgb"),
             include_bytes!("golden/card_96x64.map.f32"),
+            include_bytes!("golden/card_96x64.last.f32"),
             96,
             64,
         );
@@ -359,6 +435,7 @@ mod tests {
             "card_64x128",
             include_bytes!("golden/card_64x128.rgb"),
             include_bytes!("golden/card_64x128.map.f32"),
+            include_bytes!("golden/card_64x128.last.f32"),
             64,
             128,
         );
@@ -394,6 +471,12 @@ mod tests {
         let a = crate::analyse(&p.map, &p.faces, &p.texts);
         assert!(!a.hotspots.is_empty());
         assert_eq!(predict(&img).map.data, p.map.data);
+        let t = predict_threads(&img, 3);
+        assert_eq!(t.map.data, p.map.data);
+        assert_eq!(
+            (t.faces.len(), t.texts.len()),
+            (p.faces.len(), p.texts.len())
+        );
     }
 
     #[test]

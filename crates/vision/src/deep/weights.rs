@@ -1,6 +1,7 @@
 //! Parsing the embedded weights file written by `tools/saliency/export.py`: the 8 bytes
-//! `RGDATTN1`, a little-endian u32 header length, a JSON header (architecture and tensor
-//! table), then every tensor as little-endian IEEE float16, decoded here to f32 once.
+//! `RGDATTN2`, a little-endian u32 header length, a JSON header (architecture, the readouts'
+//! constants and the tensor table), then every tensor as little-endian IEEE float16, decoded
+//! here to f32 once. Readout `r`'s tensors are named `readout{r}.…`.
 
 use serde::Deserialize;
 use std::collections::HashMap;
@@ -24,7 +25,7 @@ pub struct BlockSpec {
     pub skip: bool,
 }
 
-/// Readout constants stored in the header.
+/// One readout's constants, stored in the header.
 #[derive(Debug, Clone, Deserialize)]
 pub struct ReadoutSpec {
     /// Standard deviation of the final blur, as a fraction of the grid's longer side.
@@ -47,7 +48,7 @@ struct Header {
     blocks: Vec<BlockSpec>,
     taps: Vec<usize>,
     net_long_side: usize,
-    readout: ReadoutSpec,
+    readouts: Vec<ReadoutSpec>,
     tensors: Vec<TensorEntry>,
 }
 
@@ -60,8 +61,8 @@ pub struct Weights {
     pub taps: Vec<usize>,
     /// Longer side of the network input the readout was trained at.
     pub net_long_side: usize,
-    /// Readout constants.
-    pub readout: ReadoutSpec,
+    /// The readouts' constants, in file order (`readout{r}.…` tensors).
+    pub readouts: Vec<ReadoutSpec>,
     tensors: HashMap<String, (Vec<usize>, Vec<f32>)>,
 }
 
@@ -87,7 +88,7 @@ pub fn f16_to_f32(h: u16) -> f32 {
 impl Weights {
     /// Parses the file; errors name what is wrong (the embedded file is checked by tests).
     pub fn parse(bytes: &[u8]) -> Result<Weights, String> {
-        if bytes.len() < 12 || &bytes[..8] != b"RGDATTN1" {
+        if bytes.len() < 12 || &bytes[..8] != b"RGDATTN2" {
             return Err("not a Regard attention weights file".into());
         }
         let hlen = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
@@ -115,7 +116,7 @@ impl Weights {
             blocks: header.blocks,
             taps: header.taps,
             net_long_side: header.net_long_side,
-            readout: header.readout,
+            readouts: header.readouts,
             tensors,
         })
     }
@@ -150,7 +151,7 @@ mod tests {
     #[test]
     fn rejects_bad_files() {
         assert!(Weights::parse(b"nope").is_err());
-        let mut b = b"RGDATTN1".to_vec();
+        let mut b = b"RGDATTN2".to_vec();
         b.extend_from_slice(&100u32.to_le_bytes());
         assert!(Weights::parse(&b).is_err());
     }

@@ -3,7 +3,7 @@
 //! 10th and 90th percentiles and the process's peak memory (VmHWM).
 
 use anyhow::Result;
-use regard_vision::{RgbImage, analyse, predict};
+use regard_vision::{Model, RgbImage, analyse, predict_model};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -52,13 +52,21 @@ fn peak_rss_mib() -> Option<f64> {
     Some(kb / 1024.0)
 }
 
-fn time(label: &str, w: usize, h: usize, data: &[u8], runs: usize) -> Result<()> {
+fn time(
+    label: &str,
+    w: usize,
+    h: usize,
+    data: &[u8],
+    runs: usize,
+    model: Model,
+    threads: usize,
+) -> Result<()> {
     let img = RgbImage::new(w, h, data)?;
     let mut t = Vec::with_capacity(runs);
     let mut last = None;
     for _ in 0..runs.max(1) {
         let t0 = Instant::now();
-        let p = predict(&img);
+        let p = predict_model(&img, model, threads);
         let a = analyse(&p.map, &p.faces, &p.texts);
         t.push(t0.elapsed().as_secs_f64() * 1e3);
         last = Some(a);
@@ -80,21 +88,32 @@ fn time(label: &str, w: usize, h: usize, data: &[u8], runs: usize) -> Result<()>
 }
 
 /// Runs the benchmark.
-pub fn run(runs: usize, images: &[PathBuf]) -> Result<()> {
-    println!("one thread; time = decoded pixels → map + score + analysis");
+pub fn run(runs: usize, model: Model, threads: usize, images: &[PathBuf]) -> Result<()> {
+    println!(
+        "model {model:?}, {threads} thread{}; time = decoded pixels → map + score + analysis",
+        if threads == 1 { "" } else { "s" }
+    );
+    // Warm the models (weights decoded once) so the first timed run is not an outlier.
+    let small = synthetic(64, 48);
+    let _ = predict_model(&RgbImage::new(64, 48, &small)?, model, threads);
     if images.is_empty() {
-        // Warm the face model once so the first timed run is not an outlier.
-        let small = synthetic(64, 48);
-        let _ = predict(&RgbImage::new(64, 48, &small)?);
         let d = synthetic(1920, 1080);
-        time("synthetic", 1920, 1080, &d, runs)?;
+        time("synthetic", 1920, 1080, &d, runs, model, threads)?;
         drop(d);
         let d = synthetic(6000, 4000);
-        time("synthetic", 6000, 4000, &d, runs.div_ceil(2))?;
+        time(
+            "synthetic",
+            6000,
+            4000,
+            &d,
+            runs.div_ceil(2),
+            model,
+            threads,
+        )?;
     } else {
         for p in images {
             let (w, h, d) = super::heatmap::decode(p)?;
-            time(&p.display().to_string(), w, h, &d, runs)?;
+            time(&p.display().to_string(), w, h, &d, runs, model, threads)?;
         }
     }
     Ok(())

@@ -1,9 +1,12 @@
-//! `regard fit-saliency` and `regard eval-saliency`: fitting the model on an eye-tracking set and
-//! scoring it, with k-fold cross-validation split by image, against a centre-only baseline,
-//! spectral residual × centre, and the leave-one-viewer-out human baseline.
+//! `regard fit-saliency` and `regard eval-saliency`: fitting the classical model on an
+//! eye-tracking set, and scoring both models with k-fold cross-validation split by image (the
+//! classical one refitted per fold here; model v2 with the readout its training left fold k out
+//! of), against a centre-only baseline, spectral residual × centre, and the leave-one-viewer-out
+//! human baseline.
 
 use super::osie::{Dataset, fit_samples, parallel_map};
 use anyhow::{Result, bail};
+use regard_vision::deep::DeepModel;
 use regard_vision::features::centre_gaussian;
 use regard_vision::fit::{self, Sample};
 use regard_vision::image::{Plane, working_size};
@@ -74,6 +77,11 @@ pub struct EvalOptions<'a> {
 }
 
 struct Row {
+    /// Model v2 with the readout trained without this image's fold (when the folds match the
+    /// training's).
+    v2_cv: Option<Scores>,
+    /// Model v2 as shipped: the mean of every readout (in-sample on OSIE).
+    v2: Scores,
     model: Scores,
     centre: Scores,
     sr_centre: Scores,
@@ -114,6 +122,16 @@ pub fn eval_saliency(o: &EvalOptions<'_>) -> Result<()> {
         fold_params.push(p);
     }
     let shipped = Params::fitted();
+    let deep = DeepModel::embedded();
+    // Readout k of v2 was trained without the images i ≡ k (mod 5), the split used here.
+    let v2_folds = o.folds == deep.readout_count();
+    if !v2_folds {
+        eprintln!(
+            "model v2 has {} cross-validation readouts: its cross-validated row needs --folds {}",
+            deep.readout_count(),
+            deep.readout_count()
+        );
+    }
 
     // Every fixation of every image, relative to its image, for the shuffled-AUC negatives.
     let rel: Vec<Vec<(f64, f64)>> = ds
@@ -150,6 +168,14 @@ pub fn eval_saliency(o: &EvalOptions<'_>) -> Result<()> {
             })
             .collect();
         let up = |p: &Plane| p.resize_bilinear(ew, eh);
+        // v2 maps take the product's path: grid → working size → scoring size.
+        let (ww, wh) = working_size(w, h, model::WORK_LONG_SIDE);
+        let deep_up = |p: &Plane| up(&p.resize_bilinear(ww, wh));
+        let feats = deep.features(&deep.input(&img), 1);
+        let v2_map = deep_up(&deep.mean_density(&feats));
+        let v2_cv_map =
+            v2_folds.then(|| deep_up(&deep.readout_density(&feats, ds.fold(i, o.folds))));
+        drop(feats);
         let model_map = up(&model::combine(&fs, &fold_params[ds.fold(i, o.folds)]));
         let shipped_map = up(&model::combine(&fs, &shipped));
         let centre = centre_gaussian(ew, eh, 0.25, 0.25);
@@ -178,6 +204,8 @@ pub fn eval_saliency(o: &EvalOptions<'_>) -> Result<()> {
             (n > 0).then(|| acc.scaled(1.0 / n as f64))
         };
         Ok(Row {
+            v2_cv: v2_cv_map.map(|m| score_all(&m, &fix, &others, sigma)),
+            v2: score_all(&v2_map, &fix, &others, sigma),
             model: score_all(&model_map, &fix, &others, sigma),
             centre: score_all(&centre, &fix, &others, sigma),
             sr_centre: score_all(&sr, &fix, &others, sigma),
@@ -206,13 +234,13 @@ pub fn eval_saliency(o: &EvalOptions<'_>) -> Result<()> {
         rows.len(),
         o.eval_long_side
     );
-    println!("| Model | AUC-Judd | sAUC | NSS | CC | KLD ↓ | SIM |");
-    println!("|---|---|---|---|---|---|---|");
+    println!("| Model | AUC-Judd | sAUC | NSS | CC | KLD ↓ | SIM | IG (bits/fix.) |");
+    println!("|---|---|---|---|---|---|---|---|");
     let line = |name: &str, s: Option<Scores>, note: &str| {
         if let Some(s) = s {
             println!(
-                "| {name} | {:.3} | {:.3} | {:.2} | {:.3} | {:.3} | {:.3} |{note}",
-                s.auc_judd, s.sauc, s.nss, s.cc, s.kld, s.sim
+                "| {name} | {:.3} | {:.3} | {:.2} | {:.3} | {:.3} | {:.3} | {:.2} |{note}",
+                s.auc_judd, s.sauc, s.nss, s.cc, s.kld, s.sim, s.ig
             );
         }
     };
@@ -227,13 +255,26 @@ pub fn eval_saliency(o: &EvalOptions<'_>) -> Result<()> {
         "",
     );
     line(
-        &format!("Regard model, {}-fold CV by image", o.folds),
+        &format!("classical model, {}-fold CV by image", o.folds),
         mean(&|r| Some(r.model)),
         "",
     );
     line(
-        "Regard model, shipped params (in-sample)",
+        "classical model, shipped params (in-sample)",
         mean(&|r| Some(r.shipped)),
+        "",
+    );
+    line(
+        &format!(
+            "**model v2**, {}-fold CV by image (readout k on fold k)",
+            o.folds
+        ),
+        mean(&|r| r.v2_cv),
+        "",
+    );
+    line(
+        "model v2 as shipped (mean of the readouts; in-sample)",
+        mean(&|r| Some(r.v2)),
         "",
     );
     line(

@@ -4,7 +4,7 @@
 
 use anyhow::{Context, Result, anyhow, bail};
 use regard_vision::image::MAX_PIXELS;
-use regard_vision::{Prediction, RgbImage, analyse, deep, predict, render};
+use regard_vision::{RgbImage, analyse, predict_model, render};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -70,17 +70,18 @@ pub fn decode(path: &Path) -> Result<(usize, usize, Vec<u8>)> {
 /// Which attention model predicts the maps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Model {
-    /// The fitted classical model (hand-made features; the default for now).
-    Classical,
-    /// Attention model v2: EfficientNet-Lite0 features and a readout learned from fixations.
+    /// Attention model v2 (the default): EfficientNet-Lite0 features and readouts learned from
+    /// eye fixations.
     V2,
+    /// The classical model (hand-made features with fitted weights), kept for comparison.
+    Classical,
 }
 
-impl Model {
-    fn predict(self, img: &RgbImage<'_>) -> Prediction {
-        match self {
-            Model::Classical => predict(img),
-            Model::V2 => deep::predict(img),
+impl From<Model> for regard_vision::Model {
+    fn from(m: Model) -> Self {
+        match m {
+            Model::V2 => regard_vision::Model::V2,
+            Model::Classical => regard_vision::Model::Classical,
         }
     }
 }
@@ -88,7 +89,7 @@ impl Model {
 fn process(path: &Path, out: &Path, name: &str, opts: &Options) -> Result<()> {
     let (w, h, data) = decode(path)?;
     let img = RgbImage::new(w, h, &data)?;
-    let pred = opts.model.predict(&img);
+    let pred = predict_model(&img, opts.model.into(), opts.threads);
     let analysis = analyse(&pred.map, &pred.faces, &pred.texts);
     let grey = render::grey16(&pred.map, w, h);
     let png = out.join(format!("{name}.png"));
@@ -147,6 +148,8 @@ pub struct Options {
     pub opacity: f32,
     /// The model.
     pub model: Model,
+    /// Threads for one image (v2; the maps do not depend on it).
+    pub threads: usize,
 }
 
 /// Runs the command; fails (non-zero exit) if any image failed.
