@@ -90,31 +90,50 @@ fn good_images_get_a_map_and_an_analysis() {
 }
 
 #[test]
-fn model_v2_writes_a_16_bit_map_and_an_analysis() {
-    let dir = temp_dir("v2");
+fn both_models_write_a_16_bit_map_and_threads_change_nothing() {
+    let dir = temp_dir("models");
     let img = dir.join("ad.png");
     write_png(&img, 200, 120);
-    let out = dir.join("out");
+    let run = |name: &str, extra: &[&str]| -> image::ImageBuffer<image::Luma<u16>, Vec<u16>> {
+        let out = dir.join(name);
+        let mut args = vec!["heatmap", "--out", out.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        args.push(img.to_str().unwrap());
+        let o = regard(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let j: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("ad.json")).unwrap()).unwrap();
+        assert!(!j["hotspots"].as_array().unwrap().is_empty(), "{name}");
+        image::open(out.join("ad.png")).unwrap().to_luma16()
+    };
+    let v2 = run("default", &[]);
+    assert_eq!(v2.dimensions(), (200, 120));
+    assert_eq!(v2.iter().copied().max(), Some(65535));
+    // A smooth density: far more distinct levels than an 8-bit map could hold.
+    let mut levels: Vec<u16> = v2.iter().copied().collect();
+    levels.sort_unstable();
+    levels.dedup();
+    assert!(levels.len() > 256, "{} levels", levels.len());
+    assert_eq!(run("v2", &["--model", "v2"]), v2, "v2 is the default");
+    assert_eq!(
+        run("threads", &["--threads", "3"]),
+        v2,
+        "threads change no pixel"
+    );
+    let classical = run("classical", &["--model", "classical"]);
+    assert_eq!(classical.dimensions(), (200, 120));
+    assert_ne!(classical, v2);
+    // A bad thread count is refused by the argument parser.
+    let out = dir.join("zero");
     let o = regard(&[
         "heatmap",
-        "--model",
-        "v2",
+        "--threads",
+        "0",
         "--out",
         out.to_str().unwrap(),
         img.to_str().unwrap(),
     ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let map = image::open(out.join("ad.png")).unwrap().to_luma16();
-    assert_eq!(map.dimensions(), (200, 120));
-    assert_eq!(map.iter().copied().max(), Some(65535));
-    // A smooth density: far more distinct levels than an 8-bit map could hold.
-    let mut levels: Vec<u16> = map.iter().copied().collect();
-    levels.sort_unstable();
-    levels.dedup();
-    assert!(levels.len() > 256, "{} levels", levels.len());
-    let j: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("ad.json")).unwrap()).unwrap();
-    assert!(!j["hotspots"].as_array().unwrap().is_empty());
+    assert!(!o.status.success());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

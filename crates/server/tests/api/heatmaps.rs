@@ -232,6 +232,8 @@ async fn assert_done_item(app: &TestApp, user: &User, item: &Value, source: &Val
         source["width"].as_u64().unwrap() as u32,
         source["height"].as_u64().unwrap() as u32,
     );
+    // The model that made the map is recorded (scores of different models do not compare).
+    assert_eq!(result["model"], "v2");
     let grid = &result["grid"];
     let (gw, gh) = (
         grid["width"].as_u64().unwrap() as u32,
