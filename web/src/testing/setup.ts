@@ -1,9 +1,14 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach } from 'vitest';
 
 import { i18n } from '@/lib/i18n';
 import { emptyLists, mockApi } from '@/testing/api-mock';
+
+// `findBy…` and `waitFor` give up after 1 s by default: too short when the test command runs
+// the suites side by side on two busy cores. A wait that succeeds returns as soon as it does,
+// so a longer limit only delays a failure.
+configure({ asyncUtilTimeout: 5000 });
 
 beforeEach(async () => {
   window.localStorage.clear();
