@@ -127,27 +127,27 @@ fn pointwise_range(x: &Tensor, wt: &[f32], b: &[f32], a: Act, first: usize, out:
     let n = out.len() / cout;
     let mut o0 = 0;
     while o0 < cout {
-        let v = if cout - o0 >= 16 { 2 } else { 1 };
+        // 16 outputs at a time while they last, then 8; 4 pixels at a time, then one.
+        let (v, four, one): (usize, Tile, Tile) = if cout - o0 >= 16 {
+            (2, tile::<4, 2>, tile::<1, 2>)
+        } else {
+            (1, tile::<4, 1>, tile::<1, 1>)
+        };
         let mut p0 = 0;
         while p0 + 4 <= n {
-            if v == 2 {
-                tile::<4, 2>(x, wt, b, a, out, first, p0, o0);
-            } else {
-                tile::<4, 1>(x, wt, b, a, out, first, p0, o0);
-            }
+            four(x, wt, b, a, out, first, p0, o0);
             p0 += 4;
         }
         while p0 < n {
-            if v == 2 {
-                tile::<1, 2>(x, wt, b, a, out, first, p0, o0);
-            } else {
-                tile::<1, 1>(x, wt, b, a, out, first, p0, o0);
-            }
+            one(x, wt, b, a, out, first, p0, o0);
             p0 += 1;
         }
         o0 += 8 * v;
     }
 }
+
+/// A [`tile`] of some shape.
+type Tile = fn(&Tensor, &[f32], &[f32], Act, &mut [f32], usize, usize, usize);
 
 /// One tile: pixels `first + p0..first + p0 + R` (written at `p0..p0 + R` of `out`), outputs
 /// `o0..o0 + 8V`.
