@@ -1,14 +1,17 @@
-//! Attention model v2: a frozen EfficientNet-Lite0 (ImageNet weights) and a small readout
+//! Attention model v2: a frozen EfficientNet-Lite0 (ImageNet weights) and small readouts
 //! trained on eye fixations (tools/saliency/), run here in pure Rust on the embedded weights.
 //!
 //! Pipeline for one image: area-average to the network size (longer side
 //! [`Weights::net_long_side`], each side a multiple of 32), scale (x − 127) / 128, run the
 //! backbone, take the stride-8, stride-16 and stride-32 stage outputs and the 1280-channel head;
-//! the readout maps each to a few channels (1×1), upsamples them to the stride-8 grid, sums,
+//! each readout maps them to a few channels (1×1), upsamples them to the stride-8 grid, sums,
 //! and applies two more 1×1 layers (softplus between); the result is blurred by a Gaussian,
-//! a centre bias is added and a softmax over the grid gives the fixation density.
+//! a centre bias is added and a softmax over the grid gives a fixation density. The file holds
+//! the five readouts of the training's cross-validation folds; the map is the mean of their
+//! densities.
 //!
-//! One thread, no I/O, deterministic: the same pixels give the same bits.
+//! One thread by default (more on request, with the same result), no I/O, deterministic: the
+//! same pixels give the same bits.
 
 pub mod kernels;
 pub mod weights;
@@ -232,7 +235,8 @@ impl DeepModel {
     }
 
     /// Readout `r` alone: its density over the stride-8 grid (sums to 1). Readout `r` was
-    /// trained without the images of cross-validation fold `r`.
+    /// trained without the images of cross-validation fold `r`. Panics if `r` is not below
+    /// [`DeepModel::readout_count`].
     pub fn readout_density(&self, feats: &Features, r: usize) -> Plane {
         let ro = &self.readouts[r];
         let feats = &feats.0;
