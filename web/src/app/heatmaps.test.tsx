@@ -399,6 +399,18 @@ describe('heatmap results', () => {
     expect(within(done).getByTestId('score-value')).toHaveTextContent('72');
   });
 
+  it("names the best image's score in the summary, never a mean of different images", async () => {
+    const low = { ...item('a', 'done'), result: result({ score: 41.2 }) };
+    const high = { ...item('b', 'done'), position: 1, result: result({ score: 68.6 }) };
+    const pending = { ...item('c', 'processing'), position: 2 };
+    mockApi(({ method, path }) => (method === 'GET' && path === '/heatmaps/h1' ? { body: heatmap([low, high, pending], { score: 54.9 }) } : undefined));
+    renderApp('/heatmap/results/h1');
+    const summary = await screen.findByTestId('heatmap-summary');
+    expect(await within(summary).findByTestId('best-score')).toHaveTextContent('Meilleur score : 69/100 (b)');
+    expect(summary).not.toHaveTextContent('55');
+    expect(summary).not.toHaveTextContent(/moyen/i);
+  });
+
   it('shows the English failure and retry texts', async () => {
     await i18n.changeLanguage('en');
     mockApi(({ path }) => (path === '/heatmaps/h1' ? { body: heatmap([item('b', 'failed')], { status: 'failed' }) } : undefined));

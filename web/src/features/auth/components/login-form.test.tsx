@@ -72,6 +72,16 @@ describe('LoginForm validation', () => {
     expect(password).toHaveAttribute('minLength', '6');
   });
 
+  it('shows the "6 characters minimum" hint only when creating an account', async () => {
+    const { user } = setup();
+    expect(screen.queryByText('6 caractères minimum')).not.toBeInTheDocument();
+    expect(screen.getByLabelText('Mot de passe')).not.toHaveAttribute('aria-describedby');
+    await user.click(screen.getByTestId('auth-mode-toggle'));
+    const hint = screen.getByText('6 caractères minimum');
+    expect(screen.getByLabelText('Mot de passe')).toHaveAccessibleDescription('6 caractères minimum');
+    expect(hint).toBeVisible();
+  });
+
   it('does not submit with an empty form', async () => {
     const { user } = setup();
     await user.click(screen.getByRole('button', { name: 'Se connecter' }));

@@ -175,15 +175,17 @@ export function LoginForm({ initialMode = 'login', redirectError = null, onDismi
               autoComplete={isLogin ? 'current-password' : 'new-password'}
               required
               minLength={MIN_PASSWORD_LENGTH}
-              aria-describedby={ids.hint}
+              aria-describedby={isLogin ? undefined : ids.hint}
               value={password}
               onChange={onChange(setPassword)}
               onInvalid={onInvalid('password')}
             />
             <div className="field__hint-row">
-              <p id={ids.hint} className="field__hint">
-                {t('auth.passwordHint')}
-              </p>
+              {isLogin ? null : (
+                <p id={ids.hint} className="field__hint">
+                  {t('auth.passwordHint')}
+                </p>
+              )}
               {isLogin ? (
                 <Button variant="link" className="auth-form__forgot" onClick={() => changeMode('forgot')} data-testid="forgot-password">
                   {t('auth.forgot.link')}

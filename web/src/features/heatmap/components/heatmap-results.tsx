@@ -5,7 +5,7 @@ import { QueryError } from '@/components/query-error';
 import { Spinner } from '@/components/ui/spinner';
 
 import { heatmapQueryOptions } from '../api/heatmaps';
-import { formatDateTime, formatScore } from '../lib/format';
+import { baseName, formatDateTime, formatScore } from '../lib/format';
 
 import { HeatmapItemView } from './heatmap-item-view';
 import { StatusBadge } from './status-badge';
@@ -27,6 +27,11 @@ export function HeatmapResults({ id }: { id: string }) {
   const heatmap = query.data;
   const items = [...heatmap.items].sort((a, b) => a.position - b.position);
   const language = i18n.language;
+  // The best image, not a mean: the scores of different images do not average into anything.
+  const best = items.reduce<(typeof items)[number] | null>(
+    (top, item) => (item.result && (!top?.result || item.result.score > top.result.score) ? item : top),
+    null,
+  );
   return (
     <>
       <div className="hm-summary" data-testid="heatmap-summary">
@@ -34,8 +39,13 @@ export function HeatmapResults({ id }: { id: string }) {
         <span>{t('heatmap.results.created', { date: formatDateTime(heatmap.created_at, language) })}</span>
         <span>{t('heatmap.results.progress', { done: heatmap.done_count, total: heatmap.item_count })}</span>
         {heatmap.failed_count > 0 ? <span>{t('heatmap.results.failedCount', { count: heatmap.failed_count })}</span> : null}
-        {heatmap.score !== null && heatmap.item_count > 1 ? (
-          <span>{t('heatmap.results.meanScore', { score: formatScore(heatmap.score, language) })}</span>
+        {best?.result && heatmap.item_count > 1 ? (
+          <span data-testid="best-score">
+            {t('heatmap.results.bestScore', {
+              score: formatScore(best.result.score, language),
+              name: baseName(best.source.original_name) || t('heatmap.item.imageN', { n: best.position + 1 }),
+            })}
+          </span>
         ) : null}
       </div>
       <div className="hm-items" aria-label={t('heatmap.results.itemsLabel')} role="group">

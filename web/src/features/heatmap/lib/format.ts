@@ -1,10 +1,15 @@
 //! Number and date formatting for the heatmap pages, in the interface
 //! language (Intl): "31 %" in French, "31%" in English.
 
-/** A share (0..1) as a percentage: one decimal under 10 % (4.5 %), whole above. */
+/**
+ * A share (0..1) as a percentage: one decimal under 10 % (4.5 %), whole above. A share that is
+ * not zero never prints as "0 %": below 0.05 % it prints "< 0,1 %".
+ */
 export function formatPercent(share: number, language: string): string {
   const digits = share > 0 && share < 0.1 ? 1 : 0;
-  return new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: digits }).format(share);
+  const format = (value: number) =>
+    new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: digits }).format(value);
+  return share > 0 && share < 0.0005 ? `< ${format(0.001)}` : format(share);
 }
 
 /** A ratio such as "relative to size": 2.9, 0.5 (one decimal at most). */
