@@ -321,10 +321,18 @@ describe('heatmap results', () => {
     expect(overlay.style.opacity).toBe('0.3');
     expect(slider).toHaveAttribute('aria-valuetext', '30 %');
 
+    // The fog keeps its own opacity, stronger by default so that it shows something.
     await user.click(within(section).getByRole('radio', { name: 'Brouillard' }));
     const fog = within(section).getByRole('img', { name: 'Vue brouillard de « a »' });
     expect(fog).toHaveAttribute('src', '/api/v1/files/fog/original?exp=1&sig=a');
-    expect(fog.style.opacity).toBe('0.3');
+    expect(fog.style.opacity).toBe('0.85');
+    expect(slider).toHaveAttribute('aria-valuetext', '85 %');
+    fireEvent.change(slider, { target: { value: '70' } });
+    expect(fog.style.opacity).toBe('0.7');
+    await user.click(within(section).getByRole('radio', { name: 'Heatmap' }));
+    expect(within(section).getByRole('img', { name: "Heatmap d'attention de « a »" }).style.opacity).toBe('0.3');
+    await user.click(within(section).getByRole('radio', { name: 'Brouillard' }));
+    expect(within(section).getByRole('img', { name: 'Vue brouillard de « a »' }).style.opacity).toBe('0.7');
     await user.click(within(section).getByRole('radio', { name: 'Original' }));
     expect(within(section).queryByTestId('heatmap-fog')).not.toBeInTheDocument();
     expect(slider).toBeDisabled();
@@ -342,6 +350,15 @@ describe('heatmap results', () => {
     );
     expect(within(section).getByTestId('heatmap-legend')).toHaveTextContent('Les couleurs chaudes signalent plus d\'attention');
     expect(screen.getByTestId('chat-widget')).toBeInTheDocument();
+    expect(within(section).queryByTestId('small-image')).not.toBeInTheDocument();
+  });
+
+  it('warns that an image under 300 px on its short side is too small to judge well', async () => {
+    const small = { ...item('a', 'done'), source: fakeMedia('m-a', { original_name: 'a.png', width: 640, height: 280 }) };
+    mockApi(({ path }) => (path === '/heatmaps/h1' ? { body: heatmap([small]) } : undefined));
+    renderApp('/heatmap/results/h1');
+    const notice = await screen.findByTestId('small-image');
+    expect(notice).toHaveTextContent('Image petite (640 × 280 px) : sous 300 px sur son petit côté, la prédiction est moins fiable.');
   });
 
   it('measures a rectangle drawn with the pointer, and removes it from the keyboard', async () => {

@@ -11,6 +11,8 @@ import { useOpacityStyle, useRectStyle } from '../lib/use-rect-style';
 
 type Mode = 'original' | 'heatmap' | 'fog';
 const MODES: Mode[] = ['original', 'heatmap', 'fog'];
+/** Opacities (%) a result opens with. */
+const DEFAULT_OPACITY = { heatmap: 60, fog: 85 };
 
 /** A drawn rectangle smaller than this (fraction of each side) is taken for a click and dropped. */
 const MIN_SIDE = 0.01;
@@ -41,7 +43,11 @@ export function AttentionViewer({ name, src, width, height, result, aoi }: Atten
   const { t } = useTranslation();
   const ids = { title: useId(), opacity: useId(), hint: useId() };
   const [mode, setMode] = useState<Mode>('heatmap');
-  const [opacity, setOpacity] = useState(60);
+  // The heatmap and the fog keep their own opacity: the fog needs more to show anything.
+  const [opacities, setOpacities] = useState(DEFAULT_OPACITY);
+  const opacity = mode === 'fog' ? opacities.fog : opacities.heatmap;
+  const setOpacity = (value: number) =>
+    setOpacities((current) => (mode === 'fog' ? { ...current, fog: value } : { ...current, heatmap: value }));
   const [areas, setAreas] = useState<Area[]>([]);
   const [draft, setDraft] = useState<Rect | null>(null);
   const stageRef = useRef<HTMLDivElement>(null);

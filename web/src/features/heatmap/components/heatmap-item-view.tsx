@@ -47,10 +47,20 @@ export function HeatmapItemView({ item, heatmapId }: HeatmapItemViewProps) {
   );
 }
 
+/** Under this many pixels on its short side, an image is too small to judge well. */
+const SMALL_SIDE = 300;
+
 function ItemResult({ item, result, name }: { item: HeatmapItem; result: HeatmapResult; name: string }) {
+  const { t } = useTranslation();
   const { source } = item;
+  const small = Math.min(source.width, source.height) < SMALL_SIDE;
   return (
     <div className="hm-item__body">
+      {small ? (
+        <p className="hm-notice" data-testid="small-image">
+          {t('heatmap.item.smallImage', { width: source.width, height: source.height, min: SMALL_SIDE })}
+        </p>
+      ) : null}
       <AttentionViewer name={name} src={source.urls.preview} width={source.width} height={source.height} result={result} aoi={item.aoi} />
       <div className="hm-item__insights">
         {result.panel ? <PanelSummary panel={result.panel} /> : null}
