@@ -4,9 +4,8 @@
 // mail the server writes to its development outbox.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { launchBrowser } from './support/browser.mjs';
+import { startServerAndBrowser, stopServerAndBrowser } from './support/browser.mjs';
 import { nextMail, outboxMark, verifyLink } from './support/outbox.mjs';
-import { startServer } from './support/server.mjs';
 import { newPage, PASSWORD, register, signIn, signOut } from './support/session.mjs';
 import { nextStep, totpCode, totpStep } from './support/totp.mjs';
 
@@ -17,14 +16,8 @@ const CODE_SCREEN = { level: 1, name: 'Vérification en deux étapes' };
 describe('accounts in Chromium', () => {
   let server;
   let browser;
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  before(async () => ({ server, browser } = await startServerAndBrowser()));
+  after(() => stopServerAndBrowser({ server, browser }));
 
   it('turns on two-step verification, then asks for the code after signing in', async () => {
     const { context, page, errors } = await newPage(browser, server.url);

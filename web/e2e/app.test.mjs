@@ -2,20 +2,13 @@
 // sign-out, sign-in, error banners, language, theme, deep links and the chat widget.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { launchBrowser } from './support/browser.mjs';
-import { startServer } from './support/server.mjs';
+import { startServerAndBrowser, stopServerAndBrowser } from './support/browser.mjs';
 
 describe('Regard in Chromium', () => {
   let server;
   let browser;
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  before(async () => ({ server, browser } = await startServerAndBrowser()));
+  after(() => stopServerAndBrowser({ server, browser }));
 
   /** A fresh browser profile (no stored session, theme or language). */
   async function newPage() {

@@ -4,21 +4,14 @@
 // forgotten on sign-out; the Help page; the widget absent on exactly /heatmap.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { launchBrowser } from './support/browser.mjs';
-import { startServer } from './support/server.mjs';
+import { startServerAndBrowser, stopServerAndBrowser } from './support/browser.mjs';
 import { newPage, register, signOut } from './support/session.mjs';
 
 describe('The assistant in Chromium', () => {
   let server;
   let browser;
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  before(async () => ({ server, browser } = await startServerAndBrowser()));
+  after(() => stopServerAndBrowser({ server, browser }));
 
   /** Creates locations for the signed-in user of `page` through the API, with its own token. */
   async function createLocations(page, locations) {

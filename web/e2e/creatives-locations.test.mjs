@@ -4,21 +4,14 @@
 // accent-insensitive search. Image fixtures are drawn in the page (canvas), never stored.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { launchBrowser } from './support/browser.mjs';
-import { startServer } from './support/server.mjs';
+import { startServerAndBrowser, stopServerAndBrowser } from './support/browser.mjs';
 import { newPage as openPage, register as registerAccount } from './support/session.mjs';
 
 describe('Creatives and locations in Chromium', () => {
   let server;
   let browser;
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  before(async () => ({ server, browser } = await startServerAndBrowser()));
+  after(() => stopServerAndBrowser({ server, browser }));
 
   const newPage = () => openPage(browser, server.url);
   const register = (page) => registerAccount(page, 'media');

@@ -5,8 +5,7 @@
 // and deletion from the list after confirming. Image fixtures are drawn in the page (canvas).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { launchBrowser } from './support/browser.mjs';
-import { startServer } from './support/server.mjs';
+import { startServerAndBrowser, stopServerAndBrowser } from './support/browser.mjs';
 import { newPage as openPage, register as registerAccount } from './support/session.mjs';
 
 /** A heatmap job takes well under a second; this leaves room for a busy machine. */
@@ -15,14 +14,8 @@ const RESULT_TIMEOUT_MS = 60_000;
 describe('Heatmaps in Chromium', () => {
   let server;
   let browser;
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  before(async () => ({ server, browser } = await startServerAndBrowser()));
+  after(() => stopServerAndBrowser({ server, browser }));
 
   const newPage = () => openPage(browser, server.url);
   const register = (page) => registerAccount(page, 'heatmap');

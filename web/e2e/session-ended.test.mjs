@@ -4,8 +4,7 @@
 // user back to the page they were on.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { launchBrowser } from './support/browser.mjs';
-import { startServer } from './support/server.mjs';
+import { startServerAndBrowser, stopServerAndBrowser } from './support/browser.mjs';
 import { newPage, register, signIn, signOut } from './support/session.mjs';
 
 const NOTICE = 'Votre session a pris fin, par exemple après une déconnexion sur un autre appareil.';
@@ -13,14 +12,8 @@ const NOTICE = 'Votre session a pris fin, par exemple après une déconnexion su
 describe('a session ended elsewhere', () => {
   let server;
   let browser;
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  before(async () => ({ server, browser } = await startServerAndBrowser()));
+  after(() => stopServerAndBrowser({ server, browser }));
 
   it('sends the other browsers back to the login screen, then to where they were', async () => {
     const phone = await newPage(browser, server.url);

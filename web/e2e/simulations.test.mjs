@@ -5,8 +5,7 @@
 // compares the live preview's pixels with the server's render (grain 0) at preview size.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { launchBrowser } from './support/browser.mjs';
-import { startServer } from './support/server.mjs';
+import { startServerAndBrowser, stopServerAndBrowser } from './support/browser.mjs';
 import { newPage as openPage, register as registerAccount } from './support/session.mjs';
 
 const RESULT_TIMEOUT_MS = 90_000;
@@ -16,14 +15,8 @@ const PARITY_MAX_MAD = 3;
 describe('Simulations in Chromium', () => {
   let server;
   let browser;
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  before(async () => ({ server, browser } = await startServerAndBrowser()));
+  after(() => stopServerAndBrowser({ server, browser }));
 
   const newPage = () => openPage(browser, server.url);
 

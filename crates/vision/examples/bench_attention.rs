@@ -10,33 +10,22 @@ use regard_vision::model::WORK_LONG_SIDE;
 use regard_vision::{Model, RgbImage, analyse, predict_model};
 use std::time::Instant;
 
-/// A cheap deterministic texture with a few shapes, so nothing is flat.
+mod support;
+
+use support::cpu_ms;
+
+/// The shared texture with a saturated disc on it.
 fn texture(w: usize, h: usize) -> Vec<u8> {
-    let mut v = Vec::with_capacity(w * h * 3);
+    let mut v = support::texture(w, h, 0);
     for y in 0..h {
         for x in 0..w {
-            let n = (x as u32).wrapping_mul(0x9e37_79b1) ^ (y as u32).wrapping_mul(0x85eb_ca6b);
-            let n = (n ^ (n >> 15)).wrapping_mul(0x2c1b_3c6d);
             let (fx, fy) = (x as f32 / w as f32, y as f32 / h as f32);
-            let disc = (fx - 0.3).powi(2) + (fy - 0.6).powi(2) < 0.01;
-            if disc {
-                v.extend_from_slice(&[230, 40, 30]);
-            } else {
-                v.push(((x * 255 / w) as u32 + (n & 15)) as u8);
-                v.push(((y * 255 / h) as u32 ^ (((x / 40 + y / 40) as u32 & 1) * 90)) as u8);
-                v.push((n >> 24) as u8 / 2 + 60);
+            if (fx - 0.3).powi(2) + (fy - 0.6).powi(2) < 0.01 {
+                v[(y * w + x) * 3..(y * w + x) * 3 + 3].copy_from_slice(&[230, 40, 30]);
             }
         }
     }
     v
-}
-
-/// CPU time of this thread in ms (the machine may be shared: wall time alone misleads).
-fn cpu_ms() -> f64 {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()
-        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
-        .map_or(f64::NAN, |ns| ns / 1e6)
 }
 
 fn report(label: &str, mut wall: Vec<f64>, mut cpu: Vec<f64>) {

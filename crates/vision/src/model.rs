@@ -101,6 +101,23 @@ pub fn compute_features(img: &RgbImage<'_>) -> FeatureSet {
     compute_features_for(img, None)
 }
 
+/// The faces and text-like regions of an image, searched on the grey version (ITU-R BT.601
+/// luma) of its detail copy (the image area-averaged to [`DETAIL_LONG_SIDE`]). Both models
+/// report them.
+pub fn search_faces_and_text(detail: &[Plane; 3]) -> (Vec<Face>, Vec<TextRegion>) {
+    let (w, h) = (detail[0].width, detail[0].height);
+    let grey = Plane {
+        width: w,
+        height: h,
+        data: (0..w * h)
+            .map(|i| {
+                0.299 * detail[0].data[i] + 0.587 * detail[1].data[i] + 0.114 * detail[2].data[i]
+            })
+            .collect(),
+    };
+    (faces::detect(&grey), text::detect(&grey))
+}
+
 /// Computes the feature maps an image needs under `weights` (all when `None`). A feature whose
 /// weight is 0 contributes nothing, so its map is left at zero instead of computed; faces and
 /// text regions are always searched (the analysis reports them).
@@ -109,18 +126,7 @@ pub fn compute_features_for(img: &RgbImage<'_>, weights: Option<&[f64]>) -> Feat
     let (dw, dh) = working_size(img.width(), img.height(), DETAIL_LONG_SIDE);
     let (w, h) = working_size(img.width(), img.height(), WORK_LONG_SIDE);
     let detail = downscale_rgb(img, dw, dh);
-    let grey = Plane {
-        width: dw,
-        height: dh,
-        data: (0..dw * dh)
-            .map(|i| {
-                0.299 * detail[0].data[i] + 0.587 * detail[1].data[i] + 0.114 * detail[2].data[i]
-            })
-            .collect(),
-    };
-    let found_faces = faces::detect(&grey);
-    let texts = text::detect(&grey);
-    drop(grey);
+    let (found_faces, texts) = search_faces_and_text(&detail);
     let rgb = [
         detail[0].resize_area(w, h),
         detail[1].resize_area(w, h),

@@ -102,36 +102,49 @@ export type ApiRequest = {
 
 /** Calls `/api/v1{path}`; resolves with the parsed JSON (undefined for 204). */
 export async function apiFetch<T>(path: string, { method = 'GET', body, signal }: ApiRequest = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const response = await authorizedFetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal,
+  });
+  const text = await response.text();
+  const json = parseJson(text);
+  if (!response.ok) throw errorFromBody(response.status, json);
+  return (response.status === 204 ? undefined : json) as T;
+}
+
+export type AuthorizedInit = {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+};
+
+/**
+ * Sends `/api/v1{path}` with the session's access token and returns the response, whatever its
+ * status. A token refused (expired while the computer slept, or its session ended elsewhere) is
+ * refreshed once and the request retried, or the session has ended and the login screen
+ * replaces the page. A network failure becomes `ApiError(0, 'network')`.
+ */
+export async function authorizedFetch(path: string, { headers = {}, signal, ...init }: AuthorizedInit = {}): Promise<Response> {
   const send = async (token: string | null) => {
-    const headers: Record<string, string> = { Accept: 'application/json' };
-    if (token) headers.Authorization = `Bearer ${token}`;
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const all = token ? { ...headers, Authorization: `Bearer ${token}` } : headers;
     try {
-      return await fetch(`${API_BASE}${path}`, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal,
-      });
+      return await fetch(`${API_BASE}${path}`, { ...init, headers: all, signal });
     } catch (error) {
       if (signal?.aborted) throw error;
       throw new ApiError(0, 'network', error instanceof Error ? error.message : 'network error');
     }
   };
-
   const token = await accessToken();
-  let response = await send(token);
-  // A token refused (expired while the computer slept, or its session ended elsewhere): refresh
-  // once and retry, or the session has ended and the login screen replaces the page.
-  if (response.status === 401 && token) {
-    const renewal = await renewAfterUnauthorized(token);
-    if (renewal.status === 'ended') throw sessionEndedError();
-    if (renewal.status === 'renewed') response = await send(renewal.token);
-  }
-  const text = await response.text();
-  const json = parseJson(text);
-  if (!response.ok) throw errorFromBody(response.status, json);
-  return (response.status === 204 ? undefined : json) as T;
+  const response = await send(token);
+  if (response.status !== 401 || !token) return response;
+  const renewal = await renewAfterUnauthorized(token);
+  if (renewal.status === 'ended') throw sessionEndedError();
+  return renewal.status === 'renewed' ? send(renewal.token) : response;
 }
 
 /** What a request fails with when the session ended under it (the login screen says why). */

@@ -576,14 +576,11 @@ pub async fn seed_bulk(
         "Besançon",
         "Orléans",
     ];
-    const FORMATS: [&str; 6] = [
-        "billboard_4x3",
-        "billboard_12m2",
-        "bus_shelter",
-        "mupi_2m2",
-        "digital_screen",
-        "shop_window",
-    ];
+    // Every panel format the API accepts but "other".
+    let formats: Vec<&str> = crate::http::api::locations::FORMATS
+        .into_iter()
+        .filter(|f| *f != "other")
+        .collect();
     let mut creative_ids = Vec::with_capacity(creatives);
     let mut media_ids = Vec::with_capacity(creatives);
     for i in 0..creatives {
@@ -613,7 +610,7 @@ pub async fn seed_bulk(
                 owner,
                 &format!("Site {i:04} {city}"),
                 city,
-                FORMATS[i % FORMATS.len()],
+                formats[i % formats.len()],
                 "back",
                 BASE_MS + (creatives + i) as i64 * 1000,
             )

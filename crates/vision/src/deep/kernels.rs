@@ -229,24 +229,13 @@ pub fn depthwise_par(
             for ox in 0..ow {
                 let o = &mut row[ox * c..(ox + 1) * c];
                 o.copy_from_slice(b);
-                for ky in 0..k {
-                    let iy = (oy * s + ky) as isize - pt as isize;
-                    if iy < 0 || iy >= x.h as isize {
-                        continue;
+                for_each_tap(x, k, s, (pt, pl), (oy, ox), |tap, p| {
+                    let xin = &x.data[p..p + c];
+                    let wk = &w[tap * c..(tap + 1) * c];
+                    for ((oc, &xi), &wi) in o.iter_mut().zip(xin).zip(wk) {
+                        *oc += xi * wi;
                     }
-                    for kx in 0..k {
-                        let ix = (ox * s + kx) as isize - pl as isize;
-                        if ix < 0 || ix >= x.w as isize {
-                            continue;
-                        }
-                        let p = (iy as usize * x.w + ix as usize) * c;
-                        let xin = &x.data[p..p + c];
-                        let wk = &w[(ky * k + kx) * c..(ky * k + kx + 1) * c];
-                        for ((oc, &xi), &wi) in o.iter_mut().zip(xin).zip(wk) {
-                            *oc += xi * wi;
-                        }
-                    }
-                }
+                });
                 for v in o.iter_mut() {
                     *v = v.clamp(0.0, 6.0);
                 }
@@ -254,6 +243,34 @@ pub fn depthwise_par(
         }
     });
     out
+}
+
+/// Calls `f(tap, p)` for every tap `ky·k + kx` of the `k × k` window (stride `s`, padding
+/// `(top, left)` before the first input) of output pixel `(oy, ox)` that falls inside `x`, with
+/// `p` the index of that input pixel's first channel in `x.data`; taps in the zero padding are
+/// skipped, since they add nothing.
+#[inline(always)]
+fn for_each_tap(
+    x: &Tensor,
+    k: usize,
+    s: usize,
+    (pt, pl): (usize, usize),
+    (oy, ox): (usize, usize),
+    mut f: impl FnMut(usize, usize),
+) {
+    for ky in 0..k {
+        let iy = (oy * s + ky) as isize - pt as isize;
+        if iy < 0 || iy >= x.h as isize {
+            continue;
+        }
+        for kx in 0..k {
+            let ix = (ox * s + kx) as isize - pl as isize;
+            if ix < 0 || ix >= x.w as isize {
+                continue;
+            }
+            f(ky * k + kx, (iy as usize * x.w + ix as usize) * x.c);
+        }
+    }
 }
 
 /// Gathers the `k × k` neighbourhoods (stride `s`, "SAME" zero padding) of every output pixel:
@@ -268,20 +285,9 @@ pub fn im2col(x: &Tensor, k: usize, s: usize) -> Tensor {
     for oy in 0..oh {
         for ox in 0..ow {
             let o = &mut out.data[(oy * ow + ox) * kc..(oy * ow + ox + 1) * kc];
-            for ky in 0..k {
-                let iy = (oy * s + ky) as isize - pt as isize;
-                if iy < 0 || iy >= x.h as isize {
-                    continue;
-                }
-                for kx in 0..k {
-                    let ix = (ox * s + kx) as isize - pl as isize;
-                    if ix < 0 || ix >= x.w as isize {
-                        continue;
-                    }
-                    let p = (iy as usize * x.w + ix as usize) * c;
-                    o[(ky * k + kx) * c..(ky * k + kx + 1) * c].copy_from_slice(&x.data[p..p + c]);
-                }
-            }
+            for_each_tap(x, k, s, (pt, pl), (oy, ox), |tap, p| {
+                o[tap * c..(tap + 1) * c].copy_from_slice(&x.data[p..p + c]);
+            });
         }
     }
     out

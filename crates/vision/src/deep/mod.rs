@@ -16,9 +16,9 @@
 pub mod kernels;
 pub mod weights;
 
+use crate::Prediction;
 use crate::image::{Plane, RgbImage, downscale_rgb, working_size};
-use crate::model::{DETAIL_LONG_SIDE, WORK_LONG_SIDE};
-use crate::{Prediction, faces, text};
+use crate::model::{DETAIL_LONG_SIDE, WORK_LONG_SIDE, search_faces_and_text};
 use kernels::{Act, Tensor, depthwise_par, im2col, pointwise, pointwise_par, resize_bilinear};
 use std::sync::OnceLock;
 use weights::{BlockSpec, ReadoutSpec, Weights};
@@ -355,15 +355,7 @@ pub fn predict(img: &RgbImage<'_>) -> Prediction {
 pub fn predict_threads(img: &RgbImage<'_>, threads: usize) -> Prediction {
     let search = || {
         let (dw, dh) = working_size(img.width(), img.height(), DETAIL_LONG_SIDE);
-        let d = downscale_rgb(img, dw, dh);
-        let grey = Plane {
-            width: dw,
-            height: dh,
-            data: (0..dw * dh)
-                .map(|i| 0.299 * d[0].data[i] + 0.587 * d[1].data[i] + 0.114 * d[2].data[i])
-                .collect(),
-        };
-        (faces::detect(&grey), text::detect(&grey))
+        search_faces_and_text(&downscale_rgb(img, dw, dh))
     };
     let m = DeepModel::embedded();
     let net = |threads: usize| m.density(&m.input(img), threads);

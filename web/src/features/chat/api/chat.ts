@@ -1,12 +1,11 @@
 //! The assistant (`POST /api/v1/assistant/chat`, docs/assistant.md). The answer
 //! streams as server-sent events (`delta` events of `{text}`, then `done` with
 //! the whole `{answer, links, intent}`), read with `fetch` and
-//! `eventsource-parser` since `EventSource` cannot POST. A 401 renews the
-//! session once, as `apiFetch` does.
+//! `eventsource-parser` since `EventSource` cannot POST; `authorizedFetch` renews
+//! the session once on a 401, as for every API call.
 import { createParser } from 'eventsource-parser';
 
-import { accessToken, API_BASE, ApiError, errorFromBody, sessionEndedError } from '@/lib/api';
-import { renewAfterUnauthorized } from '@/lib/session';
+import { ApiError, authorizedFetch, errorFromBody } from '@/lib/api';
 
 export type ChatRole = 'user' | 'assistant';
 export type ChatLink = { label: string; href: string };
@@ -46,23 +45,12 @@ export type AskOptions = {
 
 /** Asks the assistant; resolves with the whole reply once the stream ends. */
 export async function askAssistant(request: ChatRequest, { onDelta, signal }: AskOptions = {}): Promise<ChatReply> {
-  const send = async (token: string | null) => {
-    const headers: Record<string, string> = { Accept: 'text/event-stream', 'Content-Type': 'application/json' };
-    if (token) headers.Authorization = `Bearer ${token}`;
-    try {
-      return await fetch(`${API_BASE}/assistant/chat`, { method: 'POST', headers, body: JSON.stringify(request), signal });
-    } catch (error) {
-      if (signal?.aborted) throw error;
-      throw new ApiError(0, 'network', error instanceof Error ? error.message : 'network error');
-    }
-  };
-  const token = await accessToken();
-  let response = await send(token);
-  if (response.status === 401 && token) {
-    const renewal = await renewAfterUnauthorized(token);
-    if (renewal.status === 'ended') throw sessionEndedError();
-    if (renewal.status === 'renewed') response = await send(renewal.token);
-  }
+  const response = await authorizedFetch('/assistant/chat', {
+    method: 'POST',
+    headers: { Accept: 'text/event-stream', 'Content-Type': 'application/json' },
+    body: JSON.stringify(request),
+    signal,
+  });
   if (!response.ok) {
     const body: unknown = await response.json().catch(() => null);
     throw errorFromBody(response.status, body);
