@@ -2,7 +2,8 @@
 // (both messages at once), a heatmap made from an uploaded creative whose result arrives live on
 // the results page (score, overlay, analysis, no reload), a rectangle drawn with the mouse and
 // its share of attention, the same result on the media page, the chat widget's presence rules,
-// and deletion from the list after confirming. Image fixtures are drawn in the page (canvas).
+// and deletion from the list after confirming; named areas of interest on two variants, copied
+// from one to the other and compared side by side. Image fixtures are drawn in the page (canvas).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServerAndBrowser, stopServerAndBrowser } from './support/browser.mjs';
@@ -21,8 +22,8 @@ describe('Heatmaps in Chromium', () => {
   const register = (page) => registerAccount(page, 'heatmap');
 
   /** A poster-like PNG drawn in the page: a grey ground, a bright disc and a dark headline band. */
-  async function posterBase64(page) {
-    return page.evaluate(() => {
+  async function posterBase64(page, discX = 260) {
+    return page.evaluate((discX) => {
       const canvas = document.createElement('canvas');
       canvas.width = 960;
       canvas.height = 540;
@@ -31,13 +32,23 @@ describe('Heatmaps in Chromium', () => {
       ctx.fillRect(0, 0, 960, 540);
       ctx.fillStyle = '#ef4444';
       ctx.beginPath();
-      ctx.arc(260, 200, 110, 0, Math.PI * 2);
+      ctx.arc(discX, 200, 110, 0, Math.PI * 2);
       ctx.fill();
       ctx.fillStyle = '#111827';
       ctx.font = 'bold 64px sans-serif';
       ctx.fillText('SOLDES -50 %', 480, 440);
       return canvas.toDataURL('image/png').split(',')[1];
-    });
+    }, discX);
+  }
+
+  /** Draws a rectangle on a stage with the mouse, from and to points relative to it (0..1). */
+  async function drawRect(page, stage, [x1, y1], [x2, y2]) {
+    await stage.scrollIntoViewIfNeeded();
+    const box = await stage.boundingBox();
+    await page.mouse.move(box.x + box.width * x1, box.y + box.height * y1);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * x2, box.y + box.height * y2, { steps: 6 });
+    await page.mouse.up();
   }
 
   it('validates, generates a heatmap live, measures an area, and deletes it from the list', async () => {
@@ -114,9 +125,10 @@ describe('Heatmaps in Chromium', () => {
     await page.mouse.up();
     const share = item.getByTestId('area-share');
     await share.waitFor();
-    assert.match((await share.textContent()).replace(/\s/g, ' '), /^Zone 1 : [\d,]+ % de l'attention sur 30 % de la surface, soit ×[\d,]+ par rapport à sa taille$/);
+    assert.match((await share.textContent()).replace(/\s/g, ' '), /^[\d,]+ % de l'attention sur 30 % de la surface, soit ×[\d,]+ par rapport à sa taille$/);
+    assert.equal(await item.getByRole('combobox', { name: 'Nom de la zone 1' }).inputValue(), 'Zone 1');
     // And can be removed from the keyboard.
-    await item.getByRole('button', { name: 'Supprimer la zone 1' }).focus();
+    await item.getByRole('button', { name: 'Supprimer la zone « Zone 1 »' }).focus();
     await page.keyboard.press('Enter');
     await share.waitFor({ state: 'detached' });
 
@@ -175,6 +187,76 @@ describe('Heatmaps in Chromium', () => {
     await page.getByTestId('score-value').waitFor({ timeout: RESULT_TIMEOUT_MS });
     await page.getByRole('link', { name: 'Voir la heatmap « vitrine »' }).click();
     await page.getByRole('heading', { level: 1, name: 'vitrine' }).waitFor();
+
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  it('names areas on one variant, copies them to the other, and compares the two', async () => {
+    const { context, page, errors } = await newPage();
+    await register(page);
+    // Two variants uploaded on the creation form: the disc on the left, then on the right.
+    await page.goto('/heatmap/new');
+    await page.getByRole('heading', { level: 1, name: 'Nouvelle heatmap' }).waitFor();
+    for (const [name, x] of [['variante-a.png', 260], ['variante-b.png', 700]]) {
+      await page.getByTestId('heatmap-drop-zone-input').setInputFiles({
+        name,
+        mimeType: 'image/png',
+        buffer: Buffer.from(await posterBase64(page, x), 'base64'),
+      });
+      await page.getByTestId('picker-uploads').getByRole('button', { name: name.replace('.png', '') }).waitFor();
+    }
+    await page.getByLabel('Nom', { exact: true }).fill('Test A/B');
+    await page.getByRole('button', { name: 'Générer la heatmap' }).click();
+    await page.waitForURL(/\/heatmap\/results\/[0-9a-f-]+$/);
+    const [first, second] = [page.getByTestId('heatmap-item').nth(0), page.getByTestId('heatmap-item').nth(1)];
+    await first.getByTestId('score-value').waitFor({ timeout: RESULT_TIMEOUT_MS });
+    await second.getByTestId('score-value').waitFor({ timeout: RESULT_TIMEOUT_MS });
+
+    // Two areas drawn on the first variant, then named.
+    const stage = first.getByTestId('attention-stage');
+    await drawRect(page, stage, [0.1, 0.15], [0.45, 0.6]);
+    await first.getByRole('combobox', { name: 'Nom de la zone 1' }).waitFor();
+    await drawRect(page, stage, [0.45, 0.7], [0.95, 0.9]);
+    await first.getByRole('combobox', { name: 'Nom de la zone 2' }).waitFor();
+    for (const [n, name] of [[1, 'Produit'], [2, 'Titre']]) {
+      const input = first.getByRole('combobox', { name: `Nom de la zone ${n}` });
+      await input.fill(name);
+      await input.press('Enter');
+      await first.getByRole('button', { name: `Supprimer la zone « ${name} »` }).waitFor();
+    }
+    assert.equal(await first.getByTestId('area-share').count(), 2);
+
+    // Copied onto the second variant, at the same relative position.
+    await first.getByRole('button', { name: "Copier les zones sur l'autre image" }).click();
+    await second.getByRole('combobox', { name: 'Nom de la zone 2' }).waitFor();
+    assert.deepEqual(
+      await second.getByTestId('aoi-name').evaluateAll((inputs) => inputs.map((input) => input.value)),
+      ['Produit', 'Titre'],
+    );
+    assert.equal(await second.getByTestId('area-share').count(), 2);
+
+    // The compare view: both images, one table with the deltas, a verdict per measure.
+    await page.getByRole('link', { name: 'Comparer les images' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Comparaison : Test A/B' }).waitFor();
+    assert.equal(await page.getByTestId('compare-variant').count(), 2);
+    const table = page.getByTestId('compare-table');
+    const rows = await table.getByTestId('compare-row').allTextContents();
+    assert.equal(rows.length, 5, rows.join(' | '));
+    assert.match(rows[3], /^« Produit » : part de l'attention/);
+    assert.match(rows[4], /^« Titre » : part de l'attention/);
+    // Every measure of the second image shows its difference from the first.
+    assert.equal(await table.getByTestId('compare-delta').count(), 5);
+    for (const delta of await table.getByTestId('compare-delta').allTextContents()) {
+      assert.match(delta.replace(/\s/g, ' '), /^[+−±][\d,]+( pts)?$/);
+    }
+    // The disc moved out of "Produit": the first variant gives it more attention.
+    const verdict = (await page.getByTestId('compare-verdict').textContent()).replace(/\s/g, ' ');
+    assert.match(verdict, /« variante-a » donne le plus d'attention à « Produit »/);
+    // One view switch for both.
+    await page.locator('.hm-segmented__option', { hasText: 'Brouillard' }).click();
+    assert.equal(await page.getByRole('radio', { name: 'Brouillard' }).isChecked(), true);
+    assert.equal(await page.getByTestId('heatmap-fog').count(), 2);
 
     assert.deepEqual(errors, []);
     await context.close();

@@ -55,6 +55,7 @@ function item(id: string, status: string, extra: Record<string, unknown> = {}) {
     started_at: null,
     finished_at: null,
     result: status === 'done' ? result() : null,
+    aois: [] as unknown[],
     ...extra,
   };
 }
@@ -361,32 +362,165 @@ describe('heatmap results', () => {
     expect(notice).toHaveTextContent('Image petite (640 × 280 px) : sous 300 px sur son petit côté, la prédiction est moins fiable.');
   });
 
-  it('measures a rectangle drawn with the pointer, and removes it from the keyboard', async () => {
-    mockApi(({ path }) => (path === '/heatmaps/h1' ? { body: heatmap([item('a', 'done')]) } : undefined));
+  it('saves a drawn rectangle as a named area with its share, renames it, and removes it from the keyboard', async () => {
+    const sent: unknown[] = [];
+    const aoi = (name: string, extra: Record<string, unknown> = {}) => ({
+      id: 'z1',
+      item_id: 'a',
+      name,
+      shape: 'rect',
+      points: [],
+      rect: { x: 0, y: 0, width: 0.5, height: 0.5 },
+      attention: { share: 800 / 1400, area: 0.25, relative: 3200 / 1400, seen_rank: 1, seen_early: true },
+      created_at: '2026-11-21T10:00:00.000Z',
+      updated_at: '2026-11-21T10:00:00.000Z',
+      ...extra,
+    });
+    let current = heatmap([item('a', 'done')]);
+    mockApi(({ method, path, body }) => {
+      if (method === 'GET' && path === '/heatmaps/h1') return { body: current };
+      if (method === 'POST' && path === '/heatmaps/h1/items/a/aois') {
+        sent.push(body);
+        const name = (body as { name: string }).name;
+        current = heatmap([{ ...item('a', 'done'), aois: [aoi(name)] }]);
+        return { status: 201, body: aoi(name) };
+      }
+      if (method === 'PATCH' && path === '/heatmaps/h1/items/a/aois/z1') {
+        const name = (body as { name: string }).name;
+        if (name === 'Titre') return { status: 422, body: { code: 'validation_failed', message: '', details: { fields: { name: 'taken' } } } };
+        return { body: aoi(name) };
+      }
+      if (method === 'DELETE' && path === '/heatmaps/h1/items/a/aois/z1') return { status: 204 };
+      return undefined;
+    });
     const { user } = renderApp('/heatmap/results/h1');
     const stage = await screen.findByTestId('attention-stage');
     stage.getBoundingClientRect = () => DOMRect.fromRect({ x: 10, y: 20, width: 400, height: 200 });
 
-    // The top-left quarter of the image (two of the eight cells) holds 800 of 1400.
+    // The top-left quarter of the image, saved at once as "Zone 1".
     fireEvent.pointerDown(stage, { button: 0, pointerId: 1, clientX: 10, clientY: 20 });
     fireEvent.pointerMove(stage, { pointerId: 1, clientX: 110, clientY: 70 });
     fireEvent.pointerUp(stage, { pointerId: 1, clientX: 210, clientY: 120 });
     const share = await screen.findByTestId('area-share');
-    expect(share.textContent.replace(/\s/g, ' ')).toBe(
-      "Zone 1 : 57 % de l'attention sur 25 % de la surface, soit ×2,3 par rapport à sa taille",
-    );
+    expect(sent).toEqual([{ name: 'Zone 1', rect: { x: 0, y: 0, width: 0.5, height: 0.5 } }]);
+    expect(share.textContent.replace(/\s/g, ' ')).toBe("57 % de l'attention sur 25 % de la surface, soit ×2,3 par rapport à sa taille");
+    expect(screen.getByTestId('area-seen')).toHaveTextContent("Vue dans les premières secondes (n° 1 de l'ordre de lecture)");
     expect(screen.getAllByTestId('area-box')).toHaveLength(1);
 
     // A click without a drag is not an area.
     fireEvent.pointerDown(stage, { button: 0, pointerId: 2, clientX: 300, clientY: 150 });
     fireEvent.pointerUp(stage, { pointerId: 2, clientX: 301, clientY: 150 });
-    expect(screen.getAllByTestId('area-share')).toHaveLength(1);
+    expect(sent).toHaveLength(1);
 
-    const remove = screen.getByRole('button', { name: 'Supprimer la zone 1' });
+    // Renamed in place; a name another area has is refused next to the field.
+    const name = screen.getByRole('combobox', { name: 'Nom de la zone 1' });
+    await user.clear(name);
+    await user.type(name, 'Titre{Enter}');
+    expect(await screen.findByText('Une autre zone de cette image porte déjà ce nom.')).toBeInTheDocument();
+    expect(name).toHaveAttribute('aria-invalid', 'true');
+    await user.clear(name);
+    await user.type(name, 'Logo{Enter}');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Supprimer la zone « Logo »' })).toBeInTheDocument());
+    expect(screen.queryByText('Une autre zone de cette image porte déjà ce nom.')).not.toBeInTheDocument();
+
+    const remove = screen.getByRole('button', { name: 'Supprimer la zone « Logo »' });
     remove.focus();
     await user.keyboard('{Enter}');
-    expect(screen.queryByTestId('area-share')).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByTestId('area-share')).not.toBeInTheDocument());
     expect(screen.queryByTestId('area-box')).not.toBeInTheDocument();
+  });
+
+  it('numbers the viewing order on the image and offers the detected faces as areas', async () => {
+    const withFace = {
+      ...item('a', 'done'),
+      result: result({ faces: [{ rect: { x: 0.1, y: 0.1, width: 0.2, height: 0.3 }, confidence: 3, share: 0.2, area: 0.06, relative: 3.3 }] }),
+    };
+    const sent: unknown[] = [];
+    mockApi(({ method, path, body }) => {
+      if (method === 'GET' && path === '/heatmaps/h1') return { body: heatmap([withFace]) };
+      if (method === 'POST' && path === '/heatmaps/h1/items/a/aois') {
+        sent.push(body);
+        return { status: 201, body: { id: 'f', item_id: 'a', name: 'Visage 1', shape: 'rect', points: [], rect: { x: 0.1, y: 0.1, width: 0.2, height: 0.3 }, attention: null, created_at: '', updated_at: '' } };
+      }
+      return undefined;
+    });
+    const { user } = renderApp('/heatmap/results/h1');
+    const markers = await screen.findAllByTestId('hotspot-marker');
+    expect(markers.map((m) => m.textContent)).toEqual(['1', '2']);
+    expect(markers[0].style.left).toBe('20%');
+    await user.click(screen.getByRole('checkbox', { name: "Numéroter l'ordre de lecture" }));
+    expect(screen.queryByTestId('hotspot-marker')).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: '+ Visage 1' }));
+    await waitFor(() => expect(sent).toEqual([{ name: 'Visage 1', rect: { x: 0.1, y: 0.1, width: 0.2, height: 0.3 } }]));
+    // Once added, it is no longer suggested.
+    await waitFor(() => expect(screen.queryByRole('button', { name: '+ Visage 1' })).not.toBeInTheDocument());
+  });
+
+  it("copies an image's areas onto the other images of the heatmap", async () => {
+    const zone = { id: 'z', item_id: 'a', name: 'Logo', shape: 'rect', points: [], rect: { x: 0, y: 0, width: 0.5, height: 0.5 }, attention: null, created_at: '', updated_at: '' };
+    let current = heatmap([{ ...item('a', 'done'), aois: [zone] }, { ...item('b', 'done'), position: 1 }]);
+    const copies: unknown[] = [];
+    mockApi(({ method, path, body }) => {
+      if (method === 'GET' && path === '/heatmaps/h1') return { body: current };
+      if (method === 'POST' && path === '/heatmaps/h1/aois/copy') {
+        copies.push(body);
+        current = heatmap([current.items[0], { ...current.items[1], aois: [{ ...zone, id: 'z2', item_id: 'b' }] }]);
+        return { body: current };
+      }
+      return undefined;
+    });
+    const { user } = renderApp('/heatmap/results/h1');
+    const [first, second] = await screen.findAllByTestId('heatmap-item');
+    expect(within(second).queryByTestId('aoi')).not.toBeInTheDocument();
+    expect(within(second).queryByTestId('copy-aois')).not.toBeInTheDocument();
+    await user.click(within(first).getByRole('button', { name: "Copier les zones sur l'autre image" }));
+    expect(copies).toEqual([{ from_item_id: 'a' }]);
+    expect(await within(first).findByText("Zones copiées sur l'autre image (même position relative).")).toHaveAttribute('role', 'status');
+    expect(within(second).getByRole('combobox', { name: 'Nom de la zone 1' })).toHaveValue('Logo');
+  });
+
+  it('compares two images side by side: one view for both, areas aligned by name, deltas and a verdict', async () => {
+    const zone = (itemId: string, name: string, share: number, rank: number | null) => ({
+      id: `${itemId}-${name}`,
+      item_id: itemId,
+      name,
+      shape: 'rect',
+      points: [],
+      rect: { x: 0, y: 0, width: 0.5, height: 0.5 },
+      attention: { share, area: 0.25, relative: share / 0.25, seen_rank: rank, seen_early: rank !== null && rank <= 3 },
+      created_at: '',
+      updated_at: '',
+    });
+    const a = { ...item('a', 'done'), result: result({ score: 61.2 }), aois: [zone('a', 'Logo', 0.08, 4)] };
+    const b = { ...item('b', 'done'), position: 1, result: result({ score: 74.4 }), aois: [zone('b', 'logo', 0.123, 2)] };
+    mockApi(({ path }) => (path === '/heatmaps/h1' ? { body: heatmap([a, b]) } : undefined));
+    const { user } = renderApp('/heatmap/results/h1');
+    await user.click(await screen.findByRole('link', { name: 'Comparer les images' }));
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Comparaison : Campagne été' })).toBeInTheDocument();
+    const variants = await screen.findAllByTestId('compare-variant');
+    expect(variants).toHaveLength(2);
+    expect(variants[1]).toHaveTextContent('Score 74/100');
+    // One view switch and one slider drive both images.
+    await user.click(screen.getByRole('radio', { name: 'Brouillard' }));
+    expect(screen.getAllByTestId('heatmap-fog')).toHaveLength(2);
+    fireEvent.change(screen.getByTestId('opacity-slider'), { target: { value: '40' } });
+    for (const fog of screen.getAllByTestId('heatmap-fog')) expect(fog.style.opacity).toBe('0.4');
+
+    const rows = within(screen.getByTestId('compare-table')).getAllByTestId('compare-row');
+    const score = rows.find((row) => row.textContent?.startsWith("Score d'attention"));
+    expect(score).toHaveTextContent('61');
+    expect(score).toHaveTextContent('74');
+    expect(within(score as HTMLElement).getByTestId('compare-delta')).toHaveTextContent('+13');
+    const logo = rows.find((row) => row.textContent?.startsWith("« Logo » : part de l'attention"));
+    expect(logo).toHaveTextContent('8 %');
+    expect(logo).toHaveTextContent('12 %');
+    expect(within(logo as HTMLElement).getByTestId('compare-delta').textContent?.replace(/\s/g, ' ')).toBe('+4,3 pts');
+    expect(logo).toHaveTextContent("n° 2 de l'ordre de lecture");
+    const verdict = screen.getByTestId('compare-verdict');
+    expect(verdict).toHaveTextContent("« b » l'emporte sur le score d'attention (74 contre 61).");
+    expect(verdict.textContent?.replace(/\s/g, ' ')).toContain("« b » donne le plus d'attention à « Logo » (12 % contre 8 %).");
   });
 
   it('a failed item says so and retries; the other items are unaffected', async () => {

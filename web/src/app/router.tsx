@@ -16,6 +16,7 @@ const HeatmapListRoute = lazy(() => import('./routes/app/heatmap-list'));
 const HeatmapNewRoute = lazy(() => import('./routes/app/heatmap-new'));
 const HeatmapResultsRoute = lazy(() => import('./routes/app/heatmap-results'));
 const HeatmapMediaRoute = lazy(() => import('./routes/app/heatmap-media'));
+const HeatmapCompareRoute = lazy(() => import('./routes/app/heatmap-compare'));
 const AccountRoute = lazy(() => import('./routes/app/account'));
 const HelpRoute = lazy(() => import('./routes/app/help'));
 const HelpArticleRoute = lazy(() => import('./routes/app/help-article'));
@@ -37,6 +38,7 @@ export const paths = {
   heatmap: '/heatmap',
   heatmapNew: '/heatmap/new',
   heatmapResults: (id: string) => `/heatmap/results/${encodeURIComponent(id)}`,
+  heatmapCompare: (id: string) => `/heatmap/results/${encodeURIComponent(id)}/compare`,
   heatmapMedia: (mediaId: string) => `/heatmap/${encodeURIComponent(mediaId)}`,
   account: '/account',
   help: '/help',
@@ -70,6 +72,7 @@ export function createAppRoutes(): RouteObject[] {
             { path: 'heatmap', element: <HeatmapListRoute /> },
             { path: 'heatmap/new', element: <HeatmapNewRoute /> },
             { path: 'heatmap/results/:id', element: <HeatmapResultsRoute /> },
+            { path: 'heatmap/results/:id/compare', element: <HeatmapCompareRoute /> },
             { path: 'heatmap/:mediaId', element: <HeatmapMediaRoute /> },
             { path: 'account', element: <AccountRoute /> },
             { path: 'help', element: <HelpRoute /> },

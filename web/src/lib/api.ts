@@ -237,6 +237,7 @@ export type ApiErrorKey =
   | 'apiErrors.not_rendered'
   | 'apiErrors.already_rendering'
   | 'apiErrors.source_missing'
+  | 'apiErrors.too_many_aois'
   | 'apiErrors.generic';
 
 const ERROR_KEYS: Record<string, ApiErrorKey> = {
@@ -253,6 +254,7 @@ const ERROR_KEYS: Record<string, ApiErrorKey> = {
   not_rendered: 'apiErrors.not_rendered',
   already_rendering: 'apiErrors.already_rendering',
   source_missing: 'apiErrors.source_missing',
+  too_many_aois: 'apiErrors.too_many_aois',
 };
 
 /** The translation key of an error code (anything unknown → the generic message). */
@@ -277,6 +279,7 @@ export type FieldErrorKey =
   | 'fieldErrors.requires_photo'
   | 'fieldErrors.too_small'
   | 'fieldErrors.too_many'
+  | 'fieldErrors.taken'
   | 'fieldErrors.invalid';
 
 const FIELD_CODES = new Set([
@@ -295,6 +298,7 @@ const FIELD_CODES = new Set([
   'requires_photo',
   'too_small',
   'too_many',
+  'taken',
 ]);
 
 /** The translation key of a `details.fields` code. */

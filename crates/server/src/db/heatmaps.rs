@@ -6,6 +6,7 @@
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
+use super::aois::AoiRow;
 use super::jobs::{self, NewJob};
 use super::media::{self, MediaRow};
 use super::{Db, DbError, page, search};
@@ -96,11 +97,13 @@ pub struct ItemRow {
     pub updated_at: i64,
 }
 
-/// A heatmap with its items in order.
+/// A heatmap with its items in order, and their areas of interest.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HeatmapWithItems {
     pub heatmap: HeatmapRow,
     pub items: Vec<ItemRow>,
+    /// Areas of every item, by item and in order (see [`super::aois::for_heatmap`]).
+    pub aois: Vec<AoiRow>,
 }
 
 impl HeatmapWithItems {
@@ -113,6 +116,11 @@ impl HeatmapWithItems {
     pub fn score(&self) -> Option<f64> {
         let scores: Vec<f64> = self.items.iter().filter_map(|i| i.score).collect();
         (!scores.is_empty()).then(|| scores.iter().sum::<f64>() / scores.len() as f64)
+    }
+
+    /// The areas of one item, in order.
+    pub fn aois_of<'a>(&'a self, item_id: &'a str) -> impl Iterator<Item = &'a AoiRow> + 'a {
+        self.aois.iter().filter(move |a| a.item_id == item_id)
     }
 }
 
@@ -307,7 +315,12 @@ pub async fn find_owned(
     .fetch_all(db.pool())
     .await?;
     let items = rows.iter().map(item_from_row).collect::<Result<_, _>>()?;
-    Ok(Some(HeatmapWithItems { heatmap, items }))
+    let aois = super::aois::for_heatmap(db, id).await?;
+    Ok(Some(HeatmapWithItems {
+        heatmap,
+        items,
+        aois,
+    }))
 }
 
 /// A done item's score, for the assistant's rankings ("which creative scored best?").

@@ -5,6 +5,7 @@
 //! Portability rules for every query here: `$N` placeholders, ids as TEXT uuids, times as
 //! BIGINT epoch milliseconds, booleans, JSON as TEXT.
 
+pub mod aois;
 pub mod assistant;
 pub mod creatives;
 pub mod factors;

@@ -2,5 +2,6 @@
 //! `heatmap_item` job around it (storage, database, events). The HTTP side is
 //! `http/api/heatmaps.rs`; docs/architecture/heatmaps.md describes the whole.
 
+pub mod aoi;
 pub mod compute;
 pub mod job;

@@ -4,6 +4,7 @@
 #[path = "../support/postgres.rs"]
 mod postgres;
 
+mod aois;
 mod assistant;
 mod creatives;
 mod fixtures;

@@ -12,10 +12,12 @@ use serde_json::{Value, json};
 use super::error::ApiError;
 use super::input::{ApiUser, JsonObject, ListQuery, Patch, parse_id, rfc3339};
 use super::media::{media_json, now_secs, release};
+use crate::db::aois::AoiRow;
 use crate::db::heatmaps::{
     self as hdb, HeatmapRow, HeatmapSummary, HeatmapWithItems, ItemRow, NewItem, Retry,
 };
 use crate::db::{self};
+use crate::heatmaps::aoi::{ItemAttention, bounds_json, stored_points};
 use crate::heatmaps::job;
 use crate::state::AppState;
 
@@ -33,15 +35,23 @@ pub fn router() -> Router<AppState> {
         .route("/media/{id}/heatmap", get(for_media))
 }
 
-/// An item's JSON, with signed URLs of its source and outputs.
-fn item_json(state: &AppState, item: &ItemRow, now: u64) -> Value {
+/// An item's JSON, with signed URLs of its source and outputs, and its areas of interest with
+/// what each receives of the attention (once the item is done).
+pub(super) fn item_json<'a>(
+    state: &AppState,
+    item: &ItemRow,
+    aois: impl IntoIterator<Item = &'a AoiRow>,
+    now: u64,
+) -> Value {
     let exp = state.signer.expiry(now);
+    let mut attention = None;
     let result = match (&item.result, item.status.as_str()) {
         (Some(text), "done") => {
             let mut result: Value = serde_json::from_str(text).unwrap_or_else(|err| {
                 tracing::error!(error = %err, item_id = %item.id, "stored heatmap result is not JSON");
                 Value::Null
             });
+            attention = ItemAttention::from_result(&result);
             let url = |id: &Option<String>, variant: &str| {
                 id.as_deref()
                     .map(|id| state.signer.url(id, variant, exp))
@@ -76,6 +86,10 @@ fn item_json(state: &AppState, item: &ItemRow, now: u64) -> Value {
         "started_at": item.started_at.map(rfc3339),
         "finished_at": item.finished_at.map(rfc3339),
         "aoi": item.aoi.as_deref().and_then(|text| serde_json::from_str::<Value>(text).ok()),
+        "aois": aois
+            .into_iter()
+            .map(|aoi| aoi_json(aoi, attention.as_ref()))
+            .collect::<Vec<_>>(),
         "result": result,
     })
 }
@@ -111,7 +125,7 @@ fn summary_json(state: &AppState, row: &HeatmapSummary, now: u64) -> Value {
     summary_fields(&row.heatmap, row.counts, row.score, thumbnail)
 }
 
-fn heatmap_json(state: &AppState, found: &HeatmapWithItems, now: u64) -> Value {
+pub(super) fn heatmap_json(state: &AppState, found: &HeatmapWithItems, now: u64) -> Value {
     let thumbnail = found.items.first().map_or(Value::Null, |i| {
         Value::String(
             state
@@ -123,9 +137,26 @@ fn heatmap_json(state: &AppState, found: &HeatmapWithItems, now: u64) -> Value {
     body["items"] = found
         .items
         .iter()
-        .map(|item| item_json(state, item, now))
+        .map(|item| item_json(state, item, found.aois_of(&item.id), now))
         .collect();
     body
+}
+
+/// An area of interest's JSON: its shape, and what it receives of the attention (null until
+/// its item is done).
+pub(super) fn aoi_json(aoi: &AoiRow, attention: Option<&ItemAttention>) -> Value {
+    let points = stored_points(&aoi.points);
+    json!({
+        "id": aoi.id,
+        "item_id": aoi.item_id,
+        "name": aoi.name,
+        "shape": aoi.shape,
+        "points": points.iter().map(|(x, y)| json!({"x": x, "y": y})).collect::<Vec<_>>(),
+        "rect": bounds_json(&points),
+        "attention": attention.map_or(Value::Null, |a| a.of(&points)),
+        "created_at": rfc3339(aoi.created_at),
+        "updated_at": rfc3339(aoi.updated_at),
+    })
 }
 
 /// `POST /heatmaps {name, media_ids}` → 202 with the heatmap and its queued items.
@@ -278,9 +309,10 @@ async fn retry(
     let item = hdb::find_item(&state.db, &item_id)
         .await?
         .ok_or_else(ApiError::not_found)?;
+    let aois = db::aois::for_item(&state.db, &item_id).await?;
     Ok((
         StatusCode::ACCEPTED,
-        Json(item_json(&state, &item, now_secs())),
+        Json(item_json(&state, &item, &aois, now_secs())),
     ))
 }
 
@@ -300,7 +332,12 @@ async fn for_media(
     let (heatmap, item) = match &latest {
         Some((heatmap, item)) => (
             json!({"id": heatmap.id, "name": heatmap.name, "created_at": rfc3339(heatmap.created_at)}),
-            item_json(&state, item, now),
+            item_json(
+                &state,
+                item,
+                &db::aois::for_item(&state.db, &item.id).await?,
+                now,
+            ),
         ),
         None => (Value::Null, Value::Null),
     };

@@ -148,6 +148,11 @@ impl Fields {
         self.errors.entry(key.to_owned()).or_insert(code);
     }
 
+    /// Whether the body has `key` (still untaken).
+    pub fn has(&self, key: &str) -> bool {
+        self.map.contains_key(key)
+    }
+
     /// Whether `key` already has a problem.
     pub fn has_error(&self, key: &str) -> bool {
         self.errors.contains_key(key)

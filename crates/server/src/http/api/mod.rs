@@ -3,6 +3,7 @@
 //! [`ApiError`] (`{code, message, details}`); unknown paths answer a JSON 404 instead of
 //! falling through to the SPA. See docs/notes/api.md for the endpoints and shapes.
 
+pub mod aois;
 pub mod assistant;
 pub mod creatives;
 pub mod error;
@@ -28,6 +29,7 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .merge(creatives::router())
         .merge(locations::router())
         .merge(heatmaps::router())
+        .merge(aois::router())
         .merge(simulations::router())
         .merge(events::router())
         .merge(assistant::router())

@@ -52,6 +52,40 @@ export type PanelShare = { share: number; area_share: number; visibility: number
 /** A point relative to the image (0..1). */
 export type AoiPoint = { x: number; y: number };
 
+/** What an area of interest receives of its image's attention (docs/architecture/heatmaps.md). */
+export type AoiAttention = {
+  /** Fraction of all attention inside the area (0..1). */
+  share: number;
+  /** Fraction of the image the area covers (0..1). */
+  area: number;
+  /** share / area. */
+  relative: number;
+  /** Place in the predicted viewing order of the first hotspot whose peak lies in the area. */
+  seen_rank: number | null;
+  /** Whether that place is among the first three (seen in the first seconds). */
+  seen_early: boolean;
+};
+
+/** A named area of interest saved on an item. */
+export type Aoi = {
+  id: string;
+  item_id: string;
+  name: string;
+  shape: 'rect' | 'polygon';
+  points: AoiPoint[];
+  /** The bounding box. */
+  rect: Rect;
+  /** Null until the item is done. */
+  attention: AoiAttention | null;
+  created_at: string;
+  updated_at: string;
+};
+
+/** The most areas one image holds (`409 too_many_aois` above). */
+export const MAX_AOIS = 30;
+/** The longest area name the server accepts. */
+export const MAX_AOI_NAME = 80;
+
 export type ItemError = { code: string; message: string };
 
 export type HeatmapItem = {
@@ -66,6 +100,8 @@ export type HeatmapItem = {
   result: HeatmapResult | null;
   /** The area of interest (a simulation's panel quad, normalised), when the item has one. */
   aoi?: AoiPoint[] | null;
+  /** The named areas of interest saved on the item, in the order they were made. */
+  aois: Aoi[];
 };
 
 export type HeatmapSummary = {
@@ -200,6 +236,72 @@ export function useRetryItem() {
         data?.item?.id === item.id ? { ...data, item } : data,
       );
       return queryClient.invalidateQueries({ queryKey: heatmapKeys.all });
+    },
+  });
+}
+
+// ---------- Areas of interest ----------
+
+/** A shape for an area: a rectangle, or a polygon's points. */
+export type AoiShape = { rect: Rect } | { points: AoiPoint[] };
+
+type AoiTarget = { heatmapId: string; itemId: string };
+
+const aoisPath = ({ heatmapId, itemId }: AoiTarget) =>
+  `/heatmaps/${encodeURIComponent(heatmapId)}/items/${encodeURIComponent(itemId)}/aois`;
+
+/** Puts a changed area into every cache that shows its item (a heatmap, the media page). */
+function patchAois(queryClient: ReturnType<typeof useQueryClient>, heatmapId: string, itemId: string, change: (aois: Aoi[]) => Aoi[]) {
+  const patchItem = (item: HeatmapItem) => (item.id === itemId ? { ...item, aois: change(item.aois ?? []) } : item);
+  queryClient.setQueryData<Heatmap>(heatmapKeys.detail(heatmapId), (heatmap) =>
+    heatmap ? { ...heatmap, items: heatmap.items.map(patchItem) } : heatmap,
+  );
+  queryClient.setQueriesData<MediaHeatmap>({ queryKey: heatmapKeys.medias }, (data) =>
+    data?.item?.id === itemId ? { ...data, item: patchItem(data.item) } : data,
+  );
+}
+
+export function useCreateAoi() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ name, shape, ...target }: AoiTarget & { name: string; shape: AoiShape }) =>
+      apiFetch<Aoi>(aoisPath(target), { method: 'POST', body: { name, ...shape } }),
+    onSuccess: (aoi, { heatmapId, itemId }) => patchAois(queryClient, heatmapId, itemId, (aois) => [...aois, aoi]),
+  });
+}
+
+export function useUpdateAoi() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ aoiId, name, ...target }: AoiTarget & { aoiId: string; name: string }) =>
+      apiFetch<Aoi>(`${aoisPath(target)}/${encodeURIComponent(aoiId)}`, { method: 'PATCH', body: { name } }),
+    onSuccess: (aoi, { heatmapId, itemId }) =>
+      patchAois(queryClient, heatmapId, itemId, (aois) => aois.map((current) => (current.id === aoi.id ? aoi : current))),
+  });
+}
+
+export function useDeleteAoi() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ aoiId, ...target }: AoiTarget & { aoiId: string }) =>
+      apiFetch<void>(`${aoisPath(target)}/${encodeURIComponent(aoiId)}`, { method: 'DELETE' }),
+    onSuccess: (_data, { heatmapId, itemId, aoiId }) =>
+      patchAois(queryClient, heatmapId, itemId, (aois) => aois.filter((aoi) => aoi.id !== aoiId)),
+  });
+}
+
+/** Copies an item's areas onto the heatmap's other images (`POST /heatmaps/{id}/aois/copy`). */
+export function useCopyAois() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ heatmapId, itemId }: AoiTarget) =>
+      apiFetch<Heatmap>(`/heatmaps/${encodeURIComponent(heatmapId)}/aois/copy`, {
+        method: 'POST',
+        body: { from_item_id: itemId },
+      }),
+    onSuccess: (heatmap) => {
+      queryClient.setQueryData(heatmapKeys.detail(heatmap.id), heatmap);
+      return queryClient.invalidateQueries({ queryKey: heatmapKeys.medias });
     },
   });
 }

@@ -17,6 +17,7 @@ const item = (id: string, status: HeatmapItem['status']): HeatmapItem => ({
   error: null,
   source: fakeMedia(`m-${id}`) as Media,
   attempts: 0,
+  aois: [],
   started_at: null,
   finished_at: null,
   result: null,

@@ -1,70 +1,115 @@
-import { useId, useRef, useState, type PointerEvent } from 'react';
+import { useId, useLayoutEffect, useRef, useState, type PointerEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/cn';
 
-import type { AoiPoint, HeatmapResult, Rect } from '../api/heatmaps';
-import { areaShare, rectFromPoints } from '../lib/attention';
-import { formatPercent, formatRatio } from '../lib/format';
+import type { Aoi, AoiPoint, HeatmapResult, Hotspot, Rect } from '../api/heatmaps';
+import { rectFromPoints } from '../lib/attention';
+import { MODES, useViewState, type ViewMode, type ViewState } from '../lib/view-state';
 import { useOpacityStyle, useRectStyle } from '../lib/use-rect-style';
-
-type Mode = 'original' | 'heatmap' | 'fog';
-const MODES: Mode[] = ['original', 'heatmap', 'fog'];
-/** Opacities (%) a result opens with. */
-const DEFAULT_OPACITY = { heatmap: 60, fog: 85 };
 
 /** A drawn rectangle smaller than this (fraction of each side) is taken for a click and dropped. */
 const MIN_SIDE = 0.01;
 
-type Area = { id: number; rect: Rect };
+/** The view switch (original, heatmap, fog) and the opacity slider. */
+export function ViewControls({ view, labelledBy }: { view: ViewState; labelledBy?: string }) {
+  const { t } = useTranslation();
+  const ids = { group: useId(), opacity: useId() };
+  const { mode, opacity } = view;
+  return (
+    <div className="hm-viewer__controls" role="group" aria-labelledby={labelledBy}>
+      <fieldset className="hm-segmented">
+        <legend className="visually-hidden">{t('heatmap.viewer.view')}</legend>
+        {MODES.map((value) => (
+          <label key={value} className={cn('hm-segmented__option', mode === value && 'hm-segmented__option--active')}>
+            <input
+              type="radio"
+              className="visually-hidden"
+              name={`${ids.group}-mode`}
+              value={value}
+              checked={mode === value}
+              onChange={() => view.setMode(value)}
+            />
+            {t(`heatmap.viewer.views.${value}`)}
+          </label>
+        ))}
+      </fieldset>
+      <div className="hm-opacity">
+        <label htmlFor={ids.opacity} className="hm-opacity__label">
+          {t('heatmap.viewer.opacity')}
+        </label>
+        <input
+          id={ids.opacity}
+          type="range"
+          className="hm-opacity__input"
+          min={0}
+          max={100}
+          step={5}
+          value={opacity}
+          disabled={mode === 'original'}
+          aria-valuetext={t('heatmap.viewer.opacityValue', { value: opacity })}
+          onChange={(event) => view.setOpacity(Number(event.target.value))}
+          data-testid="opacity-slider"
+        />
+        <output htmlFor={ids.opacity} className="hm-opacity__value">
+          {t('heatmap.viewer.opacityValue', { value: opacity })}
+        </output>
+      </div>
+    </div>
+  );
+}
 
-export type AttentionViewerProps = {
+export type AttentionStageProps = {
   name: string;
-  /** The source image at preview size (the overlay and fog are made at that size), shown as the original too. */
+  /** The source image at preview size (the overlay and fog are made at that size). */
   src: string;
   width: number;
   height: number;
   result: HeatmapResult;
-  /** The automatic area of interest (a simulation's panel), outlined on the heatmap. */
-  aoi?: AoiPoint[] | null;
+  mode: ViewMode;
+  /** Opacity of the overlay or fog, in %. */
+  opacity: number;
+  /** The automatic area of interest (a simulation's panel), outlined dashed. */
+  panel?: AoiPoint[] | null;
+  /** Saved areas, outlined and numbered in their order. */
+  aois?: Aoi[];
+  /** Numbered markers on the hotspots' peaks, in predicted viewing order. */
+  markers?: boolean;
+  /** Drawing: called with each rectangle drawn with the pointer (none when absent). */
+  onDraw?: (rect: Rect) => void;
+  /** A rectangle being saved, shown dashed until it arrives in `aois`. */
+  pending?: Rect | null;
+  describedBy?: string;
 };
 
 /**
- * The original image beside its attention heatmap: the same preview with the
- * colour overlay (or the fog view) stacked on top, whose CSS opacity follows
- * the slider (the server's layers are linear in opacity, so this is exactly
- * the blend at that opacity). Under them, the colour legend and the areas:
- * rectangles drawn with the pointer on the heatmap read their share of
- * attention from `result.grid` at once; each can be removed from the list
- * (keyboard too).
+ * The image with the colour overlay (or the fog view) stacked on top, whose
+ * CSS opacity follows the slider (the server's layers are linear in opacity,
+ * so this is exactly the blend at that opacity), the areas of interest, the
+ * hotspot markers, and rectangle drawing with the pointer.
  */
-export function AttentionViewer({ name, src, width, height, result, aoi }: AttentionViewerProps) {
+export function AttentionStage(props: AttentionStageProps) {
+  const { name, src, width, height, result, mode, opacity, panel, aois = [], markers, onDraw, pending, describedBy } = props;
   const { t } = useTranslation();
-  const ids = { title: useId(), opacity: useId(), hint: useId() };
-  const [mode, setMode] = useState<Mode>('heatmap');
-  // The heatmap and the fog keep their own opacity: the fog needs more to show anything.
-  const [opacities, setOpacities] = useState(DEFAULT_OPACITY);
-  const opacity = mode === 'fog' ? opacities.fog : opacities.heatmap;
-  const setOpacity = (value: number) =>
-    setOpacities((current) => (mode === 'fog' ? { ...current, fog: value } : { ...current, heatmap: value }));
-  const [areas, setAreas] = useState<Area[]>([]);
   const [draft, setDraft] = useState<Rect | null>(null);
   const stageRef = useRef<HTMLDivElement>(null);
   const layerRef = useRef<HTMLImageElement>(null);
   const start = useRef<{ x: number; y: number } | null>(null);
-  const nextId = useRef(1);
 
   useOpacityStyle(layerRef, opacity / 100, mode);
+  useLayoutEffect(() => {
+    // The stage never grows taller than the viewport allows (CSS reads the image's aspect ratio).
+    stageRef.current?.style.setProperty('--aspect', String(width / Math.max(1, height)));
+  }, [width, height]);
 
   const pointFrom = (event: PointerEvent) => {
     const box = stageRef.current?.getBoundingClientRect();
     if (!box || box.width === 0 || box.height === 0) return null;
     return { x: (event.clientX - box.left) / box.width, y: (event.clientY - box.top) / box.height };
   };
-
   const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
-    if (event.button !== 0) return;
+    if (!onDraw || event.button !== 0) return;
     const point = pointFrom(event);
     if (!point) return;
     event.preventDefault();
@@ -82,11 +127,10 @@ export function AttentionViewer({ name, src, width, height, result, aoi }: Atten
     start.current = null;
     setDraft(null);
     event.currentTarget.releasePointerCapture?.(event.pointerId);
-    if (!origin || !point) return;
+    if (!origin || !point || !onDraw) return;
     const rect = rectFromPoints(origin, point);
     if (rect.width < MIN_SIDE || rect.height < MIN_SIDE) return;
-    const id = nextId.current++;
-    setAreas((current) => [...current, { id, rect }]);
+    onDraw(rect);
   };
   const onPointerCancel = () => {
     start.current = null;
@@ -99,132 +143,149 @@ export function AttentionViewer({ name, src, width, height, result, aoi }: Atten
       : mode === 'fog'
         ? { src: result.urls.fog, alt: t('heatmap.viewer.fogAlt', { name }), testId: 'heatmap-fog' }
         : null;
+  const outline = (points: AoiPoint[]) => points.map((p) => `${p.x},${p.y}`).join(' ');
 
   return (
-    <div className="hm-viewer">
-      <div className="hm-viewer__images">
-        <figure className="hm-figure">
-          <figcaption>
-            <h3 className="hm-section-title">{t('heatmap.item.original')}</h3>
-          </figcaption>
-          <img
-            className="hm-figure__image"
-            src={src}
-            alt={t('heatmap.item.originalAlt', { name })}
-            width={width}
-            height={height}
-            data-testid="original-image"
-          />
-        </figure>
-        <figure className="hm-figure">
-          <figcaption>
-            <h3 id={ids.title} className="hm-section-title">
-              {t('heatmap.item.attention')}
-            </h3>
-          </figcaption>
-          <div
-            ref={stageRef}
-            className="hm-stage"
-            aria-describedby={ids.hint}
-            onPointerDown={onPointerDown}
-            onPointerMove={onPointerMove}
-            onPointerUp={onPointerUp}
-            onPointerCancel={onPointerCancel}
-            data-testid="attention-stage"
-            data-mode={mode}
-          >
-            <img className="hm-stage__image" src={src} alt={t('heatmap.viewer.previewAlt', { name })} width={width} height={height} draggable={false} />
-            {layer ? (
-              <img
-                ref={layerRef}
-                key={layer.testId}
-                className="hm-stage__layer"
-                src={layer.src}
-                alt={layer.alt}
-                width={width}
-                height={height}
-                draggable={false}
-                data-testid={layer.testId}
-              />
-            ) : null}
-            {aoi && aoi.length >= 3 ? (
-              <svg className="hm-aoi" viewBox="0 0 1 1" preserveAspectRatio="none" aria-hidden="true" data-testid="aoi-outline">
-                <polygon points={aoi.map((p) => `${p.x},${p.y}`).join(' ')} vectorEffect="non-scaling-stroke" />
-              </svg>
-            ) : null}
-            {areas.map((area, index) => (
-              <AreaBox key={area.id} rect={area.rect} label={String(index + 1)} />
-            ))}
-            {draft ? <AreaBox rect={draft} draft /> : null}
-          </div>
-          <div className="hm-viewer__controls" role="group" aria-labelledby={ids.title}>
-            <fieldset className="hm-segmented">
-              <legend className="visually-hidden">{t('heatmap.viewer.view')}</legend>
-              {MODES.map((value) => (
-                <label key={value} className={cn('hm-segmented__option', mode === value && 'hm-segmented__option--active')}>
-                  <input
-                    type="radio"
-                    className="visually-hidden"
-                    name={`${ids.title}-mode`}
-                    value={value}
-                    checked={mode === value}
-                    onChange={() => setMode(value)}
-                  />
-                  {t(`heatmap.viewer.views.${value}`)}
-                </label>
-              ))}
-            </fieldset>
-            <div className="hm-opacity">
-              <label htmlFor={ids.opacity} className="hm-opacity__label">
-                {t('heatmap.viewer.opacity')}
-              </label>
-              <input
-                id={ids.opacity}
-                type="range"
-                className="hm-opacity__input"
-                min={0}
-                max={100}
-                step={5}
-                value={opacity}
-                disabled={mode === 'original'}
-                aria-valuetext={t('heatmap.viewer.opacityValue', { value: opacity })}
-                onChange={(event) => setOpacity(Number(event.target.value))}
-                data-testid="opacity-slider"
-              />
-              <output htmlFor={ids.opacity} className="hm-opacity__value">
-                {t('heatmap.viewer.opacityValue', { value: opacity })}
-              </output>
-            </div>
-          </div>
-          {mode === 'fog' ? <p className="field__hint">{t('heatmap.viewer.fogHint')}</p> : null}
-        </figure>
-      </div>
-      <div className="hm-viewer__below">
-        <Legend />
-        <AreaList
-          hintId={ids.hint}
-          areas={areas}
-          result={result}
-          onRemove={(id) => setAreas((current) => current.filter((area) => area.id !== id))}
-          onClear={() => setAreas([])}
+    <div
+      ref={stageRef}
+      className={cn('hm-stage', onDraw && 'hm-stage--draw')}
+      aria-describedby={describedBy}
+      onPointerDown={onPointerDown}
+      onPointerMove={onPointerMove}
+      onPointerUp={onPointerUp}
+      onPointerCancel={onPointerCancel}
+      data-testid="attention-stage"
+      data-mode={mode}
+    >
+      <img
+        className="hm-stage__image"
+        src={src}
+        alt={t('heatmap.item.originalAlt', { name })}
+        width={width}
+        height={height}
+        draggable={false}
+        data-testid="original-image"
+      />
+      {layer ? (
+        <img
+          ref={layerRef}
+          key={layer.testId}
+          className="hm-stage__layer"
+          src={layer.src}
+          alt={layer.alt}
+          width={width}
+          height={height}
+          draggable={false}
+          data-testid={layer.testId}
         />
-      </div>
+      ) : null}
+      {(panel && panel.length >= 3) || aois.length > 0 ? (
+        <svg className="hm-aoi" viewBox="0 0 1 1" preserveAspectRatio="none" aria-hidden="true">
+          {panel && panel.length >= 3 ? (
+            <polygon className="hm-aoi__panel" points={outline(panel)} vectorEffect="non-scaling-stroke" data-testid="aoi-outline" />
+          ) : null}
+          {aois.map((aoi) => (
+            <polygon key={aoi.id} className="hm-aoi__area" points={outline(aoi.points)} vectorEffect="non-scaling-stroke" />
+          ))}
+        </svg>
+      ) : null}
+      {aois.map((aoi, index) => (
+        <AreaLabel key={aoi.id} rect={aoi.rect} label={String(index + 1)} />
+      ))}
+      {markers
+        ? result.hotspots.map((hotspot) => <HotspotMarker key={hotspot.rank} hotspot={hotspot} />)
+        : null}
+      {draft ? <AreaBox rect={draft} /> : pending ? <AreaBox rect={pending} /> : null}
     </div>
   );
 }
 
-function AreaBox({ rect, label, draft }: { rect: Rect; label?: string; draft?: boolean }) {
+/** An area's number, at the top-left corner of its bounding box. */
+function AreaLabel({ rect, label }: { rect: Rect; label: string }) {
+  const ref = useRef<HTMLSpanElement>(null);
+  useRectStyle(ref, { x: rect.x, y: rect.y, width: 0, height: 0 });
+  return (
+    <span ref={ref} className="hm-area__label" aria-hidden="true" data-testid="area-box">
+      {label}
+    </span>
+  );
+}
+
+/** The rectangle being drawn (or saved). */
+function AreaBox({ rect }: { rect: Rect }) {
   const ref = useRef<HTMLDivElement>(null);
   useRectStyle(ref, rect);
+  return <div ref={ref} className="hm-area hm-area--draft" aria-hidden="true" data-testid="area-draft" />;
+}
+
+/** A hotspot's place in the viewing order, on its peak. */
+function HotspotMarker({ hotspot }: { hotspot: Hotspot }) {
+  const ref = useRef<HTMLSpanElement>(null);
+  useRectStyle(ref, { x: hotspot.x, y: hotspot.y, width: 0, height: 0 });
   return (
-    <div ref={ref} className={cn('hm-area', draft && 'hm-area--draft')} aria-hidden="true" data-testid={draft ? undefined : 'area-box'}>
-      {label ? <span className="hm-area__label">{label}</span> : null}
+    <span ref={ref} className="hm-marker" aria-hidden="true" data-testid="hotspot-marker">
+      {hotspot.rank}
+    </span>
+  );
+}
+
+export type AttentionViewerProps = Omit<AttentionStageProps, 'mode' | 'opacity' | 'markers' | 'describedBy'> & {
+  /** Shown beside the legend, under the image (the areas of interest). */
+  below?: ReactNode;
+  /** The id of the text that explains drawing (read with the stage). */
+  hintId?: string;
+};
+
+/**
+ * One result, large: the view controls, the image with its overlay, full
+ * screen on demand, the markers of the viewing order (which match the
+ * numbered lines of the analysis), and under it the colour legend and
+ * whatever `below` brings.
+ */
+export function AttentionViewer({ below, hintId, ...stage }: AttentionViewerProps) {
+  const { t } = useTranslation();
+  const titleId = useId();
+  const view = useViewState();
+  const [markers, setMarkers] = useState(true);
+  const figureRef = useRef<HTMLElement>(null);
+  const canFullscreen = typeof document !== 'undefined' && Boolean(document.fullscreenEnabled);
+
+  const toggleFullscreen = () => {
+    if (document.fullscreenElement) void document.exitFullscreen();
+    else void figureRef.current?.requestFullscreen?.();
+  };
+
+  return (
+    <div className="hm-viewer">
+      <figure ref={figureRef} className="hm-figure">
+        <figcaption className="hm-figure__caption">
+          <h3 id={titleId} className="hm-section-title">
+            {t('heatmap.item.attention')}
+          </h3>
+          {canFullscreen ? (
+            <Button variant="ghost" size="sm" onClick={toggleFullscreen} data-testid="fullscreen">
+              {t('heatmap.viewer.fullscreen')}
+            </Button>
+          ) : null}
+        </figcaption>
+        <ViewControls view={view} labelledBy={titleId} />
+        <label className="hm-check">
+          <input type="checkbox" checked={markers} onChange={(event) => setMarkers(event.target.checked)} />
+          {t('heatmap.viewer.markers')}
+        </label>
+        <AttentionStage {...stage} mode={view.mode} opacity={view.opacity} markers={markers} describedBy={hintId} />
+        {view.mode === 'fog' ? <p className="field__hint">{t('heatmap.viewer.fogHint')}</p> : null}
+      </figure>
+      <div className="hm-viewer__below">
+        <Legend />
+        {below}
+      </div>
     </div>
   );
 }
 
 /** The colour ramp of the overlay (blue → cyan → green → yellow → red) and what it means. */
-function Legend() {
+export function Legend() {
   const { t } = useTranslation();
   const titleId = useId();
   return (
@@ -238,82 +299,6 @@ function Legend() {
         <span className="hm-legend__end">{t('heatmap.legend.high')}</span>
       </div>
       <p className="hm-legend__text">{t('heatmap.legend.explanation')}</p>
-    </div>
-  );
-}
-
-type AreaListProps = {
-  hintId: string;
-  areas: Area[];
-  result: HeatmapResult;
-  onRemove: (id: number) => void;
-  onClear: () => void;
-};
-
-/** The drawn rectangles with their share of attention; each has a remove button. */
-function AreaList({ hintId, areas, result, onRemove, onClear }: AreaListProps) {
-  const { t, i18n } = useTranslation();
-  const titleRef = useRef<HTMLHeadingElement>(null);
-  const listRef = useRef<HTMLOListElement>(null);
-  const language = i18n.language;
-
-  // Keyboard users keep their place: focus moves to the next remove button, or to the title.
-  const remove = (id: number, index: number) => {
-    onRemove(id);
-    requestAnimationFrame(() => {
-      const buttons = listRef.current?.querySelectorAll<HTMLButtonElement>('button') ?? [];
-      (buttons[Math.min(index, buttons.length - 1)] ?? titleRef.current)?.focus();
-    });
-  };
-
-  return (
-    <div className="hm-areas">
-      <h4 ref={titleRef} className="hm-subtitle" tabIndex={-1}>
-        {t('heatmap.areas.title')}
-      </h4>
-      <p id={hintId} className="field__hint">
-        {t('heatmap.areas.hint')}
-      </p>
-      {areas.length > 0 ? (
-        <>
-          <ol ref={listRef} className="hm-areas__list" aria-label={t('heatmap.areas.listLabel')}>
-            {areas.map((area, index) => {
-              const share = areaShare(result.grid, area.rect);
-              const n = index + 1;
-              return (
-                <li key={area.id} className="hm-areas__item">
-                  <span className="hm-areas__swatch" aria-hidden="true">
-                    {n}
-                  </span>
-                  <span className="hm-areas__text" data-testid="area-share">
-                    {t('heatmap.areas.item', {
-                      n,
-                      share: formatPercent(share.share, language),
-                      area: formatPercent(share.area, language),
-                      relative: formatRatio(share.relative, language),
-                    })}
-                  </span>
-                  <Button variant="ghost" size="sm" aria-label={t('heatmap.areas.remove', { n })} onClick={() => remove(area.id, index)}>
-                    <span aria-hidden="true">×</span>
-                  </Button>
-                </li>
-              );
-            })}
-          </ol>
-          <div className="hm-areas__actions">
-            <Button
-              variant="link"
-              onClick={() => {
-                onClear();
-                titleRef.current?.focus();
-              }}
-            >
-              {t('heatmap.areas.clear')}
-            </Button>
-          </div>
-          <p className="field__hint">{t('heatmap.areas.relativeHelp')}</p>
-        </>
-      ) : null}
     </div>
   );
 }

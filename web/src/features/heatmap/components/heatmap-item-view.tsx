@@ -6,15 +6,19 @@ import { apiErrorKey } from '@/lib/api';
 
 import { useRetryItem, type HeatmapItem, type HeatmapResult, type PanelShare } from '../api/heatmaps';
 import { baseName, formatPercent, formatRatio } from '../lib/format';
+import { useAoiDrawing } from '../lib/use-aoi-drawing';
 
+import { AoiPanel } from './aoi-panel';
 import { AttentionViewer } from './attention-viewer';
 import { AnalysisPanel, MetricsList, ScoreCard } from './result-panels';
 import { StatusBadge } from './status-badge';
 
 export type HeatmapItemViewProps = {
   item: HeatmapItem;
-  /** The heatmap the item belongs to (for retry). */
+  /** The heatmap the item belongs to (for retry and its areas of interest). */
   heatmapId: string;
+  /** How many other images the heatmap has (areas can be copied onto them). */
+  others?: number;
 };
 
 /**
@@ -23,7 +27,7 @@ export type HeatmapItemViewProps = {
  * the analysis; when failed, the translated failure with a retry button.
  * Used by the results page and by the media page.
  */
-export function HeatmapItemView({ item, heatmapId }: HeatmapItemViewProps) {
+export function HeatmapItemView({ item, heatmapId, others = 0 }: HeatmapItemViewProps) {
   const { t } = useTranslation();
   const titleId = useId();
   const name = baseName(item.source.original_name) || t('heatmap.item.imageN', { n: item.position + 1 });
@@ -37,7 +41,7 @@ export function HeatmapItemView({ item, heatmapId }: HeatmapItemViewProps) {
         <StatusBadge status={item.status} />
       </header>
       {item.status === 'done' && item.result ? (
-        <ItemResult item={item} result={item.result} name={name} />
+        <ItemResult item={item} result={item.result} name={name} heatmapId={heatmapId} others={others} />
       ) : item.status === 'failed' ? (
         <ItemFailed item={item} heatmapId={heatmapId} />
       ) : (
@@ -50,8 +54,12 @@ export function HeatmapItemView({ item, heatmapId }: HeatmapItemViewProps) {
 /** Under this many pixels on its short side, an image is too small to judge well. */
 const SMALL_SIDE = 300;
 
-function ItemResult({ item, result, name }: { item: HeatmapItem; result: HeatmapResult; name: string }) {
+type ItemResultProps = { item: HeatmapItem; result: HeatmapResult; name: string; heatmapId: string; others: number };
+
+function ItemResult({ item, result, name, heatmapId, others }: ItemResultProps) {
   const { t } = useTranslation();
+  const hintId = useId();
+  const drawing = useAoiDrawing({ heatmapId, item });
   const { source } = item;
   const small = Math.min(source.width, source.height) < SMALL_SIDE;
   return (
@@ -61,7 +69,19 @@ function ItemResult({ item, result, name }: { item: HeatmapItem; result: Heatmap
           {t('heatmap.item.smallImage', { width: source.width, height: source.height, min: SMALL_SIDE })}
         </p>
       ) : null}
-      <AttentionViewer name={name} src={source.urls.preview} width={source.width} height={source.height} result={result} aoi={item.aoi} />
+      <AttentionViewer
+        name={name}
+        src={source.urls.preview}
+        width={source.width}
+        height={source.height}
+        result={result}
+        panel={item.aoi}
+        aois={item.aois}
+        onDraw={drawing.onDraw}
+        pending={drawing.pending}
+        hintId={hintId}
+        below={<AoiPanel heatmapId={heatmapId} item={item} result={result} others={others} drawing={drawing} hintId={hintId} />}
+      />
       <div className="hm-item__insights">
         {result.panel ? <PanelSummary panel={result.panel} /> : null}
         <ScoreCard score={result.score} />

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 
 import { QueryError } from '@/components/query-error';
 import { Spinner } from '@/components/ui/spinner';
@@ -47,10 +48,15 @@ export function HeatmapResults({ id }: { id: string }) {
             })}
           </span>
         ) : null}
+        {heatmap.done_count >= 2 ? (
+          <Link className="ui-button ui-button--secondary ui-button--sm" to={`/heatmap/results/${encodeURIComponent(heatmap.id)}/compare`} data-testid="compare-link">
+            {t('heatmap.compare.link')}
+          </Link>
+        ) : null}
       </div>
       <div className="hm-items" aria-label={t('heatmap.results.itemsLabel')} role="group">
         {items.map((item) => (
-          <HeatmapItemView key={item.id} item={item} heatmapId={heatmap.id} />
+          <HeatmapItemView key={item.id} item={item} heatmapId={heatmap.id} others={items.length - 1} />
         ))}
       </div>
     </>

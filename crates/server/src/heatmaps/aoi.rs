@@ -1,0 +1,319 @@
+//! Areas of interest, without I/O: reading a shape from a request body, and what an area
+//! receives of an item's attention, computed from the item's stored result (its attention grid
+//! and hotspots), so it is known at once for any shape drawn at any time.
+
+use regard_vision::Plane;
+use regard_vision::analysis::polygon_share;
+use serde_json::{Value, json};
+
+/// Most points of a polygon.
+pub const MAX_POINTS: usize = 32;
+/// Smallest area accepted, as a fraction of the image (a 1 % × 1 % square): smaller is a click.
+pub const MIN_AREA: f64 = 1e-4;
+/// A rectangle's edge may overshoot the image by this much (rounding in clients); it is clamped.
+const EDGE_SLACK: f64 = 1e-6;
+/// Places in the predicted viewing order counted as "seen in the first seconds": a passer-by
+/// gives an out-of-home panel one to two seconds, about three to six fixations of 250–300 ms,
+/// and the first three places are reached in that time (docs/attention.md).
+pub const SEEN_EARLY_RANK: u64 = 3;
+
+/// A shape as stored: `rect` (four axis-aligned corners, clockwise from the top left) or
+/// `polygon`, points relative to the image.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Shape {
+    pub kind: &'static str,
+    pub points: Vec<(f64, f64)>,
+}
+
+impl Shape {
+    /// The points as stored and answered: `[{"x", "y"}, …]`.
+    pub fn points_json(&self) -> Value {
+        points_json(&self.points)
+    }
+}
+
+fn points_json(points: &[(f64, f64)]) -> Value {
+    Value::Array(
+        points
+            .iter()
+            .map(|(x, y)| json!({"x": x, "y": y}))
+            .collect(),
+    )
+}
+
+/// Reads `{"x", "y", "width", "height"}` (relative to the image). Errors are field codes.
+pub fn parse_rect(value: &Value) -> Result<Shape, &'static str> {
+    let map = value.as_object().ok_or("invalid_type")?;
+    if map.len() != 4 {
+        return Err("invalid_type");
+    }
+    let get = |key: &str| map.get(key).and_then(Value::as_f64).ok_or("invalid_type");
+    let (x, y, w, h) = (get("x")?, get("y")?, get("width")?, get("height")?);
+    if x < 0.0
+        || y < 0.0
+        || w <= 0.0
+        || h <= 0.0
+        || x + w > 1.0 + EDGE_SLACK
+        || y + h > 1.0 + EDGE_SLACK
+    {
+        return Err("out_of_range");
+    }
+    let (x2, y2) = ((x + w).min(1.0), (y + h).min(1.0));
+    if (x2 - x) * (y2 - y) < MIN_AREA {
+        return Err("too_small");
+    }
+    Ok(Shape {
+        kind: "rect",
+        points: vec![(x, y), (x2, y), (x2, y2), (x, y2)],
+    })
+}
+
+/// Reads `[{"x", "y"}, …]`: 3 to [`MAX_POINTS`] points inside the image, enclosing at least
+/// [`MIN_AREA`]. Errors are field codes.
+pub fn parse_polygon(value: &Value) -> Result<Shape, &'static str> {
+    let items = value.as_array().ok_or("invalid_type")?;
+    if items.len() < 3 {
+        return Err("too_few");
+    }
+    if items.len() > MAX_POINTS {
+        return Err("too_many");
+    }
+    let mut points = Vec::with_capacity(items.len());
+    for item in items {
+        let map = item.as_object().ok_or("invalid_type")?;
+        let x = map.get("x").and_then(Value::as_f64).ok_or("invalid_type")?;
+        let y = map.get("y").and_then(Value::as_f64).ok_or("invalid_type")?;
+        if map.len() != 2 {
+            return Err("invalid_type");
+        }
+        if !(0.0..=1.0).contains(&x) || !(0.0..=1.0).contains(&y) {
+            return Err("out_of_range");
+        }
+        points.push((x, y));
+    }
+    if polygon_area(&points) < MIN_AREA {
+        return Err("too_small");
+    }
+    Ok(Shape {
+        kind: "polygon",
+        points,
+    })
+}
+
+/// Reads stored points (written by this module).
+pub fn stored_points(text: &str) -> Vec<(f64, f64)> {
+    let value: Value = serde_json::from_str(text).unwrap_or(Value::Null);
+    value
+        .as_array()
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(|p| Some((p.get("x")?.as_f64()?, p.get("y")?.as_f64()?)))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Area enclosed by a polygon (shoelace formula; a self-crossing outline counts its lobes with
+/// their signs, which is enough to refuse slivers).
+fn polygon_area(points: &[(f64, f64)]) -> f64 {
+    let n = points.len();
+    let twice: f64 = (0..n)
+        .map(|i| {
+            let (a, b) = (points[i], points[(i + 1) % n]);
+            a.0 * b.1 - b.0 * a.1
+        })
+        .sum();
+    twice.abs() / 2.0
+}
+
+/// Whether a point lies inside a polygon (even–odd rule, as [`polygon_share`]).
+fn contains(points: &[(f64, f64)], x: f64, y: f64) -> bool {
+    let mut inside = false;
+    for i in 0..points.len() {
+        let (a, b) = (points[i], points[(i + 1) % points.len()]);
+        if (a.1 <= y) != (b.1 <= y) && x < a.0 + (y - a.1) / (b.1 - a.1) * (b.0 - a.0) {
+            inside = !inside;
+        }
+    }
+    inside
+}
+
+/// The bounding box of points, as `{"x", "y", "width", "height"}`.
+pub fn bounds_json(points: &[(f64, f64)]) -> Value {
+    let fold = |f: fn(f64, f64) -> f64, init: f64, pick: fn(&(f64, f64)) -> f64| {
+        points.iter().map(pick).fold(init, f)
+    };
+    let (x0, x1) = (fold(f64::min, 1.0, |p| p.0), fold(f64::max, 0.0, |p| p.0));
+    let (y0, y1) = (fold(f64::min, 1.0, |p| p.1), fold(f64::max, 0.0, |p| p.1));
+    json!({"x": x0, "y": y0, "width": (x1 - x0).max(0.0), "height": (y1 - y0).max(0.0)})
+}
+
+/// An item's attention as areas need it: the grid of its result as a plane, and its hotspots'
+/// peaks in viewing order.
+#[derive(Debug, Clone)]
+pub struct ItemAttention {
+    map: Plane,
+    peaks: Vec<(u64, f64, f64)>,
+}
+
+impl ItemAttention {
+    /// Reads a done item's result (`grid` and `hotspots`); `None` if it has no grid.
+    pub fn from_result(result: &Value) -> Option<Self> {
+        let grid = result.get("grid")?;
+        let width = usize::try_from(grid.get("width")?.as_u64()?).ok()?;
+        let height = usize::try_from(grid.get("height")?.as_u64()?).ok()?;
+        let data: Vec<f32> = grid
+            .get("values")?
+            .as_array()?
+            .iter()
+            .map(|v| v.as_f64().unwrap_or(0.0) as f32)
+            .collect();
+        if width == 0 || height == 0 || data.len() != width * height {
+            return None;
+        }
+        let peaks = result
+            .get("hotspots")
+            .and_then(Value::as_array)
+            .map(|spots| {
+                spots
+                    .iter()
+                    .filter_map(|s| {
+                        Some((
+                            s.get("rank")?.as_u64()?,
+                            s.get("x")?.as_f64()?,
+                            s.get("y")?.as_f64()?,
+                        ))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Some(Self {
+            map: Plane {
+                width,
+                height,
+                data,
+            },
+            peaks,
+        })
+    }
+
+    /// What an area receives: `{share, area, relative, seen_rank, seen_early}`. `seen_rank` is
+    /// the place in the predicted viewing order of the first hotspot whose peak lies in the
+    /// area (null when none does); `seen_early` whether that place is at most
+    /// [`SEEN_EARLY_RANK`].
+    pub fn of(&self, points: &[(f64, f64)]) -> Value {
+        let poly: Vec<(f32, f32)> = points.iter().map(|&(x, y)| (x as f32, y as f32)).collect();
+        let share = polygon_share(&self.map, &poly);
+        let rank = self
+            .peaks
+            .iter()
+            .filter(|(_, x, y)| contains(points, *x, *y))
+            .map(|(rank, _, _)| *rank)
+            .min();
+        json!({
+            "share": share.share,
+            "area": share.area,
+            "relative": share.relative,
+            "seen_rank": rank,
+            "seen_early": rank.is_some_and(|r| r <= SEEN_EARLY_RANK),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result() -> Value {
+        // A 4 × 2 grid: all attention in the top-left cell, a little in the bottom-right one.
+        json!({
+            "grid": {"width": 4, "height": 2, "values": [900, 0, 0, 0, 0, 0, 0, 100]},
+            "hotspots": [
+                {"rank": 1, "x": 0.125, "y": 0.25},
+                {"rank": 2, "x": 0.875, "y": 0.75},
+            ],
+        })
+    }
+
+    #[test]
+    fn a_rect_is_read_as_four_clockwise_corners_and_clamped_to_the_image() {
+        let shape = parse_rect(&json!({"x": 0.5, "y": 0.25, "width": 0.5000000001, "height": 0.5}))
+            .unwrap();
+        assert_eq!(shape.kind, "rect");
+        assert_eq!(
+            shape.points,
+            vec![(0.5, 0.25), (1.0, 0.25), (1.0, 0.75), (0.5, 0.75)]
+        );
+    }
+
+    #[test]
+    fn bad_shapes_get_field_codes() {
+        assert_eq!(parse_rect(&json!([1, 2])), Err("invalid_type"));
+        assert_eq!(
+            parse_rect(&json!({"x": 0.5, "y": 0, "width": 0.6, "height": 0.5})),
+            Err("out_of_range")
+        );
+        assert_eq!(
+            parse_rect(&json!({"x": 0, "y": 0, "width": 0.005, "height": 0.005})),
+            Err("too_small")
+        );
+        assert_eq!(
+            parse_rect(&json!({"x": 0, "y": 0, "width": 0.5, "height": 0.5, "z": 1})),
+            Err("invalid_type")
+        );
+        assert_eq!(
+            parse_polygon(&json!([{"x": 0, "y": 0}, {"x": 1, "y": 0}])),
+            Err("too_few")
+        );
+        assert_eq!(
+            parse_polygon(&json!([{"x": 0, "y": 0}, {"x": 1, "y": 0}, {"x": 1, "y": 1.5}])),
+            Err("out_of_range")
+        );
+        assert_eq!(
+            parse_polygon(&json!([{"x": 0, "y": 0}, {"x": 0.5, "y": 0.5}, {"x": 1, "y": 1}])),
+            Err("too_small")
+        );
+        let many: Vec<Value> = (0..33)
+            .map(|i| json!({"x": i as f64 / 40.0, "y": 0.5}))
+            .collect();
+        assert_eq!(parse_polygon(&Value::Array(many)), Err("too_many"));
+    }
+
+    #[test]
+    fn an_area_gets_its_share_of_attention_and_its_place_in_the_viewing_order() {
+        let attention = ItemAttention::from_result(&result()).unwrap();
+        let top_left = parse_rect(&json!({"x": 0, "y": 0, "width": 0.25, "height": 0.5})).unwrap();
+        let stats = attention.of(&top_left.points);
+        assert!(
+            (stats["share"].as_f64().unwrap() - 0.9).abs() < 1e-9,
+            "{stats}"
+        );
+        assert!((stats["area"].as_f64().unwrap() - 0.125).abs() < 1e-9);
+        assert!((stats["relative"].as_f64().unwrap() - 7.2).abs() < 1e-6);
+        assert_eq!(stats["seen_rank"], 1);
+        assert_eq!(stats["seen_early"], true);
+
+        // A triangle over the bottom-right cell's peak: second place.
+        let triangle =
+            parse_polygon(&json!([{"x": 0.7, "y": 0.5}, {"x": 1, "y": 0.5}, {"x": 1, "y": 1}]))
+                .unwrap();
+        assert_eq!(attention.of(&triangle.points)["seen_rank"], 2);
+
+        let empty = parse_rect(&json!({"x": 0.3, "y": 0, "width": 0.4, "height": 0.4})).unwrap();
+        let stats = attention.of(&empty.points);
+        assert_eq!(stats["share"], 0.0);
+        assert_eq!(stats["seen_rank"], Value::Null);
+        assert_eq!(stats["seen_early"], false);
+    }
+
+    #[test]
+    fn stored_points_read_back_and_bound() {
+        let shape = parse_rect(&json!({"x": 0.1, "y": 0.2, "width": 0.3, "height": 0.4})).unwrap();
+        let points = stored_points(&shape.points_json().to_string());
+        assert_eq!(points, shape.points);
+        let bounds = bounds_json(&points);
+        assert!((bounds["width"].as_f64().unwrap() - 0.3).abs() < 1e-12);
+        assert!((bounds["height"].as_f64().unwrap() - 0.4).abs() < 1e-12);
+    }
+}

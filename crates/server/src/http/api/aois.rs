@@ -1,0 +1,319 @@
+//! Areas of interest on heatmap items: `POST /heatmaps/{id}/items/{item_id}/aois`,
+//! `PATCH`/`DELETE /heatmaps/{id}/items/{item_id}/aois/{aoi_id}`, and
+//! `POST /heatmaps/{id}/aois/copy` (the same areas on the other images). Shapes and codes:
+//! docs/architecture/heatmaps.md.
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::routing::{patch, post};
+use axum::{Json, Router};
+use serde_json::Value;
+
+use super::error::ApiError;
+use super::heatmaps::{aoi_json, heatmap_json};
+use super::input::{ApiUser, Fields, JsonObject, Patch, parse_id};
+use super::media::now_secs;
+use crate::db::aois::{self as adb, AoiRow, AoiShape, AoiWriteError};
+use crate::db::heatmaps::{self as hdb, HeatmapWithItems, ItemRow};
+use crate::db::{self};
+use crate::heatmaps::aoi::{ItemAttention, Shape, parse_polygon, parse_rect};
+use crate::state::AppState;
+
+/// Longest area name, in characters.
+pub const MAX_NAME: usize = 80;
+/// Most areas on one image.
+pub const MAX_PER_ITEM: i64 = 30;
+
+/// Routes of this module.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/heatmaps/{id}/items/{item_id}/aois", post(create))
+        .route(
+            "/heatmaps/{id}/items/{item_id}/aois/{aoi_id}",
+            patch(update).delete(delete_one),
+        )
+        .route("/heatmaps/{id}/aois/copy", post(copy))
+}
+
+/// The caller's heatmap and one of its items, or 404.
+async fn owned_item(
+    state: &AppState,
+    user: &ApiUser,
+    id: &str,
+    item_id: &str,
+) -> Result<(HeatmapWithItems, ItemRow), ApiError> {
+    let (id, item_id) = (parse_id(id)?, parse_id(item_id)?);
+    let found = hdb::find_owned(&state.db, user.id(), &id)
+        .await?
+        .ok_or_else(ApiError::not_found)?;
+    let item = found
+        .items
+        .iter()
+        .find(|i| i.id == item_id)
+        .cloned()
+        .ok_or_else(ApiError::not_found)?;
+    Ok((found, item))
+}
+
+/// Runs a shape parser on a field's value, recording its error code.
+fn parsed(
+    fields: &mut Fields,
+    key: &str,
+    value: &Value,
+    parse: fn(&Value) -> Result<Shape, &'static str>,
+) -> Option<Shape> {
+    match parse(value) {
+        Ok(shape) => Some(shape),
+        Err(code) => {
+            fields.error(key, code);
+            None
+        }
+    }
+}
+
+/// Reads the shape: exactly one of `rect` (`{x, y, width, height}`) or `points` (a polygon).
+/// `required` says whether it may be absent (a rename).
+fn shape_field(fields: &mut Fields, required: bool) -> Option<Shape> {
+    let rect = fields.raw("rect");
+    let points = fields.raw("points");
+    match (rect, points) {
+        (Patch::Value(_), Patch::Value(_)) => {
+            fields.error("points", "conflict");
+            None
+        }
+        (Patch::Value(value), Patch::Absent) => parsed(fields, "rect", &value, parse_rect),
+        (Patch::Absent, Patch::Value(value)) => parsed(fields, "points", &value, parse_polygon),
+        (Patch::Null, _) => {
+            fields.error("rect", "invalid_type");
+            None
+        }
+        (_, Patch::Null) => {
+            fields.error("points", "invalid_type");
+            None
+        }
+        (Patch::Absent, Patch::Absent) => {
+            if required {
+                fields.error("rect", "required");
+            }
+            None
+        }
+    }
+}
+
+fn name_field(fields: &mut Fields, required: bool) -> Option<String> {
+    match fields.text("name", MAX_NAME, false) {
+        Patch::Value(name) => Some(name),
+        Patch::Null => {
+            fields.error("name", "required");
+            None
+        }
+        Patch::Absent => {
+            if required && !fields.has_error("name") {
+                fields.error("name", "required");
+            }
+            None
+        }
+    }
+}
+
+fn write_error(err: AoiWriteError) -> ApiError {
+    match err {
+        AoiWriteError::NameTaken => ApiError::field("name", "taken"),
+        AoiWriteError::TooMany => ApiError::new(
+            StatusCode::CONFLICT,
+            "too_many_aois",
+            format!("An image holds at most {MAX_PER_ITEM} areas of interest"),
+        ),
+        AoiWriteError::Db(err) => err.into(),
+    }
+}
+
+/// An area as answered, with its item's attention.
+async fn answer(state: &AppState, item: &ItemRow, id: &str) -> Result<Value, ApiError> {
+    let aoi = adb::for_item(&state.db, &item.id)
+        .await?
+        .into_iter()
+        .find(|a| a.id == id)
+        .ok_or_else(|| ApiError::internal("an area of interest vanished right after its write"))?;
+    let attention = item
+        .result
+        .as_deref()
+        .filter(|_| item.status == "done")
+        .and_then(|text| serde_json::from_str::<Value>(text).ok())
+        .and_then(|result| ItemAttention::from_result(&result));
+    Ok(aoi_json(&aoi, attention.as_ref()))
+}
+
+/// `POST /heatmaps/{id}/items/{item_id}/aois {name, rect | points}` → 201 with the area.
+async fn create(
+    State(state): State<AppState>,
+    user: ApiUser,
+    Path((id, item_id)): Path<(String, String)>,
+    JsonObject(mut fields): JsonObject,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let (found, item) = owned_item(&state, &user, &id, &item_id).await?;
+    let name = name_field(&mut fields, true);
+    let shape = shape_field(&mut fields, true);
+    fields.finish()?;
+    let (Some(name), Some(shape)) = (name, shape) else {
+        return Err(ApiError::internal(
+            "area validation let a missing field through",
+        ));
+    };
+    let now = db::now_ms();
+    let aoi = AoiRow {
+        id: uuid::Uuid::new_v4().to_string(),
+        item_id: item.id.clone(),
+        heatmap_id: found.heatmap.id.clone(),
+        owner_id: user.id().to_owned(),
+        name,
+        shape: shape.kind.to_owned(),
+        points: shape.points_json().to_string(),
+        created_at: now,
+        updated_at: now,
+    };
+    adb::insert(&state.db, &aoi, MAX_PER_ITEM)
+        .await
+        .map_err(write_error)?;
+    Ok((
+        StatusCode::CREATED,
+        Json(answer(&state, &item, &aoi.id).await?),
+    ))
+}
+
+/// `PATCH /heatmaps/{id}/items/{item_id}/aois/{aoi_id} {name?, rect? | points?}` → 200.
+async fn update(
+    State(state): State<AppState>,
+    user: ApiUser,
+    Path((id, item_id, aoi_id)): Path<(String, String, String)>,
+    JsonObject(mut fields): JsonObject,
+) -> Result<Json<Value>, ApiError> {
+    let (found, item) = owned_item(&state, &user, &id, &item_id).await?;
+    let aoi_id = parse_id(&aoi_id)?;
+    if !found.aois_of(&item.id).any(|a| a.id == aoi_id) {
+        return Err(ApiError::not_found());
+    }
+    let name = name_field(&mut fields, false);
+    let shape = shape_field(&mut fields, false);
+    fields.finish()?;
+    let shape = shape.map(|s| AoiShape {
+        shape: s.kind,
+        points: s.points_json().to_string(),
+    });
+    adb::update(
+        &state.db,
+        user.id(),
+        &aoi_id,
+        name.as_deref(),
+        shape.as_ref(),
+        db::now_ms(),
+    )
+    .await
+    .map_err(write_error)?
+    .ok_or_else(ApiError::not_found)?;
+    Ok(Json(answer(&state, &item, &aoi_id).await?))
+}
+
+/// `DELETE /heatmaps/{id}/items/{item_id}/aois/{aoi_id}` → 204.
+async fn delete_one(
+    State(state): State<AppState>,
+    user: ApiUser,
+    Path((id, item_id, aoi_id)): Path<(String, String, String)>,
+) -> Result<StatusCode, ApiError> {
+    let (_, item) = owned_item(&state, &user, &id, &item_id).await?;
+    let aoi_id = parse_id(&aoi_id)?;
+    if adb::delete(&state.db, user.id(), &item.id, &aoi_id).await? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(ApiError::not_found())
+    }
+}
+
+/// `POST /heatmaps/{id}/aois/copy {from_item_id, aoi_ids?, to_item_ids?}` → 200 with the
+/// heatmap. Each chosen area of `from_item_id` (all by default) is put on each target item
+/// (every other item by default) at the same relative position; a target's area of the same
+/// name takes the copied shape. One transaction: all or nothing.
+async fn copy(
+    State(state): State<AppState>,
+    user: ApiUser,
+    Path(id): Path<String>,
+    JsonObject(mut fields): JsonObject,
+) -> Result<Json<Value>, ApiError> {
+    let id = parse_id(&id)?;
+    let found = hdb::find_owned(&state.db, user.id(), &id)
+        .await?
+        .ok_or_else(ApiError::not_found)?;
+    let item_of = |raw: &str| {
+        uuid::Uuid::parse_str(raw.trim())
+            .ok()
+            .map(|id| id.hyphenated().to_string())
+            .filter(|id| found.items.iter().any(|i| &i.id == id))
+    };
+    let from = match fields.raw("from_item_id") {
+        Patch::Value(Value::String(raw)) => {
+            let from = item_of(&raw);
+            if from.is_none() {
+                fields.error("from_item_id", "not_found");
+            }
+            from
+        }
+        Patch::Value(_) => {
+            fields.error("from_item_id", "invalid_type");
+            None
+        }
+        Patch::Null | Patch::Absent => {
+            fields.error("from_item_id", "required");
+            None
+        }
+    };
+    let aoi_ids = fields
+        .has("aoi_ids")
+        .then(|| fields.id_list("aoi_ids", MAX_PER_ITEM as usize))
+        .flatten();
+    let to_ids = fields
+        .has("to_item_ids")
+        .then(|| fields.id_list("to_item_ids", super::heatmaps::MAX_ITEMS))
+        .flatten();
+    let mut sources: Vec<AoiRow> = Vec::new();
+    if let Some(from) = &from {
+        sources = found.aois_of(from).cloned().collect();
+        if let Some(ids) = &aoi_ids {
+            if ids.iter().any(|id| !sources.iter().any(|a| &a.id == id)) {
+                fields.error("aoi_ids", "not_found");
+            }
+            sources.retain(|a| ids.contains(&a.id));
+        }
+    }
+    let targets: Vec<String> = match &to_ids {
+        Some(ids) => {
+            if ids.iter().any(|id| item_of(id).is_none()) {
+                fields.error("to_item_ids", "not_found");
+            }
+            ids.iter()
+                .filter(|id| Some(*id) != from.as_ref())
+                .cloned()
+                .collect()
+        }
+        None => found
+            .items
+            .iter()
+            .map(|i| i.id.clone())
+            .filter(|id| Some(id) != from.as_ref())
+            .collect(),
+    };
+    fields.finish()?;
+    adb::copy(
+        &state.db,
+        &sources,
+        &targets,
+        MAX_PER_ITEM,
+        db::now_ms(),
+        || uuid::Uuid::new_v4().to_string(),
+    )
+    .await
+    .map_err(write_error)?;
+    let found = hdb::find_owned(&state.db, user.id(), &id)
+        .await?
+        .ok_or_else(ApiError::not_found)?;
+    Ok(Json(heatmap_json(&state, &found, now_secs())))
+}
