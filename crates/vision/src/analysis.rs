@@ -127,33 +127,111 @@ pub struct Hotspot {
 pub const MAX_HOTSPOTS: usize = 5;
 /// A peak weaker than this fraction of the first peak is not a hotspot.
 pub const HOTSPOT_MIN_PEAK: f32 = 0.2;
+/// A peak is a hotspot of its own only if it rises at least this fraction of the first peak
+/// above the highest pass joining it to a higher peak; lower bumps are part of their
+/// neighbour's hotspot (one object, one hotspot).
+pub const HOTSPOT_MIN_PROMINENCE: f32 = 0.1;
 /// Radius of the inhibition of return around a visited peak, as a fraction of the longer side.
 pub const INHIBITION_RADIUS: f32 = 0.08;
 
-/// Hotspots by winner-take-all with inhibition of return: take the highest remaining peak, grow
-/// its region (connected pixels ≥ half the peak), record its share, suppress the region and a
-/// disc around the peak, repeat (at most [`MAX_HOTSPOTS`], while peaks stay ≥
-/// [`HOTSPOT_MIN_PEAK`] × the first).
+/// Whether pixel `a` is higher than pixel `b` (ties: the first in row-major order).
+fn higher(map: &Plane, a: usize, b: usize) -> bool {
+    let (va, vb) = (map.data[a], map.data[b]);
+    va > vb || (va == vb && a < b)
+}
+
+/// The map's peaks whose prominence is at least `min_prominence`, highest first. A peak's
+/// prominence is how far it rises above the highest pass (saddle) that joins it to a higher
+/// peak; the highest peak's is its own value. Computed by flooding the map from the top (pixels
+/// by decreasing value, 4-connected, union–find): when two rising areas meet, the one with the
+/// lower peak ends there, at the current level.
+pub fn prominent_peaks(map: &Plane, min_prominence: f32) -> Vec<usize> {
+    let (w, h) = (map.width, map.height);
+    let n = w * h;
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| map.data[b].total_cmp(&map.data[a]).then(a.cmp(&b)));
+    const NONE: usize = usize::MAX;
+    let mut parent = vec![NONE; n];
+    // The highest pixel of each area, kept at the area's root.
+    let mut top = vec![NONE; n];
+    let mut peaks: Vec<(usize, f32)> = Vec::new();
+    fn find(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    for &i in &order {
+        parent[i] = i;
+        top[i] = i;
+        let (x, y) = (i % w, i / w);
+        let neighbours = [
+            (x > 0).then(|| i - 1),
+            (x + 1 < w).then(|| i + 1),
+            (y > 0).then(|| i - w),
+            (y + 1 < h).then(|| i + w),
+        ];
+        for j in neighbours.into_iter().flatten() {
+            if parent[j] == NONE {
+                continue;
+            }
+            let (ri, rj) = (find(&mut parent, i), find(&mut parent, j));
+            if ri == rj {
+                continue;
+            }
+            let (keep, end) = if higher(map, top[ri], top[rj]) {
+                (ri, rj)
+            } else {
+                (rj, ri)
+            };
+            let ended = top[end];
+            // A lone pixel joining at once is no peak (it rises nothing above this pass).
+            if ended != i {
+                peaks.push((ended, map.data[ended] - map.data[i]));
+            }
+            parent[end] = keep;
+        }
+    }
+    if let Some(&first) = order.first() {
+        peaks.push((first, map.data[first]));
+    }
+    let mut out: Vec<usize> = peaks
+        .into_iter()
+        .filter(|&(_, prominence)| prominence >= min_prominence)
+        .map(|(peak, _)| peak)
+        .collect();
+    out.sort_by(|&a, &b| map.data[b].total_cmp(&map.data[a]).then(a.cmp(&b)));
+    out
+}
+
+/// Hotspots by winner-take-all with inhibition of return, over the map's prominent peaks: take
+/// the highest remaining peak, grow its region (connected pixels ≥ half the peak), record its
+/// share, suppress the region and a disc around the peak, repeat (at most [`MAX_HOTSPOTS`],
+/// while peaks stay ≥ [`HOTSPOT_MIN_PEAK`] × the first). Only peaks of prominence ≥
+/// [`HOTSPOT_MIN_PROMINENCE`] × the first count, so the shoulders of one bright object are not
+/// reported as hotspots of their own, and the order does not change with the image's
+/// resolution.
 pub fn hotspots(map: &Plane) -> Vec<Hotspot> {
     let (w, h) = (map.width, map.height);
     let total = map.sum().max(1e-300);
     let mut live: Vec<bool> = vec![true; w * h];
     let mut out = Vec::new();
-    let mut first_peak = None;
+    let first_peak = map.max();
+    if first_peak <= 0.0 {
+        return out;
+    }
     let radius = INHIBITION_RADIUS * w.max(h) as f32;
     let mut stack = Vec::new();
-    while out.len() < MAX_HOTSPOTS {
-        // Highest live pixel; ties go to the first in row-major order (deterministic).
-        let mut best: Option<usize> = None;
-        for i in 0..w * h {
-            if live[i] && best.is_none_or(|b| map.data[i] > map.data[b]) {
-                best = Some(i);
-            }
+    for peak in prominent_peaks(map, HOTSPOT_MIN_PROMINENCE * first_peak) {
+        if out.len() >= MAX_HOTSPOTS {
+            break;
         }
-        let Some(peak) = best else { break };
+        if !live[peak] {
+            continue;
+        }
         let pv = map.data[peak];
-        let fp = *first_peak.get_or_insert(pv);
-        if pv <= 0.0 || pv < HOTSPOT_MIN_PEAK * fp {
+        if pv < HOTSPOT_MIN_PEAK * first_peak {
             break;
         }
         let (px, py) = (peak % w, peak / w);
@@ -299,6 +377,22 @@ mod tests {
 
     fn uniform(w: usize, h: usize) -> Plane {
         Plane::filled(w, h, 1.0 / (w * h) as f32)
+    }
+
+    #[test]
+    fn peaks_are_kept_by_their_prominence() {
+        // A row: a high peak (9), a shoulder on its slope (6 after a dip to 5.5), a valley (1),
+        // a lower but distinct peak (4).
+        let values = [2.0, 9.0, 5.5, 6.0, 3.0, 1.0, 4.0, 2.0];
+        let map = Plane {
+            width: values.len(),
+            height: 1,
+            data: values.to_vec(),
+        };
+        assert_eq!(prominent_peaks(&map, 0.0), vec![1, 3, 6], "highest first");
+        // The shoulder rises 0.5 above its pass, the second peak 3.
+        assert_eq!(prominent_peaks(&map, 1.0), vec![1, 6]);
+        assert_eq!(prominent_peaks(&map, 3.5), vec![1]);
     }
 
     #[test]

@@ -131,6 +131,76 @@ fn output_does_not_depend_on_the_input_scale() {
     }
 }
 
+/// A poster: a light ground, a large red disc, a smaller yellow square and a band of dark
+/// stripes (text-like), drawn from relative coordinates so that any size shows the same thing.
+fn poster(w: usize, h: usize) -> Vec<u8> {
+    let mut d = vec![0u8; w * h * 3];
+    for y in 0..h {
+        for x in 0..w {
+            let (fx, fy) = ((x as f32 + 0.5) / w as f32, (y as f32 + 0.5) / h as f32);
+            let mut c = [205u8, 208, 212];
+            if ((fx - 0.28) * 4.0 / 3.0).powi(2) + (fy - 0.38).powi(2) < 0.012 {
+                c = [225, 30, 35];
+            } else if (0.66..0.84).contains(&fx) && (0.2..0.42).contains(&fy) {
+                c = [250, 210, 20];
+            } else if (0.35..0.85).contains(&fx)
+                && (0.72..0.86).contains(&fy)
+                && ((fx * 90.0) as i32) % 3 == 0
+            {
+                c = [25, 25, 30];
+            }
+            d[(y * w + x) * 3..(y * w + x) * 3 + 3].copy_from_slice(&c);
+        }
+    }
+    d
+}
+
+#[test]
+fn the_viewing_order_does_not_depend_on_the_input_scale() {
+    for m in MODELS {
+        // The same poster at two resolutions: the same hotspots, in the same order, at the same
+        // places (the analysis names them in that order, and areas of interest take their rank).
+        let order = |w: usize, h: usize| {
+            let d = poster(w, h);
+            let p = predict_with(m, &RgbImage::new(w, h, &d).unwrap());
+            analyse(&p.map, &p.faces, &p.texts).hotspots
+        };
+        let (small, large) = (order(800, 600), order(2400, 1800));
+        // The product's model sees the disc, then the square; the classical one only the disc.
+        let least = if matches!(m, Model::V2) { 2 } else { 1 };
+        assert!(small.len() >= least, "{m:?}: {small:?}");
+        assert_eq!(small.len(), large.len(), "{m:?}: {small:?} vs {large:?}");
+        for (a, b) in small.iter().zip(&large) {
+            assert_eq!(a.rank, b.rank);
+            assert!(
+                (a.x - b.x).abs() < 0.03 && (a.y - b.y).abs() < 0.03,
+                "{m:?}: hotspot {} at ({}, {}) and ({}, {})",
+                a.rank,
+                a.x,
+                a.y,
+                b.x,
+                b.y
+            );
+        }
+    }
+}
+
+/// One bright object is one hotspot, not a first hotspot and its shoulders.
+#[test]
+fn one_object_gives_one_hotspot() {
+    for m in MODELS {
+        let (w, h) = (800, 600);
+        let d = patch_image(w, h, 0.3, 0.4, 0.2);
+        let p = predict_with(m, &RgbImage::new(w, h, &d).unwrap());
+        let spots = analyse(&p.map, &p.faces, &p.texts).hotspots;
+        let on_patch = spots
+            .iter()
+            .filter(|s| (s.x - 0.3).abs() < 0.1 && (s.y - 0.4).abs() < 0.13)
+            .count();
+        assert_eq!(on_patch, 1, "{m:?}: {spots:?}");
+    }
+}
+
 #[test]
 fn identical_output_across_runs() {
     for m in MODELS {

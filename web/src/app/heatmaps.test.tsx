@@ -69,6 +69,7 @@ function heatmap(items: Array<ReturnType<typeof item>>, extra: Record<string, un
     done_count: items.filter((i) => i.status === 'done').length,
     failed_count: items.filter((i) => i.status === 'failed').length,
     score: 72.4,
+    best_score: 72.4,
     thumbnail: '/api/v1/files/m-a/thumbnail?exp=1&sig=a',
     created_at: '2026-11-21T10:00:00.000Z',
     updated_at: '2026-11-21T10:00:00.000Z',
@@ -103,11 +104,17 @@ describe('heatmap list', () => {
 
   it('lists heatmaps as cards with thumbnail, name, date, status and score', async () => {
     mockApi(({ path }) =>
-      path === '/heatmaps' ? page([summary(), summary({ id: 'h2', name: 'Hiver', status: 'processing', score: null })]) : undefined,
+      path === '/heatmaps'
+        ? page([
+            summary(),
+            summary({ id: 'h2', name: 'Hiver', status: 'processing', score: null, best_score: null }),
+            summary({ id: 'h3', name: 'A/B', item_count: 2, score: 50, best_score: 81.4 }),
+          ])
+        : undefined,
     );
     renderApp('/heatmap');
     const list = await screen.findByRole('list', { name: 'Vos heatmaps' });
-    const [first, second] = within(list).getAllByTestId('heatmap-card');
+    const [first, second, third] = within(list).getAllByTestId('heatmap-card');
     expect(within(first).getByRole('link', { name: 'Campagne été' })).toHaveAttribute('href', '/heatmap/results/h1');
     expect(first.querySelector('img')).toHaveAttribute('src', '/api/v1/files/m-a/thumbnail?exp=1&sig=a');
     expect(first).toHaveTextContent('Créée le');
@@ -115,6 +122,8 @@ describe('heatmap list', () => {
     expect(first).toHaveTextContent('Score : 72/100');
     expect(second).toHaveTextContent('En cours');
     expect(second).toHaveTextContent('Pas encore de score');
+    // Several images: the best one's score, never a mean of different images.
+    expect(third).toHaveTextContent('Meilleur score : 81/100');
   });
 
   it('deletes after confirmation, and the card disappears', async () => {
@@ -352,6 +361,15 @@ describe('heatmap results', () => {
     expect(within(section).getByTestId('heatmap-legend')).toHaveTextContent('Les couleurs chaudes signalent plus d\'attention');
     expect(screen.getByTestId('chat-widget')).toBeInTheDocument();
     expect(within(section).queryByTestId('small-image')).not.toBeInTheDocument();
+  });
+
+  it('names an image after its creative and links to it, not after the uploaded file', async () => {
+    const labelled = { ...item('a', 'done'), label: { kind: 'creative', id: 'c1', name: 'Affiche été' } };
+    mockApi(({ path }) => (path === '/heatmaps/h1' ? { body: heatmap([labelled]) } : undefined));
+    renderApp('/heatmap/results/h1');
+    const section = await screen.findByRole('region', { name: 'Affiche été' });
+    expect(within(section).getByRole('link', { name: 'Voir la création' })).toHaveAttribute('href', '/creatives/c1');
+    expect(within(section).getByRole('img', { name: 'Image originale « Affiche été »' })).toBeInTheDocument();
   });
 
   it('warns that an image under 300 px on its short side is too small to judge well', async () => {

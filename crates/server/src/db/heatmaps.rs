@@ -3,12 +3,14 @@
 //! Creating a heatmap, retrying an item and deleting a heatmap each write their jobs in the same
 //! transaction as the rows (see [`super::jobs`]).
 
+use std::collections::HashMap;
+
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use super::aois::AoiRow;
 use super::jobs::{self, NewJob};
-use super::media::{self, MediaRow};
+use super::media::{self, MediaLabel, MediaRow};
 use super::{Db, DbError, page, search};
 
 /// A stored heatmap.
@@ -21,13 +23,14 @@ pub struct HeatmapRow {
     pub updated_at: i64,
 }
 
-/// A heatmap in a list: counts of its items by status, the mean score of the done ones, and
-/// the first image (for the card's thumbnail).
+/// A heatmap in a list: counts of its items by status, the mean and the best score of the done
+/// ones, and the first image (for the card's thumbnail).
 #[derive(Debug, Clone, PartialEq)]
 pub struct HeatmapSummary {
     pub heatmap: HeatmapRow,
     pub counts: ItemCounts,
     pub score: Option<f64>,
+    pub best_score: Option<f64>,
     pub first_source: Option<MediaRow>,
 }
 
@@ -104,6 +107,8 @@ pub struct HeatmapWithItems {
     pub items: Vec<ItemRow>,
     /// Areas of every item, by item and in order (see [`super::aois::for_heatmap`]).
     pub aois: Vec<AoiRow>,
+    /// What each source image is (creative, location, simulation), by media id.
+    pub labels: HashMap<String, MediaLabel>,
 }
 
 impl HeatmapWithItems {
@@ -116,6 +121,11 @@ impl HeatmapWithItems {
     pub fn score(&self) -> Option<f64> {
         let scores: Vec<f64> = self.items.iter().filter_map(|i| i.score).collect();
         (!scores.is_empty()).then(|| scores.iter().sum::<f64>() / scores.len() as f64)
+    }
+
+    /// Best score of the done items.
+    pub fn best_score(&self) -> Option<f64> {
+        self.items.iter().filter_map(|i| i.score).reduce(f64::max)
     }
 
     /// The areas of one item, in order.
@@ -252,7 +262,9 @@ pub async fn list(
         "SELECT h.id, h.owner_id, h.name, h.created_at, h.updated_at, \
          {} AS n_total, {} AS n_queued, {} AS n_done, {} AS n_failed, \
          (SELECT AVG(s.score) FROM heatmap_items s WHERE s.heatmap_id = h.id AND s.status = 'done') \
-         AS mean_score, {} FROM heatmaps h \
+         AS mean_score, \
+         (SELECT MAX(s.score) FROM heatmap_items s WHERE s.heatmap_id = h.id AND s.status = 'done') \
+         AS best_score, {} FROM heatmaps h \
          LEFT JOIN heatmap_items f ON f.heatmap_id = h.id AND f.position = 0 \
          LEFT JOIN media m ON m.id = f.source_media_id",
         count(""),
@@ -282,6 +294,7 @@ pub async fn list(
                     failed: row.try_get("n_failed")?,
                 },
                 score: row.try_get("mean_score")?,
+                best_score: row.try_get("best_score")?,
                 first_source: media::from_row(row, "m_")?,
             })
         },
@@ -314,12 +327,18 @@ pub async fn find_owned(
     .bind(id)
     .fetch_all(db.pool())
     .await?;
-    let items = rows.iter().map(item_from_row).collect::<Result<_, _>>()?;
+    let items: Vec<ItemRow> = rows.iter().map(item_from_row).collect::<Result<_, _>>()?;
     let aois = super::aois::for_heatmap(db, id).await?;
+    let sources: Vec<String> = items
+        .iter()
+        .map(|i: &ItemRow| i.source.id.clone())
+        .collect();
+    let labels = media::labels(db, owner_id, &sources).await?;
     Ok(Some(HeatmapWithItems {
         heatmap,
         items,
         aois,
+        labels,
     }))
 }
 

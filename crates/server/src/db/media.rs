@@ -181,3 +181,52 @@ pub async fn count_all(db: &Db) -> Result<i64, DbError> {
         .await?;
     Ok(row.try_get("n")?)
 }
+
+/// What a media shows, by name: the creative, location (photo) or simulation (render) it
+/// belongs to, so that pages and reports name images as the user named them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MediaLabel {
+    /// `creative`, `location` or `simulation`.
+    pub kind: &'static str,
+    pub id: String,
+    pub name: String,
+}
+
+/// The labels of the owner's media among `ids` (those with none are absent). A media used by
+/// several rows takes the first of creative, location, simulation, and the newest of its kind.
+pub async fn labels(
+    db: &Db,
+    owner_id: &str,
+    ids: &[String],
+) -> Result<std::collections::HashMap<String, MediaLabel>, DbError> {
+    let mut out = std::collections::HashMap::new();
+    if ids.is_empty() {
+        return Ok(out);
+    }
+    let placeholders: Vec<String> = (0..ids.len()).map(|i| format!("${}", i + 2)).collect();
+    let sources = [
+        ("creative", "creatives", "media_id"),
+        ("location", "locations", "photo_media_id"),
+        ("simulation", "simulations", "output_media_id"),
+    ];
+    for (kind, table, column) in sources {
+        let sql = format!(
+            "SELECT id, name, {column} AS media_id FROM {table} \
+             WHERE owner_id = $1 AND {column} IN ({}) ORDER BY created_at DESC, id DESC",
+            placeholders.join(", ")
+        );
+        let mut query = sqlx::query(&sql).bind(owner_id);
+        for id in ids {
+            query = query.bind(id);
+        }
+        for row in query.fetch_all(db.pool()).await? {
+            let media_id: String = row.try_get("media_id")?;
+            out.entry(media_id).or_insert(MediaLabel {
+                kind,
+                id: row.try_get("id")?,
+                name: row.try_get("name")?,
+            });
+        }
+    }
+    Ok(out)
+}

@@ -416,6 +416,11 @@ async fn a_heatmap_is_computed_and_its_outputs_are_served() {
     assert_eq!(got["failed_count"], 0);
     let mean = (scores[0] + scores[1]) / 2.0;
     assert_close(number(&got["score"]), mean, "heatmap score");
+    assert_close(
+        number(&got["best_score"]),
+        scores[0].max(scores[1]),
+        "best score",
+    );
     let items = got["items"].as_array().unwrap();
     for ((item, source), score) in items.iter().zip([&a, &b]).zip(&scores) {
         assert_done_item(&app, &user, item, source, *score).await;
@@ -428,6 +433,11 @@ async fn a_heatmap_is_computed_and_its_outputs_are_served() {
     assert_eq!(summary["status"], "done");
     assert_eq!(summary["done_count"], 2);
     assert_close(number(&summary["score"]), mean, "listed score");
+    assert_close(
+        number(&summary["best_score"]),
+        scores[0].max(scores[1]),
+        "listed best score",
+    );
     assert!(summary.get("items").is_none());
     let thumbnail = summary["thumbnail"].as_str().unwrap();
     assert!(thumbnail.starts_with(&format!("/api/v1/files/{}/thumbnail?", id(&a))));
@@ -1334,4 +1344,62 @@ async fn a_heatmaps_status_follows_its_items() {
         .api_send(Method::POST, &retry_path(&hid, &items[0]), &user)
         .await;
     assert_api_error(response, 409, "not_failed").await;
+}
+
+#[tokio::test]
+async fn items_are_named_after_their_creative_or_location() {
+    let app = spawn_without_workers().await;
+    let user = app.new_user().await;
+    let other = app.new_user().await;
+    let poster = app.upload_ok(&user, "IMG_0042.png", png(120, 90)).await;
+    let site = app.upload_ok(&user, "DSC_1001.jpg", jpeg(160, 90)).await;
+    let loose = app.upload_ok(&user, "loose.png", png(90, 120)).await;
+    let response = app
+        .api_json(
+            Method::POST,
+            "/creatives",
+            &user,
+            &json!({"name": "Affiche été", "media_id": poster["id"]}),
+        )
+        .await;
+    assert_eq!(response.status(), 201);
+    let creative: Value = response.json().await.unwrap();
+    let response = app
+        .api_json(
+            Method::POST,
+            "/locations",
+            &user,
+            &json!({"name": "Gare de Lyon, quai 3", "photo_media_id": site["id"]}),
+        )
+        .await;
+    assert_eq!(response.status(), 201);
+    let location: Value = response.json().await.unwrap();
+
+    let heatmap = create_ok(&app, &user, "Noms", &[&poster, &site, &loose]).await;
+    let got = get_heatmap(&app, &user, id(&heatmap)).await;
+    assert_eq!(
+        got["items"][0]["label"],
+        json!({"kind": "creative", "id": creative["id"], "name": "Affiche été"})
+    );
+    assert_eq!(
+        got["items"][1]["label"],
+        json!({"kind": "location", "id": location["id"], "name": "Gare de Lyon, quai 3"})
+    );
+    assert_eq!(got["items"][2]["label"], Value::Null);
+    let latest = get_json(&app, &user, &format!("/media/{}/heatmap", id(&poster))).await;
+    assert_eq!(latest["item"]["label"]["name"], "Affiche été");
+
+    // Another user's creative of the same file name is not a label of these images.
+    let theirs = app.upload_ok(&other, "IMG_0042.png", png(120, 90)).await;
+    let response = app
+        .api_json(
+            Method::POST,
+            "/creatives",
+            &other,
+            &json!({"name": "Pas à moi", "media_id": theirs["id"]}),
+        )
+        .await;
+    assert_eq!(response.status(), 201);
+    let got = get_heatmap(&app, &user, id(&heatmap)).await;
+    assert_eq!(got["items"][0]["label"]["name"], "Affiche été");
 }

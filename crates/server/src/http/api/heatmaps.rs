@@ -16,6 +16,7 @@ use crate::db::aois::AoiRow;
 use crate::db::heatmaps::{
     self as hdb, HeatmapRow, HeatmapSummary, HeatmapWithItems, ItemRow, NewItem, Retry,
 };
+use crate::db::media::MediaLabel;
 use crate::db::{self};
 use crate::heatmaps::aoi::{ItemAttention, bounds_json, stored_points};
 use crate::heatmaps::job;
@@ -40,6 +41,7 @@ pub fn router() -> Router<AppState> {
 pub(super) fn item_json<'a>(
     state: &AppState,
     item: &ItemRow,
+    label: Option<&MediaLabel>,
     aois: impl IntoIterator<Item = &'a AoiRow>,
     now: u64,
 ) -> Value {
@@ -82,6 +84,7 @@ pub(super) fn item_json<'a>(
         "status": item.status,
         "error": if item.status == "failed" { error } else { Value::Null },
         "source": media_json(&state.signer, &item.source, now),
+        "label": label.map_or(Value::Null, |l| json!({"kind": l.kind, "id": l.id, "name": l.name})),
         "attempts": item.attempts,
         "started_at": item.started_at.map(rfc3339),
         "finished_at": item.finished_at.map(rfc3339),
@@ -97,7 +100,7 @@ pub(super) fn item_json<'a>(
 fn summary_fields(
     heatmap: &HeatmapRow,
     counts: hdb::ItemCounts,
-    score: Option<f64>,
+    (score, best_score): (Option<f64>, Option<f64>),
     thumbnail: Value,
 ) -> Value {
     json!({
@@ -108,6 +111,7 @@ fn summary_fields(
         "done_count": counts.done,
         "failed_count": counts.failed,
         "score": score,
+        "best_score": best_score,
         "thumbnail": thumbnail,
         "created_at": rfc3339(heatmap.created_at),
         "updated_at": rfc3339(heatmap.updated_at),
@@ -122,7 +126,12 @@ fn summary_json(state: &AppState, row: &HeatmapSummary, now: u64) -> Value {
                 .url(&m.id, "thumbnail", state.signer.expiry(now)),
         )
     });
-    summary_fields(&row.heatmap, row.counts, row.score, thumbnail)
+    summary_fields(
+        &row.heatmap,
+        row.counts,
+        (row.score, row.best_score),
+        thumbnail,
+    )
 }
 
 pub(super) fn heatmap_json(state: &AppState, found: &HeatmapWithItems, now: u64) -> Value {
@@ -133,11 +142,19 @@ pub(super) fn heatmap_json(state: &AppState, found: &HeatmapWithItems, now: u64)
                 .url(&i.source.id, "thumbnail", state.signer.expiry(now)),
         )
     });
-    let mut body = summary_fields(&found.heatmap, found.counts(), found.score(), thumbnail);
+    let mut body = summary_fields(
+        &found.heatmap,
+        found.counts(),
+        (found.score(), found.best_score()),
+        thumbnail,
+    );
     body["items"] = found
         .items
         .iter()
-        .map(|item| item_json(state, item, found.aois_of(&item.id), now))
+        .map(|item| {
+            let label = found.labels.get(&item.source.id);
+            item_json(state, item, label, found.aois_of(&item.id), now)
+        })
         .collect();
     body
 }
@@ -310,9 +327,17 @@ async fn retry(
         .await?
         .ok_or_else(ApiError::not_found)?;
     let aois = db::aois::for_item(&state.db, &item_id).await?;
+    let labels =
+        db::media::labels(&state.db, user.id(), std::slice::from_ref(&item.source.id)).await?;
     Ok((
         StatusCode::ACCEPTED,
-        Json(item_json(&state, &item, &aois, now_secs())),
+        Json(item_json(
+            &state,
+            &item,
+            labels.get(&item.source.id),
+            &aois,
+            now_secs(),
+        )),
     ))
 }
 
@@ -335,6 +360,9 @@ async fn for_media(
             item_json(
                 &state,
                 item,
+                db::media::labels(&state.db, user.id(), std::slice::from_ref(&id))
+                    .await?
+                    .get(&id),
                 &db::aois::for_item(&state.db, &item.id).await?,
                 now,
             ),

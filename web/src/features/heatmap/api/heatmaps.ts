@@ -88,12 +88,17 @@ export const MAX_AOI_NAME = 80;
 
 export type ItemError = { code: string; message: string };
 
+/** What a source image is: the creative, location (photo) or simulation (render) it belongs to. */
+export type SourceLabel = { kind: 'creative' | 'location' | 'simulation'; id: string; name: string };
+
 export type HeatmapItem = {
   id: string;
   position: number;
   status: ItemStatus;
   error: ItemError | null;
   source: Media;
+  /** Null for an image that is none of those (an upload made for the heatmap). */
+  label?: SourceLabel | null;
   attempts: number;
   started_at: string | null;
   finished_at: string | null;
@@ -111,7 +116,10 @@ export type HeatmapSummary = {
   item_count: number;
   done_count: number;
   failed_count: number;
+  /** Mean score of the done images (not shown: different images do not average into anything). */
   score: number | null;
+  /** The best score of the done images. */
+  best_score: number | null;
   thumbnail: string | null;
   created_at: string;
   updated_at: string;

@@ -31,6 +31,7 @@ const heatmap = (items: HeatmapItem[]): Heatmap => ({
   done_count: 0,
   failed_count: 0,
   score: null,
+  best_score: null,
   thumbnail: null,
   created_at: '2026-11-21T00:00:00.000Z',
   updated_at: '2026-11-21T00:00:00.000Z',

@@ -7,19 +7,16 @@ import { QueryError } from '@/components/query-error';
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';
 
-import { heatmapQueryOptions, type HeatmapItem } from '../api/heatmaps';
+import { heatmapQueryOptions } from '../api/heatmaps';
 import { compareVariants, type Row, type Variant } from '../lib/compare';
-import { baseName, formatPercent, formatScore } from '../lib/format';
+import { formatPercent, formatScore } from '../lib/format';
+import { itemName } from '../lib/names';
 import { useViewState } from '../lib/view-state';
 
 import { AttentionStage, Legend, ViewControls } from './attention-viewer';
 
 /** Most images side by side (more would be too small to read). */
 const MAX_SIDE_BY_SIDE = 4;
-
-function variantName(item: HeatmapItem, t: TFunction): string {
-  return baseName(item.source.original_name) || t('heatmap.item.imageN', { n: item.position + 1 });
-}
 
 /**
  * The compare view of a heatmap: its done images side by side at the same
@@ -61,7 +58,7 @@ export function HeatmapCompare({ id }: { id: string }) {
                 disabled={!selected.includes(item.id) && selected.length >= MAX_SIDE_BY_SIDE}
                 onChange={() => toggle(item.id)}
               />
-              {variantName(item, t)}
+              {itemName(item, t)}
             </label>
           ))}
         </fieldset>
@@ -78,13 +75,13 @@ export function HeatmapCompare({ id }: { id: string }) {
             {variants.map(({ item, result }) => (
               <figure key={item.id} className="hm-compare__variant" data-testid="compare-variant">
                 <figcaption className="hm-compare__caption">
-                  <span className="hm-compare__name">{variantName(item, t)}</span>
+                  <span className="hm-compare__name">{itemName(item, t)}</span>
                   <span className="hm-compare__score">
                     {t('heatmap.compare.scoreShort', { score: formatScore(result.score, i18n.language) })}
                   </span>
                 </figcaption>
                 <AttentionStage
-                  name={variantName(item, t)}
+                  name={itemName(item, t)}
                   src={item.source.urls.preview}
                   width={item.source.width}
                   height={item.source.height}
@@ -110,7 +107,7 @@ function ComparisonTable({ variants }: { variants: Variant[] }) {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
   const rows = compareVariants(variants);
-  const names = variants.map((v) => variantName(v.item, t));
+  const names = variants.map((v) => itemName(v.item, t));
   const isShare = (row: Row) => row.kind === 'aoi';
   const value = (row: Row, v: number) => (isShare(row) ? formatPercent(v, language) : formatScore(v, language));
   const delta = (row: Row, d: number) => {

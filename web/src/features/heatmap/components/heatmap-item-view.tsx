@@ -1,11 +1,13 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 
 import { Button } from '@/components/ui/button';
 import { apiErrorKey } from '@/lib/api';
 
 import { useRetryItem, type HeatmapItem, type HeatmapResult, type PanelShare } from '../api/heatmaps';
-import { baseName, formatPercent, formatRatio } from '../lib/format';
+import { formatPercent, formatRatio } from '../lib/format';
+import { itemName, labelPath } from '../lib/names';
 import { useAoiDrawing } from '../lib/use-aoi-drawing';
 
 import { AoiPanel } from './aoi-panel';
@@ -30,7 +32,7 @@ export type HeatmapItemViewProps = {
 export function HeatmapItemView({ item, heatmapId, others = 0 }: HeatmapItemViewProps) {
   const { t } = useTranslation();
   const titleId = useId();
-  const name = baseName(item.source.original_name) || t('heatmap.item.imageN', { n: item.position + 1 });
+  const name = itemName(item, t);
 
   return (
     <section className="hm-item" aria-labelledby={titleId} data-testid="heatmap-item" data-status={item.status}>
@@ -38,6 +40,11 @@ export function HeatmapItemView({ item, heatmapId, others = 0 }: HeatmapItemView
         <h2 id={titleId} className="hm-item__title">
           {name}
         </h2>
+        {item.label ? (
+          <Link className="hm-item__source" to={labelPath(item.label)} data-testid="source-link">
+            {t(`heatmap.item.open.${item.label.kind}`)}
+          </Link>
+        ) : null}
         <StatusBadge status={item.status} />
       </header>
       {item.status === 'done' && item.result ? (

@@ -57,9 +57,11 @@ export function HeatmapList() {
               <div className="hm-card__row">
                 <StatusBadge status={heatmap.status} />
                 <span className="hm-card__score" data-testid="heatmap-score">
-                  {heatmap.score === null
+                  {heatmap.best_score === null
                     ? t('heatmap.list.noScore')
-                    : t('heatmap.list.score', { score: formatScore(heatmap.score, language) })}
+                    : heatmap.item_count > 1
+                      ? t('heatmap.list.bestScore', { score: formatScore(heatmap.best_score, language) })
+                      : t('heatmap.list.score', { score: formatScore(heatmap.best_score, language) })}
                 </span>
               </div>
               <div className="hm-card__row">

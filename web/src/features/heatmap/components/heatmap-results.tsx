@@ -6,7 +6,8 @@ import { QueryError } from '@/components/query-error';
 import { Spinner } from '@/components/ui/spinner';
 
 import { heatmapQueryOptions } from '../api/heatmaps';
-import { baseName, formatDateTime, formatScore } from '../lib/format';
+import { formatDateTime, formatScore } from '../lib/format';
+import { itemName } from '../lib/names';
 
 import { HeatmapItemView } from './heatmap-item-view';
 import { StatusBadge } from './status-badge';
@@ -44,7 +45,7 @@ export function HeatmapResults({ id }: { id: string }) {
           <span data-testid="best-score">
             {t('heatmap.results.bestScore', {
               score: formatScore(best.result.score, language),
-              name: baseName(best.source.original_name) || t('heatmap.item.imageN', { n: best.position + 1 }),
+              name: itemName(best, t),
             })}
           </span>
         ) : null}

@@ -33,6 +33,23 @@ const poster: AnalysisInput = {
 };
 
 describe('describeAttention', () => {
+  it('names a place once: hotspots in the same ninth of the image add up, and a line says which point it is near', () => {
+    const twice: AnalysisInput = {
+      ...poster,
+      hotspots: [
+        { rank: 1, x: 0.2, y: 0.15, rect: { x: 0.1, y: 0.05, width: 0.2, height: 0.2 }, share: 0.31, area: 0.045 },
+        { rank: 2, x: 0.85, y: 0.8, rect: { x: 0.8, y: 0.7, width: 0.1, height: 0.2 }, share: 0.09, area: 0.02 },
+        { rank: 3, x: 0.1, y: 0.25, rect: { x: 0.05, y: 0.2, width: 0.1, height: 0.1 }, share: 0.05, area: 0.01 },
+      ],
+    };
+    const analysis = plain(describeAttention(twice, i18n.getFixedT('fr'), 'fr'));
+    expect(analysis.summary).toBe(
+      "Le regard devrait se poser d'abord en haut à gauche (36 % de l'attention). Il se porte ensuite en bas à droite (9 %).",
+    );
+    expect(analysis.hotspots[2]).toBe("En haut à gauche, près du point 1 : 5 % de l'attention sur 1 % de la surface");
+  });
+
+
   it('writes the analysis in French', () => {
     const analysis = plain(describeAttention(poster, i18n.getFixedT('fr'), 'fr'));
     expect(analysis.summary).toBe(

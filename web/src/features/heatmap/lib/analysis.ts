@@ -7,7 +7,7 @@ import type { TFunction } from 'i18next';
 
 import type { HeatmapResult, Region } from '../api/heatmaps';
 
-import { nearEdge, positionOf } from './attention';
+import { nearEdge, positionOf, type Position } from './attention';
 import { formatPercent, formatRatio } from './format';
 
 export type AnalysisInput = Pick<HeatmapResult, 'score' | 'focus' | 'clarity' | 'entropy' | 'hotspots' | 'faces' | 'texts'>;
@@ -91,17 +91,22 @@ export function describeAttention(result: AnalysisInput, t: TFunction, language:
   const hotspots = [...result.hotspots].sort((a, b) => a.rank - b.rank);
   const where = (x: number, y: number) => t(`heatmap.analysis.positions.${positionOf(x, y)}`);
 
+  // Hotspots in the same ninth of the image are named once: the summary gives each place with
+  // the attention of all its hotspots, and a numbered line says which earlier hotspot it is near.
+  const cells = hotspots.map((hotspot) => positionOf(hotspot.x, hotspot.y));
   let summary: string;
   if (hotspots.length === 0) {
     summary = t('heatmap.analysis.none');
   } else {
-    const [first, ...rest] = hotspots;
-    summary = t('heatmap.analysis.first', { position: where(first.x, first.y), share: percent(first.share) });
+    const places = new Map<string, number>();
+    hotspots.forEach((hotspot, index) => places.set(cells[index], (places.get(cells[index]) ?? 0) + hotspot.share));
+    const [[firstCell, firstShare], ...rest] = [...places];
+    summary = t('heatmap.analysis.first', { position: t(`heatmap.analysis.positions.${firstCell as Position}`), share: percent(firstShare) });
     if (rest.length > 0) {
-      const places = rest
-        .map((hotspot) => t('heatmap.analysis.place', { position: where(hotspot.x, hotspot.y), share: percent(hotspot.share) }))
+      const next = rest
+        .map(([cell, share]) => t('heatmap.analysis.place', { position: t(`heatmap.analysis.positions.${cell as Position}`), share: percent(share) }))
         .join(t('heatmap.analysis.joiner'));
-      summary += ` ${t('heatmap.analysis.next', { places })}`;
+      summary += ` ${t('heatmap.analysis.next', { places: next })}`;
     }
   }
 
@@ -116,16 +121,16 @@ export function describeAttention(result: AnalysisInput, t: TFunction, language:
 
   return {
     summary,
-    hotspots: hotspots.map((hotspot) =>
-      capitalise(
-        t('heatmap.analysis.hotspot', {
-          position: where(hotspot.x, hotspot.y),
-          share: percent(hotspot.share),
-          area: percent(hotspot.area),
-        }),
+    hotspots: hotspots.map((hotspot, index) => {
+      const earlier = cells.indexOf(cells[index]);
+      const values = { position: where(hotspot.x, hotspot.y), share: percent(hotspot.share), area: percent(hotspot.area) };
+      return capitalise(
+        earlier < index
+          ? t('heatmap.analysis.hotspotNear', { ...values, n: hotspots[earlier].rank })
+          : t('heatmap.analysis.hotspot', values),
         language,
-      ),
-    ),
+      );
+    }),
     faces: regions('faces', result.faces),
     texts: regions('texts', result.texts),
     advice: adviceFor(result).map((id) => t(`heatmap.advice.${id}`)),
