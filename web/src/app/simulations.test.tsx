@@ -434,12 +434,15 @@ describe('links to /simulation', () => {
     mockApi(server(() => []));
     renderApp('/creatives/c1');
     expect(await screen.findByTestId('simulate-creative')).toHaveAttribute('href', '/simulation?creative=c1');
+    // And its heatmap, on the media page (the latest result, or the button that makes one).
+    expect(screen.getByRole('link', { name: "Heatmap d'attention" })).toHaveAttribute('href', expect.stringMatching(/^\/heatmap\/[^/]+$/));
   });
 
   it('states on the location delete confirmation how many simulations go with it', async () => {
     mockApi(({ method, path }) => (method === 'GET' && path === '/locations/l1' ? { body: location({ simulation_count: 3 }) } : undefined));
     const { user } = renderApp('/locations/l1');
     expect(await screen.findByTestId('simulate-location')).toHaveAttribute('href', '/simulation?location=l1');
+    expect(screen.getByRole('link', { name: 'Heatmap de la photo' })).toHaveAttribute('href', '/heatmap/ml1');
     await user.click(screen.getByTestId('delete-location'));
     const dialog = await screen.findByRole('alertdialog');
     expect(dialog).toHaveTextContent('3 simulations faites avec cet emplacement seront aussi supprimées.');

@@ -68,6 +68,13 @@ function CreativeView({ creative, onDeleted }: { creative: Creative; onDeleted: 
           >
             {t('creatives.simulate')}
           </Link>
+          <Link
+            className="ui-button ui-button--secondary ui-button--md"
+            to={`/heatmap/${encodeURIComponent(creative.media.id)}`}
+            data-testid="creative-heatmap"
+          >
+            {t('creatives.heatmap')}
+          </Link>
           <Button variant="danger" onClick={() => setConfirming(true)} data-testid="delete-creative">
             {t('creatives.delete')}
           </Button>

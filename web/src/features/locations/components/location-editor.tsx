@@ -44,6 +44,15 @@ export function LocationEditor({ id, onSaved, onDeleted }: LocationEditorProps) 
             >
               {t('locations.simulate')}
             </Link>
+            {location.photo_media_id ? (
+              <Link
+                className="ui-button ui-button--secondary ui-button--md"
+                to={`/heatmap/${encodeURIComponent(location.photo_media_id)}`}
+                data-testid="location-heatmap"
+              >
+                {t('locations.heatmap')}
+              </Link>
+            ) : null}
             <Button variant="danger" onClick={() => setConfirming(true)} data-testid="delete-location">
               {t('locations.delete')}
             </Button>
