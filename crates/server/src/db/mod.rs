@@ -20,6 +20,7 @@ mod page;
 pub mod refresh_tokens;
 pub mod search;
 pub mod sessions;
+pub mod shares;
 pub mod simulations;
 pub mod users;
 

@@ -21,6 +21,7 @@ mod mfa;
 mod notify;
 mod oauth;
 mod refresh;
+mod shares;
 mod sign_in;
 mod signup;
 mod simulations;

@@ -12,6 +12,7 @@ pub mod heatmaps;
 pub mod input;
 pub mod locations;
 pub mod media;
+pub mod shares;
 pub mod signing;
 pub mod simulations;
 
@@ -30,6 +31,8 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .merge(locations::router())
         .merge(heatmaps::router())
         .merge(aois::router())
+        .merge(shares::router())
+        .merge(shares::public_router())
         .merge(simulations::router())
         .merge(events::router())
         .merge(assistant::router())

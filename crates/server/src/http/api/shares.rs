@@ -1,0 +1,162 @@
+//! Read-only share links of a heatmap: `POST /heatmaps/{id}/shares {expires_in_days?}` (201,
+//! the only time the link's token is given), `GET /heatmaps/{id}/shares`,
+//! `DELETE /heatmaps/{id}/shares/{share_id}` (revoke), and the public
+//! `GET /shared/{token}` that opens the results without an account. Shapes:
+//! docs/architecture/heatmaps.md.
+//!
+//! A link is a capability URL: its token is 32 random characters (about 165 bits), stored only
+//! as its SHA-256, so it cannot be guessed, forged or read back from the database. It grants
+//! reading that one heatmap until it expires or is revoked, nothing else.
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::routing::{delete, get};
+use axum::{Json, Router};
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use super::error::ApiError;
+use super::heatmaps::heatmap_json;
+use super::input::{ApiUser, JsonObject, Patch, parse_id, rfc3339};
+use super::media::now_secs;
+use crate::auth::tokens::{REFRESH_TOKEN_LENGTH, random_token};
+use crate::db::heatmaps as hdb;
+use crate::db::shares::{self as sdb, ShareRow};
+use crate::db::{self};
+use crate::state::AppState;
+
+/// Days a link lasts when none is asked for.
+pub const DEFAULT_DAYS: i64 = 30;
+/// Longest life of a link, in days.
+pub const MAX_DAYS: i64 = 90;
+const DAY_MS: i64 = 24 * 60 * 60 * 1000;
+
+/// Routes that need an account.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/heatmaps/{id}/shares", get(list).post(create))
+        .route("/heatmaps/{id}/shares/{share_id}", delete(revoke))
+}
+
+/// The public route (no account).
+pub fn public_router() -> Router<AppState> {
+    Router::new().route("/shared/{token}", get(open))
+}
+
+fn token_hash(token: &str) -> String {
+    hex::encode(Sha256::digest(token.as_bytes()))
+}
+
+fn share_json(share: &ShareRow, now_ms: i64) -> Value {
+    json!({
+        "id": share.id,
+        "expires_at": rfc3339(share.expires_at),
+        "expired": share.expires_at <= now_ms,
+        "created_at": rfc3339(share.created_at),
+    })
+}
+
+async fn owned_heatmap(state: &AppState, user: &ApiUser, id: &str) -> Result<String, ApiError> {
+    let id = parse_id(id)?;
+    hdb::find_owned(&state.db, user.id(), &id)
+        .await?
+        .map(|found| found.heatmap.id)
+        .ok_or_else(ApiError::not_found)
+}
+
+/// `POST /heatmaps/{id}/shares {expires_in_days?}` → 201 `{id, token, path, expires_at, …}`.
+async fn create(
+    State(state): State<AppState>,
+    user: ApiUser,
+    Path(id): Path<String>,
+    JsonObject(mut fields): JsonObject,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let heatmap_id = owned_heatmap(&state, &user, &id).await?;
+    let days = match fields.integer("expires_in_days") {
+        Patch::Value(days) if (1..=MAX_DAYS).contains(&days) => days,
+        Patch::Value(_) => {
+            fields.error("expires_in_days", "out_of_range");
+            DEFAULT_DAYS
+        }
+        Patch::Null | Patch::Absent => DEFAULT_DAYS,
+    };
+    fields.finish()?;
+    let now = db::now_ms();
+    let share = ShareRow {
+        id: uuid::Uuid::new_v4().to_string(),
+        heatmap_id,
+        owner_id: user.id().to_owned(),
+        expires_at: now + days * DAY_MS,
+        created_at: now,
+    };
+    let token = random_token();
+    sdb::insert(&state.db, &share, &token_hash(&token)).await?;
+    let mut body = share_json(&share, now);
+    body["token"] = json!(token);
+    body["path"] = json!(format!("/shared/{token}"));
+    Ok((StatusCode::CREATED, Json(body)))
+}
+
+/// `GET /heatmaps/{id}/shares` → `{items}`, newest first, expired ones included (tokens never).
+async fn list(
+    State(state): State<AppState>,
+    user: ApiUser,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let heatmap_id = owned_heatmap(&state, &user, &id).await?;
+    let now = db::now_ms();
+    let items: Vec<Value> = sdb::for_heatmap(&state.db, user.id(), &heatmap_id)
+        .await?
+        .iter()
+        .map(|share| share_json(share, now))
+        .collect();
+    Ok(Json(json!({ "items": items })))
+}
+
+/// `DELETE /heatmaps/{id}/shares/{share_id}` → 204: the link stops working at once.
+async fn revoke(
+    State(state): State<AppState>,
+    user: ApiUser,
+    Path((id, share_id)): Path<(String, String)>,
+) -> Result<StatusCode, ApiError> {
+    let heatmap_id = owned_heatmap(&state, &user, &id).await?;
+    let share_id = parse_id(&share_id)?;
+    if sdb::delete(&state.db, user.id(), &heatmap_id, &share_id).await? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(ApiError::not_found())
+    }
+}
+
+/// `GET /shared/{token}` (no account) → `{heatmap, expires_at}`: the heatmap JSON with its
+/// items, as its owner sees it. 404 `not_found` for a token that is not (or no longer) a link;
+/// 410 `share_expired` once it has expired.
+async fn open(
+    State(state): State<AppState>,
+    Path(token): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let well_formed = token.len() == REFRESH_TOKEN_LENGTH
+        && token
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
+    if !well_formed {
+        return Err(ApiError::not_found());
+    }
+    let share = sdb::find_by_hash(&state.db, &token_hash(&token))
+        .await?
+        .ok_or_else(ApiError::not_found)?;
+    if share.expires_at <= db::now_ms() {
+        return Err(ApiError::new(
+            StatusCode::GONE,
+            "share_expired",
+            "This share link has expired",
+        ));
+    }
+    let found = hdb::find_owned(&state.db, &share.owner_id, &share.heatmap_id)
+        .await?
+        .ok_or_else(ApiError::not_found)?;
+    Ok(Json(json!({
+        "heatmap": heatmap_json(&state, &found, now_secs()),
+        "expires_at": rfc3339(share.expires_at),
+    })))
+}

@@ -1,0 +1,241 @@
+//! Read-only share links: `POST`/`GET /heatmaps/{id}/shares`, `DELETE …/shares/{id}`, and the
+//! public `GET /shared/{token}` (docs/architecture/heatmaps.md).
+
+use reqwest::Method;
+use serde_json::{Value, json};
+
+use crate::fixtures::png;
+use crate::helpers::{TestApp, User, assert_api_error, assert_fields, spawn_app_with};
+
+async fn heatmap(app: &TestApp, user: &User, name: &str) -> Value {
+    let media = app.upload_ok(user, "a.png", png(200, 150)).await;
+    let response = app
+        .api_json(
+            Method::POST,
+            "/heatmaps",
+            user,
+            &json!({"name": name, "media_ids": [media["id"]]}),
+        )
+        .await;
+    assert_eq!(response.status(), 202);
+    response.json().await.unwrap()
+}
+
+fn str_of<'a>(value: &'a Value, key: &str) -> &'a str {
+    value[key]
+        .as_str()
+        .unwrap_or_else(|| panic!("no {key} in {value}"))
+}
+
+async fn share(app: &TestApp, user: &User, heatmap: &Value, body: Value) -> reqwest::Response {
+    let path = format!("/heatmaps/{}/shares", str_of(heatmap, "id"));
+    app.api_json(Method::POST, &path, user, &body).await
+}
+
+/// `GET /api/v1/shared/{token}` without any account.
+async fn open(app: &TestApp, token: &str) -> reqwest::Response {
+    app.client
+        .get(format!("{}/api/v1/shared/{token}", app.address))
+        .send()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_share_link_opens_one_heatmap_without_an_account_until_revoked() {
+    let app = spawn_app_with(|config| config.no_worker = true).await;
+    let user = app.new_user().await;
+    let shared = heatmap(&app, &user, "Campagne été").await;
+    let private = heatmap(&app, &user, "Brouillon").await;
+
+    let response = share(&app, &user, &shared, json!({"expires_in_days": 7})).await;
+    assert_eq!(response.status(), 201);
+    let link: Value = response.json().await.unwrap();
+    let token = str_of(&link, "token").to_owned();
+    assert_eq!(str_of(&link, "path"), format!("/shared/{token}"));
+    assert_eq!(link["expired"], false);
+    let expires = chrono::DateTime::parse_from_rfc3339(str_of(&link, "expires_at")).unwrap();
+    let days = (expires.timestamp() - chrono::Utc::now().timestamp()) as f64 / 86_400.0;
+    assert!((days - 7.0).abs() < 0.01, "expires in {days} days");
+
+    let response = open(&app, &token).await;
+    assert_eq!(response.status(), 200);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["heatmap"]["id"], shared["id"]);
+    assert_eq!(body["heatmap"]["name"], "Campagne été");
+    assert_eq!(body["heatmap"]["items"].as_array().unwrap().len(), 1);
+    assert_eq!(body["expires_at"], link["expires_at"]);
+    // Its images come through signed URLs, which need no account either.
+    let thumbnail = str_of(&body["heatmap"]["items"][0]["source"]["urls"], "thumbnail");
+    let response = app
+        .client
+        .get(format!("{}{thumbnail}", app.address))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+
+    // The token is no key to anything else: not a bearer token, not another heatmap.
+    let response = app
+        .client
+        .get(format!(
+            "{}/api/v1/heatmaps/{}",
+            app.address,
+            str_of(&private, "id")
+        ))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 401);
+    for bad in [
+        "nope".to_owned(),
+        token.to_uppercase(),
+        format!("{}x", &token[..31]),
+    ] {
+        assert_api_error(open(&app, &bad).await, 404, "not_found").await;
+    }
+
+    // Listed without its token; revoked, it stops at once.
+    let path = format!("/heatmaps/{}/shares", str_of(&shared, "id"));
+    let listed: Value = app
+        .api_send(Method::GET, &path, &user)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(listed["items"].as_array().unwrap().len(), 1);
+    assert_eq!(listed["items"][0]["id"], link["id"]);
+    assert!(listed["items"][0].get("token").is_none());
+    assert!(!listed.to_string().contains(&token));
+    let revoke = format!("{path}/{}", str_of(&link, "id"));
+    assert_eq!(
+        app.api_send(Method::DELETE, &revoke, &user).await.status(),
+        204
+    );
+    assert_api_error(open(&app, &token).await, 404, "not_found").await;
+    assert_api_error(
+        app.api_send(Method::DELETE, &revoke, &user).await,
+        404,
+        "not_found",
+    )
+    .await;
+
+    // The token is not stored, only its hash.
+    let link2: Value = share(&app, &user, &shared, json!({}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let token2 = str_of(&link2, "token");
+    let db = &app.state.db;
+    assert!(
+        regard::db::shares::find_by_hash(db, token2)
+            .await
+            .unwrap()
+            .is_none()
+    );
+    let hash = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(token2.as_bytes()));
+    let found = regard::db::shares::find_by_hash(db, &hash).await.unwrap();
+    assert_eq!(found.map(|s| s.id), Some(str_of(&link2, "id").to_owned()));
+}
+
+#[tokio::test]
+async fn an_expired_link_says_so_and_a_deleted_heatmap_takes_its_links() {
+    let app = spawn_app_with(|config| config.no_worker = true).await;
+    let user = app.new_user().await;
+    let shared = heatmap(&app, &user, "Hiver").await;
+    let link: Value = share(&app, &user, &shared, json!({}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let token = str_of(&link, "token").to_owned();
+    let expires = chrono::DateTime::parse_from_rfc3339(str_of(&link, "expires_at")).unwrap();
+    let days = (expires.timestamp() - chrono::Utc::now().timestamp()) as f64 / 86_400.0;
+    assert!((days - 30.0).abs() < 0.01, "30 days by default, not {days}");
+
+    // Its time is up (set in the database: tests do not wait 30 days).
+    regard::db::shares::set_expires_at(
+        &app.state.db,
+        str_of(&link, "id"),
+        regard::db::now_ms() - 1,
+    )
+    .await
+    .unwrap();
+    assert_api_error(open(&app, &token).await, 410, "share_expired").await;
+    let path = format!("/heatmaps/{}/shares", str_of(&shared, "id"));
+    let listed: Value = app
+        .api_send(Method::GET, &path, &user)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(listed["items"][0]["expired"], true);
+
+    let other: Value = share(&app, &user, &shared, json!({}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let response = app
+        .api_send(
+            Method::DELETE,
+            &format!("/heatmaps/{}", str_of(&shared, "id")),
+            &user,
+        )
+        .await;
+    assert_eq!(response.status(), 204);
+    assert_api_error(open(&app, str_of(&other, "token")).await, 404, "not_found").await;
+}
+
+#[tokio::test]
+async fn only_the_owner_shares_and_the_life_of_a_link_is_bounded() {
+    let app = spawn_app_with(|config| config.no_worker = true).await;
+    let alice = app.new_user().await;
+    let bob = app.new_user().await;
+    let shared = heatmap(&app, &alice, "Printemps").await;
+    for days in [0, 91, -3] {
+        let response = share(&app, &alice, &shared, json!({"expires_in_days": days})).await;
+        assert_fields(response, json!({"expires_in_days": "out_of_range"})).await;
+    }
+    let response = share(
+        &app,
+        &alice,
+        &shared,
+        json!({"expires_in_days": "7", "x": 1}),
+    )
+    .await;
+    assert_fields(
+        response,
+        json!({"expires_in_days": "invalid_type", "x": "unknown_field"}),
+    )
+    .await;
+
+    assert_api_error(
+        share(&app, &bob, &shared, json!({})).await,
+        404,
+        "not_found",
+    )
+    .await;
+    let link: Value = share(&app, &alice, &shared, json!({"expires_in_days": 90}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let path = format!("/heatmaps/{}/shares", str_of(&shared, "id"));
+    assert_api_error(
+        app.api_send(Method::GET, &path, &bob).await,
+        404,
+        "not_found",
+    )
+    .await;
+    let revoke = format!("{path}/{}", str_of(&link, "id"));
+    assert_api_error(
+        app.api_send(Method::DELETE, &revoke, &bob).await,
+        404,
+        "not_found",
+    )
+    .await;
+    assert_eq!(open(&app, str_of(&link, "token")).await.status(), 200);
+}
