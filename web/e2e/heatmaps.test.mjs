@@ -192,7 +192,7 @@ describe('Heatmaps in Chromium', () => {
     await context.close();
   });
 
-  it('names areas on one variant, copies them to the other, and compares the two', async () => {
+  it('names areas on one variant, copies them to the other, compares the two, and shares them read-only', async () => {
     const { context, page, errors } = await newPage();
     await register(page);
     // Two variants uploaded on the creation form: the disc on the left, then on the right.
@@ -257,6 +257,31 @@ describe('Heatmaps in Chromium', () => {
     await page.locator('.hm-segmented__option', { hasText: 'Brouillard' }).click();
     assert.equal(await page.getByRole('radio', { name: 'Brouillard' }).isChecked(), true);
     assert.equal(await page.getByTestId('heatmap-fog').count(), 2);
+
+    // A read-only link for the client, opened in a browser that is not signed in.
+    await page.getByRole('link', { name: '← Retour aux résultats' }).click();
+    await page.getByRole('button', { name: 'Partager' }).click();
+    await page.getByRole('button', { name: 'Créer un lien' }).click();
+    const url = await page.getByLabel('Lien de partage').inputValue();
+    assert.match(url, /\/shared\/[a-z0-9]{32}$/);
+    const visitor = await newPage();
+    await visitor.page.goto(url);
+    await visitor.page.getByRole('heading', { level: 1, name: 'Test A/B' }).waitFor();
+    await visitor.page.getByTestId('score-value').first().waitFor();
+    assert.equal(await visitor.page.getByTestId('heatmap-item').count(), 2);
+    assert.deepEqual(
+      (await visitor.page.getByTestId('aoi').allTextContents()).map((text) => text.match(/^\d(Produit|Titre)/)?.[1]),
+      ['Produit', 'Titre', 'Produit', 'Titre'],
+    );
+    assert.equal(await visitor.page.getByTestId('aoi-name').count(), 0, 'read-only: no name to edit');
+    assert.equal(await visitor.page.getByLabel('Adresse e-mail').count(), 0, 'no sign-in screen');
+    // Revoked, the link opens nothing.
+    await page.getByTestId('share').getByRole('button', { name: 'Révoquer' }).click();
+    await page.getByTestId('share').waitFor({ state: 'detached' });
+    await visitor.page.reload();
+    await visitor.page.getByText("Ce lien de partage n'existe pas ou a été révoqué.").waitFor();
+    assert.deepEqual(visitor.errors, []);
+    await visitor.context.close();
 
     assert.deepEqual(errors, []);
     await context.close();

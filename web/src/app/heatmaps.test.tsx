@@ -610,6 +610,71 @@ describe('heatmap results', () => {
 
 // ---------- /heatmap/:mediaId ----------
 
+describe('share links', () => {
+  it('makes a read-only link, shows it once to copy, lists it, and revokes it', async () => {
+    const made = { id: 's1', token: 'a'.repeat(32), path: `/shared/${'a'.repeat(32)}`, expires_at: '2026-11-30T10:00:00.000Z', expired: false, created_at: '2026-11-23T10:00:00.000Z' };
+    let links: unknown[] = [];
+    const bodies: unknown[] = [];
+    mockApi(({ method, path, body }) => {
+      if (method === 'GET' && path === '/heatmaps/h1') return { body: heatmap([item('a', 'done')]) };
+      if (method === 'GET' && path === '/heatmaps/h1/shares') return { body: { items: links } };
+      if (method === 'POST' && path === '/heatmaps/h1/shares') {
+        bodies.push(body);
+        links = [{ id: 's1', expires_at: made.expires_at, expired: false, created_at: made.created_at }];
+        return { status: 201, body: made };
+      }
+      if (method === 'DELETE' && path === '/heatmaps/h1/shares/s1') {
+        links = [];
+        return { status: 204 };
+      }
+      return undefined;
+    });
+    const { user } = renderApp('/heatmap/results/h1');
+    await user.click(await screen.findByRole('button', { name: 'Partager' }));
+    const panel = await screen.findByTestId('share-panel');
+    await user.selectOptions(within(panel).getByLabelText('Durée de validité'), '7 jours');
+    await user.click(within(panel).getByRole('button', { name: 'Créer un lien' }));
+    expect(bodies).toEqual([{ expires_in_days: 7 }]);
+    expect(await within(panel).findByLabelText('Lien de partage')).toHaveValue(`${window.location.origin}/shared/${'a'.repeat(32)}`);
+    expect(within(panel).getByRole('status')).toHaveTextContent('Copiez ce lien maintenant : il ne sera plus affiché.');
+    const listed = await within(panel).findByTestId('share');
+    expect(listed).toHaveTextContent('valable jusqu');
+    await user.click(within(listed).getByRole('button', { name: 'Révoquer' }));
+    await waitFor(() => expect(within(panel).queryByTestId('share')).not.toBeInTheDocument());
+    expect(within(panel).queryByLabelText('Lien de partage')).not.toBeInTheDocument();
+  });
+
+  it('opens a shared heatmap without an account, read-only', async () => {
+    resetAuthMock(null);
+    const zone = { id: 'z', item_id: 'a', name: 'Logo', shape: 'rect', points: [], rect: { x: 0, y: 0, width: 0.5, height: 0.5 }, attention: { share: 0.4, area: 0.25, relative: 1.6, seen_rank: 1, seen_early: true }, created_at: '', updated_at: '' };
+    const calls: string[] = [];
+    mockApi(({ method, path }) => {
+      calls.push(`${method} ${path}`);
+      return path === `/shared/${'b'.repeat(32)}`
+        ? { body: { heatmap: heatmap([{ ...item('a', 'done'), aois: [zone] }]), expires_at: '2026-12-23T10:00:00.000Z' } }
+        : undefined;
+    });
+    renderApp(`/shared/${'b'.repeat(32)}`);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Campagne été' })).toBeInTheDocument();
+    expect(screen.getByTestId('shared-notice')).toHaveTextContent('partagés en lecture seule');
+    expect(screen.getByTestId('score-value')).toHaveTextContent('72');
+    expect(screen.getByTestId('aoi')).toHaveTextContent('Logo');
+    // Nothing to change: no drawing hint, no name field, no retry, no sign-in screen.
+    expect(screen.queryByTestId('aoi-name')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('attention-stage')).not.toHaveClass('hm-stage--draw');
+    expect(screen.queryByTestId('copy-aois')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Se connecter' })).not.toBeInTheDocument();
+    expect(calls).toEqual([`GET /shared/${'b'.repeat(32)}`]);
+  });
+
+  it('says when a share link has expired', async () => {
+    resetAuthMock(null);
+    mockApi(() => ({ status: 410, body: { code: 'share_expired', message: 'expired', details: {} } }));
+    renderApp(`/shared/${'c'.repeat(32)}`);
+    expect(await screen.findByTestId('shared-error')).toHaveTextContent('Ce lien de partage a expiré.');
+  });
+});
+
 describe('media heatmap', () => {
   it('offers to generate a heatmap named after the image, then shows its progress in place', async () => {
     const created: unknown[] = [];

@@ -1,7 +1,9 @@
 //! Route table. Every page is code-split with React.lazy; the layout shows a
 //! spinner (Suspense) while a page's chunk loads.
-import { lazy, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { createBrowserRouter, Navigate, RouterProvider, type RouteObject } from 'react-router';
+
+import { FullScreenSpinner } from '@/components/ui/spinner';
 
 import { AppLayout } from './layouts/app-layout';
 import { AuthGate } from './routes/auth-gate';
@@ -17,6 +19,7 @@ const HeatmapNewRoute = lazy(() => import('./routes/app/heatmap-new'));
 const HeatmapResultsRoute = lazy(() => import('./routes/app/heatmap-results'));
 const HeatmapMediaRoute = lazy(() => import('./routes/app/heatmap-media'));
 const HeatmapCompareRoute = lazy(() => import('./routes/app/heatmap-compare'));
+const SharedRoute = lazy(() => import('./routes/shared'));
 const AccountRoute = lazy(() => import('./routes/app/account'));
 const HelpRoute = lazy(() => import('./routes/app/help'));
 const HelpArticleRoute = lazy(() => import('./routes/app/help-article'));
@@ -54,6 +57,16 @@ export const paths = {
  */
 export function createAppRoutes(): RouteObject[] {
   return [
+    // A share link opens without an account (and the same for a signed-in visitor).
+    {
+      path: 'shared/:token',
+      errorElement: <RouteError />,
+      element: (
+        <Suspense fallback={<FullScreenSpinner />}>
+          <SharedRoute />
+        </Suspense>
+      ),
+    },
     {
       element: <AuthGate />,
       errorElement: <RouteError />,

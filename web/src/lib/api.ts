@@ -116,6 +116,20 @@ export async function apiFetch<T>(path: string, { method = 'GET', body, signal }
   return (response.status === 204 ? undefined : json) as T;
 }
 
+/** Calls a public `/api/v1{path}` without any token (a share link's page); resolves with the JSON. */
+export async function publicFetch<T>(path: string, { signal }: { signal?: AbortSignal } = {}): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(`${API_BASE}${path}`, { headers: { Accept: 'application/json' }, signal });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new ApiError(0, 'network', error instanceof Error ? error.message : 'network error');
+  }
+  const json = parseJson(await response.text());
+  if (!response.ok) throw errorFromBody(response.status, json);
+  return json as T;
+}
+
 export type AuthorizedInit = {
   method?: string;
   headers?: Record<string, string>;
@@ -238,6 +252,7 @@ export type ApiErrorKey =
   | 'apiErrors.already_rendering'
   | 'apiErrors.source_missing'
   | 'apiErrors.too_many_aois'
+  | 'apiErrors.share_expired'
   | 'apiErrors.generic';
 
 const ERROR_KEYS: Record<string, ApiErrorKey> = {
@@ -255,6 +270,7 @@ const ERROR_KEYS: Record<string, ApiErrorKey> = {
   already_rendering: 'apiErrors.already_rendering',
   source_missing: 'apiErrors.source_missing',
   too_many_aois: 'apiErrors.too_many_aois',
+  share_expired: 'apiErrors.share_expired',
 };
 
 /** The translation key of an error code (anything unknown → the generic message). */

@@ -12,7 +12,7 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 
-import { apiFetch, queryString, type Media, type Page } from '@/lib/api';
+import { apiFetch, publicFetch, queryString, type Media, type Page } from '@/lib/api';
 import { getLiveStatus } from '@/lib/events';
 
 // ---------- Shapes ----------
@@ -311,5 +311,48 @@ export function useCopyAois() {
       queryClient.setQueryData(heatmapKeys.detail(heatmap.id), heatmap);
       return queryClient.invalidateQueries({ queryKey: heatmapKeys.medias });
     },
+  });
+}
+
+// ---------- Share links ----------
+
+/** A read-only link to a heatmap (its token only in the answer that made it). */
+export type Share = { id: string; expires_at: string; expired: boolean; created_at: string };
+export type NewShare = Share & { token: string; path: string };
+/** What a share link opens. */
+export type SharedHeatmap = { heatmap: Heatmap; expires_at: string };
+
+export const SHARE_DAYS = [7, 30, 90] as const;
+
+export function sharesQueryOptions(heatmapId: string) {
+  return queryOptions({
+    queryKey: ['heatmaps', 'shares', heatmapId] as const,
+    queryFn: ({ signal }) => apiFetch<{ items: Share[] }>(`/heatmaps/${encodeURIComponent(heatmapId)}/shares`, { signal }),
+  });
+}
+
+export function sharedHeatmapQueryOptions(token: string) {
+  return queryOptions({
+    queryKey: ['shared', token] as const,
+    queryFn: ({ signal }) => publicFetch<SharedHeatmap>(`/shared/${encodeURIComponent(token)}`, { signal }),
+    retry: false,
+  });
+}
+
+export function useCreateShare(heatmapId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (days: number) =>
+      apiFetch<NewShare>(`/heatmaps/${encodeURIComponent(heatmapId)}/shares`, { method: 'POST', body: { expires_in_days: days } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['heatmaps', 'shares', heatmapId] }),
+  });
+}
+
+export function useRevokeShare(heatmapId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (shareId: string) =>
+      apiFetch<void>(`/heatmaps/${encodeURIComponent(heatmapId)}/shares/${encodeURIComponent(shareId)}`, { method: 'DELETE' }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['heatmaps', 'shares', heatmapId] }),
   });
 }

@@ -50,6 +50,8 @@ export type AoiPanelProps = {
   /** The drawing state (from [`useAoiDrawing`]), for its errors. */
   drawing: ReturnType<typeof useAoiDrawing>;
   hintId: string;
+  /** A share link's page: the areas and their figures only. */
+  readOnly?: boolean;
 };
 
 /**
@@ -58,7 +60,7 @@ export type AoiPanelProps = {
  * surface, and whether it is likely seen in the first seconds; suggestions
  * from the analysis; copying them onto the heatmap's other images.
  */
-export function AoiPanel({ heatmapId, item, result, others, drawing, hintId }: AoiPanelProps) {
+export function AoiPanel({ heatmapId, item, result, others, drawing, hintId, readOnly = false }: AoiPanelProps) {
   const { t } = useTranslation();
   const titleRef = useRef<HTMLHeadingElement>(null);
   const listRef = useRef<HTMLOListElement>(null);
@@ -82,6 +84,27 @@ export function AoiPanel({ heatmapId, item, result, others, drawing, hintId }: A
     );
 
   const error = create.error ?? remove.error ?? copy.error;
+  if (readOnly) {
+    return item.aois.length > 0 ? (
+      <div className="hm-areas" data-testid="aoi-panel">
+        <h4 className="hm-subtitle">{t('heatmap.areas.title')}</h4>
+        <ol className="hm-areas__list" aria-label={t('heatmap.areas.listLabel')}>
+          {item.aois.map((aoi, index) => (
+            <li key={aoi.id} className="hm-areas__item" data-testid="aoi">
+              <span className="hm-areas__swatch" aria-hidden="true">
+                {index + 1}
+              </span>
+              <div className="hm-areas__body">
+                <strong>{aoi.name}</strong>
+                <AoiFigures aoi={aoi} />
+              </div>
+            </li>
+          ))}
+        </ol>
+        <p className="field__hint">{t('heatmap.areas.relativeHelp')}</p>
+      </div>
+    ) : null;
+  }
   return (
     <div className="hm-areas" data-testid="aoi-panel">
       <h4 ref={titleRef} className="hm-subtitle" tabIndex={-1}>
@@ -168,8 +191,7 @@ type AoiRowProps = {
 
 /** One area: its number (as on the image), its name in an input, its figures, a remove button. */
 function AoiRow({ aoi, n, heatmapId, itemId, presetsId, onRemove, removing }: AoiRowProps) {
-  const { t, i18n } = useTranslation();
-  const language = i18n.language;
+  const { t } = useTranslation();
   const [name, setName] = useState(aoi.name);
   const errorId = useId();
   const update = useUpdateAoi();
@@ -194,7 +216,6 @@ function AoiRow({ aoi, n, heatmapId, itemId, presetsId, onRemove, removing }: Ao
     }
   };
 
-  const attention = aoi.attention;
   return (
     <li className="hm-areas__item" data-testid="aoi">
       <span className="hm-areas__swatch" aria-hidden="true">
@@ -223,7 +244,30 @@ function AoiRow({ aoi, n, heatmapId, itemId, presetsId, onRemove, removing }: Ao
             {t(apiErrorKey(update.error))}
           </p>
         ) : null}
-        {attention ? (
+        <AoiFigures aoi={aoi} />
+      </div>
+      <Button
+        variant="ghost"
+        size="sm"
+        aria-label={t('heatmap.areas.remove', { name: aoi.name })}
+        onClick={onRemove}
+        disabled={removing}
+        data-remove
+      >
+        <span aria-hidden="true">×</span>
+      </Button>
+    </li>
+  );
+}
+
+/** An area's share of attention against its share of the surface, and when it is likely seen. */
+function AoiFigures({ aoi }: { aoi: Aoi }) {
+  const { t, i18n } = useTranslation();
+  const language = i18n.language;
+  const attention = aoi.attention;
+  return (
+    <>
+      {attention ? (
           <>
             <span className="hm-areas__text" data-testid="area-share">
               {t('heatmap.areas.stats', {
@@ -244,17 +288,6 @@ function AoiRow({ aoi, n, heatmapId, itemId, presetsId, onRemove, removing }: Ao
             </span>
           </>
         ) : null}
-      </div>
-      <Button
-        variant="ghost"
-        size="sm"
-        aria-label={t('heatmap.areas.remove', { name: aoi.name })}
-        onClick={onRemove}
-        disabled={removing}
-        data-remove
-      >
-        <span aria-hidden="true">×</span>
-      </Button>
-    </li>
+    </>
   );
 }

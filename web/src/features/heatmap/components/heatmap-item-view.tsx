@@ -21,6 +21,8 @@ export type HeatmapItemViewProps = {
   heatmapId: string;
   /** How many other images the heatmap has (areas can be copied onto them). */
   others?: number;
+  /** A share link's page: nothing to draw, rename, copy or retry. */
+  readOnly?: boolean;
 };
 
 /**
@@ -29,7 +31,7 @@ export type HeatmapItemViewProps = {
  * the analysis; when failed, the translated failure with a retry button.
  * Used by the results page and by the media page.
  */
-export function HeatmapItemView({ item, heatmapId, others = 0 }: HeatmapItemViewProps) {
+export function HeatmapItemView({ item, heatmapId, others = 0, readOnly = false }: HeatmapItemViewProps) {
   const { t } = useTranslation();
   const titleId = useId();
   const name = itemName(item, t);
@@ -40,7 +42,7 @@ export function HeatmapItemView({ item, heatmapId, others = 0 }: HeatmapItemView
         <h2 id={titleId} className="hm-item__title">
           {name}
         </h2>
-        {item.label ? (
+        {item.label && !readOnly ? (
           <Link className="hm-item__source" to={labelPath(item.label)} data-testid="source-link">
             {t(`heatmap.item.open.${item.label.kind}`)}
           </Link>
@@ -48,9 +50,9 @@ export function HeatmapItemView({ item, heatmapId, others = 0 }: HeatmapItemView
         <StatusBadge status={item.status} />
       </header>
       {item.status === 'done' && item.result ? (
-        <ItemResult item={item} result={item.result} name={name} heatmapId={heatmapId} others={others} />
+        <ItemResult item={item} result={item.result} name={name} heatmapId={heatmapId} others={others} readOnly={readOnly} />
       ) : item.status === 'failed' ? (
-        <ItemFailed item={item} heatmapId={heatmapId} />
+        <ItemFailed item={item} heatmapId={heatmapId} readOnly={readOnly} />
       ) : (
         <ItemProgress item={item} />
       )}
@@ -61,9 +63,9 @@ export function HeatmapItemView({ item, heatmapId, others = 0 }: HeatmapItemView
 /** Under this many pixels on its short side, an image is too small to judge well. */
 const SMALL_SIDE = 300;
 
-type ItemResultProps = { item: HeatmapItem; result: HeatmapResult; name: string; heatmapId: string; others: number };
+type ItemResultProps = { item: HeatmapItem; result: HeatmapResult; name: string; heatmapId: string; others: number; readOnly: boolean };
 
-function ItemResult({ item, result, name, heatmapId, others }: ItemResultProps) {
+function ItemResult({ item, result, name, heatmapId, others, readOnly }: ItemResultProps) {
   const { t } = useTranslation();
   const hintId = useId();
   const drawing = useAoiDrawing({ heatmapId, item });
@@ -84,10 +86,10 @@ function ItemResult({ item, result, name, heatmapId, others }: ItemResultProps) 
         result={result}
         panel={item.aoi}
         aois={item.aois}
-        onDraw={drawing.onDraw}
+        onDraw={readOnly ? undefined : drawing.onDraw}
         pending={drawing.pending}
-        hintId={hintId}
-        below={<AoiPanel heatmapId={heatmapId} item={item} result={result} others={others} drawing={drawing} hintId={hintId} />}
+        hintId={readOnly ? undefined : hintId}
+        below={<AoiPanel heatmapId={heatmapId} item={item} result={result} others={others} drawing={drawing} hintId={hintId} readOnly={readOnly} />}
       />
       <div className="hm-item__insights">
         {result.panel ? <PanelSummary panel={result.panel} /> : null}
@@ -141,7 +143,7 @@ const FAILURE_KEYS = {
 } as const;
 
 /** Failed: the spec's message, the reason when known, and a retry (only this item is affected). */
-function ItemFailed({ item, heatmapId }: { item: HeatmapItem; heatmapId: string }) {
+function ItemFailed({ item, heatmapId, readOnly }: { item: HeatmapItem; heatmapId: string; readOnly: boolean }) {
   const { t } = useTranslation();
   const retry = useRetryItem();
   const code = item.error?.code;
@@ -154,6 +156,7 @@ function ItemFailed({ item, heatmapId }: { item: HeatmapItem; heatmapId: string 
           {t('heatmap.item.failed')}
         </p>
         {reason ? <p className="field__hint">{reason}</p> : null}
+        {readOnly ? null : (
         <Button
           variant="secondary"
           onClick={() => retry.mutate({ heatmapId, itemId: item.id })}
@@ -162,6 +165,7 @@ function ItemFailed({ item, heatmapId }: { item: HeatmapItem; heatmapId: string 
         >
           {retry.isPending ? t('heatmap.item.retrying') : t('heatmap.item.retry')}
         </Button>
+        )}
         {retry.isError ? (
           <p role="alert" className="form-error">
             {t(apiErrorKey(retry.error))}

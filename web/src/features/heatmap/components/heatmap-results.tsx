@@ -1,8 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { QueryError } from '@/components/query-error';
+import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 
 import { heatmapQueryOptions } from '../api/heatmaps';
@@ -10,6 +12,7 @@ import { formatDateTime, formatScore } from '../lib/format';
 import { itemName } from '../lib/names';
 
 import { HeatmapItemView } from './heatmap-item-view';
+import { SharePanel } from './share-panel';
 import { StatusBadge } from './status-badge';
 
 /**
@@ -20,6 +23,7 @@ import { StatusBadge } from './status-badge';
 export function HeatmapResults({ id }: { id: string }) {
   const { t, i18n } = useTranslation();
   const query = useQuery(heatmapQueryOptions(id));
+  const [sharing, setSharing] = useState(false);
 
   if (query.isPending) return <Spinner />;
   if (query.isError) {
@@ -49,12 +53,16 @@ export function HeatmapResults({ id }: { id: string }) {
             })}
           </span>
         ) : null}
+        <Button variant="secondary" size="sm" aria-expanded={sharing} onClick={() => setSharing((open) => !open)} data-testid="share-toggle">
+          {t('heatmap.share.open')}
+        </Button>
         {heatmap.done_count >= 2 ? (
           <Link className="ui-button ui-button--secondary ui-button--sm" to={`/heatmap/results/${encodeURIComponent(heatmap.id)}/compare`} data-testid="compare-link">
             {t('heatmap.compare.link')}
           </Link>
         ) : null}
       </div>
+      {sharing ? <SharePanel heatmapId={heatmap.id} /> : null}
       <div className="hm-items" aria-label={t('heatmap.results.itemsLabel')} role="group">
         {items.map((item) => (
           <HeatmapItemView key={item.id} item={item} heatmapId={heatmap.id} others={items.length - 1} />
