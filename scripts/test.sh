@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every check and test of the project, in the order a failure is cheapest to find.
-# Installs what the tests need when it is missing (npm packages, Debian's chromium).
+# Installs what the tests need when it is missing (npm packages, Debian's chromium, and poppler's
+# pdftotext and pdfinfo, which read the PDF reports back).
 # REGARD_TEST_DATABASE_URL=postgres://... also runs the Rust API and process suites against
 # PostgreSQL (the first Rust pass stays on SQLite); with REGARD_TEST_S3 as well, that pass also
 # runs the multi-node test (API nodes without workers beside a `regard worker`).
@@ -10,13 +11,13 @@ started=$(date +%s)
 step() { printf '\n==> %s (%ss)\n' "$*" "$(( $(date +%s) - started ))"; }
 
 step "Installing what the tests need"
-if ! command -v chromium >/dev/null 2>&1; then
+if ! command -v chromium >/dev/null 2>&1 || ! command -v pdftotext >/dev/null 2>&1; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core poppler-utils >/dev/null
   else
     sudo apt-get update -qq
-    sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null
+    sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core poppler-utils >/dev/null
   fi
 fi
 (cd web && npm ci --no-audit --no-fund --loglevel=error)

@@ -5,6 +5,7 @@
 // and deletion from the list after confirming; named areas of interest on two variants, copied
 // from one to the other and compared side by side. Image fixtures are drawn in the page (canvas).
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { startServerAndBrowser, stopServerAndBrowser } from './support/browser.mjs';
 import { newPage as openPage, register as registerAccount } from './support/session.mjs';
@@ -258,8 +259,18 @@ describe('Heatmaps in Chromium', () => {
     assert.equal(await page.getByRole('radio', { name: 'Brouillard' }).isChecked(), true);
     assert.equal(await page.getByTestId('heatmap-fog').count(), 2);
 
-    // A read-only link for the client, opened in a browser that is not signed in.
+    // The PDF report: a cover and one page per image, with the named areas.
     await page.getByRole('link', { name: '← Retour aux résultats' }).click();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Rapport PDF' }).click()]);
+    assert.equal(download.suggestedFilename(), 'Test A-B.pdf');
+    const pdfPath = await download.path();
+    assert.match(execFileSync('pdfinfo', [pdfPath], { encoding: 'utf8' }), /^Pages:\s+3$/m);
+    const pdfText = execFileSync('pdftotext', ['-layout', pdfPath, '-'], { encoding: 'utf8' });
+    for (const expected of ["Rapport d'attention", 'Test A/B', '1. variante-a', '2. variante-b', '1. Produit', '2. Titre']) {
+      assert.ok(pdfText.includes(expected), `the PDF says ${expected}`);
+    }
+
+    // A read-only link for the client, opened in a browser that is not signed in.
     await page.getByRole('button', { name: 'Partager' }).click();
     await page.getByRole('button', { name: 'Créer un lien' }).click();
     const url = await page.getByLabel('Lien de partage').inputValue();

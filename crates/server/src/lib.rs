@@ -11,6 +11,7 @@ pub mod http;
 pub mod jobs;
 pub mod media;
 pub mod notify;
+pub mod reports;
 pub mod simulations;
 pub mod startup;
 pub mod state;

@@ -21,6 +21,7 @@ mod mfa;
 mod notify;
 mod oauth;
 mod refresh;
+mod reports;
 mod shares;
 mod sign_in;
 mod signup;

@@ -12,6 +12,7 @@ pub mod heatmaps;
 pub mod input;
 pub mod locations;
 pub mod media;
+pub mod reports;
 pub mod shares;
 pub mod signing;
 pub mod simulations;
@@ -32,6 +33,7 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .merge(heatmaps::router())
         .merge(aois::router())
         .merge(shares::router())
+        .merge(reports::router())
         .merge(shares::public_router())
         .merge(simulations::router())
         .merge(events::router())

@@ -6,8 +6,9 @@ import { Link } from 'react-router';
 import { QueryError } from '@/components/query-error';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
+import { apiErrorKey } from '@/lib/api';
 
-import { heatmapQueryOptions } from '../api/heatmaps';
+import { heatmapQueryOptions, useDownloadReport } from '../api/heatmaps';
 import { formatDateTime, formatScore } from '../lib/format';
 import { itemName } from '../lib/names';
 
@@ -53,6 +54,7 @@ export function HeatmapResults({ id }: { id: string }) {
             })}
           </span>
         ) : null}
+        <ReportButton heatmapId={heatmap.id} name={heatmap.name} />
         <Button variant="secondary" size="sm" aria-expanded={sharing} onClick={() => setSharing((open) => !open)} data-testid="share-toggle">
           {t('heatmap.share.open')}
         </Button>
@@ -68,6 +70,25 @@ export function HeatmapResults({ id }: { id: string }) {
           <HeatmapItemView key={item.id} item={item} heatmapId={heatmap.id} others={items.length - 1} />
         ))}
       </div>
+    </>
+  );
+}
+
+/** Downloads the heatmap's PDF report in the interface language. */
+function ReportButton({ heatmapId, name }: { heatmapId: string; name: string }) {
+  const { t, i18n } = useTranslation();
+  // The heatmap's name, without the characters file systems refuse.
+  const download = useDownloadReport(heatmapId, `${name.replace(/[\\/:*?"<>|]+/g, '-').trim() || 'regard'}.pdf`);
+  return (
+    <>
+      <Button variant="secondary" size="sm" disabled={download.isPending} onClick={() => download.mutate(i18n.language)} data-testid="download-report">
+        {t('report.download')}
+      </Button>
+      {download.isError ? (
+        <span role="alert" className="form-error">
+          {t(apiErrorKey(download.error))}
+        </span>
+      ) : null}
     </>
   );
 }

@@ -1,0 +1,181 @@
+//! Reports a planner hands to a client: a heatmap's results as an A4 PDF in French or English
+//! ([`pdf`], words from [`text`]). [`Report`] is what a report shows, gathered by
+//! [`Report::from_heatmap`] from the stored results; writing the PDF does no I/O.
+
+pub mod pdf;
+pub mod text;
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use crate::db::heatmaps::HeatmapWithItems;
+use crate::heatmaps::aoi::{ItemAttention, stored_points};
+use text::Lang;
+
+/// Everything a report shows.
+#[derive(Debug, Clone)]
+pub struct Report {
+    pub lang: Lang,
+    /// The heatmap's name.
+    pub name: String,
+    pub created_at: i64,
+    pub generated_at: i64,
+    /// The attention model that made the maps ("v2").
+    pub model: String,
+    pub images: Vec<ReportImage>,
+}
+
+/// One image of the report.
+#[derive(Debug, Clone)]
+pub struct ReportImage {
+    /// As the user named it (creative, location, simulation), else its file name.
+    pub name: String,
+    pub width: u32,
+    pub height: u32,
+    /// None unless the image is done.
+    pub result: Option<ResultSummary>,
+    /// The image itself at preview size (JPEG, PNG or WebP as stored), under the two views.
+    pub source: Option<Vec<u8>>,
+    /// The colour overlay and the fog view at full strength (JPEG), when they could be read.
+    pub overlay: Option<Vec<u8>>,
+    pub fog: Option<Vec<u8>>,
+    pub aois: Vec<AoiLine>,
+}
+
+/// The figures of a done image.
+#[derive(Debug, Clone)]
+pub struct ResultSummary {
+    pub score: f64,
+    pub focus: f64,
+    pub clarity: f64,
+    pub top10: f64,
+    pub hotspots: Vec<Spot>,
+}
+
+/// A hotspot in the predicted viewing order.
+#[derive(Debug, Clone)]
+pub struct Spot {
+    pub rank: u64,
+    pub x: f64,
+    pub y: f64,
+    pub share: f64,
+    pub area: f64,
+}
+
+/// An area of interest and what it receives.
+#[derive(Debug, Clone)]
+pub struct AoiLine {
+    pub name: String,
+    pub share: f64,
+    pub area: f64,
+    pub relative: f64,
+    pub seen_rank: Option<u64>,
+}
+
+fn number(value: &Value, key: &str) -> f64 {
+    value.get(key).and_then(Value::as_f64).unwrap_or(0.0)
+}
+
+impl Report {
+    /// Gathers a heatmap's report; `images` maps media ids to their bytes: sources (previews),
+    /// overlays and fogs.
+    pub fn from_heatmap(
+        found: &HeatmapWithItems,
+        lang: Lang,
+        generated_at: i64,
+        images: &HashMap<String, Vec<u8>>,
+    ) -> Self {
+        let mut model = String::from("v2");
+        let items = found
+            .items
+            .iter()
+            .map(|item| {
+                let name = found
+                    .labels
+                    .get(&item.source.id)
+                    .map(|label| label.name.clone())
+                    .or_else(|| {
+                        item.source.original_name.as_deref().map(|n| {
+                            let n = n.rsplit(['/', '\\']).next().unwrap_or(n);
+                            n.rsplit_once('.').map_or(n, |(stem, _)| stem).to_owned()
+                        })
+                    })
+                    .filter(|n| !n.is_empty())
+                    .unwrap_or_else(|| {
+                        text::t(
+                            lang,
+                            "heatmap.item.imageN",
+                            &[("n", &(item.position + 1).to_string())],
+                        )
+                    });
+                let parsed: Option<Value> = item
+                    .result
+                    .as_deref()
+                    .filter(|_| item.status == "done")
+                    .and_then(|text| serde_json::from_str(text).ok());
+                let attention = parsed.as_ref().and_then(ItemAttention::from_result);
+                let result = parsed.as_ref().map(|r| {
+                    if let Some(m) = r.get("model").and_then(Value::as_str) {
+                        model = m.to_owned();
+                    }
+                    ResultSummary {
+                        score: number(r, "score"),
+                        focus: number(r, "focus"),
+                        clarity: number(r, "clarity"),
+                        top10: number(r, "top10_share"),
+                        hotspots: r
+                            .get("hotspots")
+                            .and_then(Value::as_array)
+                            .map(|spots| {
+                                spots
+                                    .iter()
+                                    .map(|s| Spot {
+                                        rank: s.get("rank").and_then(Value::as_u64).unwrap_or(0),
+                                        x: number(s, "x"),
+                                        y: number(s, "y"),
+                                        share: number(s, "share"),
+                                        area: number(s, "area"),
+                                    })
+                                    .collect()
+                            })
+                            .unwrap_or_default(),
+                    }
+                });
+                let aois = found
+                    .aois_of(&item.id)
+                    .filter_map(|aoi| {
+                        let figures = attention.as_ref()?.of(&stored_points(&aoi.points));
+                        Some(AoiLine {
+                            name: aoi.name.clone(),
+                            share: number(&figures, "share"),
+                            area: number(&figures, "area"),
+                            relative: number(&figures, "relative"),
+                            seen_rank: figures.get("seen_rank").and_then(Value::as_u64),
+                        })
+                    })
+                    .collect();
+                let bytes =
+                    |id: &Option<String>| id.as_ref().and_then(|id| images.get(id)).cloned();
+                ReportImage {
+                    name,
+                    width: item.source.width as u32,
+                    height: item.source.height as u32,
+                    result,
+                    source: images.get(&item.source.id).cloned(),
+                    overlay: bytes(&item.overlay_media_id),
+                    fog: bytes(&item.fog_media_id),
+                    aois,
+                }
+            })
+            .collect();
+        Report {
+            lang,
+            name: found.heatmap.name.clone(),
+            created_at: found.heatmap.created_at,
+            generated_at,
+            model,
+            images: items,
+        }
+    }
+}

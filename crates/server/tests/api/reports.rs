@@ -1,0 +1,142 @@
+//! `GET /heatmaps/{id}/report.pdf`: the PDF parses, has a cover and one page per image, and says
+//! what the results page says, in French or English. Read back with poppler's `pdfinfo` and
+//! `pdftotext` (the test command installs them).
+
+use std::process::Command;
+
+use reqwest::Method;
+use serde_json::{Value, json};
+
+use crate::fixtures::{jpeg, png};
+use crate::helpers::{TestApp, User, assert_api_error, spawn_app};
+
+/// Runs a poppler tool on PDF bytes; its standard output.
+fn poppler(tool: &str, pdf: &[u8], extra: &[&str]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("report.pdf");
+    std::fs::write(&path, pdf).unwrap();
+    let out = Command::new(tool)
+        .args(extra)
+        .arg(&path)
+        .args(if tool == "pdftotext" {
+            vec!["-"]
+        } else {
+            vec![]
+        })
+        .output()
+        .unwrap_or_else(|err| panic!("{tool} is needed to read the reports back: {err}"));
+    assert!(
+        out.status.success(),
+        "{tool}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+async fn report(app: &TestApp, user: &User, id: &str, lang: &str) -> reqwest::Response {
+    app.api_send(
+        Method::GET,
+        &format!("/heatmaps/{id}/report.pdf?lang={lang}"),
+        user,
+    )
+    .await
+}
+
+#[tokio::test]
+async fn a_heatmap_report_is_a_pdf_with_a_cover_and_a_page_per_image_in_both_languages() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let poster = app.upload_ok(&user, "IMG_1.png", png(320, 240)).await;
+    let other = app.upload_ok(&user, "variante-b.jpg", jpeg(240, 320)).await;
+    let response = app
+        .api_json(
+            Method::POST,
+            "/creatives",
+            &user,
+            &json!({"name": "Affiche été", "media_id": poster["id"]}),
+        )
+        .await;
+    assert_eq!(response.status(), 201);
+    let mut events = app.events(&user).await;
+    let response = app
+        .api_json(
+            Method::POST,
+            "/heatmaps",
+            &user,
+            &json!({"name": "Campagne soldes", "media_ids": [poster["id"], other["id"]]}),
+        )
+        .await;
+    assert_eq!(response.status(), 202);
+    let heatmap: Value = response.json().await.unwrap();
+    let hid = heatmap["id"].as_str().unwrap().to_owned();
+    let items: Vec<String> = heatmap["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["id"].as_str().unwrap().to_owned())
+        .collect();
+    events.until_finished(&[&items[0], &items[1]]).await;
+    let response = app
+        .api_json(
+            Method::POST,
+            &format!("/heatmaps/{hid}/items/{}/aois", items[0]),
+            &user,
+            &json!({"name": "Logo de la marque", "rect": {"x": 0.1, "y": 0.1, "width": 0.3, "height": 0.2}}),
+        )
+        .await;
+    assert_eq!(response.status(), 201);
+
+    let response = report(&app, &user, &hid, "fr").await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["content-type"], "application/pdf");
+    assert_eq!(
+        response.headers()["content-disposition"],
+        "attachment; filename=\"regard-campagne-soldes.pdf\""
+    );
+    let pdf = response.bytes().await.unwrap();
+    assert!(pdf.starts_with(b"%PDF-"));
+    let info = poppler("pdfinfo", &pdf, &[]);
+    assert!(
+        info.lines()
+            .any(|l| l.starts_with("Pages:") && l.ends_with(" 3")),
+        "{info}"
+    );
+    assert!(
+        info.contains("Rapport d'attention — Campagne soldes"),
+        "{info}"
+    );
+    let text = poppler("pdftotext", &pdf, &["-layout"]);
+    for expected in [
+        "Rapport d'attention",
+        "Campagne soldes",
+        "1. Affiche été",
+        "2. variante-b",
+        "Score d'attention",
+        "Concentration",
+        "Ordre de lecture prévu",
+        "Zones d'intérêt",
+        "1. Logo de la marque",
+        "Aucune zone d'intérêt enregistrée sur cette image.",
+        "Modèle d'attention v2",
+        "Page 3 sur 3",
+    ] {
+        assert!(text.contains(expected), "no {expected:?} in:\n{text}");
+    }
+
+    let pdf = report(&app, &user, &hid, "en").await.bytes().await.unwrap();
+    let text = poppler("pdftotext", &pdf, &["-layout"]);
+    for expected in [
+        "Attention report",
+        "Attention score",
+        "Predicted viewing order",
+        "Areas of interest",
+        "Page 1 of 3",
+    ] {
+        assert!(text.contains(expected), "no {expected:?} in:\n{text}");
+    }
+    assert!(!text.contains("Score d'attention"));
+
+    // Someone else's heatmap is not found.
+    let stranger = app.new_user().await;
+    assert_api_error(report(&app, &stranger, &hid, "fr").await, 404, "not_found").await;
+}
