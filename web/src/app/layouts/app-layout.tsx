@@ -4,6 +4,7 @@ import { NavLink, Outlet, useLocation } from 'react-router';
 
 import { LanguageSwitch } from '@/components/language-switch';
 import { PageSpinner } from '@/components/ui/spinner';
+import { Toaster } from '@/components/ui/toast';
 import { UserMenu } from '@/features/auth/components/user-menu';
 import { ChatWidget } from '@/features/chat/components/chat-widget';
 import { useHeatmapLiveUpdates } from '@/features/heatmap/api/live-updates';
@@ -128,6 +129,7 @@ export function AppLayout() {
         </Suspense>
       </main>
       {showChat ? <ChatWidget /> : null}
+      <Toaster />
     </div>
   );
 }
