@@ -92,7 +92,7 @@ export function AppLayout() {
           data-testid="nav-menu-button"
         >
           <span className="topbar__menu-icon" aria-hidden="true" />
-          {t('nav.menu')}
+          <span className="topbar__menu-label">{t('nav.menu')}</span>
         </button>
         <nav
           id={navId}
