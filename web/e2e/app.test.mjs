@@ -1,5 +1,5 @@
 // The web app in a real browser (Debian's Chromium) against the real `regard` binary: sign-up,
-// sign-out, sign-in, error banners, language, theme, deep links and the chat widget.
+// sign-out, sign-in, error banners, language, theme, deep links, the chat widget and the phone menu.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServerAndBrowser, stopServerAndBrowser } from './support/browser.mjs';
@@ -10,9 +10,9 @@ describe('Regard in Chromium', () => {
   before(async () => ({ server, browser } = await startServerAndBrowser()));
   after(() => stopServerAndBrowser({ server, browser }));
 
-  /** A fresh browser profile (no stored session, theme or language). */
-  async function newPage() {
-    const context = await browser.newContext({ baseURL: server.url, colorScheme: 'light' });
+  /** A fresh browser profile (no stored session, theme or language), desktop-sized unless told. */
+  async function newPage(viewport = undefined) {
+    const context = await browser.newContext({ baseURL: server.url, colorScheme: 'light', ...(viewport ? { viewport } : {}) });
     const page = await context.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -147,6 +147,48 @@ describe('Regard in Chromium', () => {
     await page.goto('/creatives');
     await page.getByRole('heading', { level: 1, name: 'Mes créations' }).waitFor();
     assert.equal(await page.getByTestId('chat-widget').count(), 1);
+
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  it('folds the navigation into a menu at phone width, keeping the header on one row', async () => {
+    const { context, page, errors } = await newPage({ width: 360, height: 740 });
+    await register(page, `phone-${Date.now()}@example.com`, 'secret-123');
+
+    const menu = page.getByRole('button', { name: 'Menu' });
+    const nav = page.getByRole('navigation', { name: 'Navigation principale' });
+    const header = page.locator('header.topbar');
+    const boxes = await Promise.all(
+      [page.locator('.brand'), menu, page.getByTestId('language-switch'), page.getByTestId('theme-switch')].map((l) => l.boundingBox()),
+    );
+    const headerBox = await header.boundingBox();
+    for (const box of boxes) {
+      assert.ok(box.y >= headerBox.y && box.y + box.height <= headerBox.y + headerBox.height, 'inside the header');
+      assert.ok(box.x + box.width <= 360, 'inside the window');
+    }
+    // One row: every item's vertical span overlaps the first one's, and the header is one row high.
+    for (const box of boxes) assert.ok(box.y < boxes[0].y + boxes[0].height && boxes[0].y < box.y + box.height, 'same row');
+    assert.ok(headerBox.height < 70, `header ${headerBox.height}px high`);
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 360), 'no sideways scroll');
+
+    assert.equal(await nav.isVisible(), false);
+    assert.equal(await menu.getAttribute('aria-expanded'), 'false');
+    await menu.click();
+    assert.equal(await menu.getAttribute('aria-expanded'), 'true');
+    await nav.getByRole('link', { name: 'Emplacements' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Mes emplacements' }).waitFor();
+    assert.equal(await nav.isVisible(), false);
+
+    await menu.click();
+    await page.keyboard.press('Escape');
+    assert.equal(await nav.isVisible(), false);
+    assert.equal(await menu.evaluate((button) => button === document.activeElement), true);
+
+    // Wide again: the navigation shows and the button goes.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    assert.equal(await nav.isVisible(), true);
+    assert.equal(await menu.isVisible(), false);
 
     assert.deepEqual(errors, []);
     await context.close();

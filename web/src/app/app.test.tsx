@@ -94,6 +94,58 @@ describe('signed in', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Connexion' })).toBeInTheDocument();
   });
 
+  describe('phone menu', () => {
+    const menuButton = () => screen.getByRole('button', { name: 'Menu' });
+
+    it('opens the navigation panel and closes on Escape, focus back on the button', async () => {
+      const { user } = renderApp('/creatives');
+      await screen.findByRole('heading', { level: 1, name: 'Mes créations' });
+      const nav = screen.getByRole('navigation', { name: 'Navigation principale' });
+      expect(menuButton()).toHaveAttribute('aria-expanded', 'false');
+      expect(menuButton()).toHaveAttribute('aria-controls', nav.id);
+      expect(nav).not.toHaveClass('topbar__nav--open');
+
+      await user.click(menuButton());
+      expect(menuButton()).toHaveAttribute('aria-expanded', 'true');
+      expect(nav).toHaveClass('topbar__nav--open');
+
+      await user.tab();
+      expect(within(nav).getByRole('link', { name: 'Créations' })).toHaveFocus();
+      await user.keyboard('{Escape}');
+      expect(menuButton()).toHaveAttribute('aria-expanded', 'false');
+      expect(menuButton()).toHaveFocus();
+    });
+
+    it('closes when a link is chosen, the current page included', async () => {
+      const { user } = renderApp('/creatives');
+      await screen.findByRole('heading', { level: 1, name: 'Mes créations' });
+      const nav = screen.getByRole('navigation', { name: 'Navigation principale' });
+
+      await user.click(menuButton());
+      await user.click(within(nav).getByRole('link', { name: 'Emplacements' }));
+      expect(await screen.findByRole('heading', { level: 1, name: 'Mes emplacements' })).toBeInTheDocument();
+      expect(menuButton()).toHaveAttribute('aria-expanded', 'false');
+
+      await user.click(menuButton());
+      await user.click(within(nav).getByRole('link', { name: 'Emplacements' }));
+      expect(menuButton()).toHaveAttribute('aria-expanded', 'false');
+    });
+
+    it('closes on a click outside the header, and leaves Escape to an open user menu', async () => {
+      const { user } = renderApp('/creatives');
+      const heading = await screen.findByRole('heading', { level: 1, name: 'Mes créations' });
+
+      await user.click(menuButton());
+      await user.click(screen.getByTestId('user-menu'));
+      await user.keyboard('{Escape}');
+      expect(screen.getByTestId('user-menu')).toHaveAttribute('aria-expanded', 'false');
+      expect(menuButton()).toHaveAttribute('aria-expanded', 'true');
+
+      await user.click(heading);
+      expect(menuButton()).toHaveAttribute('aria-expanded', 'false');
+    });
+  });
+
   it('switches language, updating <html lang> and localStorage', async () => {
     const { user } = renderApp('/creatives');
     await screen.findByRole('heading', { level: 1, name: 'Mes créations' });

@@ -124,6 +124,8 @@ describe('creatives page', () => {
     await user.type(screen.getByTestId('rename-input'), 'Affiche automne{Enter}');
     await waitFor(() => expect(screen.getByTestId('creative-name')).toHaveTextContent('Affiche automne'));
     expect(patches).toEqual([{ name: 'Affiche automne' }]);
+    const toasts = screen.getByRole('status', { name: 'Notifications' });
+    expect(toasts).toHaveTextContent('Création « Affiche automne » enregistrée.');
 
     await user.click(screen.getByTestId('delete-creative'));
     const dialog = screen.getByRole('alertdialog', { name: 'Supprimer cette création ?' });
@@ -132,6 +134,7 @@ describe('creatives page', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Supprimer' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/creatives'));
     expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'DELETE')).toBe(true);
+    expect(toasts).toHaveTextContent('Création « Affiche automne » supprimée.');
   });
 
   it('says when no simulation goes with a deletion, in English too', async () => {

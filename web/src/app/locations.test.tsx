@@ -126,6 +126,7 @@ describe('locations page', () => {
     await user.type(screen.getByLabelText('Largeur du panneau (cm)'), '400');
     await user.click(screen.getByRole('button', { name: "Créer l'emplacement" }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/locations'));
+    expect(screen.getByRole('status', { name: 'Notifications' })).toHaveTextContent('Emplacement « Gare d’Évry » enregistré.');
     const body = posts[1].body as Record<string, unknown>;
     expect(body).toMatchObject({
       name: 'Gare d’Évry',
@@ -190,6 +191,7 @@ describe('locations page', () => {
     await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Supprimer' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/locations'));
     expect(calls).toContain('DELETE /locations/l1');
+    expect(screen.getByRole('status', { name: 'Notifications' })).toHaveTextContent('Emplacement « Abribus » supprimé.');
   });
 });
 

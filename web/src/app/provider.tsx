@@ -7,6 +7,7 @@ import { clearConversation } from '@/features/chat/lib/conversation';
 import { useApplyTheme } from '@/features/theme/use-apply-theme';
 import { closeLiveEvents } from '@/lib/events';
 import { createQueryClient } from '@/lib/react-query';
+import { useToastStore } from '@/lib/toast';
 
 /**
  * Another user must never see the previous user's cached data (nor receive their live events,
@@ -20,6 +21,7 @@ function ClearCacheOnSignOut() {
     closeLiveEvents();
     queryClient.clear();
     clearConversation();
+    useToastStore.getState().clear();
   }, [status, queryClient]);
   return null;
 }

@@ -25,4 +25,6 @@ afterEach(async () => {
   closeLiveEvents();
   const { clearSessionEnded } = await import('@/lib/session');
   clearSessionEnded();
+  const { useToastStore } = await import('@/lib/toast');
+  useToastStore.getState().clear();
 });

@@ -1,9 +1,10 @@
-import { Suspense } from 'react';
+import { Suspense, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet, useLocation } from 'react-router';
 
 import { LanguageSwitch } from '@/components/language-switch';
 import { PageSpinner } from '@/components/ui/spinner';
+import { Toaster } from '@/components/ui/toast';
 import { UserMenu } from '@/features/auth/components/user-menu';
 import { ChatWidget } from '@/features/chat/components/chat-widget';
 import { useHeatmapLiveUpdates } from '@/features/heatmap/api/live-updates';
@@ -17,6 +18,51 @@ const NAV_ITEMS = [
   { to: '/heatmap', key: 'nav.heatmap' },
 ] as const;
 
+/**
+ * The phone menu's state: open or closed, closed again on a new page, on Escape (focus back on the
+ * button) and on a click outside the header. On wide screens the button is hidden by CSS and the
+ * navigation always shows, so the state has no effect there.
+ */
+function usePhoneMenu() {
+  const { pathname } = useLocation();
+  const [open, setOpen] = useState(false);
+  const [openedAt, setOpenedAt] = useState(pathname);
+  const header = useRef<HTMLElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+
+  // A new page closes the menu (state adjusted during render, like the user menu).
+  if (open && openedAt !== pathname) {
+    setOpen(false);
+    setOpenedAt(pathname);
+  }
+
+  useEffect(() => {
+    if (!open) return;
+    const onPointer = (event: PointerEvent) => {
+      if (header.current && !header.current.contains(event.target as Node)) setOpen(false);
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      // An open user menu inside the panel takes this Escape for itself.
+      if (header.current?.querySelector('.user-menu [aria-expanded="true"]')) return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    document.addEventListener('pointerdown', onPointer);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('pointerdown', onPointer);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+
+  const toggle = () => {
+    setOpenedAt(pathname);
+    setOpen((value) => !value);
+  };
+  return { open, toggle, close: () => setOpen(false), headerRef: header, buttonRef: button };
+}
+
 /** The frame of every signed-in page: header with navigation and preferences, the page, the assistant. */
 export function AppLayout() {
   const { t } = useTranslation();
@@ -25,15 +71,38 @@ export function AppLayout() {
   const showChat = pathname !== '/heatmap';
   // Live job progress reaches the heatmap caches on every page (heatmap pages hold the connection).
   useHeatmapLiveUpdates();
+  const { open: menuOpen, toggle: toggleMenu, close: closeMenu, headerRef, buttonRef } = usePhoneMenu();
+  const navId = useId();
 
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
         {t('app.skipToContent')}
       </a>
-      <header className="topbar">
+      <header className="topbar" ref={headerRef}>
         <span className="brand">{t('app.name')}</span>
-        <nav aria-label={t('nav.label')} className="topbar__nav">
+        {/* Phones only (CSS): the navigation folds into a panel under this button. */}
+        <button
+          ref={buttonRef}
+          type="button"
+          className="topbar__menu-button"
+          aria-expanded={menuOpen}
+          aria-controls={navId}
+          onClick={toggleMenu}
+          data-testid="nav-menu-button"
+        >
+          <span className="topbar__menu-icon" aria-hidden="true" />
+          <span className="topbar__menu-label">{t('nav.menu')}</span>
+        </button>
+        <nav
+          id={navId}
+          aria-label={t('nav.label')}
+          className={cn('topbar__nav', menuOpen && 'topbar__nav--open')}
+          // Choosing a link closes the panel, even the current page's link (no new address then).
+          onClick={(event) => {
+            if ((event.target as Element).closest('a')) closeMenu();
+          }}
+        >
           <ul className="nav">
             {NAV_ITEMS.map((item) => (
               <li key={item.to}>
@@ -60,6 +129,7 @@ export function AppLayout() {
         </Suspense>
       </main>
       {showChat ? <ChatWidget /> : null}
+      <Toaster />
     </div>
   );
 }

@@ -10,6 +10,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { apiErrorKey, fieldErrorKey, isApiError } from '@/lib/api';
+import { useToast } from '@/lib/toast';
 
 import { creativeQueryOptions, useDeleteCreative, useUpdateCreative, type Creative } from '../api/creatives';
 
@@ -37,6 +38,7 @@ function CreativeView({ creative, onDeleted }: { creative: Creative; onDeleted: 
   const { t } = useTranslation();
   const update = useUpdateCreative(creative.id);
   const remove = useDeleteCreative();
+  const toast = useToast();
   const [confirming, setConfirming] = useState(false);
   const simulations = creative.simulation_count ?? 0;
 
@@ -90,7 +92,14 @@ function CreativeView({ creative, onDeleted }: { creative: Creative; onDeleted: 
             remove.reset();
             setConfirming(false);
           }}
-          onConfirm={() => remove.mutate(creative.id, { onSuccess: onDeleted })}
+          onConfirm={() =>
+            remove.mutate(creative.id, {
+              onSuccess: () => {
+                toast.show(t('toast.creativeDeleted', { name: creative.name }));
+                onDeleted();
+              },
+            })
+          }
         >
           <p>{t('creatives.deleteBody', { name: creative.name })}</p>
           <p>{t('creatives.deleteSimulations', { count: simulations })}</p>
@@ -104,6 +113,7 @@ function CreativeView({ creative, onDeleted }: { creative: Creative; onDeleted: 
 function RenameField({ creative }: { creative: Creative }) {
   const { t } = useTranslation();
   const update = useUpdateCreative(creative.id);
+  const toast = useToast();
   const inputId = useId();
   const hintId = useId();
   const [draft, setDraft] = useState<string | null>(null);
@@ -115,7 +125,15 @@ function RenameField({ creative }: { creative: Creative }) {
       setDraft(null);
       return;
     }
-    update.mutate({ name }, { onSuccess: () => setDraft(null) });
+    update.mutate(
+      { name },
+      {
+        onSuccess: (saved) => {
+          toast.show(t('toast.creativeSaved', { name: saved.name }), { id: `creative-saved-${saved.id}` });
+          setDraft(null);
+        },
+      },
+    );
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
@@ -174,6 +192,7 @@ type MetadataFormProps = { creative: Creative; update: ReturnType<typeof useUpda
 /** Brand, campaign and notes. */
 function MetadataForm({ creative, update }: MetadataFormProps) {
   const { t } = useTranslation();
+  const toast = useToast();
   const ids = { brand: useId(), campaign: useId(), notes: useId() };
   const [values, setValues] = useState({
     brand: creative.brand ?? '',
@@ -185,7 +204,12 @@ function MetadataForm({ creative, update }: MetadataFormProps) {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setSaved(false);
-    update.mutate(values, { onSuccess: () => setSaved(true) });
+    update.mutate(values, {
+      onSuccess: (result) => {
+        toast.show(t('toast.creativeSaved', { name: result.name }), { id: `creative-saved-${result.id}` });
+        setSaved(true);
+      },
+    });
   };
   const error = (field: string) => {
     const code = fieldError(update.error, field);

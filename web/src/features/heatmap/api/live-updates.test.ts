@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 
 import type { Media, Page } from '@/lib/api';
 import type { HeatmapItemEvent } from '@/lib/events';
+import { useToastStore } from '@/lib/toast';
 import { fakeMedia } from '@/testing/api-mock';
 
 import { heatmapKeys, type Heatmap, type HeatmapItem, type HeatmapSummary, type MediaHeatmap } from './heatmaps';
@@ -97,6 +98,22 @@ describe('applyHeatmapEvent', () => {
     applyHeatmapEvent(client, event({ status: 'done', score: 71 }));
     expect(client.getQueryData<Heatmap>(heatmapKeys.detail('h1'))!.items[0].status).toBe('queued');
     expect(stale(client, heatmapKeys.detail('h1'))).toBe(true);
+  });
+
+  it('a finished item shows one toast per heatmap, named from the caches', () => {
+    const client = seeded();
+    applyHeatmapEvent(client, event({ status: 'processing' }));
+    expect(useToastStore.getState().toasts).toEqual([]);
+    applyHeatmapEvent(client, event({ status: 'done', score: 71 }));
+    applyHeatmapEvent(client, event({ item_id: 'i2', status: 'done', score: 40 }));
+    expect(useToastStore.getState().toasts).toMatchObject([{ message: 'Heatmap prête : Été', variant: 'success' }]);
+
+    client.removeQueries({ queryKey: heatmapKeys.detail('h1') });
+    applyHeatmapEvent(client, event({ status: 'failed', error: { code: 'internal', message: 'x' } }));
+    expect(useToastStore.getState().toasts).toMatchObject([{ message: 'Heatmap en échec : Été', variant: 'error' }]);
+
+    applyHeatmapEvent(new QueryClient(), event({ heatmap_id: 'other', status: 'done' }));
+    expect(useToastStore.getState().toasts.at(-1)).toMatchObject({ message: 'Heatmap prête : sans nom' });
   });
 
   it('an unknown heatmap (made in another tab) refreshes the lists only', () => {

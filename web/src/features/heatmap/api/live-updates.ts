@@ -10,11 +10,16 @@
 //!   the refetch. A `done` item keeps its previous status until then, so the
 //!   page never shows "done" without a result.
 //!
+//! A finished item also shows a toast naming its heatmap, one per heatmap: items finishing
+//! together replace each other's toast.
+//!
 //! A patched query that is being fetched at that moment is invalidated too:
 //! the answer in flight may predate the event and would undo the patch.
 import { useQueryClient, type QueryClient, type InfiniteData } from '@tanstack/react-query';
 
 import type { Page } from '@/lib/api';
+import { i18n } from '@/lib/i18n';
+import { toast } from '@/lib/toast';
 import { useLiveConnection, useLiveEventListener, type HeatmapItemEvent, type LiveEvent } from '@/lib/events';
 
 import { heatmapKeys, isFinished, type Heatmap, type HeatmapItem, type HeatmapSummary, type MediaHeatmap } from './heatmaps';
@@ -39,6 +44,29 @@ function refresh(queryClient: QueryClient, key: readonly unknown[], always: bool
   if (always || fetching) void queryClient.invalidateQueries({ queryKey: key, exact });
 }
 
+/** The heatmap's name as any cache knows it, if one does. */
+function cachedHeatmapName(queryClient: QueryClient, heatmapId: string): string | undefined {
+  const detail = queryClient.getQueryData<Heatmap>(heatmapKeys.detail(heatmapId));
+  if (detail) return detail.name;
+  for (const [, lists] of queryClient.getQueriesData<InfiniteData<Page<HeatmapSummary>>>({ queryKey: heatmapKeys.lists })) {
+    const found = lists?.pages.flatMap((page) => page.items).find((heatmap) => heatmap.id === heatmapId);
+    if (found) return found.name;
+  }
+  for (const [, media] of queryClient.getQueriesData<MediaHeatmap>({ queryKey: heatmapKeys.medias })) {
+    if (media?.heatmap?.id === heatmapId) return media.heatmap.name;
+  }
+  return undefined;
+}
+
+function toastFinished(queryClient: QueryClient, event: HeatmapItemEvent) {
+  const name = cachedHeatmapName(queryClient, event.heatmap_id) || i18n.t('toast.heatmapUnnamed');
+  const failed = event.status === 'failed';
+  toast(i18n.t(failed ? 'toast.heatmapFailed' : 'toast.heatmapDone', { name }), {
+    id: `heatmap-${event.heatmap_id}`,
+    variant: failed ? 'error' : 'success',
+  });
+}
+
 export function applyHeatmapEvent(queryClient: QueryClient, event: LiveEvent) {
   if (event.type === 'ready') {
     void queryClient.invalidateQueries({ queryKey: heatmapKeys.all });
@@ -47,6 +75,8 @@ export function applyHeatmapEvent(queryClient: QueryClient, event: LiveEvent) {
   if (event.type !== 'heatmap_item') return;
   const data = event.data;
   const finished = isFinished(data.status);
+  // Named before the caches below are refreshed, while they still hold the heatmap.
+  if (finished) toastFinished(queryClient, data);
 
   const detailKey = heatmapKeys.detail(data.heatmap_id);
   queryClient.setQueryData<Heatmap>(detailKey, (heatmap) =>

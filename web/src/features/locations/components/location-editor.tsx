@@ -8,6 +8,7 @@ import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/dialog';
 import { Spinner } from '@/components/ui/spinner';
 import { apiErrorKey } from '@/lib/api';
+import { useToast } from '@/lib/toast';
 
 import { locationQueryOptions, useDeleteLocation, type Location } from '../api/locations';
 
@@ -24,6 +25,7 @@ export function LocationEditor({ id, onSaved, onDeleted }: LocationEditorProps) 
   const { t } = useTranslation();
   const query = useQuery(locationQueryOptions(id));
   const remove = useDeleteLocation();
+  const toast = useToast();
   const [confirming, setConfirming] = useState(false);
 
   if (query.isPending) return <Spinner />;
@@ -69,7 +71,14 @@ export function LocationEditor({ id, onSaved, onDeleted }: LocationEditorProps) 
             remove.reset();
             setConfirming(false);
           }}
-          onConfirm={() => remove.mutate(location.id, { onSuccess: onDeleted })}
+          onConfirm={() =>
+            remove.mutate(location.id, {
+              onSuccess: () => {
+                toast.show(t('toast.locationDeleted', { name: location.name }));
+                onDeleted();
+              },
+            })
+          }
         >
           <p>{t('locations.deleteBody', { name: location.name })}</p>
           <p>{t('locations.deleteSimulations', { count: location.simulation_count ?? 0 })}</p>

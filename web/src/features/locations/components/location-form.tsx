@@ -8,6 +8,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select } from '@/components/ui/select';
 import { apiErrorKey, fieldErrorKey, isApiError, uploadMedia, type Media } from '@/lib/api';
+import { useToast } from '@/lib/toast';
 
 import { FORMATS, ILLUMINATIONS, useSaveLocation, type Location, type LocationInput } from '../api/locations';
 import { defaultQuad, parseQuad, quadProblem, roundQuad, type Quad } from '@/lib/quad';
@@ -64,6 +65,7 @@ export type LocationFormProps = {
 export function LocationForm({ location, onSaved, extraActions }: LocationFormProps) {
   const { t } = useTranslation();
   const save = useSaveLocation(location?.id);
+  const toast = useToast();
   const [values, setValues] = useState<Values>(() => initialValues(location));
   const [photo, setPhoto] = useState<Media | null>(location?.photo ?? null);
   const [quad, setQuad] = useState<Quad | null>(() => parseQuad(location?.panel_quad) ?? (location?.photo ? defaultQuad() : null));
@@ -109,7 +111,12 @@ export function LocationForm({ location, onSaved, extraActions }: LocationFormPr
     } as Record<string, unknown>;
     for (const field of TEXT_FIELDS) input[field] = values[field].trim() === '' ? null : values[field].trim();
     for (const field of NUMBER_FIELDS) input[field] = parseNumber(values[field]);
-    save.mutate(input as LocationInput, { onSuccess: onSaved });
+    save.mutate(input as LocationInput, {
+      onSuccess: (saved) => {
+        toast.show(t('toast.locationSaved', { name: saved.name }), { id: `location-saved-${saved.id}` });
+        onSaved(saved);
+      },
+    });
   };
 
   const id = (field: string) => `${baseId}-${field}`;

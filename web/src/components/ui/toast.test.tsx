@@ -1,0 +1,53 @@
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { toast, TOAST_DURATION_MS } from '@/lib/toast';
+
+import { Toaster } from './toast';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('toasts', () => {
+  it('shows a toast in the polite live region and closes it on its button', async () => {
+    const user = userEvent.setup();
+    render(<Toaster />);
+    const region = screen.getByRole('status', { name: 'Notifications' });
+    expect(region).toBeEmptyDOMElement();
+
+    act(() => toast('Emplacement « Gare » enregistré.'));
+    expect(region).toHaveTextContent('Emplacement « Gare » enregistré.');
+
+    await user.click(screen.getByRole('button', { name: 'Fermer' }));
+    expect(region).toBeEmptyDOMElement();
+  });
+
+  it('leaves on its own after five seconds', () => {
+    vi.useFakeTimers();
+    render(<Toaster />);
+    act(() => toast('Création « Affiche » supprimée.'));
+    expect(screen.getByTestId('toast')).toBeInTheDocument();
+    act(() => {
+      vi.advanceTimersByTime(TOAST_DURATION_MS - 1);
+    });
+    expect(screen.getByTestId('toast')).toBeInTheDocument();
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
+    expect(screen.queryByTestId('toast')).not.toBeInTheDocument();
+  });
+
+  it('replaces a toast shown with the same id, and stacks the others', () => {
+    render(<Toaster />);
+    act(() => {
+      toast('Heatmap prête : Été', { id: 'heatmap-1' });
+      toast('Heatmap prête : Été', { id: 'heatmap-1' });
+      toast('Heatmap en échec : Hiver', { id: 'heatmap-2', variant: 'error' });
+    });
+    const toasts = screen.getAllByTestId('toast');
+    expect(toasts).toHaveLength(2);
+    expect(toasts[1]).toHaveClass('toast--error');
+  });
+});
