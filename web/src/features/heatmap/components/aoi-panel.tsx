@@ -223,7 +223,7 @@ function AoiRow({ aoi, n, heatmapId, itemId, presetsId, onRemove, removing }: Ao
       </span>
       <div className="hm-areas__body">
         <input
-          className="input hm-areas__name"
+          className="ui-input hm-areas__name"
           value={name}
           maxLength={MAX_AOI_NAME}
           list={presetsId}

@@ -7,7 +7,7 @@ import { cn } from '@/lib/cn';
 import type { Aoi, AoiPoint, HeatmapResult, Hotspot, Rect } from '../api/heatmaps';
 import { rectFromPoints } from '../lib/attention';
 import { MODES, useViewState, type ViewMode, type ViewState } from '../lib/view-state';
-import { useOpacityStyle, useRectStyle } from '../lib/use-rect-style';
+import { useOpacityStyle, usePointStyle, useRectStyle } from '../lib/use-rect-style';
 
 /** A drawn rectangle smaller than this (fraction of each side) is taken for a click and dropped. */
 const MIN_SIDE = 0.01;
@@ -203,7 +203,7 @@ export function AttentionStage(props: AttentionStageProps) {
 /** An area's number, at the top-left corner of its bounding box. */
 function AreaLabel({ rect, label }: { rect: Rect; label: string }) {
   const ref = useRef<HTMLSpanElement>(null);
-  useRectStyle(ref, { x: rect.x, y: rect.y, width: 0, height: 0 });
+  usePointStyle(ref, rect.x, rect.y);
   return (
     <span ref={ref} className="hm-area__label" aria-hidden="true" data-testid="area-box">
       {label}
@@ -221,7 +221,7 @@ function AreaBox({ rect }: { rect: Rect }) {
 /** A hotspot's place in the viewing order, on its peak. */
 function HotspotMarker({ hotspot }: { hotspot: Hotspot }) {
   const ref = useRef<HTMLSpanElement>(null);
-  useRectStyle(ref, { x: hotspot.x, y: hotspot.y, width: 0, height: 0 });
+  usePointStyle(ref, hotspot.x, hotspot.y);
   return (
     <span ref={ref} className="hm-marker" aria-hidden="true" data-testid="hotspot-marker">
       {hotspot.rank}
