@@ -6,6 +6,8 @@ use std::sync::LazyLock;
 
 use serde_json::Value;
 
+use crate::assistant::Locale;
+
 /// A report's language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lang {
@@ -104,43 +106,13 @@ pub fn score(value: f64) -> String {
     format!("{}", value.round() as i64)
 }
 
-/// A date: "23 novembre 2026", "23 November 2026".
+/// A date: "23 novembre 2026", "23 November 2026" (UTC), as the assistant writes them.
 pub fn date(lang: Lang, ms: i64) -> String {
-    let when = chrono::DateTime::from_timestamp_millis(ms).unwrap_or_default();
-    let month = chrono::Datelike::month0(&when) as usize;
-    const FR_MONTHS: [&str; 12] = [
-        "janvier",
-        "février",
-        "mars",
-        "avril",
-        "mai",
-        "juin",
-        "juillet",
-        "août",
-        "septembre",
-        "octobre",
-        "novembre",
-        "décembre",
-    ];
-    const EN_MONTHS: [&str; 12] = [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ];
-    let (day, year) = (chrono::Datelike::day(&when), chrono::Datelike::year(&when));
-    match lang {
-        Lang::Fr => format!("{day} {} {year}", FR_MONTHS[month]),
-        Lang::En => format!("{day} {} {year}", EN_MONTHS[month]),
-    }
+    let locale = match lang {
+        Lang::Fr => Locale::Fr,
+        Lang::En => Locale::En,
+    };
+    crate::assistant::format::date(ms, locale)
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useId, useRef, useState } from 'react';
+import { Suspense, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet, useLocation } from 'react-router';
 
@@ -10,6 +10,7 @@ import { ChatWidget } from '@/features/chat/components/chat-widget';
 import { useHeatmapLiveUpdates } from '@/features/heatmap/api/live-updates';
 import { ThemeSwitch } from '@/features/theme/components/theme-switch';
 import { cn } from '@/lib/cn';
+import { usePopover } from '@/lib/use-popover';
 
 const NAV_ITEMS = [
   { to: '/creatives', key: 'nav.creatives' },
@@ -17,51 +18,6 @@ const NAV_ITEMS = [
   { to: '/simulation', key: 'nav.simulation' },
   { to: '/heatmap', key: 'nav.heatmap' },
 ] as const;
-
-/**
- * The phone menu's state: open or closed, closed again on a new page, on Escape (focus back on the
- * button) and on a click outside the header. On wide screens the button is hidden by CSS and the
- * navigation always shows, so the state has no effect there.
- */
-function usePhoneMenu() {
-  const { pathname } = useLocation();
-  const [open, setOpen] = useState(false);
-  const [openedAt, setOpenedAt] = useState(pathname);
-  const header = useRef<HTMLElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
-
-  // A new page closes the menu (state adjusted during render, like the user menu).
-  if (open && openedAt !== pathname) {
-    setOpen(false);
-    setOpenedAt(pathname);
-  }
-
-  useEffect(() => {
-    if (!open) return;
-    const onPointer = (event: PointerEvent) => {
-      if (header.current && !header.current.contains(event.target as Node)) setOpen(false);
-    };
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      // An open user menu inside the panel takes this Escape for itself.
-      if (header.current?.querySelector('.user-menu [aria-expanded="true"]')) return;
-      setOpen(false);
-      button.current?.focus();
-    };
-    document.addEventListener('pointerdown', onPointer);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('pointerdown', onPointer);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
-
-  const toggle = () => {
-    setOpenedAt(pathname);
-    setOpen((value) => !value);
-  };
-  return { open, toggle, close: () => setOpen(false), headerRef: header, buttonRef: button };
-}
 
 /** The frame of every signed-in page: header with navigation and preferences, the page, the assistant. */
 export function AppLayout() {
@@ -71,7 +27,15 @@ export function AppLayout() {
   const showChat = pathname !== '/heatmap';
   // Live job progress reaches the heatmap caches on every page (heatmap pages hold the connection).
   useHeatmapLiveUpdates();
-  const { open: menuOpen, toggle: toggleMenu, close: closeMenu, headerRef, buttonRef } = usePhoneMenu();
+  // The phone menu (on wide screens its button is hidden and the navigation always shows). An
+  // open user menu inside the panel takes Escape for itself.
+  const {
+    open: menuOpen,
+    toggle: toggleMenu,
+    close: closeMenu,
+    rootRef: headerRef,
+    buttonRef,
+  } = usePopover<HTMLElement>((header) => Boolean(header.querySelector('.user-menu [aria-expanded="true"]')));
   const navId = useId();
 
   return (

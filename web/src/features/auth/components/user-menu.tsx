@@ -1,8 +1,9 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 
 import { cn } from '@/lib/cn';
+import { usePopover } from '@/lib/use-popover';
 
 import { useAuth } from '../auth-context';
 
@@ -22,35 +23,8 @@ export function UserMenu() {
   const { t } = useTranslation();
   const { user } = useAuth();
   const { pathname } = useLocation();
-  const [open, setOpen] = useState(false);
-  const [openedAt, setOpenedAt] = useState(pathname);
+  const { open, toggle, close, rootRef: root, buttonRef: button } = usePopover<HTMLDivElement>();
   const menuId = useId();
-  const root = useRef<HTMLDivElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
-
-  // A new page closes the menu (state adjusted during render, no effect needed).
-  if (open && openedAt !== pathname) {
-    setOpen(false);
-    setOpenedAt(pathname);
-  }
-
-  useEffect(() => {
-    if (!open) return;
-    const onPointer = (event: PointerEvent) => {
-      if (root.current && !root.current.contains(event.target as Node)) setOpen(false);
-    };
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setOpen(false);
-      button.current?.focus();
-    };
-    document.addEventListener('pointerdown', onPointer);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('pointerdown', onPointer);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
 
   const email = user?.email ?? '';
   return (
@@ -62,10 +36,7 @@ export function UserMenu() {
         aria-expanded={open}
         aria-controls={menuId}
         aria-label={t('nav.userMenu', { email })}
-        onClick={() => {
-          setOpenedAt(pathname);
-          setOpen((value) => !value);
-        }}
+        onClick={toggle}
         data-testid="user-menu"
       >
         <span className="user-menu__avatar" aria-hidden="true">
@@ -79,10 +50,10 @@ export function UserMenu() {
           {t('nav.signedInAs')}
           <strong className="user-menu__full-email">{email}</strong>
         </p>
-        <Link className="user-menu__item" to={ACCOUNT_PATH} onClick={() => setOpen(false)} data-testid="account-link">
+        <Link className="user-menu__item" to={ACCOUNT_PATH} onClick={close} data-testid="account-link">
           {t('nav.account')}
         </Link>
-        <Link className="user-menu__item" to={HELP_PATH} onClick={() => setOpen(false)} data-testid="help-link">
+        <Link className="user-menu__item" to={HELP_PATH} onClick={close} data-testid="help-link">
           {t('nav.help')}
         </Link>
         <LogoutButton className="user-menu__item user-menu__logout" />
