@@ -105,6 +105,8 @@ describe('locations page', () => {
     expect(await screen.findByTestId('error-name')).toHaveTextContent('Ce champ est obligatoire.');
     expect(screen.getByLabelText(/^Nom/)).toHaveAccessibleDescription('Ce champ est obligatoire.');
     expect(screen.getByTestId('error-panel_width_cm')).toHaveTextContent('Cette valeur est en dehors des limites autorisées.');
+    // Focus goes to the first refused field.
+    await waitFor(() => expect(screen.getByLabelText(/^Nom/)).toHaveFocus());
 
     await user.type(screen.getByLabelText(/^Nom/), 'Gare d’Évry');
     await user.selectOptions(screen.getByLabelText('Format'), 'billboard_4x3');
@@ -145,6 +147,23 @@ describe('locations page', () => {
       { x: 0.75, y: 0.75 },
       { x: 0.25, y: 0.75 },
     ]);
+  });
+
+  it('fills the panel size from the format, unless a size of ones own was typed', async () => {
+    mockApi((call) => (call.path === '/locations' && call.method === 'GET' ? { body: { items: [], next_cursor: null } } : undefined));
+    const { user } = renderApp('/locations/new');
+    const format = await screen.findByLabelText('Format');
+    const [width, height] = [screen.getByLabelText('Largeur du panneau (cm)'), screen.getByLabelText('Hauteur du panneau (cm)')];
+    // 12 m² is the 4 × 3 panel: one choice, not two.
+    expect(within(format).queryByRole('option', { name: 'Panneau 12 m²' })).not.toBeInTheDocument();
+    await user.selectOptions(format, 'Panneau 4 × 3 (12 m²)');
+    expect([width, height].map((input) => (input as HTMLInputElement).value)).toEqual(['400', '300']);
+    await user.selectOptions(format, 'Mobilier urbain 2 m² (MUPI)');
+    expect([width, height].map((input) => (input as HTMLInputElement).value)).toEqual(['120', '176']);
+    await user.clear(width);
+    await user.type(width, '118');
+    await user.selectOptions(format, 'Panneau 4 × 3 (12 m²)');
+    expect([width, height].map((input) => (input as HTMLInputElement).value)).toEqual(['118', '176']);
   });
 
   it('shows a failed photo upload with its translated message', async () => {

@@ -17,6 +17,20 @@ export const FORMATS = [
 ] as const;
 export type LocationFormat = (typeof FORMATS)[number];
 
+/**
+ * The formats the form offers. `billboard_12m2` is the same panel as `billboard_4x3` (4 m × 3 m
+ * = 12 m²), so it is offered only to a location that already has it; the API keeps accepting it.
+ */
+export const OFFERED_FORMATS = FORMATS.filter((format) => format !== 'billboard_12m2');
+
+/** The visible size (cm) of a format's poster, filled in when the format is chosen. */
+export const FORMAT_SIZES: Partial<Record<LocationFormat, { width: number; height: number }>> = {
+  billboard_4x3: { width: 400, height: 300 },
+  billboard_12m2: { width: 400, height: 300 },
+  mupi_2m2: { width: 120, height: 176 },
+  bus_shelter: { width: 120, height: 176 },
+};
+
 export const ILLUMINATIONS = ['none', 'front', 'back', 'digital'] as const;
 export type Illumination = (typeof ILLUMINATIONS)[number];
 

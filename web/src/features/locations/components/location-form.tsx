@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { DropZone } from '@/components/drop-zone';
@@ -10,7 +10,15 @@ import { Select } from '@/components/ui/select';
 import { apiErrorKey, fieldErrorKey, isApiError, uploadMedia, type Media } from '@/lib/api';
 import { useToast } from '@/lib/toast';
 
-import { FORMATS, ILLUMINATIONS, useSaveLocation, type Location, type LocationInput } from '../api/locations';
+import {
+  FORMAT_SIZES,
+  ILLUMINATIONS,
+  OFFERED_FORMATS,
+  useSaveLocation,
+  type Location,
+  type LocationFormat,
+  type LocationInput,
+} from '../api/locations';
 import { defaultQuad, parseQuad, quadProblem, roundQuad, type Quad } from '@/lib/quad';
 
 import { QuadEditor } from '@/components/quad-editor';
@@ -71,9 +79,22 @@ export function LocationForm({ location, onSaved, extraActions }: LocationFormPr
   const [quad, setQuad] = useState<Quad | null>(() => parseQuad(location?.panel_quad) ?? (location?.photo ? defaultQuad() : null));
   const [photoState, setPhotoState] = useState<PhotoState>({ status: 'idle' });
   const baseId = useId();
+  const formRef = useRef<HTMLFormElement>(null);
 
   const fields = isApiError(save.error) ? save.error.fields : {};
   const set = (field: keyof Values) => (value: string) => setValues((current) => ({ ...current, [field]: value }));
+  // A format fills in its panel size, unless the user typed a size of their own.
+  const chooseFormat = (format: string) =>
+    setValues((current) => {
+      const before = FORMAT_SIZES[current.format as LocationFormat];
+      const after = FORMAT_SIZES[format as LocationFormat];
+      const untouched =
+        (current.panel_width_cm === '' && current.panel_height_cm === '') ||
+        (before !== undefined && current.panel_width_cm === String(before.width) && current.panel_height_cm === String(before.height));
+      return after && untouched
+        ? { ...current, format, panel_width_cm: String(after.width), panel_height_cm: String(after.height) }
+        : { ...current, format };
+    });
 
   const onPhoto = async (files: File[]) => {
     const file = files[0];
@@ -112,6 +133,9 @@ export function LocationForm({ location, onSaved, extraActions }: LocationFormPr
     for (const field of TEXT_FIELDS) input[field] = values[field].trim() === '' ? null : values[field].trim();
     for (const field of NUMBER_FIELDS) input[field] = parseNumber(values[field]);
     save.mutate(input as LocationInput, {
+      // Refused fields: focus goes to the first one, whose error shows next to it.
+      onError: () =>
+        requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus()),
       onSuccess: (saved) => {
         toast.show(t('toast.locationSaved', { name: saved.name }), { id: `location-saved-${saved.id}` });
         onSaved(saved);
@@ -159,7 +183,7 @@ export function LocationForm({ location, onSaved, extraActions }: LocationFormPr
   const otherError = save.isError && Object.keys(fields).length === 0;
 
   return (
-    <form className="location-form" onSubmit={submit} noValidate data-testid="location-form">
+    <form ref={formRef} className="location-form" onSubmit={submit} noValidate data-testid="location-form">
       {save.isError ? (
         <Banner variant="error">{otherError ? t(apiErrorKey(save.error)) : t('apiErrors.validation_failed')}</Banner>
       ) : null}
@@ -192,10 +216,11 @@ export function LocationForm({ location, onSaved, extraActions }: LocationFormPr
             <Select
               id={id('format')}
               value={values.format}
+              aria-invalid={fields.format ? true : undefined}
               aria-describedby={described('format')}
-              onChange={(event) => set('format')(event.target.value)}
+              onChange={(event) => chooseFormat(event.target.value)}
             >
-              {FORMATS.map((format) => (
+              {(values.format === 'billboard_12m2' ? [...OFFERED_FORMATS, 'billboard_12m2' as const] : OFFERED_FORMATS).map((format) => (
                 <option key={format} value={format}>
                   {t(`locations.formats.${format}`)}
                 </option>
@@ -208,6 +233,7 @@ export function LocationForm({ location, onSaved, extraActions }: LocationFormPr
             <Select
               id={id('illumination')}
               value={values.illumination}
+              aria-invalid={fields.illumination ? true : undefined}
               aria-describedby={described('illumination')}
               onChange={(event) => set('illumination')(event.target.value)}
             >
