@@ -110,10 +110,18 @@ export async function apiFetch<T>(path: string, { method = 'GET', body, signal }
     body: body === undefined ? undefined : JSON.stringify(body),
     signal,
   });
-  const text = await response.text();
-  const json = parseJson(text);
-  if (!response.ok) throw errorFromBody(response.status, json);
-  return (response.status === 204 ? undefined : json) as T;
+  return readAnswer<T>(response);
+}
+
+/** The ApiError a refused answer carries (its `{code, message, details}` body, or its status). */
+export async function errorOf(response: Response): Promise<ApiError> {
+  return errorFromBody(response.status, parseJson(await response.text()));
+}
+
+/** An answer's JSON (undefined for 204), or its ApiError thrown. */
+async function readAnswer<T>(response: Response): Promise<T> {
+  if (!response.ok) throw await errorOf(response);
+  return (response.status === 204 ? undefined : parseJson(await response.text())) as T;
 }
 
 /** Calls a public `/api/v1{path}` without any token (a share link's page); resolves with the JSON. */
@@ -125,9 +133,7 @@ export async function publicFetch<T>(path: string, { signal }: { signal?: AbortS
     if (signal?.aborted) throw error;
     throw new ApiError(0, 'network', error instanceof Error ? error.message : 'network error');
   }
-  const json = parseJson(await response.text());
-  if (!response.ok) throw errorFromBody(response.status, json);
-  return json as T;
+  return readAnswer<T>(response);
 }
 
 export type AuthorizedInit = {

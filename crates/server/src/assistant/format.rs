@@ -24,13 +24,18 @@ pub fn score(value: f64, locale: Locale) -> String {
     format!("{}/100", number(value.round(), 0, locale))
 }
 
-/// A 0..1 share as a percentage: `18%` / `18 %`, `6.5%` under 10%.
+/// A 0..1 share as a percentage: `18%` / `18 %`, `6.5%` under 10%. A share that is not zero
+/// never reads "0 %" (as on the pages): under 0.05 % it is `< 0.1%`.
 pub fn percent(share: f64, locale: Locale) -> String {
-    let pct = share * 100.0;
+    let (prefix, pct) = if share > 0.0 && share < 0.0005 {
+        ("< ", 0.1)
+    } else {
+        ("", share * 100.0)
+    };
     let digits = if share > 0.0 && share < 0.1 { 1 } else { 0 };
     match locale {
-        Locale::Fr => format!("{}\u{a0}%", number(pct, digits, locale)),
-        Locale::En => format!("{}%", number(pct, digits, locale)),
+        Locale::Fr => format!("{prefix}{}\u{a0}%", number(pct, digits, locale)),
+        Locale::En => format!("{prefix}{}%", number(pct, digits, locale)),
     }
 }
 

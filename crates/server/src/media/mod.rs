@@ -34,6 +34,15 @@ pub use store::{StoredMedia, VariantKind, delete_objects_if_orphaned, object_key
 pub use variants::{PREVIEW_SIDE, THUMBNAIL_SIDE};
 pub(crate) use variants::{encode_jpeg, make_variants};
 
+/// An uploaded file's name without its extension (`affiche-ete.png` → `affiche-ete`); the whole
+/// name when nothing would be left (`.png`).
+pub fn file_stem(name: &str) -> &str {
+    match name.rsplit_once('.') {
+        Some((stem, _)) if !stem.trim().is_empty() => stem,
+        _ => name,
+    }
+}
+
 /// Upload limits. Checked before decoding, from the file size and the image header.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MediaLimits {

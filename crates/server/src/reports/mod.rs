@@ -9,14 +9,14 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
+use crate::assistant::Locale;
 use crate::db::heatmaps::HeatmapWithItems;
 use crate::heatmaps::aoi::{ItemAttention, stored_points};
-use text::Lang;
 
 /// Everything a report shows.
 #[derive(Debug, Clone)]
 pub struct Report {
-    pub lang: Lang,
+    pub lang: Locale,
     /// The heatmap's name.
     pub name: String,
     pub created_at: i64,
@@ -82,7 +82,7 @@ impl Report {
     /// overlays and fogs.
     pub fn from_heatmap(
         found: &HeatmapWithItems,
-        lang: Lang,
+        lang: Locale,
         generated_at: i64,
         images: &HashMap<String, Vec<u8>>,
     ) -> Self {
@@ -96,10 +96,8 @@ impl Report {
                     .get(&item.source.id)
                     .map(|label| label.name.clone())
                     .or_else(|| {
-                        item.source.original_name.as_deref().map(|n| {
-                            let n = n.rsplit(['/', '\\']).next().unwrap_or(n);
-                            n.rsplit_once('.').map_or(n, |(stem, _)| stem).to_owned()
-                        })
+                        let name = item.source.original_name.as_deref()?;
+                        Some(crate::media::file_stem(name).trim().to_owned())
                     })
                     .filter(|n| !n.is_empty())
                     .unwrap_or_else(|| {

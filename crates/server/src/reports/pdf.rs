@@ -20,8 +20,9 @@ use krilla::paint::Fill;
 use krilla::surface::Surface;
 use krilla::text::{Font, TextDirection};
 
-use super::text::{Lang, date, percent, ratio, score, t};
+use super::text::t;
 use super::{Report, ReportImage};
+use crate::assistant::format::{date, number, percent};
 
 /// A4 in points.
 const PAGE: (f32, f32) = (595.28, 841.89);
@@ -145,7 +146,7 @@ fn footer(surface: &mut Surface, report: &Report, page: usize, pages: usize) {
         t(
             lang,
             "report.generated",
-            &[("date", &date(lang, report.generated_at))]
+            &[("date", &date(report.generated_at, lang))]
         ),
         t(lang, "report.model", &[("model", &report.model)]),
         t(
@@ -251,7 +252,7 @@ fn cover(column: &mut Column, report: &Report) {
         &t(
             lang,
             "report.created",
-            &[("date", &date(lang, report.created_at))],
+            &[("date", &date(report.created_at, lang))],
         ),
         10.0,
         false,
@@ -280,7 +281,7 @@ fn cover(column: &mut Column, report: &Report) {
                     &[
                         ("n", &(index + 1).to_string()),
                         ("name", &image.name),
-                        ("score", &score(result.score)),
+                        ("score", &number(result.score.round(), 0, lang)),
                         (
                             "band",
                             &t(
@@ -361,12 +362,12 @@ fn image_page(column: &mut Column, report: &Report, image: &ReportImage, n: usiz
 
     // Score and what it means.
     let b = band(result.score);
-    let colon = if lang == Lang::Fr { "\u{a0}: " } else { ": " };
+    let colon = lang.pick("\u{a0}: ", ": ");
     column.text(
         &format!(
             "{}{colon}{}{} — {}",
             t(lang, "heatmap.score.title", &[]),
-            score(result.score),
+            number(result.score.round(), 0, lang),
             t(lang, "heatmap.score.outOf", &[]),
             t(lang, &format!("heatmap.score.bands.{b}"), &[])
         ),
@@ -386,7 +387,7 @@ fn image_page(column: &mut Column, report: &Report, image: &ReportImage, n: usiz
             "focus",
             format!(
                 "{}{}",
-                score(result.focus),
+                number(result.focus.round(), 0, lang),
                 t(lang, "heatmap.score.outOf", &[])
             ),
         ),
@@ -394,11 +395,11 @@ fn image_page(column: &mut Column, report: &Report, image: &ReportImage, n: usiz
             "clarity",
             format!(
                 "{}{}",
-                score(result.clarity),
+                number(result.clarity.round(), 0, lang),
                 t(lang, "heatmap.score.outOf", &[])
             ),
         ),
-        ("top10", percent(lang, result.top10)),
+        ("top10", percent(result.top10, lang)),
     ] {
         column.text(
             &format!(
@@ -440,8 +441,8 @@ fn image_page(column: &mut Column, report: &Report, image: &ReportImage, n: usiz
                 "heatmap.analysis.hotspot",
                 &[
                     ("position", &position),
-                    ("share", &percent(lang, spot.share)),
-                    ("area", &percent(lang, spot.area)),
+                    ("share", &percent(spot.share, lang)),
+                    ("area", &percent(spot.area, lang)),
                 ],
             );
             let mut chars = line.chars();
@@ -477,9 +478,9 @@ fn image_page(column: &mut Column, report: &Report, image: &ReportImage, n: usiz
             lang,
             "heatmap.areas.stats",
             &[
-                ("share", &percent(lang, aoi.share)),
-                ("area", &percent(lang, aoi.area)),
-                ("relative", &ratio(lang, aoi.relative)),
+                ("share", &percent(aoi.share, lang)),
+                ("area", &percent(aoi.area, lang)),
+                ("relative", &number(aoi.relative, 1, lang)),
             ],
         );
         column.text(&format!("{}. {}", i + 1, aoi.name), 10.0, true, INK);
@@ -527,7 +528,7 @@ pub fn render(report: &Report) -> Result<Vec<u8>, String> {
                 t(report.lang, "report.title", &[]),
                 report.name
             ))
-            .language(report.lang.tag().to_owned())
+            .language(report.lang.code().to_owned())
             .creator("Regard".to_owned()),
     );
     document.finish().map_err(|err| format!("{err:?}"))

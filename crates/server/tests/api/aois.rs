@@ -9,23 +9,15 @@ use crate::fixtures::png;
 use crate::helpers::{TestApp, User, assert_api_error, assert_fields, spawn_app, spawn_app_with};
 
 async fn heatmap_of(app: &TestApp, user: &User, count: u32) -> Value {
-    let mut ids = Vec::new();
+    let mut media = Vec::new();
     for n in 0..count {
-        let media = app
-            .upload_ok(user, &format!("{n}.png"), png(200 + n, 150))
-            .await;
-        ids.push(media["id"].clone());
+        media.push(
+            app.upload_ok(user, &format!("{n}.png"), png(200 + n, 150))
+                .await,
+        );
     }
-    let response = app
-        .api_json(
-            Method::POST,
-            "/heatmaps",
-            user,
-            &json!({"name": "Affiches", "media_ids": ids}),
-        )
-        .await;
-    assert_eq!(response.status(), 202);
-    response.json().await.unwrap()
+    app.heatmap(user, "Affiches", &media.iter().collect::<Vec<_>>())
+        .await
 }
 
 fn str_of<'a>(value: &'a Value, key: &str) -> &'a str {

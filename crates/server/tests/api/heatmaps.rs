@@ -28,10 +28,7 @@ async fn create(app: &TestApp, user: &User, body: Value) -> reqwest::Response {
 
 /// Creates a heatmap of these media and returns its JSON (panics unless 202).
 async fn create_ok(app: &TestApp, user: &User, name: &str, media: &[&Value]) -> Value {
-    let ids: Vec<&Value> = media.iter().map(|m| &m["id"]).collect();
-    let response = create(app, user, json!({"name": name, "media_ids": ids})).await;
-    assert_eq!(response.status(), 202, "creating heatmap {name}");
-    response.json().await.unwrap()
+    app.heatmap(user, name, media).await
 }
 
 async fn get_json(app: &TestApp, user: &User, path: &str) -> Value {
@@ -1354,16 +1351,9 @@ async fn items_are_named_after_their_creative_or_location() {
     let poster = app.upload_ok(&user, "IMG_0042.png", png(120, 90)).await;
     let site = app.upload_ok(&user, "DSC_1001.jpg", jpeg(160, 90)).await;
     let loose = app.upload_ok(&user, "loose.png", png(90, 120)).await;
-    let response = app
-        .api_json(
-            Method::POST,
-            "/creatives",
-            &user,
-            &json!({"name": "Affiche été", "media_id": poster["id"]}),
-        )
+    let creative = app
+        .creative_of(&user, &poster, json!({"name": "Affiche été"}))
         .await;
-    assert_eq!(response.status(), 201);
-    let creative: Value = response.json().await.unwrap();
     let response = app
         .api_json(
             Method::POST,
@@ -1391,15 +1381,8 @@ async fn items_are_named_after_their_creative_or_location() {
 
     // Another user's creative of the same file name is not a label of these images.
     let theirs = app.upload_ok(&other, "IMG_0042.png", png(120, 90)).await;
-    let response = app
-        .api_json(
-            Method::POST,
-            "/creatives",
-            &other,
-            &json!({"name": "Pas à moi", "media_id": theirs["id"]}),
-        )
+    app.creative_of(&other, &theirs, json!({"name": "Pas à moi"}))
         .await;
-    assert_eq!(response.status(), 201);
     let got = get_heatmap(&app, &user, id(&heatmap)).await;
     assert_eq!(got["items"][0]["label"]["name"], "Affiche été");
 }

@@ -248,12 +248,28 @@ impl TestApp {
         let media = self
             .upload_ok(user, "poster.png", crate::fixtures::png(64, 48))
             .await;
+        self.creative_of(user, &media, body).await
+    }
+
+    /// Makes a creative of an uploaded media (`body`: its other fields); returns its JSON.
+    pub async fn creative_of(&self, user: &User, media: &Value, body: Value) -> Value {
         let mut body = body;
         body["media_id"] = media["id"].clone();
         let response = self
             .api_json(reqwest::Method::POST, "/creatives", user, &body)
             .await;
         assert_eq!(response.status(), 201, "creating a creative failed");
+        response.json().await.unwrap()
+    }
+
+    /// Makes a heatmap of these media, in order; returns its JSON (panics unless 202).
+    pub async fn heatmap(&self, user: &User, name: &str, media: &[&Value]) -> Value {
+        let ids: Vec<&Value> = media.iter().map(|m| &m["id"]).collect();
+        let body = serde_json::json!({"name": name, "media_ids": ids});
+        let response = self
+            .api_json(reqwest::Method::POST, "/heatmaps", user, &body)
+            .await;
+        assert_eq!(response.status(), 202, "creating heatmap {name}");
         response.json().await.unwrap()
     }
 

@@ -5,7 +5,7 @@
 use std::process::Command;
 
 use reqwest::Method;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::fixtures::{jpeg, png};
 use crate::helpers::{TestApp, User, assert_api_error, spawn_app};
@@ -48,26 +48,12 @@ async fn a_heatmap_report_is_a_pdf_with_a_cover_and_a_page_per_image_in_both_lan
     let user = app.new_user().await;
     let poster = app.upload_ok(&user, "IMG_1.png", png(320, 240)).await;
     let other = app.upload_ok(&user, "variante-b.jpg", jpeg(240, 320)).await;
-    let response = app
-        .api_json(
-            Method::POST,
-            "/creatives",
-            &user,
-            &json!({"name": "Affiche été", "media_id": poster["id"]}),
-        )
+    app.creative_of(&user, &poster, json!({"name": "Affiche été"}))
         .await;
-    assert_eq!(response.status(), 201);
     let mut events = app.events(&user).await;
-    let response = app
-        .api_json(
-            Method::POST,
-            "/heatmaps",
-            &user,
-            &json!({"name": "Campagne soldes", "media_ids": [poster["id"], other["id"]]}),
-        )
+    let heatmap = app
+        .heatmap(&user, "Campagne soldes", &[&poster, &other])
         .await;
-    assert_eq!(response.status(), 202);
-    let heatmap: Value = response.json().await.unwrap();
     let hid = heatmap["id"].as_str().unwrap().to_owned();
     let items: Vec<String> = heatmap["items"]
         .as_array()

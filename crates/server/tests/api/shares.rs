@@ -9,16 +9,7 @@ use crate::helpers::{TestApp, User, assert_api_error, assert_fields, spawn_app_w
 
 async fn heatmap(app: &TestApp, user: &User, name: &str) -> Value {
     let media = app.upload_ok(user, "a.png", png(200, 150)).await;
-    let response = app
-        .api_json(
-            Method::POST,
-            "/heatmaps",
-            user,
-            &json!({"name": name, "media_ids": [media["id"]]}),
-        )
-        .await;
-    assert_eq!(response.status(), 202);
-    response.json().await.unwrap()
+    app.heatmap(user, name, &[&media]).await
 }
 
 fn str_of<'a>(value: &'a Value, key: &str) -> &'a str {

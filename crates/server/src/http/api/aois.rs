@@ -128,20 +128,15 @@ fn write_error(err: AoiWriteError) -> ApiError {
     }
 }
 
-/// An area as answered, with its item's attention.
-async fn answer(state: &AppState, item: &ItemRow, id: &str) -> Result<Value, ApiError> {
-    let aoi = adb::for_item(&state.db, &item.id)
-        .await?
-        .into_iter()
-        .find(|a| a.id == id)
-        .ok_or_else(|| ApiError::internal("an area of interest vanished right after its write"))?;
+/// An area as answered, with what it receives of its item's attention.
+fn answer(item: &ItemRow, aoi: &AoiRow) -> Value {
     let attention = item
         .result
         .as_deref()
         .filter(|_| item.status == "done")
         .and_then(|text| serde_json::from_str::<Value>(text).ok())
         .and_then(|result| ItemAttention::from_result(&result));
-    Ok(aoi_json(&aoi, attention.as_ref()))
+    aoi_json(aoi, attention.as_ref())
 }
 
 /// `POST /heatmaps/{id}/items/{item_id}/aois {name, rect | points}` → 201 with the area.
@@ -175,10 +170,7 @@ async fn create(
     adb::insert(&state.db, &aoi, MAX_PER_ITEM)
         .await
         .map_err(write_error)?;
-    Ok((
-        StatusCode::CREATED,
-        Json(answer(&state, &item, &aoi.id).await?),
-    ))
+    Ok((StatusCode::CREATED, Json(answer(&item, &aoi))))
 }
 
 /// `PATCH /heatmaps/{id}/items/{item_id}/aois/{aoi_id} {name?, rect? | points?}` → 200.
@@ -211,7 +203,10 @@ async fn update(
     .await
     .map_err(write_error)?
     .ok_or_else(ApiError::not_found)?;
-    Ok(Json(answer(&state, &item, &aoi_id).await?))
+    let saved = adb::find_owned(&state.db, user.id(), &found.heatmap.id, &item.id, &aoi_id)
+        .await?
+        .ok_or_else(ApiError::not_found)?;
+    Ok(Json(answer(&item, &saved)))
 }
 
 /// `DELETE /heatmaps/{id}/items/{item_id}/aois/{aoi_id}` → 204.

@@ -62,12 +62,11 @@ fn read_edits(fields: &mut Fields) -> Edits {
 
 /// A default name: the uploaded file's name without its extension.
 fn name_from_file(original_name: Option<&str>) -> Option<String> {
-    let name = original_name?;
-    let stem = match name.rsplit_once('.') {
-        Some((stem, _)) if !stem.trim().is_empty() => stem,
-        _ => name,
-    };
-    let stem: String = stem.trim().chars().take(MAX_NAME).collect();
+    let stem: String = crate::media::file_stem(original_name?)
+        .trim()
+        .chars()
+        .take(MAX_NAME)
+        .collect();
     (!stem.is_empty()).then_some(stem)
 }
 

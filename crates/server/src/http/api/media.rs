@@ -258,11 +258,7 @@ struct Signed {
 /// name from the media's original name, with the extension of the variant served. Characters
 /// outside printable ASCII (and quotes, backslashes) become `_` in the fallback.
 fn content_disposition(media: &MediaRow, extension: &str) -> String {
-    let name = media.original_name.as_deref().unwrap_or("image");
-    let stem = match name.rsplit_once('.') {
-        Some((stem, _)) if !stem.trim().is_empty() => stem,
-        _ => name,
-    };
+    let stem = crate::media::file_stem(media.original_name.as_deref().unwrap_or("image"));
     let file = format!("{stem}.{extension}");
     let ascii: String = file
         .chars()

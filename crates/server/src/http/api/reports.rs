@@ -12,9 +12,9 @@ use axum::routing::get;
 
 use super::error::ApiError;
 use super::input::{ApiUser, parse_id};
+use crate::assistant::Locale;
 use crate::db::heatmaps as hdb;
 use crate::db::{self};
-use crate::reports::text::Lang;
 use crate::reports::{Report, pdf};
 use crate::state::AppState;
 use crate::storage::StorageKey;
@@ -50,7 +50,11 @@ async fn report(
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Response, ApiError> {
     let id = parse_id(&id)?;
-    let lang = Lang::parse(query.get("lang").map(String::as_str));
+    // French, the product's default, unless English is asked for.
+    let lang = query
+        .get("lang")
+        .and_then(|code| Locale::parse(code))
+        .unwrap_or(Locale::Fr);
     let found = hdb::find_owned(&state.db, user.id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;

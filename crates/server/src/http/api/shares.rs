@@ -19,7 +19,7 @@ use super::error::ApiError;
 use super::heatmaps::heatmap_json;
 use super::input::{ApiUser, JsonObject, Patch, parse_id, rfc3339};
 use super::media::now_secs;
-use crate::auth::tokens::{REFRESH_TOKEN_LENGTH, random_token};
+use crate::auth::tokens::{REFRESH_TOKEN_LENGTH, is_well_formed, random_token};
 use crate::db::heatmaps as hdb;
 use crate::db::shares::{self as sdb, ShareRow};
 use crate::db::{self};
@@ -135,11 +135,8 @@ async fn open(
     State(state): State<AppState>,
     Path(token): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let well_formed = token.len() == REFRESH_TOKEN_LENGTH
-        && token
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
-    if !well_formed {
+    // Our tokens are refresh-token shaped (`random_token`): anything else is no link.
+    if token.len() != REFRESH_TOKEN_LENGTH || !is_well_formed(&token) {
         return Err(ApiError::not_found());
     }
     let share = sdb::find_by_hash(&state.db, &token_hash(&token))

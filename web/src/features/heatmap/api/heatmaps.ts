@@ -12,7 +12,7 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 
-import { apiFetch, authorizedFetch, errorFromBody, publicFetch, queryString, type Media, type Page } from '@/lib/api';
+import { apiFetch, authorizedFetch, errorOf, publicFetch, queryString, type Media, type Page } from '@/lib/api';
 import { getLiveStatus } from '@/lib/events';
 
 // ---------- Shapes ----------
@@ -365,7 +365,7 @@ export async function fetchReport(heatmapId: string, language: string): Promise<
   const response = await authorizedFetch(`/heatmaps/${encodeURIComponent(heatmapId)}/report.pdf?lang=${lang}`, {
     headers: { Accept: 'application/pdf' },
   });
-  if (!response.ok) throw errorFromBody(response.status, await response.json().catch(() => null));
+  if (!response.ok) throw await errorOf(response);
   return response.blob();
 }
 
