@@ -95,6 +95,13 @@ describe('Heatmaps in Chromium', () => {
     await item.getByTestId('score-value').waitFor({ timeout: RESULT_TIMEOUT_MS });
     const score = Number((await item.getByTestId('score-value').textContent()).trim());
     assert.ok(Number.isInteger(score) && score >= 0 && score <= 100, `score ${score}`);
+    // Benchmarks: the first result of a new account has nothing of its own to compare with,
+    // but stands somewhere among the reference images.
+    const benchScore = item.getByTestId('benchmarks').getByTestId('benchmark-score');
+    await benchScore.waitFor();
+    assert.match(await benchScore.textContent(), /Pas encore assez de résultats \(0 sur 5\)/);
+    const referencePercentile = Number(await benchScore.getByTestId('benchmark-reference').getAttribute('data-percentile'));
+    assert.ok(referencePercentile >= 0 && referencePercentile <= 100, `reference percentile ${referencePercentile}`);
     const overlay = item.getByTestId('heatmap-overlay');
     await overlay.waitFor();
     const loaded = await overlay.evaluate(

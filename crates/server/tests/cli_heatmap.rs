@@ -175,3 +175,74 @@ fn bad_files_fail_alone_with_one_line_each() {
     assert!(out.join("good.png").exists() && out.join("good.json").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `regard benchmark-reference` writes a reference the server can read, with every kind and
+/// every distribution, and the same file whatever the number of threads.
+#[test]
+fn benchmark_reference_is_complete_and_repeatable() {
+    let dir = temp_dir("reference");
+    let images = dir.join("images");
+    std::fs::create_dir_all(&images).unwrap();
+    for (n, (w, h)) in [(320, 240), (300, 300), (240, 320), (400, 200)]
+        .into_iter()
+        .enumerate()
+    {
+        write_png(&images.join(format!("{n}.png")), w, h);
+    }
+    std::fs::write(images.join("notes.txt"), "not an image").unwrap();
+    let (one, two) = (dir.join("one.json"), dir.join("two.json"));
+    for (out, jobs) in [(&one, "1"), (&two, "2")] {
+        let output = regard(&[
+            "benchmark-reference",
+            "--images",
+            images.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--jobs",
+            jobs,
+        ]);
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let text = std::fs::read_to_string(&one).unwrap();
+    assert_eq!(text, std::fs::read_to_string(&two).unwrap());
+    let reference: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(reference["source"]["images"], 4);
+    for kind in ["creative", "location", "render", "all"] {
+        let k = &reference[kind];
+        let expected = if kind == "all" { 12 } else { 4 };
+        assert_eq!(k["images"], expected, "{kind}");
+        for metric in ["score", "focus", "clarity"] {
+            let q = k[metric].as_array().unwrap();
+            assert_eq!(q.len(), 101, "{kind} {metric}");
+            let values: Vec<f64> = q.iter().map(|v| v.as_f64().unwrap()).collect();
+            assert!(
+                values.windows(2).all(|w| w[0] <= w[1]),
+                "{kind} {metric} sorted"
+            );
+            assert!(values.iter().all(|v| (0.0..=100.0).contains(v)));
+        }
+        assert_eq!(k["areas"].as_array().unwrap().len(), 4, "{kind}");
+        assert_eq!(k["area_samples"], expected * 6);
+    }
+    assert!(reference["render"]["panel"].is_array());
+    assert!(reference["creative"].get("panel").is_none());
+
+    // Fewer than two images is refused with one clear line.
+    let lonely = dir.join("lonely");
+    std::fs::create_dir_all(&lonely).unwrap();
+    write_png(&lonely.join("a.png"), 100, 100);
+    let output = regard(&[
+        "benchmark-reference",
+        "--images",
+        lonely.to_str().unwrap(),
+        "--out",
+        dir.join("x.json").to_str().unwrap(),
+    ]);
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("fewer than two images"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

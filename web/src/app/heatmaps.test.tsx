@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type * as api from '@/lib/api';
 import { uploadMedia } from '@/lib/api';
 import { i18n } from '@/lib/i18n';
-import { fakeMedia, mockApi, type ApiHandler } from '@/testing/api-mock';
+import { calls, fakeMedia, mockApi, type ApiHandler } from '@/testing/api-mock';
 import { fakeSession, resetAuthMock } from '@/testing/auth-mock';
 import { withEventStream } from '@/testing/event-stream';
 import { renderApp } from '@/testing/render';
@@ -361,6 +361,55 @@ describe('heatmap results', () => {
     expect(within(section).getByTestId('heatmap-legend')).toHaveTextContent('Les couleurs chaudes signalent plus d\'attention');
     expect(screen.getByTestId('chat-widget')).toBeInTheDocument();
     expect(within(section).queryByTestId('small-image')).not.toBeInTheDocument();
+  });
+
+  it('places the score and each area among the user’s results and the reference, or says how many are missing', async () => {
+    const withArea = item('a', 'done', {
+      label: { kind: 'creative', id: 'c1', name: 'Affiche été' },
+      aois: [
+        {
+          id: 'z1', item_id: 'a', name: 'Logo', shape: 'rect',
+          points: [{ x: 0, y: 0 }, { x: 0.5, y: 0 }, { x: 0.5, y: 0.5 }, { x: 0, y: 0.5 }],
+          rect: { x: 0, y: 0, width: 0.5, height: 0.5 },
+          attention: { share: 0.5, area: 0.25, relative: 2, seen_rank: 1, seen_early: true },
+          created_at: '2026-11-21T10:00:00.000Z', updated_at: '2026-11-21T10:00:00.000Z',
+        },
+      ],
+    });
+    const standing = (percentile: number | null, count: number) => ({ percentile, count });
+    const benchmarks = {
+      reference: { name: 'OSIE', images: 700, licence: 'MIT', citation: '…', method: '…', model: 'v2' },
+      items: [
+        {
+          item_id: 'a',
+          kind: 'creative',
+          metrics: {
+            score: { value: 72.4, library: standing(64.3, 12), reference: standing(81.6, 700) },
+            focus: { value: 63.5, library: standing(null, 3), reference: standing(40, 700) },
+            clarity: { value: 82, library: standing(50, 12), reference: standing(70.2, 700) },
+          },
+          aois: [{ aoi_id: 'z1', share: 0.5, library: standing(null, 2), reference: standing(91.4, 4200) }],
+        },
+      ],
+    };
+    const fetchMock = mockApi(({ path }) =>
+      path === '/heatmaps/h1' ? { body: heatmap([withArea]) } : path === '/heatmaps/h1/benchmarks' ? { body: benchmarks } : undefined,
+    );
+    renderApp('/heatmap/results/h1');
+    const panel = await screen.findByTestId('benchmarks');
+    expect(within(panel).getByRole('heading', { name: 'Repères' })).toBeInTheDocument();
+    expect(within(panel).getByRole('columnheader', { name: 'Vos créations' })).toBeInTheDocument();
+    expect(within(panel).getByRole('columnheader', { name: 'Référence (OSIE)' })).toBeInTheDocument();
+    const score = within(panel).getByTestId('benchmark-score');
+    expect(within(score).getByTestId('benchmark-library').textContent).toMatch(/^Au-dessus de 64\s%\s\(sur 12\)$/);
+    expect(within(score).getByTestId('benchmark-reference')).toHaveAttribute('data-percentile', '82');
+    expect(within(panel).getByTestId('benchmark-focus')).toHaveTextContent('Pas encore assez de résultats (3 sur 5)');
+    const area = within(panel).getByTestId('benchmark-area');
+    expect(area).toHaveTextContent('Logo');
+    expect(area).toHaveTextContent('Pas encore assez de zones de ce nom (2 sur 5)');
+    expect(within(area).getByTestId('benchmark-reference').textContent).toMatch(/Au-dessus de 91\s%/);
+    // One request for the whole heatmap.
+    expect(calls(fetchMock).filter((call) => call === 'GET /heatmaps/h1/benchmarks')).toHaveLength(1);
   });
 
   it('names an image after its creative and links to it, not after the uploaded file', async () => {

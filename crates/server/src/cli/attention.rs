@@ -1,11 +1,12 @@
 //! Attention engine on the command line: `regard heatmap`, `regard eval-saliency`,
-//! `regard fit-saliency`, `regard bench-saliency`. File decoding, limits and writing live here;
+//! `regard fit-saliency`, `regard bench-saliency`, `regard benchmark-reference`. File decoding, limits and writing live here;
 //! all pixel work is in `regard-vision`.
 
 mod bench;
 mod evaluate;
 mod heatmap;
 mod osie;
+mod reference;
 
 use clap::Subcommand;
 use std::path::PathBuf;
@@ -97,6 +98,35 @@ pub enum Command {
         /// Benchmark these image files instead of synthetic images.
         images: Vec<PathBuf>,
     },
+    /// Compute the reference distributions that results are benchmarked against (score, focus,
+    /// clarity, panel visibility and area shares, per kind of image) over a public image set,
+    /// and write them as JSON (the shipped file is crates/server/assets/benchmarks/reference.json).
+    BenchmarkReference {
+        /// Directory of the set's images (JPEG, PNG, WebP), e.g. the OSIE set's stimuli/.
+        #[arg(long)]
+        images: PathBuf,
+        /// Reference file to write.
+        #[arg(long, default_value = "crates/server/assets/benchmarks/reference.json")]
+        out: PathBuf,
+        /// Use only the first N images, by file name (quick checks).
+        #[arg(long)]
+        limit: Option<usize>,
+        /// Worker threads (results do not depend on it).
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        /// The set's name, as shown to users.
+        #[arg(long, default_value = "OSIE")]
+        name: String,
+        /// The set's licence.
+        #[arg(long, default_value = "MIT (copyright NUS VIP lab)")]
+        licence: String,
+        /// Where the set comes from.
+        #[arg(
+            long,
+            default_value = "Xu, Jiang, Wang, Kankanhalli, Zhao: Predicting human gaze beyond pixels, Journal of Vision 14(1), 2014"
+        )]
+        citation: String,
+    },
 }
 
 pub fn run(cmd: Command) -> anyhow::Result<()> {
@@ -149,5 +179,22 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             threads,
             images,
         } => bench::run(runs, model.into(), threads.into(), &images),
+        Command::BenchmarkReference {
+            images,
+            out,
+            limit,
+            jobs,
+            name,
+            licence,
+            citation,
+        } => reference::run(&reference::Options {
+            images: &images,
+            out: &out,
+            limit,
+            jobs,
+            name: &name,
+            licence: &licence,
+            citation: &citation,
+        }),
     }
 }

@@ -6,6 +6,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use super::{Db, DbError, search};
+use crate::heatmaps::benchmark::NamedArea;
 
 /// A stored area of interest.
 #[derive(Debug, Clone, PartialEq)]
@@ -84,6 +85,42 @@ pub async fn for_heatmap(db: &Db, heatmap_id: &str) -> Result<Vec<AoiRow>, DbErr
     .fetch_all(db.pool())
     .await?;
     Ok(rows.iter().map(from_row).collect::<Result<_, _>>()?)
+}
+
+/// The owner's areas whose name key is one of `keys`, on done items, for benchmarks (an area
+/// against the owner's other areas of its name).
+pub async fn with_names(
+    db: &Db,
+    owner_id: &str,
+    keys: &[String],
+) -> Result<Vec<NamedArea>, DbError> {
+    if keys.is_empty() {
+        return Ok(Vec::new());
+    }
+    let placeholders: Vec<String> = (0..keys.len()).map(|i| format!("${}", i + 2)).collect();
+    let sql = format!(
+        "SELECT a.id, a.item_id, a.name_key, a.points FROM heatmap_aois a \
+         JOIN heatmap_items i ON i.id = a.item_id \
+         WHERE a.owner_id = $1 AND i.status = 'done' AND a.name_key IN ({}) \
+         ORDER BY a.created_at, a.id",
+        placeholders.join(", ")
+    );
+    let mut query = sqlx::query(&sql).bind(owner_id);
+    for key in keys {
+        query = query.bind(key);
+    }
+    let rows = query.fetch_all(db.pool()).await?;
+    rows.iter()
+        .map(|row| {
+            Ok(NamedArea {
+                id: row.try_get("id")?,
+                item_id: row.try_get("item_id")?,
+                name_key: row.try_get("name_key")?,
+                points: row.try_get("points")?,
+            })
+        })
+        .collect::<Result<_, sqlx::Error>>()
+        .map_err(DbError::from)
 }
 
 /// The areas of one item, in the order they were made.

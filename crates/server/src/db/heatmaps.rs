@@ -377,6 +377,49 @@ pub async fn scored_items(db: &Db, owner_id: &str) -> Result<Vec<ScoredItem>, Db
         .map_err(DbError::from)
 }
 
+/// A done item of the owner's library, for benchmarks: its result (JSON text) and what its
+/// source image is (`creative`, `location`, `simulation`, or `None`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LibraryItem {
+    pub item_id: String,
+    pub kind: Option<String>,
+    pub result: String,
+}
+
+/// Every done item of the owner with its result and its source's kind, in one query (the kind
+/// follows [`media::labels`]: creative first, then location, then simulation).
+pub async fn library(db: &Db, owner_id: &str) -> Result<Vec<LibraryItem>, DbError> {
+    let rows = sqlx::query(
+        "SELECT i.id, i.result, CASE \
+           WHEN EXISTS (SELECT 1 FROM creatives c \
+                        WHERE c.owner_id = i.owner_id AND c.media_id = i.source_media_id) \
+             THEN 'creative' \
+           WHEN EXISTS (SELECT 1 FROM locations l \
+                        WHERE l.owner_id = i.owner_id AND l.photo_media_id = i.source_media_id) \
+             THEN 'location' \
+           WHEN EXISTS (SELECT 1 FROM simulations s \
+                        WHERE s.owner_id = i.owner_id AND s.output_media_id = i.source_media_id) \
+             THEN 'simulation' \
+           ELSE NULL END AS kind \
+         FROM heatmap_items i \
+         WHERE i.owner_id = $1 AND i.status = 'done' AND i.result IS NOT NULL \
+         ORDER BY i.created_at, i.id",
+    )
+    .bind(owner_id)
+    .fetch_all(db.pool())
+    .await?;
+    rows.iter()
+        .map(|row| {
+            Ok(LibraryItem {
+                item_id: row.try_get("id")?,
+                kind: row.try_get("kind")?,
+                result: row.try_get("result")?,
+            })
+        })
+        .collect::<Result<_, sqlx::Error>>()
+        .map_err(DbError::from)
+}
+
 /// One item, whoever owns it (workers).
 pub async fn find_item(db: &Db, item_id: &str) -> Result<Option<ItemRow>, DbError> {
     let row = sqlx::query(&format!("{} WHERE i.id = $1", item_select()))

@@ -2,6 +2,7 @@
 //! receives of an item's attention, computed from the item's stored result (its attention grid
 //! and hotspots), so it is known at once for any shape drawn at any time.
 
+use regard_vision::AreaShare;
 use regard_vision::Plane;
 use regard_vision::analysis::polygon_share;
 use serde_json::{Value, json};
@@ -198,13 +199,17 @@ impl ItemAttention {
         })
     }
 
+    /// The area's share of all attention and of the image's surface.
+    pub fn shares(&self, points: &[(f64, f64)]) -> AreaShare {
+        polygon_share(&self.map, &to_f32(points))
+    }
+
     /// What an area receives: `{share, area, relative, seen_rank, seen_early}`. `seen_rank` is
     /// the place in the predicted viewing order of the first hotspot whose peak lies in the
     /// area (null when none does); `seen_early` whether that place is at most
     /// [`SEEN_EARLY_RANK`].
     pub fn of(&self, points: &[(f64, f64)]) -> Value {
-        let poly: Vec<(f32, f32)> = points.iter().map(|&(x, y)| (x as f32, y as f32)).collect();
-        let share = polygon_share(&self.map, &poly);
+        let share = polygon_share(&self.map, &to_f32(points));
         let rank = self
             .peaks
             .iter()
@@ -219,6 +224,10 @@ impl ItemAttention {
             "seen_early": rank.is_some_and(|r| r <= SEEN_EARLY_RANK),
         })
     }
+}
+
+fn to_f32(points: &[(f64, f64)]) -> Vec<(f32, f32)> {
+    points.iter().map(|&(x, y)| (x as f32, y as f32)).collect()
 }
 
 #[cfg(test)]

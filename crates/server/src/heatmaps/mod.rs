@@ -3,5 +3,6 @@
 //! `http/api/heatmaps.rs`; docs/architecture/heatmaps.md describes the whole.
 
 pub mod aoi;
+pub mod benchmark;
 pub mod compute;
 pub mod job;

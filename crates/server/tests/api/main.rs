@@ -6,6 +6,7 @@ mod postgres;
 
 mod aois;
 mod assistant;
+mod benchmarks;
 mod creatives;
 mod fixtures;
 mod flow;

@@ -5,6 +5,7 @@
 
 pub mod aois;
 pub mod assistant;
+pub mod benchmarks;
 pub mod creatives;
 pub mod error;
 pub mod events;
@@ -32,6 +33,7 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .merge(locations::router())
         .merge(heatmaps::router())
         .merge(aois::router())
+        .merge(benchmarks::router())
         .merge(shares::router())
         .merge(reports::router())
         .merge(shares::public_router())

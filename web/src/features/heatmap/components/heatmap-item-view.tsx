@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { apiErrorKey } from '@/lib/api';
 
+import { useItemBenchmarks } from '../api/benchmarks';
 import { useRetryItem, type HeatmapItem, type HeatmapResult, type PanelShare } from '../api/heatmaps';
 import { formatPercent, formatRatio } from '../lib/format';
 import { itemName, labelPath } from '../lib/names';
@@ -12,6 +13,7 @@ import { useAoiDrawing } from '../lib/use-aoi-drawing';
 
 import { AoiPanel } from './aoi-panel';
 import { AttentionViewer } from './attention-viewer';
+import { BenchmarkPanel } from './benchmark-panel';
 import { AnalysisPanel, MetricsList, ScoreCard } from './result-panels';
 import { StatusBadge } from './status-badge';
 
@@ -69,6 +71,7 @@ function ItemResult({ item, result, name, heatmapId, others, readOnly }: ItemRes
   const { t } = useTranslation();
   const hintId = useId();
   const drawing = useAoiDrawing({ heatmapId, item });
+  const benchmarks = useItemBenchmarks(heatmapId, item, !readOnly);
   const { source } = item;
   const small = Math.min(source.width, source.height) < SMALL_SIDE;
   return (
@@ -95,6 +98,7 @@ function ItemResult({ item, result, name, heatmapId, others, readOnly }: ItemRes
         {result.panel ? <PanelSummary panel={result.panel} /> : null}
         <ScoreCard score={result.score} />
         <MetricsList result={result} />
+        {benchmarks ? <BenchmarkPanel benchmarks={benchmarks.item} reference={benchmarks.reference} aois={item.aois ?? []} /> : null}
         <AnalysisPanel result={result} />
       </div>
     </div>

@@ -1,0 +1,46 @@
+//! `GET /heatmaps/{id}/benchmarks`: where each done image's measures and areas stand, against
+//! the caller's own results and against the shipped reference (crate::heatmaps::benchmark).
+
+use axum::extract::{Path, State};
+use axum::routing::get;
+use axum::{Json, Router};
+use serde_json::Value;
+
+use super::error::ApiError;
+use super::input::{ApiUser, parse_id};
+use crate::db::heatmaps::{self as hdb, HeatmapWithItems};
+use crate::db::{self, DbError};
+use crate::heatmaps::benchmark::heatmap_benchmarks;
+use crate::state::AppState;
+
+/// Routes of this module.
+pub fn router() -> Router<AppState> {
+    Router::new().route("/heatmaps/{id}/benchmarks", get(benchmarks))
+}
+
+async fn benchmarks(
+    State(state): State<AppState>,
+    user: ApiUser,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let id = parse_id(&id)?;
+    let found = hdb::find_owned(&state.db, user.id(), &id)
+        .await?
+        .ok_or_else(ApiError::not_found)?;
+    Ok(Json(load(&state, &found).await?))
+}
+
+/// The benchmarks of a heatmap its owner has found (also used by the report).
+pub async fn load(state: &AppState, found: &HeatmapWithItems) -> Result<Value, DbError> {
+    let owner = &found.heatmap.owner_id;
+    let library = hdb::library(&state.db, owner).await?;
+    let mut keys: Vec<String> = found
+        .aois
+        .iter()
+        .map(|a| db::aois::name_key(&a.name))
+        .collect();
+    keys.sort();
+    keys.dedup();
+    let named = db::aois::with_names(&state.db, owner, &keys).await?;
+    Ok(heatmap_benchmarks(found, &library, &named))
+}

@@ -1,0 +1,81 @@
+//! Benchmarks of a heatmap's results: where each measure and each area stands against the
+//! user's own results and against the reference shipped with the product
+//! (`GET /heatmaps/{id}/benchmarks`, docs/architecture/heatmaps.md "Benchmarks").
+
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+
+import { apiFetch } from '@/lib/api';
+
+import type { HeatmapItem } from './heatmaps';
+
+/** What an image is, for comparisons (an `image` is none of the others: compared with all). */
+export type BenchmarkKind = 'creative' | 'location' | 'render' | 'image';
+export type BenchmarkMetric = 'score' | 'focus' | 'clarity' | 'panel';
+
+/** The user's library: `percentile` is null until there are enough results to compare with. */
+export type LibraryStanding = { percentile: number | null; count: number };
+export type ReferenceStanding = { percentile: number; count: number };
+
+export type MetricBenchmark = {
+  value: number;
+  library: LibraryStanding;
+  reference: ReferenceStanding | null;
+};
+
+export type AreaBenchmark = {
+  aoi_id: string;
+  share: number;
+  library: LibraryStanding;
+  reference: ReferenceStanding | null;
+};
+
+export type ItemBenchmarks = {
+  item_id: string;
+  kind: BenchmarkKind;
+  metrics: Partial<Record<BenchmarkMetric, MetricBenchmark>>;
+  aois: AreaBenchmark[];
+};
+
+export type Benchmarks = {
+  reference: { name: string; images: number; licence: string; citation: string; method: string; model: string };
+  items: ItemBenchmarks[];
+};
+
+/** Fewest other results for a library percentile (the server's `MIN_LIBRARY`). */
+export const MIN_LIBRARY = 5;
+
+/**
+ * What one item's benchmarks depend on: whether it is done, and its areas. When it changes, the
+ * heatmap's benchmarks are refetched (they place every image against the others).
+ */
+export function itemSignature(item: HeatmapItem): string {
+  return `${item.id}:${item.status}:${(item.aois ?? []).map((a) => `${a.id}@${a.updated_at}`).join(',')}`;
+}
+
+const benchmarkKey = (heatmapId: string) => ['heatmaps', 'benchmarks', heatmapId] as const;
+
+export function benchmarksQueryOptions(heatmapId: string) {
+  return queryOptions({
+    queryKey: benchmarkKey(heatmapId),
+    queryFn: ({ signal }) => apiFetch<Benchmarks>(`/heatmaps/${encodeURIComponent(heatmapId)}/benchmarks`, { signal }),
+  });
+}
+
+/**
+ * The benchmarks of the heatmap an item belongs to (one request for all its images), refetched
+ * when this item finishes or its areas change. Off on a share link's page (they need an account).
+ */
+export function useItemBenchmarks(heatmapId: string, item: HeatmapItem, enabled: boolean) {
+  const queryClient = useQueryClient();
+  const signature = itemSignature(item);
+  const first = useRef(signature);
+  useEffect(() => {
+    if (signature === first.current) return;
+    first.current = signature;
+    void queryClient.invalidateQueries({ queryKey: benchmarkKey(heatmapId) });
+  }, [queryClient, heatmapId, signature]);
+  const query = useQuery({ ...benchmarksQueryOptions(heatmapId), enabled: enabled && item.status === 'done' });
+  const found = query.data?.items.find((b) => b.item_id === item.id);
+  return found && query.data ? { item: found, reference: query.data.reference } : null;
+}
