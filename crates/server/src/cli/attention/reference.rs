@@ -68,14 +68,12 @@ pub fn run(opts: &Options<'_>) -> Result<()> {
     let n = files.len();
     eprintln!("{n} images, {} thread(s)", opts.jobs);
     let started = std::time::Instant::now();
+    let finished = AtomicUsize::new(0);
     let samples = parallel_map(n, opts.jobs, |i| {
         let result = samples_of(&files, i);
-        if (i + 1) % 50 == 0 {
-            eprintln!(
-                "  {} / {n} ({:.0} s)",
-                i + 1,
-                started.elapsed().as_secs_f64()
-            );
+        let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
+        if done.is_multiple_of(50) {
+            eprintln!("  {done} / {n} ({:.0} s)", started.elapsed().as_secs_f64());
         }
         result.with_context(|| files[i].display().to_string())
     })
