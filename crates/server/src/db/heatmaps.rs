@@ -11,7 +11,7 @@ use sqlx::any::AnyRow;
 use super::aois::AoiRow;
 use super::jobs::{self, NewJob};
 use super::media::{self, MediaLabel, MediaRow};
-use super::{Db, DbError, page, search};
+use super::{Backend, Db, DbError, page, search};
 
 /// A stored heatmap.
 #[derive(Debug, Clone, PartialEq)]
@@ -377,20 +377,33 @@ pub async fn scored_items(db: &Db, owner_id: &str) -> Result<Vec<ScoredItem>, Db
         .map_err(DbError::from)
 }
 
-/// A done item of the owner's library, for benchmarks: its result (JSON text) and what its
-/// source image is (`creative`, `location`, `simulation`, or `None`).
+/// A done item of the owner's library, for benchmarks: its measures, and what its source image
+/// is (`creative`, `location`, `simulation`, or `None`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct LibraryItem {
     pub item_id: String,
     pub kind: Option<String>,
-    pub result: String,
+    pub score: f64,
+    pub focus: f64,
+    pub clarity: f64,
+    /// A render's panel visibility (share of attention / share of surface).
+    pub panel: Option<f64>,
 }
 
-/// Every done item of the owner with its result and its source's kind, in one query (the kind
-/// follows [`media::labels`]: creative first, then location, then simulation).
+/// Every done item of the owner with its measures and its source's kind, in one query that
+/// reads the measures out of the stored results in the database (not the grids), so a large
+/// library stays cheap. The kind follows [`media::labels`]: creative first, then location, then
+/// simulation.
 pub async fn library(db: &Db, owner_id: &str) -> Result<Vec<LibraryItem>, DbError> {
-    let rows = sqlx::query(
-        "SELECT i.id, i.result, CASE \
+    let field = |path: &str| match db.backend() {
+        Backend::Sqlite => format!("CAST(json_extract(i.result, '$.{path}') AS REAL)"),
+        Backend::Postgres => {
+            let pointer = path.replace('.', ",");
+            format!("CAST(CAST(i.result AS jsonb) #>> '{{{pointer}}}' AS DOUBLE PRECISION)")
+        }
+    };
+    let sql = format!(
+        "SELECT i.id, {} AS focus, {} AS clarity, {} AS panel, i.score, CASE \
            WHEN EXISTS (SELECT 1 FROM creatives c \
                         WHERE c.owner_id = i.owner_id AND c.media_id = i.source_media_id) \
              THEN 'creative' \
@@ -403,21 +416,57 @@ pub async fn library(db: &Db, owner_id: &str) -> Result<Vec<LibraryItem>, DbErro
            ELSE NULL END AS kind \
          FROM heatmap_items i \
          WHERE i.owner_id = $1 AND i.status = 'done' AND i.result IS NOT NULL \
+           AND i.score IS NOT NULL \
          ORDER BY i.created_at, i.id",
-    )
-    .bind(owner_id)
-    .fetch_all(db.pool())
-    .await?;
+        field("focus"),
+        field("clarity"),
+        field("panel.visibility"),
+    );
+    let rows = sqlx::query(&sql)
+        .bind(owner_id)
+        .fetch_all(db.pool())
+        .await?;
     rows.iter()
         .map(|row| {
             Ok(LibraryItem {
                 item_id: row.try_get("id")?,
                 kind: row.try_get("kind")?,
-                result: row.try_get("result")?,
+                score: row.try_get("score")?,
+                focus: row.try_get::<Option<f64>, _>("focus")?.unwrap_or(f64::NAN),
+                clarity: row
+                    .try_get::<Option<f64>, _>("clarity")?
+                    .unwrap_or(f64::NAN),
+                panel: row.try_get("panel")?,
             })
         })
         .collect::<Result<_, sqlx::Error>>()
         .map_err(DbError::from)
+}
+
+/// The results (JSON text) of the owner's done items among `ids`, by item id.
+pub async fn results_of(
+    db: &Db,
+    owner_id: &str,
+    ids: &[String],
+) -> Result<HashMap<String, String>, DbError> {
+    let mut out = HashMap::new();
+    // In slices, so that a long list never meets a bound-parameter limit.
+    for chunk in ids.chunks(500) {
+        let placeholders: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 2)).collect();
+        let sql = format!(
+            "SELECT id, result FROM heatmap_items \
+             WHERE owner_id = $1 AND status = 'done' AND result IS NOT NULL AND id IN ({})",
+            placeholders.join(", ")
+        );
+        let mut query = sqlx::query(&sql).bind(owner_id);
+        for id in chunk {
+            query = query.bind(id);
+        }
+        for row in query.fetch_all(db.pool()).await? {
+            out.insert(row.try_get("id")?, row.try_get("result")?);
+        }
+    }
+    Ok(out)
 }
 
 /// One item, whoever owns it (workers).

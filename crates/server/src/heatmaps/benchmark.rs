@@ -295,6 +295,17 @@ impl Measures {
     }
 }
 
+/// A library item's value of a measure (`None` when it has none).
+fn library_value(item: &LibraryItem, metric: Metric) -> Option<f64> {
+    let value = match metric {
+        Metric::Score => item.score,
+        Metric::Focus => item.focus,
+        Metric::Clarity => item.clarity,
+        Metric::Panel => item.panel?,
+    };
+    value.is_finite().then_some(value)
+}
+
 /// Another of the owner's areas with a name some area of the heatmap has (see
 /// `db::aois::with_names`).
 #[derive(Debug, Clone, PartialEq)]
@@ -309,25 +320,25 @@ pub struct NamedArea {
 /// The benchmarks of a heatmap's done items (JSON, shape in docs/architecture/heatmaps.md):
 /// each measure and each area's share against the owner's `library` (every done item, this
 /// heatmap's included; an item is never compared with itself) and the shipped reference.
+/// `named` are the owner's areas with the names of this heatmap's areas, and `results` the
+/// results (JSON text) of the items they lie on, by item id.
 pub fn heatmap_benchmarks(
     found: &HeatmapWithItems,
     library: &[LibraryItem],
     named: &[NamedArea],
+    results: &HashMap<String, String>,
 ) -> Value {
     let reference = Reference::shipped();
-    let measures: Vec<(&LibraryItem, Kind, Measures)> = library
+    let kinds: Vec<(&LibraryItem, Kind)> = library
         .iter()
-        .filter_map(|item| {
-            let kind = Kind::of_label(item.kind.as_deref());
-            Some((item, kind, Measures::parse(&item.result)?))
-        })
+        .map(|item| (item, Kind::of_label(item.kind.as_deref())))
         .collect();
-    // Attention of the library items that other areas of the same names lie on, parsed once.
+    // Attention of the items that other areas of the same names lie on, parsed once each.
     let mut attention: HashMap<&str, Option<ItemAttention>> = HashMap::new();
     for area in named {
         attention.entry(area.item_id.as_str()).or_insert_with(|| {
-            let item = library.iter().find(|i| i.item_id == area.item_id)?;
-            ItemAttention::from_result(&serde_json::from_str(&item.result).ok()?)
+            let result = results.get(&area.item_id)?;
+            ItemAttention::from_result(&serde_json::from_str(result).ok()?)
         });
     }
     let named_shares: Vec<(&NamedArea, f64)> = named
@@ -348,19 +359,22 @@ pub fn heatmap_benchmarks(
             let label = found.labels.get(&item.source.id).map(|l| l.kind);
             let kind = Kind::of_label(label);
             // Same kind (an image that is none of them is compared with everything).
-            let peers: Vec<&Measures> = measures
+            let peers: Vec<&LibraryItem> = kinds
                 .iter()
-                .filter(|(other, other_kind, _)| {
+                .filter(|(other, other_kind)| {
                     other.item_id != item.id && (kind == Kind::Image || *other_kind == kind)
                 })
-                .map(|(_, _, m)| m)
+                .map(|(other, _)| *other)
                 .collect();
             let mut metrics = serde_json::Map::new();
             for metric in Metric::ALL {
                 let Some(value) = own.get(metric) else {
                     continue;
                 };
-                let others: Vec<f64> = peers.iter().filter_map(|m| m.get(metric)).collect();
+                let others: Vec<f64> = peers
+                    .iter()
+                    .filter_map(|other| library_value(other, metric))
+                    .collect();
                 metrics.insert(
                     metric.as_str().into(),
                     json!({

@@ -8,7 +8,7 @@ use image::{DynamicImage, ImageFormat, Rgb, RgbImage};
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, User, assert_api_error, spawn_app};
+use crate::helpers::{TestApp, User, assert_api_error, spawn_app, spawn_app_with};
 
 /// A dark image with one bright square of `size` pixels: the square takes more or less of the
 /// attention, so the images' scores differ.
@@ -269,4 +269,93 @@ async fn benchmarks_are_the_owners_only() {
         .api_send(Method::GET, "/heatmaps/not-an-id/benchmarks", &owner)
         .await;
     assert_eq!(response.status(), 404);
+}
+
+/// Renders are compared with renders, on their panel's visibility too.
+#[tokio::test]
+async fn a_render_is_placed_among_renders_on_its_panel_as_well() {
+    let app = spawn_app_with(|config| config.no_worker = true).await;
+    let user = app.new_user().await;
+    let photo = app
+        .upload_ok(&user, "site.jpg", crate::fixtures::jpeg(480, 320))
+        .await;
+    let response = app
+        .api_json(
+            Method::POST,
+            "/locations",
+            &user,
+            &json!({"name": "Gare", "photo_media_id": photo["id"],
+                    "panel_width_cm": 400, "panel_height_cm": 300,
+                    "panel_quad": [{"x": 0.3, "y": 0.2}, {"x": 0.7, "y": 0.2},
+                                   {"x": 0.7, "y": 0.6}, {"x": 0.3, "y": 0.6}]}),
+        )
+        .await;
+    assert_eq!(response.status(), 201);
+    let location: Value = response.json().await.unwrap();
+    // Six renders of creatives with a bigger and bigger bright square.
+    let mut heatmaps = Vec::new();
+    for (n, size) in [20, 40, 60, 80, 100, 140].into_iter().enumerate() {
+        let media = app
+            .upload_ok(&user, &format!("{n}.png"), spot_png(size))
+            .await;
+        let creative = app
+            .creative_of(&user, &media, json!({"name": format!("Affiche {n}")}))
+            .await;
+        let response = app
+            .api_json(
+                Method::POST,
+                "/simulations",
+                &user,
+                &json!({"creative_id": creative["id"], "location_id": location["id"]}),
+            )
+            .await;
+        assert_eq!(response.status(), 201);
+        let simulation: Value = response.json().await.unwrap();
+        regard::jobs::run_ready(&app.state.job_context()).await;
+        let response = app
+            .api_json(
+                Method::POST,
+                &format!(
+                    "/simulations/{}/attention",
+                    simulation["id"].as_str().unwrap()
+                ),
+                &user,
+                &json!({}),
+            )
+            .await;
+        assert_eq!(response.status(), 202);
+        let body: Value = response.json().await.unwrap();
+        heatmaps.push(body["heatmap_id"].as_str().unwrap().to_owned());
+    }
+    regard::jobs::run_ready(&app.state.job_context()).await;
+
+    let mut visibilities = Vec::new();
+    for id in &heatmaps {
+        let heatmap = get_json(&app, &user, &format!("/heatmaps/{id}")).await;
+        assert_eq!(heatmap["items"][0]["status"], "done");
+        visibilities.push(num(&heatmap["items"][0]["result"]["panel"]["visibility"]));
+    }
+    for (n, id) in heatmaps.iter().enumerate() {
+        let bench = get_json(&app, &user, &format!("/heatmaps/{id}/benchmarks")).await;
+        let b = &bench["items"][0];
+        assert_eq!(b["kind"], "render", "{b}");
+        let panel = &b["metrics"]["panel"];
+        assert!(
+            (num(&panel["value"]) - visibilities[n]).abs() < 1e-9,
+            "{panel}"
+        );
+        let others: Vec<f64> = (0..6)
+            .filter(|&k| k != n)
+            .map(|k| visibilities[k])
+            .collect();
+        assert_eq!(panel["library"]["count"], 5);
+        assert_eq!(
+            num(&panel["library"]["percentile"]),
+            expected_percentile(&others, visibilities[n]),
+            "render {n}: {panel}"
+        );
+        assert!(panel["reference"]["percentile"].is_number(), "{panel}");
+        // The creatives themselves are not renders: five other renders on the score too.
+        assert_eq!(b["metrics"]["score"]["library"]["count"], 5);
+    }
 }

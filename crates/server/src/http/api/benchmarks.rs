@@ -42,5 +42,9 @@ pub async fn load(state: &AppState, found: &HeatmapWithItems) -> Result<Value, D
     keys.sort();
     keys.dedup();
     let named = db::aois::with_names(&state.db, owner, &keys).await?;
-    Ok(heatmap_benchmarks(found, &library, &named))
+    let mut item_ids: Vec<String> = named.iter().map(|a| a.item_id.clone()).collect();
+    item_ids.sort();
+    item_ids.dedup();
+    let results = hdb::results_of(&state.db, owner, &item_ids).await?;
+    Ok(heatmap_benchmarks(found, &library, &named, &results))
 }
