@@ -700,7 +700,23 @@ describe('share links', () => {
     mockApi(({ method, path }) => {
       calls.push(`${method} ${path}`);
       return path === `/shared/${'b'.repeat(32)}`
-        ? { body: { heatmap: heatmap([{ ...item('a', 'done'), aois: [zone] }]), expires_at: '2026-12-23T10:00:00.000Z' } }
+        ? {
+            body: {
+              heatmap: heatmap([{ ...item('a', 'done'), aois: [zone] }]),
+              benchmarks: {
+                reference: { name: 'OSIE', images: 700, licence: 'MIT', citation: '…', method: '…', model: 'v2' },
+                items: [
+                  {
+                    item_id: 'a',
+                    kind: 'image',
+                    metrics: { score: { value: 72.4, library: null, reference: { percentile: 81.6, count: 700 } } },
+                    aois: [{ aoi_id: 'z', share: 0.4, library: null, reference: { percentile: 77, count: 4200 } }],
+                  },
+                ],
+              },
+              expires_at: '2026-12-23T10:00:00.000Z',
+            },
+          }
         : undefined;
     });
     renderApp(`/shared/${'b'.repeat(32)}`);
@@ -713,6 +729,11 @@ describe('share links', () => {
     expect(screen.queryByTestId('attention-stage')).not.toHaveClass('hm-stage--draw');
     expect(screen.queryByTestId('copy-aois')).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Se connecter' })).not.toBeInTheDocument();
+    // The reference standings came with the heatmap; the owner's library is not shown.
+    const bench = screen.getByTestId('benchmarks');
+    expect(within(bench).getByTestId('benchmark-score')).toHaveTextContent(/Au-dessus de 82\s%/);
+    expect(within(bench).queryByRole('columnheader', { name: 'Vos images' })).not.toBeInTheDocument();
+    expect(within(bench).queryByTestId('benchmark-library')).not.toBeInTheDocument();
     expect(calls).toEqual([`GET /shared/${'b'.repeat(32)}`]);
   });
 

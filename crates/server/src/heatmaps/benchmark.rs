@@ -317,19 +317,27 @@ pub struct NamedArea {
     pub points: String,
 }
 
+/// What the owner's own results bring to the benchmarks: every done item's measures, the
+/// owner's areas with the names of this heatmap's areas, and the results (JSON text) of the
+/// items those areas lie on, by item id.
+#[derive(Debug, Clone, Copy)]
+pub struct Library<'a> {
+    pub items: &'a [LibraryItem],
+    pub named: &'a [NamedArea],
+    pub results: &'a HashMap<String, String>,
+}
+
 /// The benchmarks of a heatmap's done items (JSON, shape in docs/architecture/heatmaps.md):
 /// each measure and each area's share against the owner's `library` (every done item, this
 /// heatmap's included; an item is never compared with itself) and the shipped reference.
-/// `named` are the owner's areas with the names of this heatmap's areas, and `results` the
-/// results (JSON text) of the items they lie on, by item id.
-pub fn heatmap_benchmarks(
-    found: &HeatmapWithItems,
-    library: &[LibraryItem],
-    named: &[NamedArea],
-    results: &HashMap<String, String>,
-) -> Value {
+/// Without a library (a share link's page), every `library` is null.
+pub fn heatmap_benchmarks(found: &HeatmapWithItems, library: Option<Library<'_>>) -> Value {
     let reference = Reference::shipped();
-    let kinds: Vec<(&LibraryItem, Kind)> = library
+    let (items, named, results) = match library {
+        Some(l) => (l.items, l.named, l.results),
+        None => (&[][..], &[][..], &HashMap::new()),
+    };
+    let kinds: Vec<(&LibraryItem, Kind)> = items
         .iter()
         .map(|item| (item, Kind::of_label(item.kind.as_deref())))
         .collect();
@@ -349,7 +357,7 @@ pub fn heatmap_benchmarks(
         })
         .collect();
 
-    let items: Vec<Value> = found
+    let answers: Vec<Value> = found
         .items
         .iter()
         .filter(|item| item.status == "done")
@@ -379,7 +387,7 @@ pub fn heatmap_benchmarks(
                     metric.as_str().into(),
                     json!({
                         "value": value,
-                        "library": library_percentile(&others, value).rounded(),
+                        "library": library.map(|_| library_percentile(&others, value).rounded()),
                         "reference": reference.percentile(kind, metric, value).map(Standing::rounded),
                     }),
                 );
@@ -402,7 +410,7 @@ pub fn heatmap_benchmarks(
                     Some(json!({
                         "aoi_id": aoi.id,
                         "share": share,
-                        "library": library_percentile(&others, share).rounded(),
+                        "library": library.map(|_| library_percentile(&others, share).rounded()),
                         "reference": reference.area_percentile(kind, area, share).map(Standing::rounded),
                     }))
                 })
@@ -424,7 +432,7 @@ pub fn heatmap_benchmarks(
             "method": reference.source.method,
             "model": reference.model,
         },
-        "items": items,
+        "items": answers,
     })
 }
 

@@ -359,3 +359,52 @@ async fn a_render_is_placed_among_renders_on_its_panel_as_well() {
         assert_eq!(b["metrics"]["score"]["library"]["count"], 5);
     }
 }
+
+/// A share link's page gets the reference standings, never the owner's library.
+#[tokio::test]
+async fn a_share_link_carries_the_reference_standings_only() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let (heatmap, _) = library(&app, &user).await;
+    let id = heatmap["id"].as_str().unwrap();
+    let own = get_json(&app, &user, &format!("/heatmaps/{id}/benchmarks")).await;
+    let response = app
+        .api_json(
+            Method::POST,
+            &format!("/heatmaps/{id}/shares"),
+            &user,
+            &json!({}),
+        )
+        .await;
+    assert_eq!(response.status(), 201);
+    let token = response.json::<Value>().await.unwrap()["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let shared: Value = app
+        .client
+        .get(format!("{}/api/v1/shared/{token}", app.address))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let bench = &shared["benchmarks"];
+    assert_eq!(bench["reference"], own["reference"]);
+    let (theirs, ours) = (
+        bench["items"].as_array().unwrap(),
+        own["items"].as_array().unwrap(),
+    );
+    assert_eq!(theirs.len(), ours.len());
+    for (t, o) in theirs.iter().zip(ours) {
+        assert_eq!(t["item_id"], o["item_id"]);
+        for metric in ["score", "focus", "clarity"] {
+            assert_eq!(t["metrics"][metric]["library"], Value::Null, "{t}");
+            assert_eq!(
+                t["metrics"][metric]["reference"],
+                o["metrics"][metric]["reference"]
+            );
+        }
+    }
+}

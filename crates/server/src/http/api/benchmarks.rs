@@ -10,7 +10,7 @@ use super::error::ApiError;
 use super::input::{ApiUser, parse_id};
 use crate::db::heatmaps::{self as hdb, HeatmapWithItems};
 use crate::db::{self, DbError};
-use crate::heatmaps::benchmark::heatmap_benchmarks;
+use crate::heatmaps::benchmark::{Library, heatmap_benchmarks};
 use crate::state::AppState;
 
 /// Routes of this module.
@@ -46,5 +46,12 @@ pub async fn load(state: &AppState, found: &HeatmapWithItems) -> Result<Value, D
     item_ids.sort();
     item_ids.dedup();
     let results = hdb::results_of(&state.db, owner, &item_ids).await?;
-    Ok(heatmap_benchmarks(found, &library, &named, &results))
+    Ok(heatmap_benchmarks(
+        found,
+        Some(Library {
+            items: &library,
+            named: &named,
+            results: &results,
+        }),
+    ))
 }

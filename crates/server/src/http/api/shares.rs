@@ -23,6 +23,7 @@ use crate::auth::tokens::{REFRESH_TOKEN_LENGTH, is_well_formed, random_token};
 use crate::db::heatmaps as hdb;
 use crate::db::shares::{self as sdb, ShareRow};
 use crate::db::{self};
+use crate::heatmaps::benchmark::heatmap_benchmarks;
 use crate::state::AppState;
 
 /// Days a link lasts when none is asked for.
@@ -154,6 +155,8 @@ async fn open(
         .ok_or_else(ApiError::not_found)?;
     Ok(Json(json!({
         "heatmap": heatmap_json(&state, &found, now_secs()),
+        // Against the reference only: the owner's other results are not the visitor's business.
+        "benchmarks": heatmap_benchmarks(&found, None),
         "expires_at": rfc3339(share.expires_at),
     })))
 }

@@ -19,14 +19,15 @@ export type ReferenceStanding = { percentile: number; count: number };
 
 export type MetricBenchmark = {
   value: number;
-  library: LibraryStanding;
+  /** Null on a share link's page (the owner's library is not shown to visitors). */
+  library: LibraryStanding | null;
   reference: ReferenceStanding | null;
 };
 
 export type AreaBenchmark = {
   aoi_id: string;
   share: number;
-  library: LibraryStanding;
+  library: LibraryStanding | null;
   reference: ReferenceStanding | null;
 };
 
@@ -76,6 +77,14 @@ export function useItemBenchmarks(heatmapId: string, item: HeatmapItem, enabled:
     void queryClient.invalidateQueries({ queryKey: benchmarkKey(heatmapId) });
   }, [queryClient, heatmapId, signature]);
   const query = useQuery({ ...benchmarksQueryOptions(heatmapId), enabled: enabled && item.status === 'done' });
-  const found = query.data?.items.find((b) => b.item_id === item.id);
-  return found && query.data ? { item: found, reference: query.data.reference } : null;
+  return itemOf(query.data, item.id);
+}
+
+/** One item's benchmarks with the reference they are read against. */
+export type ItemStanding = { item: ItemBenchmarks; reference: Benchmarks['reference'] };
+
+/** The benchmarks of one item out of its heatmap's, if it has any. */
+export function itemOf(benchmarks: Benchmarks | undefined, itemId: string): ItemStanding | null {
+  const found = benchmarks?.items.find((b) => b.item_id === itemId);
+  return found && benchmarks ? { item: found, reference: benchmarks.reference } : null;
 }

@@ -15,6 +15,8 @@ import {
 import { apiFetch, authorizedFetch, errorOf, publicFetch, queryString, type Media, type Page } from '@/lib/api';
 import { getLiveStatus } from '@/lib/events';
 
+import type { Benchmarks } from './benchmarks';
+
 // ---------- Shapes ----------
 
 export type HeatmapStatus = 'queued' | 'processing' | 'done' | 'failed' | 'partial';
@@ -320,7 +322,7 @@ export function useCopyAois() {
 export type Share = { id: string; expires_at: string; expired: boolean; created_at: string };
 export type NewShare = Share & { token: string; path: string };
 /** What a share link opens. */
-export type SharedHeatmap = { heatmap: Heatmap; expires_at: string };
+export type SharedHeatmap = { heatmap: Heatmap; benchmarks?: Benchmarks; expires_at: string };
 
 export const SHARE_DAYS = [7, 30, 90] as const;
 

@@ -27,6 +27,8 @@ export function BenchmarkPanel({ benchmarks, reference, aois }: BenchmarkPanelPr
   const names = new Map(aois.map((aoi) => [aoi.id, aoi.name]));
   const areas = benchmarks.aois.filter((area) => names.has(area.aoi_id));
   const libraryHeader = t(`heatmap.benchmarks.library.${kind}`);
+  // A share link's page has the reference only.
+  const withLibrary = Object.values(benchmarks.metrics).some((m) => m.library !== null);
   const referenceHeader = t('heatmap.benchmarks.reference', { name: reference.name });
   return (
     <section className="hm-bench" aria-labelledby={titleId} data-testid="benchmarks" data-kind={kind}>
@@ -37,7 +39,7 @@ export function BenchmarkPanel({ benchmarks, reference, aois }: BenchmarkPanelPr
         <thead>
           <tr>
             <th scope="col">{t('heatmap.benchmarks.measure')}</th>
-            <th scope="col">{libraryHeader}</th>
+            {withLibrary ? <th scope="col">{libraryHeader}</th> : null}
             <th scope="col">{referenceHeader}</th>
           </tr>
         </thead>
@@ -53,9 +55,11 @@ export function BenchmarkPanel({ benchmarks, reference, aois }: BenchmarkPanelPr
                   <span className="hm-bench__name">{t(`heatmap.benchmarks.metrics.${metric}`)}</span>{' '}
                   <span className="hm-bench__value">{value}</span>
                 </th>
-                <td data-label={libraryHeader}>
-                  <LibraryCell standing={bench.library} />
-                </td>
+                {bench.library ? (
+                  <td data-label={libraryHeader}>
+                    <LibraryCell standing={bench.library} />
+                  </td>
+                ) : null}
                 <td data-label={referenceHeader}>
                   <ReferenceCell standing={bench.reference} />
                 </td>
@@ -68,9 +72,11 @@ export function BenchmarkPanel({ benchmarks, reference, aois }: BenchmarkPanelPr
                 <span className="hm-bench__name">{names.get(area.aoi_id)}</span>{' '}
                 <span className="hm-bench__value">{formatPercent(area.share, language)}</span>
               </th>
-              <td data-label={t('heatmap.benchmarks.libraryAreas', { name: names.get(area.aoi_id) })}>
-                <LibraryCell standing={area.library} area />
-              </td>
+              {area.library ? (
+                <td data-label={t('heatmap.benchmarks.libraryAreas', { name: names.get(area.aoi_id) })}>
+                  <LibraryCell standing={area.library} area />
+                </td>
+              ) : null}
               <td data-label={referenceHeader}>
                 <ReferenceCell standing={area.reference} />
               </td>
@@ -79,8 +85,10 @@ export function BenchmarkPanel({ benchmarks, reference, aois }: BenchmarkPanelPr
         </tbody>
       </table>
       <p className="hm-bench__note">
-        {t('heatmap.benchmarks.note', { min: MIN_LIBRARY, images: reference.images, name: reference.name })}
-        {areas.length > 0 ? ` ${t('heatmap.benchmarks.areasNote')}` : null}
+        {withLibrary
+          ? t('heatmap.benchmarks.note', { min: MIN_LIBRARY, images: reference.images, name: reference.name })
+          : t('heatmap.benchmarks.noteReference', { images: reference.images, name: reference.name })}
+        {areas.length > 0 ? ` ${t(withLibrary ? 'heatmap.benchmarks.areasNote' : 'heatmap.benchmarks.areasNoteReference')}` : null}
       </p>
     </section>
   );

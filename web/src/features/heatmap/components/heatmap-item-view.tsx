@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { apiErrorKey } from '@/lib/api';
 
-import { useItemBenchmarks } from '../api/benchmarks';
+import { useItemBenchmarks, type ItemStanding } from '../api/benchmarks';
 import { useRetryItem, type HeatmapItem, type HeatmapResult, type PanelShare } from '../api/heatmaps';
 import { formatPercent, formatRatio } from '../lib/format';
 import { itemName, labelPath } from '../lib/names';
@@ -25,6 +25,8 @@ export type HeatmapItemViewProps = {
   others?: number;
   /** A share link's page: nothing to draw, rename, copy or retry. */
   readOnly?: boolean;
+  /** A share link's page: the benchmarks that came with the heatmap (else they are fetched). */
+  sharedBenchmarks?: ItemStanding | null;
 };
 
 /**
@@ -33,7 +35,7 @@ export type HeatmapItemViewProps = {
  * the analysis; when failed, the translated failure with a retry button.
  * Used by the results page and by the media page.
  */
-export function HeatmapItemView({ item, heatmapId, others = 0, readOnly = false }: HeatmapItemViewProps) {
+export function HeatmapItemView({ item, heatmapId, others = 0, readOnly = false, sharedBenchmarks = null }: HeatmapItemViewProps) {
   const { t } = useTranslation();
   const titleId = useId();
   const name = itemName(item, t);
@@ -52,7 +54,15 @@ export function HeatmapItemView({ item, heatmapId, others = 0, readOnly = false 
         <StatusBadge status={item.status} />
       </header>
       {item.status === 'done' && item.result ? (
-        <ItemResult item={item} result={item.result} name={name} heatmapId={heatmapId} others={others} readOnly={readOnly} />
+        <ItemResult
+          item={item}
+          result={item.result}
+          name={name}
+          heatmapId={heatmapId}
+          others={others}
+          readOnly={readOnly}
+          sharedBenchmarks={sharedBenchmarks}
+        />
       ) : item.status === 'failed' ? (
         <ItemFailed item={item} heatmapId={heatmapId} readOnly={readOnly} />
       ) : (
@@ -65,13 +75,22 @@ export function HeatmapItemView({ item, heatmapId, others = 0, readOnly = false 
 /** Under this many pixels on its short side, an image is too small to judge well. */
 const SMALL_SIDE = 300;
 
-type ItemResultProps = { item: HeatmapItem; result: HeatmapResult; name: string; heatmapId: string; others: number; readOnly: boolean };
+type ItemResultProps = {
+  item: HeatmapItem;
+  result: HeatmapResult;
+  name: string;
+  heatmapId: string;
+  others: number;
+  readOnly: boolean;
+  sharedBenchmarks: ItemStanding | null;
+};
 
-function ItemResult({ item, result, name, heatmapId, others, readOnly }: ItemResultProps) {
+function ItemResult({ item, result, name, heatmapId, others, readOnly, sharedBenchmarks }: ItemResultProps) {
   const { t } = useTranslation();
   const hintId = useId();
   const drawing = useAoiDrawing({ heatmapId, item });
-  const benchmarks = useItemBenchmarks(heatmapId, item, !readOnly);
+  const fetched = useItemBenchmarks(heatmapId, item, !readOnly);
+  const benchmarks = readOnly ? sharedBenchmarks : fetched;
   const { source } = item;
   const small = Math.min(source.width, source.height) < SMALL_SIDE;
   return (

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Spinner } from '@/components/ui/spinner';
 import { apiErrorKey, isApiError } from '@/lib/api';
 
+import { itemOf } from '../api/benchmarks';
 import { sharedHeatmapQueryOptions } from '../api/heatmaps';
 import { formatDate, formatDateTime } from '../lib/format';
 
@@ -28,7 +29,7 @@ export function SharedHeatmap({ token }: { token: string }) {
       </p>
     );
   }
-  const { heatmap, expires_at } = query.data;
+  const { heatmap, benchmarks, expires_at } = query.data;
   const items = [...heatmap.items].sort((a, b) => a.position - b.position);
   return (
     <section className="content">
@@ -41,7 +42,7 @@ export function SharedHeatmap({ token }: { token: string }) {
       <p className="field__hint">{t('shared.created', { date: formatDateTime(heatmap.created_at, language) })}</p>
       <div className="hm-items" aria-label={t('heatmap.results.itemsLabel')} role="group">
         {items.map((item) => (
-          <HeatmapItemView key={item.id} item={item} heatmapId={heatmap.id} readOnly />
+          <HeatmapItemView key={item.id} item={item} heatmapId={heatmap.id} readOnly sharedBenchmarks={itemOf(benchmarks, item.id)} />
         ))}
       </div>
     </section>
