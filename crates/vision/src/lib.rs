@@ -16,6 +16,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod analysis;
+pub mod annotate;
 pub mod blur;
 pub mod composite;
 pub mod deep;

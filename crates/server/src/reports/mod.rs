@@ -3,6 +3,7 @@
 //! [`Report::from_heatmap`] from the stored results; writing the PDF does no I/O.
 
 pub mod pdf;
+pub mod png;
 pub mod text;
 
 use std::collections::HashMap;
@@ -71,6 +72,31 @@ pub struct AoiLine {
     pub area: f64,
     pub relative: f64,
     pub seen_rank: Option<u64>,
+}
+
+/// What the exports draw over an item's views: its hotspots' peaks in viewing order and its
+/// areas' outlines, in the page's order.
+pub fn marks_of<'a>(
+    result: Option<&Value>,
+    aois: impl Iterator<Item = &'a crate::db::aois::AoiRow>,
+) -> png::Marks {
+    let hotspots = result
+        .and_then(|r| r.get("hotspots"))
+        .and_then(Value::as_array)
+        .map(|spots| {
+            spots
+                .iter()
+                .filter_map(|s| {
+                    let rank = u32::try_from(s.get("rank")?.as_u64()?).ok()?;
+                    Some((rank, s.get("x")?.as_f64()?, s.get("y")?.as_f64()?))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    png::Marks {
+        hotspots,
+        areas: aois.map(|a| stored_points(&a.points)).collect(),
+    }
 }
 
 fn number(value: &Value, key: &str) -> f64 {

@@ -8,6 +8,7 @@ mod aois;
 mod assistant;
 mod benchmarks;
 mod creatives;
+mod exports;
 mod fixtures;
 mod flow;
 mod health_and_web;

@@ -9,6 +9,7 @@ pub mod benchmarks;
 pub mod creatives;
 pub mod error;
 pub mod events;
+pub mod exports;
 pub mod heatmaps;
 pub mod input;
 pub mod locations;
@@ -36,6 +37,7 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .merge(benchmarks::router())
         .merge(shares::router())
         .merge(reports::router())
+        .merge(exports::router())
         .merge(shares::public_router())
         .merge(simulations::router())
         .merge(events::router())

@@ -13,7 +13,7 @@ use axum::routing::get;
 use super::error::ApiError;
 use super::input::{ApiUser, parse_id};
 use crate::assistant::Locale;
-use crate::db::heatmaps as hdb;
+use crate::db::heatmaps::{self as hdb, ItemRow};
 use crate::db::{self};
 use crate::reports::{Report, pdf};
 use crate::state::AppState;
@@ -24,8 +24,8 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/heatmaps/{id}/report.pdf", get(report))
 }
 
-/// A file name of ASCII letters, digits and dashes from a heatmap's name.
-fn file_name(name: &str) -> String {
+/// ASCII letters, digits and single dashes from a name, at most 60 characters (file names).
+pub(super) fn slug(name: &str) -> String {
     let slug: String = db::search::normalize(name)
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
@@ -35,12 +35,59 @@ fn file_name(name: &str) -> String {
         .filter(|part| !part.is_empty())
         .collect::<Vec<_>>()
         .join("-");
-    let slug: String = slug.chars().take(60).collect();
+    slug.chars()
+        .take(60)
+        .collect::<String>()
+        .trim_end_matches('-')
+        .to_owned()
+}
+
+/// A report's file name from its heatmap's name.
+fn file_name(name: &str) -> String {
+    let slug = slug(name);
     if slug.is_empty() {
         "regard-report.pdf".to_owned()
     } else {
         format!("regard-{slug}.pdf")
     }
+}
+
+/// The stored images of done items, by media id: each source at preview size (what the views
+/// were made at) and its heatmap and fog views. A view missing from storage is logged and left
+/// out (a report shows a gap rather than failing).
+pub(super) async fn load_images<'a>(
+    state: &AppState,
+    items: impl Iterator<Item = &'a ItemRow>,
+) -> Result<HashMap<String, Vec<u8>>, ApiError> {
+    let mut images = HashMap::new();
+    for item in items {
+        let views = [&item.overlay_media_id, &item.fog_media_id]
+            .into_iter()
+            .flatten()
+            .map(|id| (id, false));
+        for (media_id, preview) in std::iter::once((&item.source.id, true)).chain(views) {
+            let Some(media) = db::media::find(&state.db, media_id).await? else {
+                continue;
+            };
+            let key = if preview {
+                media.preview_key
+            } else {
+                media.original_key
+            };
+            let Ok(key) = StorageKey::new(key) else {
+                continue;
+            };
+            match state.storage.get_bytes(&key).await {
+                Ok(bytes) => {
+                    images.insert(media_id.clone(), bytes.to_vec());
+                }
+                Err(err) => {
+                    tracing::warn!(error = %err, %media_id, "a heatmap view is missing from storage")
+                }
+            }
+        }
+    }
+    Ok(images)
 }
 
 async fn report(
@@ -58,36 +105,7 @@ async fn report(
     let found = hdb::find_owned(&state.db, user.id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;
-    let mut images = HashMap::new();
-    for item in found.items.iter().filter(|i| i.status == "done") {
-        let views = [&item.overlay_media_id, &item.fog_media_id]
-            .into_iter()
-            .flatten()
-            .map(|id| (id, false));
-        for (media_id, preview) in std::iter::once((&item.source.id, true)).chain(views) {
-            let Some(media) = db::media::find(&state.db, media_id).await? else {
-                continue;
-            };
-            // The source at preview size (what the views were made at), the views as made.
-            let key = if preview {
-                media.preview_key
-            } else {
-                media.original_key
-            };
-            let Ok(key) = StorageKey::new(key) else {
-                continue;
-            };
-            // A missing view leaves a gap in the report rather than no report at all.
-            match state.storage.get_bytes(&key).await {
-                Ok(bytes) => {
-                    images.insert(media_id.clone(), bytes.to_vec());
-                }
-                Err(err) => {
-                    tracing::warn!(error = %err, %media_id, "a heatmap view is missing from storage")
-                }
-            }
-        }
-    }
+    let images = load_images(&state, found.items.iter().filter(|i| i.status == "done")).await?;
     let report = Report::from_heatmap(&found, lang, db::now_ms(), &images);
     let name = file_name(&found.heatmap.name);
     let bytes = tokio::task::spawn_blocking(move || pdf::render(&report))

@@ -1,0 +1,306 @@
+//! PNG exports of results, made on the server (crate::reports::png):
+//! `GET /heatmaps/{id}/items/{item_id}/export.png?view=overlay|fog|side_by_side&opacity=&areas=`
+//! and `GET /heatmaps/{id}/compare.png?items=<id>,<id>[,…]&view=overlay|fog&areas=`.
+//! Query problems answer 422 `validation_failed` with the field's code; an image that is not
+//! done answers 409 `not_done`; anything not the caller's is 404.
+
+use std::collections::HashMap;
+
+use axum::Router;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use serde_json::Value;
+
+use super::error::{ApiError, FieldErrors};
+use super::input::{ApiUser, parse_id};
+use super::reports::{load_images, slug};
+use crate::db::heatmaps::{self as hdb, HeatmapWithItems, ItemRow};
+use crate::reports::marks_of;
+use crate::reports::png::{self, ExportError, Layers, View};
+use crate::state::AppState;
+
+/// Routes of this module.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route(
+            "/heatmaps/{id}/items/{item_id}/export.png",
+            get(export_item),
+        )
+        .route("/heatmaps/{id}/compare.png", get(export_compare))
+}
+
+/// Tallest image a side-by-side export is scaled to (each part), in pixels.
+const MAX_SIDE_HEIGHT: u32 = 1080;
+/// Most images in a comparison (as the compare view).
+const MAX_COMPARED: usize = 4;
+
+/// The query's view, opacity and areas switch, or its field errors.
+struct Options {
+    view: View,
+    opacity: Option<f32>,
+    areas: bool,
+}
+
+fn options(query: &HashMap<String, String>, allowed: &[View], errors: &mut FieldErrors) -> Options {
+    let view = match query.get("view").map(String::as_str) {
+        None | Some("") => View::Overlay,
+        Some(text) => match View::parse(text).filter(|v| allowed.contains(v)) {
+            Some(view) => view,
+            None => {
+                errors.insert("view".into(), "invalid");
+                View::Overlay
+            }
+        },
+    };
+    let opacity = match query.get("opacity").filter(|t| !t.is_empty()) {
+        None => None,
+        Some(text) => match text.parse::<f32>() {
+            Ok(value) if (0.0..=1.0).contains(&value) => Some(value),
+            Ok(_) => {
+                errors.insert("opacity".into(), "out_of_range");
+                None
+            }
+            Err(_) => {
+                errors.insert("opacity".into(), "invalid_type");
+                None
+            }
+        },
+    };
+    let areas = match query.get("areas").map(String::as_str) {
+        None | Some("" | "1" | "true") => true,
+        Some("0" | "false") => false,
+        Some(_) => {
+            errors.insert("areas".into(), "invalid_type");
+            true
+        }
+    };
+    for key in query.keys() {
+        if !["view", "opacity", "areas", "items"].contains(&key.as_str()) {
+            errors.insert(key.clone(), "unknown_field");
+        }
+    }
+    Options {
+        view,
+        opacity,
+        areas,
+    }
+}
+
+/// 409 `not_done`: the image has no result to export yet (or failed).
+fn not_done() -> ApiError {
+    ApiError::new(
+        StatusCode::CONFLICT,
+        "not_done",
+        "This image has no result to export yet",
+    )
+}
+
+fn export_error(err: ExportError) -> ApiError {
+    ApiError::internal(err)
+}
+
+/// An item's decoded layers and marks.
+fn layers_of(
+    item: &ItemRow,
+    found: &HeatmapWithItems,
+    images: &HashMap<String, Vec<u8>>,
+    areas: bool,
+) -> Result<(Layers, png::Marks), ExportError> {
+    let source = images
+        .get(&item.source.id)
+        .ok_or(ExportError::MissingView)?;
+    let view = |id: &Option<String>| {
+        id.as_ref()
+            .and_then(|id| images.get(id))
+            .map(|bytes| png::decode(bytes))
+            .transpose()
+    };
+    let layers = Layers {
+        source: png::decode(source)?,
+        overlay: view(&item.overlay_media_id)?,
+        fog: view(&item.fog_media_id)?,
+    };
+    let marks = if areas {
+        let result: Option<Value> = item
+            .result
+            .as_deref()
+            .and_then(|text| serde_json::from_str(text).ok());
+        marks_of(result.as_ref(), found.aois_of(&item.id))
+    } else {
+        png::Marks::default()
+    };
+    Ok((layers, marks))
+}
+
+/// `regard-<name>-<what>.png`, or `regard-<what>.png` for a name with no ASCII left.
+fn png_name(name: &str, what: &str) -> String {
+    let slug = slug(name);
+    if slug.is_empty() {
+        format!("regard-{what}.png")
+    } else {
+        format!("regard-{slug}-{what}.png")
+    }
+}
+
+fn png_response(bytes: Vec<u8>, name: &str) -> Result<Response, ApiError> {
+    let disposition = HeaderValue::from_str(&format!("attachment; filename=\"{name}\""))
+        .map_err(ApiError::internal)?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static("image/png")),
+            (header::CONTENT_DISPOSITION, disposition),
+            (
+                header::CACHE_CONTROL,
+                HeaderValue::from_static("private, no-store"),
+            ),
+        ],
+        bytes,
+    )
+        .into_response())
+}
+
+/// The name an image goes by in exports: its label, else its file name.
+fn image_name(found: &HeatmapWithItems, item: &ItemRow) -> String {
+    found
+        .labels
+        .get(&item.source.id)
+        .map(|label| label.name.clone())
+        .or_else(|| {
+            item.source
+                .original_name
+                .as_deref()
+                .map(|n| crate::media::file_stem(n).to_owned())
+        })
+        .unwrap_or_default()
+}
+
+async fn export_item(
+    State(state): State<AppState>,
+    user: ApiUser,
+    Path((id, item_id)): Path<(String, String)>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Result<Response, ApiError> {
+    let (id, item_id) = (parse_id(&id)?, parse_id(&item_id)?);
+    let mut errors = FieldErrors::new();
+    let opts = options(
+        &query,
+        &[View::Overlay, View::Fog, View::SideBySide],
+        &mut errors,
+    );
+    if query.contains_key("items") {
+        errors.insert("items".into(), "unknown_field");
+    }
+    if !errors.is_empty() {
+        return Err(ApiError::validation(errors));
+    }
+    let found = hdb::find_owned(&state.db, user.id(), &id)
+        .await?
+        .ok_or_else(ApiError::not_found)?;
+    let item = found
+        .items
+        .iter()
+        .find(|i| i.id == item_id)
+        .ok_or_else(ApiError::not_found)?;
+    if item.status != "done" {
+        return Err(not_done());
+    }
+    let images = load_images(&state, std::iter::once(item)).await?;
+    let (layers, marks) = layers_of(item, &found, &images, opts.areas).map_err(export_error)?;
+    let name = png_name(&image_name(&found, item), opts.view.as_str());
+    let view = opts.view;
+    let opacity = opts.opacity;
+    let bytes = tokio::task::spawn_blocking(move || {
+        let img = match view {
+            View::Overlay => view_or_default(&layers, false, opacity, &marks),
+            View::Fog => view_or_default(&layers, true, opacity, &marks),
+            View::SideBySide => png::triptych(&layers, Some(&marks), MAX_SIDE_HEIGHT),
+        }?;
+        png::encode(&img)
+    })
+    .await
+    .map_err(ApiError::internal)?
+    .map_err(export_error)?;
+    png_response(bytes, &name)
+}
+
+fn view_or_default(
+    layers: &Layers,
+    fog: bool,
+    opacity: Option<f32>,
+    marks: &png::Marks,
+) -> Result<image::RgbImage, ExportError> {
+    let default = if fog {
+        png::FOG_OPACITY
+    } else {
+        png::OVERLAY_OPACITY
+    };
+    png::view_over(layers, fog, opacity.unwrap_or(default), Some(marks))
+}
+
+async fn export_compare(
+    State(state): State<AppState>,
+    user: ApiUser,
+    Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Result<Response, ApiError> {
+    let id = parse_id(&id)?;
+    let mut errors = FieldErrors::new();
+    let opts = options(&query, &[View::Overlay, View::Fog], &mut errors);
+    let ids: Vec<String> = query
+        .get("items")
+        .map(|text| {
+            text.split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default();
+    if ids.len() < 2 {
+        errors.insert("items".into(), "too_few");
+    } else if ids.len() > MAX_COMPARED {
+        errors.insert("items".into(), "too_many");
+    }
+    if !errors.is_empty() {
+        return Err(ApiError::validation(errors));
+    }
+    let found = hdb::find_owned(&state.db, user.id(), &id)
+        .await?
+        .ok_or_else(ApiError::not_found)?;
+    let mut items = Vec::new();
+    for raw in &ids {
+        let item = uuid::Uuid::parse_str(raw)
+            .ok()
+            .map(|u| u.hyphenated().to_string())
+            .and_then(|id| found.items.iter().find(|i| i.id == id));
+        match item {
+            Some(item) if item.status == "done" => items.push(item),
+            Some(_) => return Err(not_done()),
+            None => return Err(ApiError::field("items", "not_found")),
+        }
+    }
+    let images = load_images(&state, items.iter().copied()).await?;
+    let mut parts = Vec::new();
+    for item in &items {
+        parts.push(layers_of(item, &found, &images, opts.areas).map_err(export_error)?);
+    }
+    let fog = opts.view == View::Fog;
+    let opacity = opts.opacity;
+    let name = png_name(
+        &found.heatmap.name,
+        if fog { "compare-fog" } else { "compare" },
+    );
+    let bytes = tokio::task::spawn_blocking(move || {
+        let views = parts
+            .iter()
+            .map(|(layers, marks)| view_or_default(layers, fog, opacity, marks))
+            .collect::<Result<Vec<_>, _>>()?;
+        png::encode(&png::side_by_side(&views, MAX_SIDE_HEIGHT))
+    })
+    .await
+    .map_err(ApiError::internal)?
+    .map_err(export_error)?;
+    png_response(bytes, &name)
+}

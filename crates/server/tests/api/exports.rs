@@ -1,0 +1,194 @@
+//! PNG exports: `GET /heatmaps/{id}/items/{item_id}/export.png` and
+//! `GET /heatmaps/{id}/compare.png` (docs/architecture/heatmaps.md, "Exports").
+
+use image::RgbImage;
+use reqwest::Method;
+use serde_json::{Value, json};
+
+use crate::fixtures::{jpeg, png};
+use crate::helpers::{TestApp, User, assert_api_error, spawn_app, spawn_app_with};
+
+async fn get(app: &TestApp, user: &User, path: &str) -> reqwest::Response {
+    app.api_send(Method::GET, path, user).await
+}
+
+/// A PNG answer, decoded, with its file name.
+async fn png_of(response: reqwest::Response) -> (RgbImage, String) {
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["content-type"], "image/png");
+    let disposition = response.headers()["content-disposition"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let bytes = response.bytes().await.unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    let img = image::load_from_memory(&bytes).unwrap().into_rgb8();
+    (img, disposition)
+}
+
+/// Two done images (a creative 320 × 240 and a photo 240 × 320), with an area on the first.
+async fn done_heatmap(app: &TestApp, user: &User) -> (Value, String, String) {
+    let poster = app.upload_ok(user, "IMG_1.png", png(320, 240)).await;
+    let other = app.upload_ok(user, "b.jpg", jpeg(240, 320)).await;
+    app.creative_of(user, &poster, json!({"name": "Affiche été"}))
+        .await;
+    let mut events = app.events(user).await;
+    let heatmap = app
+        .heatmap(user, "Soldes d'hiver", &[&poster, &other])
+        .await;
+    let ids: Vec<String> = heatmap["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["id"].as_str().unwrap().to_owned())
+        .collect();
+    events.until_finished(&[&ids[0], &ids[1]]).await;
+    (heatmap, ids[0].clone(), ids[1].clone())
+}
+
+#[tokio::test]
+async fn an_image_exports_as_heatmap_fog_or_side_by_side_with_its_areas() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let (heatmap, first, _) = done_heatmap(&app, &user).await;
+    let hid = heatmap["id"].as_str().unwrap();
+    let path = |query: &str| format!("/heatmaps/{hid}/items/{first}/export.png{query}");
+
+    let (overlay, name) = png_of(get(&app, &user, &path("")).await).await;
+    assert_eq!((overlay.width(), overlay.height()), (320, 240));
+    assert!(name.contains("regard-affiche-ete-overlay.png"), "{name}");
+    let (faint, _) = png_of(get(&app, &user, &path("?view=overlay&opacity=0.1")).await).await;
+    let (fog, name) = png_of(get(&app, &user, &path("?view=fog")).await).await;
+    assert!(name.contains("-fog.png"));
+    assert_ne!(overlay, faint, "the opacity changes the picture");
+    assert_ne!(overlay, fog);
+    let (three, name) = png_of(get(&app, &user, &path("?view=side_by_side")).await).await;
+    assert!(name.contains("-side-by-side.png"));
+    assert_eq!(three.height(), 240);
+    assert!(three.width() > 3 * 320, "{}", three.width());
+
+    // An area is outlined: its top edge changes, its inside does not.
+    let response = app
+        .api_json(
+            Method::POST,
+            &format!("/heatmaps/{hid}/items/{first}/aois"),
+            &user,
+            &json!({"name": "Logo", "rect": {"x": 0.25, "y": 0.25, "width": 0.5, "height": 0.5}}),
+        )
+        .await;
+    assert_eq!(response.status(), 201);
+    let (bare, _) = png_of(get(&app, &user, &path("?areas=0")).await).await;
+    let (marked, _) = png_of(get(&app, &user, &path("?areas=1")).await).await;
+    assert_ne!(
+        bare.get_pixel(200, 60),
+        marked.get_pixel(200, 60),
+        "top edge drawn"
+    );
+    assert_eq!(
+        bare.get_pixel(230, 150),
+        marked.get_pixel(230, 150),
+        "inside untouched"
+    );
+}
+
+#[tokio::test]
+async fn variants_export_side_by_side_at_one_height() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let (heatmap, first, second) = done_heatmap(&app, &user).await;
+    let hid = heatmap["id"].as_str().unwrap();
+    let path = format!("/heatmaps/{hid}/compare.png?items={first},{second}&view=fog");
+    let (img, name) = png_of(get(&app, &user, &path).await).await;
+    assert!(
+        name.contains("regard-soldes-d-hiver-compare-fog.png"),
+        "{name}"
+    );
+    // 320 × 240 and 240 × 320 brought to 240 high: 320 + 180, and a gap between.
+    assert_eq!(img.height(), 240);
+    assert!(img.width() > 500 && img.width() < 540, "{}", img.width());
+}
+
+#[tokio::test]
+async fn bad_exports_get_clear_errors() {
+    let app = spawn_app().await;
+    let (user, other) = (app.new_user().await, app.new_user().await);
+    let (heatmap, first, second) = done_heatmap(&app, &user).await;
+    let hid = heatmap["id"].as_str().unwrap();
+    let item = |query: &str| format!("/heatmaps/{hid}/items/{first}/export.png{query}");
+
+    for (query, field, code) in [
+        ("?view=sepia", "view", "invalid"),
+        ("?opacity=2", "opacity", "out_of_range"),
+        ("?opacity=much", "opacity", "invalid_type"),
+        ("?areas=maybe", "areas", "invalid_type"),
+        ("?zoom=2", "zoom", "unknown_field"),
+    ] {
+        let body = assert_api_error(
+            get(&app, &user, &item(query)).await,
+            422,
+            "validation_failed",
+        )
+        .await;
+        assert_eq!(body["details"]["fields"][field], code, "{query}: {body}");
+    }
+    let compare = |query: &str| format!("/heatmaps/{hid}/compare.png{query}");
+    for (query, code) in [
+        (format!("?items={first}"), "too_few"),
+        (
+            format!("?items={first},{first},{first},{first},{first}"),
+            "too_many",
+        ),
+        (
+            format!("?items={first},{}", uuid::Uuid::new_v4()),
+            "not_found",
+        ),
+    ] {
+        let body = assert_api_error(
+            get(&app, &user, &compare(&query)).await,
+            422,
+            "validation_failed",
+        )
+        .await;
+        assert_eq!(body["details"]["fields"]["items"], code, "{query}: {body}");
+    }
+    let body = assert_api_error(
+        get(
+            &app,
+            &user,
+            &compare(&format!("?items={first},{second}&view=side_by_side")),
+        )
+        .await,
+        422,
+        "validation_failed",
+    )
+    .await;
+    assert_eq!(body["details"]["fields"]["view"], "invalid");
+
+    // Someone else's heatmap is not found; nothing is exported without an account.
+    assert_api_error(get(&app, &other, &item("")).await, 404, "not_found").await;
+    let response = app
+        .base_request(Method::GET, &format!("/api/v1{}", item("")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 401);
+}
+
+#[tokio::test]
+async fn an_image_without_a_result_cannot_be_exported() {
+    let app = spawn_app_with(|config| config.no_worker = true).await;
+    let user = app.new_user().await;
+    let media = app.upload_ok(&user, "a.png", png(64, 48)).await;
+    let heatmap = app.heatmap(&user, "En attente", &[&media]).await;
+    let (hid, item) = (
+        heatmap["id"].as_str().unwrap(),
+        heatmap["items"][0]["id"].as_str().unwrap(),
+    );
+    let response = get(
+        &app,
+        &user,
+        &format!("/heatmaps/{hid}/items/{item}/export.png"),
+    )
+    .await;
+    assert_api_error(response, 409, "not_done").await;
+}
