@@ -25,11 +25,14 @@ pub struct Report {
     /// The attention model that made the maps ("v2").
     pub model: String,
     pub images: Vec<ReportImage>,
+    /// The benchmarks of the images (`GET /heatmaps/{id}/benchmarks`'s JSON), when gathered.
+    pub benchmarks: Option<Value>,
 }
 
 /// One image of the report.
 #[derive(Debug, Clone)]
 pub struct ReportImage {
+    pub item_id: String,
     /// As the user named it (creative, location, simulation), else its file name.
     pub name: String,
     pub width: u32,
@@ -42,6 +45,8 @@ pub struct ReportImage {
     pub overlay: Option<Vec<u8>>,
     pub fog: Option<Vec<u8>>,
     pub aois: Vec<AoiLine>,
+    /// What is drawn over the views: the areas' outlines and the hotspots' numbers.
+    pub marks: png::Marks,
 }
 
 /// The figures of a done image.
@@ -68,6 +73,8 @@ pub struct Spot {
 #[derive(Debug, Clone)]
 pub struct AoiLine {
     pub name: String,
+    /// The name's key (case, accents and spaces ignored): areas line up across images by it.
+    pub key: String,
     pub share: f64,
     pub area: f64,
     pub relative: f64,
@@ -172,6 +179,7 @@ impl Report {
                         let figures = attention.as_ref()?.of(&stored_points(&aoi.points));
                         Some(AoiLine {
                             name: aoi.name.clone(),
+                            key: crate::db::aois::name_key(&aoi.name),
                             share: number(&figures, "share"),
                             area: number(&figures, "area"),
                             relative: number(&figures, "relative"),
@@ -181,7 +189,9 @@ impl Report {
                     .collect();
                 let bytes =
                     |id: &Option<String>| id.as_ref().and_then(|id| images.get(id)).cloned();
+                let marks = marks_of(parsed.as_ref(), found.aois_of(&item.id));
                 ReportImage {
+                    item_id: item.id.clone(),
                     name,
                     width: item.source.width as u32,
                     height: item.source.height as u32,
@@ -190,6 +200,7 @@ impl Report {
                     overlay: bytes(&item.overlay_media_id),
                     fog: bytes(&item.fog_media_id),
                     aois,
+                    marks,
                 }
             })
             .collect();
@@ -200,6 +211,7 @@ impl Report {
             generated_at,
             model,
             images: items,
+            benchmarks: None,
         }
     }
 }

@@ -16,10 +16,11 @@ use krilla::image::Image;
 use krilla::metadata::Metadata;
 use krilla::num::NormalizedF32;
 use krilla::page::PageSettings;
-use krilla::paint::Fill;
+use krilla::paint::{Fill, Stroke};
 use krilla::surface::Surface;
 use krilla::text::{Font, TextDirection};
 
+use super::png::Marks;
 use super::text::t;
 use super::{Report, ReportImage};
 use crate::assistant::format::{date, number, percent};
@@ -97,6 +98,20 @@ impl Column<'_, '_> {
                 TextDirection::Auto,
             );
         }
+    }
+
+    /// One line at a fixed place (its top at `y`), without moving down.
+    fn put(&mut self, text: &str, x: f32, y: f32, size: f32, bold: bool, colour: (u8, u8, u8)) {
+        fill(self.surface, colour);
+        let font = if bold { BOLD.clone() } else { REGULAR.clone() };
+        self.surface.draw_text(
+            Point::from_xy(x, y + size),
+            font,
+            size,
+            text,
+            false,
+            TextDirection::Auto,
+        );
     }
 
     fn gap(&mut self, points: f32) {
@@ -220,6 +235,131 @@ fn draw_view(
         surface.pop();
     }
     surface.pop();
+}
+
+/// A circle as four cubic arcs.
+fn circle(path: &mut PathBuilder, cx: f32, cy: f32, r: f32) {
+    const K: f32 = 0.552_284_8;
+    let k = K * r;
+    path.move_to(cx + r, cy);
+    path.cubic_to(cx + r, cy + k, cx + k, cy + r, cx, cy + r);
+    path.cubic_to(cx - k, cy + r, cx - r, cy + k, cx - r, cy);
+    path.cubic_to(cx - r, cy - k, cx - k, cy - r, cx, cy - r);
+    path.cubic_to(cx + k, cy - r, cx + r, cy - k, cx + r, cy);
+    path.close();
+}
+
+fn stroke(surface: &mut Surface, (r, g, b): (u8, u8, u8), width: f32) {
+    surface.set_stroke(Some(Stroke {
+        paint: rgb::Color::new(r, g, b).into(),
+        width,
+        ..Default::default()
+    }));
+}
+
+/// Centred text (the width estimated from the mean advance).
+fn centred(surface: &mut Surface, text: &str, (cx, cy): (f32, f32), size: f32) {
+    let width = text.chars().count() as f32 * size * CHAR_EM;
+    surface.draw_text(
+        Point::from_xy(cx - width / 2.0, cy + size * 0.36),
+        BOLD.clone(),
+        size,
+        text,
+        false,
+        TextDirection::Auto,
+    );
+}
+
+/// The areas' outlines (numbered at their top-left corner, as in the list below) and the
+/// hotspots' numbers in viewing order, over an image drawn at (x, y) with `size`: the marks
+/// of the page and of the PNG exports, as vectors.
+fn draw_marks(surface: &mut Surface, marks: &Marks, x: f32, y: f32, size: Size) {
+    let (w, h) = (size.width(), size.height());
+    let at = |(px, py): (f64, f64)| (x + px as f32 * w, y + py as f32 * h);
+    for (n, area) in marks.areas.iter().enumerate() {
+        let points: Vec<(f32, f32)> = area.iter().copied().map(at).collect();
+        let mut path = PathBuilder::new();
+        for (i, &(px, py)) in points.iter().enumerate() {
+            if i == 0 {
+                path.move_to(px, py);
+            } else {
+                path.line_to(px, py);
+            }
+        }
+        path.close();
+        if let Some(path) = path.finish() {
+            surface.set_fill(None);
+            stroke(surface, INK, 2.4);
+            surface.draw_path(&path);
+            stroke(surface, (255, 255, 255), 1.1);
+            surface.draw_path(&path);
+        }
+        let left = points.iter().map(|p| p.0).fold(f32::INFINITY, f32::min);
+        let top = points.iter().map(|p| p.1).fold(f32::INFINITY, f32::min);
+        let label = (n + 1).to_string();
+        let width = 4.0 + label.len() as f32 * 4.6;
+        surface.set_stroke(None);
+        fill(surface, INK);
+        let mut path = PathBuilder::new();
+        if let Some(rect) = Rect::from_xywh(left, top, width, 9.0) {
+            path.push_rect(rect);
+        }
+        if let Some(path) = path.finish() {
+            surface.draw_path(&path);
+        }
+        fill(surface, (255, 255, 255));
+        centred(surface, &label, (left + width / 2.0, top + 4.5), 7.0);
+    }
+    for &(rank, px, py) in &marks.hotspots {
+        let (cx, cy) = at((px, py));
+        let mut path = PathBuilder::new();
+        circle(&mut path, cx, cy, 6.0);
+        if let Some(path) = path.finish() {
+            fill(surface, ACCENT);
+            stroke(surface, (255, 255, 255), 1.0);
+            surface.draw_path(&path);
+        }
+        surface.set_stroke(None);
+        fill(surface, (255, 255, 255));
+        centred(surface, &rank.to_string(), (cx, cy), 7.0);
+    }
+    surface.set_stroke(None);
+}
+
+/// "above 64 % (of 12)", the extremes in words, or how many results are missing: the page's
+/// words for a `{percentile, count}` standing; None for null.
+fn standing_text(lang: crate::assistant::Locale, standing: &serde_json::Value) -> Option<String> {
+    let count = standing.get("count")?.as_u64()?;
+    let total = number(count as f64, 0, lang);
+    Some(
+        match standing
+            .get("percentile")
+            .and_then(serde_json::Value::as_f64)
+        {
+            None => t(
+                lang,
+                "heatmap.benchmarks.notEnough",
+                &[
+                    ("count", &count.to_string()),
+                    ("min", &crate::heatmaps::benchmark::MIN_LIBRARY.to_string()),
+                ],
+            ),
+            Some(p) if p.round() <= 0.0 => {
+                t(lang, "heatmap.benchmarks.lowest", &[("total", &total)])
+            }
+            Some(p) if p.round() >= 100.0 => {
+                t(lang, "heatmap.benchmarks.highest", &[("total", &total)])
+            }
+            Some(p) => t(
+                lang,
+                "heatmap.benchmarks.above",
+                &[
+                    ("percent", &percent(p.round() / 100.0, lang)),
+                    ("total", &total),
+                ],
+            ),
+        },
+    )
 }
 
 /// Where a point is, in thirds of the image (the analysis' words).
@@ -356,6 +496,7 @@ fn image_page(column: &mut Column, report: &Report, image: &ReportImage, n: usiz
         if let (Some(view), Some(size)) = (view, Size::from_wh(w, h)) {
             let source = image.source.as_deref();
             draw_view(column.surface, source, view, *opacity, x, top + 16.0, size);
+            draw_marks(column.surface, &image.marks, x, top + 16.0, size);
         }
     }
     column.y = top + 16.0 + h + 6.0;
@@ -416,6 +557,57 @@ fn image_page(column: &mut Column, report: &Report, image: &ReportImage, n: usiz
             false,
             MUTED,
         );
+    }
+
+    // Where the result stands (benchmarks).
+    if let Some(bench) = report
+        .benchmarks
+        .as_ref()
+        .and_then(|b| b.get("items"))
+        .and_then(serde_json::Value::as_array)
+        .and_then(|items| {
+            items
+                .iter()
+                .find(|b| b["item_id"] == image.item_id.as_str())
+        })
+    {
+        let reference = report
+            .benchmarks
+            .as_ref()
+            .and_then(|b| b["reference"]["name"].as_str())
+            .unwrap_or_default();
+        column.gap(4.0);
+        column.text(&t(lang, "heatmap.benchmarks.title", &[]), 11.0, true, INK);
+        let kind = bench["kind"].as_str().unwrap_or("image");
+        for metric in ["score", "focus", "clarity", "panel"] {
+            let m = &bench["metrics"][metric];
+            if m.is_null() {
+                continue;
+            }
+            let mut parts = Vec::new();
+            if let Some(library) = standing_text(lang, &m["library"]) {
+                parts.push(format!(
+                    "{}{colon}{library}",
+                    t(lang, &format!("heatmap.benchmarks.library.{kind}"), &[])
+                ));
+            }
+            if let Some(text) = standing_text(lang, &m["reference"]) {
+                parts.push(format!(
+                    "{}{colon}{text}",
+                    t(lang, "heatmap.benchmarks.reference", &[("name", reference)])
+                ));
+            }
+            column.text(
+                &format!(
+                    "{} — {}",
+                    t(lang, &format!("heatmap.benchmarks.metrics.{metric}"), &[]),
+                    parts.join(" · ")
+                ),
+                9.0,
+                false,
+                INK,
+            );
+        }
     }
 
     // The predicted viewing order.
@@ -492,10 +684,256 @@ fn image_page(column: &mut Column, report: &Report, image: &ReportImage, n: usiz
     }
 }
 
+/// Most images on the comparison page (as the compare view).
+const MAX_COMPARED: usize = 4;
+
+/// One measure compared across images: its label, one value per image (None: the image has no
+/// such area), whether values are shares (0..1) rather than scores, and the places in the
+/// viewing order (areas).
+struct Measure {
+    kind: &'static str,
+    name: String,
+    values: Vec<Option<f64>>,
+    share: bool,
+}
+
+impl Measure {
+    /// The index of the highest value unless the two highest are within the tie margin (half
+    /// a point, or 0.5 % of the attention), as the compare view decides.
+    fn winner(&self) -> Option<usize> {
+        let mut present: Vec<(usize, f64)> = self
+            .values
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| v.map(|v| (i, v)))
+            .collect();
+        if present.len() < 2 {
+            return None;
+        }
+        present.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let tie = if self.share { 0.005 } else { 0.5 };
+        (present[0].1 - present[1].1 >= tie).then_some(present[0].0)
+    }
+}
+
+/// The measures of the comparison: score, focus, clarity, then each area by name key, in order
+/// of first appearance.
+fn measures(images: &[&ReportImage]) -> Vec<Measure> {
+    let of = |f: &dyn Fn(&super::ResultSummary) -> f64| {
+        images
+            .iter()
+            .map(|i| i.result.as_ref().map(f))
+            .collect::<Vec<_>>()
+    };
+    let mut rows = vec![
+        Measure {
+            kind: "score",
+            name: String::new(),
+            values: of(&|r| r.score),
+            share: false,
+        },
+        Measure {
+            kind: "focus",
+            name: String::new(),
+            values: of(&|r| r.focus),
+            share: false,
+        },
+        Measure {
+            kind: "clarity",
+            name: String::new(),
+            values: of(&|r| r.clarity),
+            share: false,
+        },
+    ];
+    let mut keys: Vec<(&str, &str)> = Vec::new();
+    for image in images {
+        for aoi in &image.aois {
+            if !keys.iter().any(|(k, _)| *k == aoi.key) {
+                keys.push((&aoi.key, &aoi.name));
+            }
+        }
+    }
+    for (key, name) in keys {
+        rows.push(Measure {
+            kind: "aoi",
+            name: name.to_owned(),
+            values: images
+                .iter()
+                .map(|i| i.aois.iter().find(|a| a.key == key).map(|a| a.share))
+                .collect(),
+            share: true,
+        });
+    }
+    rows
+}
+
+/// The comparison page: every measure side by side for up to four images, the difference from
+/// the first, and a verdict per measure (the compare view's words).
+fn comparison_page(column: &mut Column, report: &Report) {
+    let lang = report.lang;
+    let done: Vec<&ReportImage> = report
+        .images
+        .iter()
+        .filter(|i| i.result.is_some())
+        .collect();
+    let images: Vec<&ReportImage> = done.iter().copied().take(MAX_COMPARED).collect();
+    let rows = measures(&images);
+    let value_text = |m: &Measure, v: f64| {
+        if m.share {
+            percent(v, lang)
+        } else {
+            number(v.round(), 0, lang)
+        }
+    };
+    column.text(&t(lang, "heatmap.compare.tableTitle", &[]), 16.0, true, INK);
+    column.text(
+        &t(
+            lang,
+            "heatmap.compare.caption",
+            &[("name", &images[0].name)],
+        ),
+        9.5,
+        false,
+        MUTED,
+    );
+    if done.len() > MAX_COMPARED {
+        column.text(
+            &t(
+                lang,
+                "report.compareFirst",
+                &[("count", &MAX_COMPARED.to_string())],
+            ),
+            9.5,
+            false,
+            MUTED,
+        );
+    }
+    column.gap(8.0);
+
+    let label_width = 150.0;
+    let cell = (WIDTH - label_width) / images.len() as f32;
+    let chars = ((cell - 6.0) / (8.5 * CHAR_EM)).floor().max(4.0) as usize;
+    let clip = |text: &str| {
+        if text.chars().count() > chars {
+            format!("{}…", text.chars().take(chars - 1).collect::<String>())
+        } else {
+            text.to_owned()
+        }
+    };
+    let top = column.y;
+    for (i, image) in images.iter().enumerate() {
+        column.put(
+            &clip(&format!("{}. {}", i + 1, image.name)),
+            MARGIN + label_width + i as f32 * cell,
+            top,
+            8.5,
+            true,
+            INK,
+        );
+    }
+    column.y = top + 12.0;
+    column.rule();
+    for row in &rows {
+        let label = match row.kind {
+            "aoi" => t(lang, "heatmap.compare.measures.aoi", &[("name", &row.name)]),
+            kind => t(lang, &format!("heatmap.compare.measures.{kind}"), &[]),
+        };
+        let label_lines = wrap(&label, label_width - 8.0, 9.0);
+        let top = column.y;
+        for (k, line) in label_lines.iter().enumerate() {
+            column.put(line, MARGIN, top + k as f32 * 11.0, 9.0, false, INK);
+        }
+        let winner = row.winner();
+        for (i, value) in row.values.iter().enumerate() {
+            let x = MARGIN + label_width + i as f32 * cell;
+            match value {
+                Some(v) => {
+                    let colour = if winner == Some(i) { ACCENT } else { INK };
+                    column.put(
+                        &value_text(row, *v),
+                        x,
+                        top,
+                        10.0,
+                        winner == Some(i),
+                        colour,
+                    );
+                    if let (Some(first), true) = (row.values[0], i > 0) {
+                        let delta = if row.share {
+                            (v - first) * 100.0
+                        } else {
+                            v - first
+                        };
+                        let sign = if delta > 0.0 {
+                            "+"
+                        } else if delta < 0.0 {
+                            "−"
+                        } else {
+                            ""
+                        };
+                        let text = t(
+                            lang,
+                            "heatmap.compare.deltaPoints",
+                            &[("sign", sign), ("value", &number(delta.abs(), 1, lang))],
+                        );
+                        column.put(&text, x, top + 11.0, 8.0, false, MUTED);
+                    }
+                }
+                None => column.put("—", x, top, 10.0, false, MUTED),
+            }
+        }
+        column.y = top + (label_lines.len().max(2) as f32) * 11.0;
+        column.rule();
+        if column.y > PAGE.1 - MARGIN - 160.0 {
+            column.text(&t(lang, "report.more", &[]), 9.0, false, MUTED);
+            break;
+        }
+    }
+
+    // The verdicts.
+    column.gap(6.0);
+    column.text(&t(lang, "heatmap.compare.verdict", &[]), 12.0, true, INK);
+    for row in &rows {
+        let present = row.values.iter().filter(|v| v.is_some()).count();
+        let sentence = if row.kind == "aoi" && present < 2 {
+            t(lang, "heatmap.compare.onlyOne", &[("area", &row.name)])
+        } else if let Some(w) = row.winner() {
+            let best = row.values[w].unwrap_or_default();
+            let other = row
+                .values
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != w)
+                .filter_map(|(_, v)| *v)
+                .fold(f64::NEG_INFINITY, f64::max);
+            t(
+                lang,
+                &format!("heatmap.compare.win.{}", row.kind),
+                &[
+                    ("name", &images[w].name),
+                    ("area", &row.name),
+                    ("value", &value_text(row, best)),
+                    ("other", &value_text(row, other)),
+                ],
+            )
+        } else {
+            t(
+                lang,
+                &format!("heatmap.compare.tie.{}", row.kind),
+                &[("area", &row.name)],
+            )
+        };
+        column.text(&format!("• {sentence}"), 9.5, false, INK);
+        if column.y > PAGE.1 - MARGIN - 30.0 {
+            break;
+        }
+    }
+}
+
 /// The report as PDF bytes.
 pub fn render(report: &Report) -> Result<Vec<u8>, String> {
     let mut document = Document::new();
-    let pages = 1 + report.images.len();
+    let compared = report.images.iter().filter(|i| i.result.is_some()).count() >= 2;
+    let pages = 1 + usize::from(compared) + report.images.len();
     let settings = || PageSettings::from_wh(PAGE.0, PAGE.1).ok_or("bad page size");
     {
         let mut page = document.start_page_with(settings()?);
@@ -509,6 +947,18 @@ pub fn render(report: &Report) -> Result<Vec<u8>, String> {
         surface.finish();
         page.finish();
     }
+    if compared {
+        let mut page = document.start_page_with(settings()?);
+        let mut surface = page.surface();
+        let mut column = Column {
+            surface: &mut surface,
+            y: MARGIN,
+        };
+        comparison_page(&mut column, report);
+        footer(&mut surface, report, 2, pages);
+        surface.finish();
+        page.finish();
+    }
     for (index, image) in report.images.iter().enumerate() {
         let mut page = document.start_page_with(settings()?);
         let mut surface = page.surface();
@@ -517,7 +967,12 @@ pub fn render(report: &Report) -> Result<Vec<u8>, String> {
             y: MARGIN,
         };
         image_page(&mut column, report, image, index + 1);
-        footer(&mut surface, report, index + 2, pages);
+        footer(
+            &mut surface,
+            report,
+            index + 2 + usize::from(compared),
+            pages,
+        );
         surface.finish();
         page.finish();
     }

@@ -84,8 +84,8 @@ async fn a_heatmap_report_is_a_pdf_with_a_cover_and_a_page_per_image_in_both_lan
     let info = poppler("pdfinfo", &pdf, &[]);
     assert!(
         info.lines()
-            .any(|l| l.starts_with("Pages:") && l.ends_with(" 3")),
-        "{info}"
+            .any(|l| l.starts_with("Pages:") && l.ends_with(" 4")),
+        "cover, comparison and two images: {info}"
     );
     assert!(
         info.contains("Rapport d'attention — Campagne soldes"),
@@ -104,7 +104,18 @@ async fn a_heatmap_report_is_a_pdf_with_a_cover_and_a_page_per_image_in_both_lan
         "1. Logo de la marque",
         "Aucune zone d'intérêt enregistrée sur cette image.",
         "Modèle d'attention v2",
-        "Page 3 sur 3",
+        "Page 4 sur 4",
+        // The comparison page: the measures side by side, the difference from the first image
+        // and a verdict per measure, in the compare view's words.
+        "Mesures comparées",
+        "Écarts calculés par rapport à « Affiche été », la première image.",
+        "« Logo de la marque » : part",
+        "« Logo de la marque » n'existe que sur une image",
+        "Verdict",
+        // Where each result stands.
+        "Repères",
+        "Vos créations : Pas encore assez de résultats (0 sur 5)",
+        "Référence (OSIE) :",
     ] {
         assert!(text.contains(expected), "no {expected:?} in:\n{text}");
     }
@@ -116,11 +127,56 @@ async fn a_heatmap_report_is_a_pdf_with_a_cover_and_a_page_per_image_in_both_lan
         "Attention score",
         "Predicted viewing order",
         "Areas of interest",
-        "Page 1 of 3",
+        "Compared measures",
+        "Benchmarks",
+        "Page 1 of 4",
     ] {
         assert!(text.contains(expected), "no {expected:?} in:\n{text}");
     }
     assert!(!text.contains("Score d'attention"));
+
+    // One image's report: no comparison page, that image only.
+    let path = format!("/heatmaps/{hid}/report.pdf?lang=en&items={}", items[1]);
+    let response = app.api_send(Method::GET, &path, &user).await;
+    assert_eq!(response.status(), 200);
+    let pdf = response.bytes().await.unwrap();
+    let info = poppler("pdfinfo", &pdf, &[]);
+    assert!(
+        info.lines()
+            .any(|l| l.starts_with("Pages:") && l.ends_with(" 2")),
+        "cover and one image: {info}"
+    );
+    let text = poppler("pdftotext", &pdf, &["-layout"]);
+    assert!(text.contains("1. variante-b"), "{text}");
+    assert!(!text.contains("Affiche été") && !text.contains("Compared measures"));
+    // A chosen comparison, in the order given.
+    let path = format!(
+        "/heatmaps/{hid}/report.pdf?lang=en&items={},{}",
+        items[1], items[0]
+    );
+    let pdf = app
+        .api_send(Method::GET, &path, &user)
+        .await
+        .bytes()
+        .await
+        .unwrap();
+    let text = poppler("pdftotext", &pdf, &["-layout"]);
+    assert!(
+        text.contains("Differences from “variante-b”, the first image."),
+        "{text}"
+    );
+    let path = format!(
+        "/heatmaps/{hid}/report.pdf?items={},{}",
+        items[0],
+        uuid::Uuid::new_v4()
+    );
+    let body = assert_api_error(
+        app.api_send(Method::GET, &path, &user).await,
+        422,
+        "validation_failed",
+    )
+    .await;
+    assert_eq!(body["details"]["fields"]["items"], "not_found");
 
     // Someone else's heatmap is not found.
     let stranger = app.new_user().await;

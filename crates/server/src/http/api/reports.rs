@@ -1,6 +1,7 @@
-//! `GET /heatmaps/{id}/report.pdf?lang=fr|en`: a heatmap's results as an A4 PDF to hand to a
-//! client (crate::reports). The images' previews, overlays and fog views are read from storage;
-//! the PDF is written on the blocking pool.
+//! `GET /heatmaps/{id}/report.pdf?lang=fr|en&items=`: a heatmap's results (or the chosen
+//! images' only, in the order given) as an A4 PDF to hand to a client (crate::reports). The
+//! images' previews, overlays and fog views are read from storage; the PDF is written on the
+//! blocking pool.
 
 use std::collections::HashMap;
 
@@ -102,11 +103,31 @@ async fn report(
         .get("lang")
         .and_then(|code| Locale::parse(code))
         .unwrap_or(Locale::Fr);
-    let found = hdb::find_owned(&state.db, user.id(), &id)
+    let mut found = hdb::find_owned(&state.db, user.id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;
+    // `items=<id>,<id>…`: one image's report, or a chosen comparison, in the order given.
+    if let Some(list) = query.get("items").filter(|list| !list.trim().is_empty()) {
+        let mut chosen = Vec::new();
+        for raw in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let item = uuid::Uuid::parse_str(raw)
+                .ok()
+                .map(|u| u.hyphenated().to_string())
+                .and_then(|id| found.items.iter().find(|i| i.id == id));
+            match item {
+                Some(item) if !chosen.iter().any(|c: &ItemRow| c.id == item.id) => {
+                    chosen.push(item.clone())
+                }
+                Some(_) => {}
+                None => return Err(ApiError::field("items", "not_found")),
+            }
+        }
+        found.items = chosen;
+    }
+    let benchmarks = super::benchmarks::load(&state, &found).await?;
     let images = load_images(&state, found.items.iter().filter(|i| i.status == "done")).await?;
-    let report = Report::from_heatmap(&found, lang, db::now_ms(), &images);
+    let mut report = Report::from_heatmap(&found, lang, db::now_ms(), &images);
+    report.benchmarks = Some(benchmarks);
     let name = file_name(&found.heatmap.name);
     let bytes = tokio::task::spawn_blocking(move || pdf::render(&report))
         .await
