@@ -6,6 +6,7 @@
 // from one to the other and compared side by side. Image fixtures are drawn in the page (canvas).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { startServerAndBrowser, stopServerAndBrowser } from './support/browser.mjs';
 import { newPage as openPage, register as registerAccount } from './support/session.mjs';
@@ -265,15 +266,21 @@ describe('Heatmaps in Chromium', () => {
     await page.locator('.hm-segmented__option', { hasText: 'Brouillard' }).click();
     assert.equal(await page.getByRole('radio', { name: 'Brouillard' }).isChecked(), true);
     assert.equal(await page.getByTestId('heatmap-fog').count(), 2);
+    // The variants' fog views side by side, as one PNG made on the server.
+    const [comparePng] = await Promise.all([page.waitForEvent('download'), page.getByTestId('compare-png').click()]);
+    assert.equal(comparePng.suggestedFilename(), 'Test A-B-cote-a-cote.png');
+    const png = readFileSync(await comparePng.path());
+    assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG');
+    assert.ok(png.readUInt32BE(16) > png.readUInt32BE(20), 'two images side by side are wider than high');
 
     // The PDF report: a cover and one page per image, with the named areas.
     await page.getByRole('link', { name: '← Retour aux résultats' }).click();
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Rapport PDF' }).click()]);
     assert.equal(download.suggestedFilename(), 'Test A-B.pdf');
     const pdfPath = await download.path();
-    assert.match(execFileSync('pdfinfo', [pdfPath], { encoding: 'utf8' }), /^Pages:\s+3$/m);
+    assert.match(execFileSync('pdfinfo', [pdfPath], { encoding: 'utf8' }), /^Pages:\s+4$/m);
     const pdfText = execFileSync('pdftotext', ['-layout', pdfPath, '-'], { encoding: 'utf8' });
-    for (const expected of ["Rapport d'attention", 'Test A/B', '1. variante-a', '2. variante-b', '1. Produit', '2. Titre']) {
+    for (const expected of ["Rapport d'attention", 'Test A/B', 'Mesures comparées', '1. variante-a', '2. variante-b', '1. Produit', '2. Titre']) {
       assert.ok(pdfText.includes(expected), `the PDF says ${expected}`);
     }
 

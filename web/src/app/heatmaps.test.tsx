@@ -412,6 +412,38 @@ describe('heatmap results', () => {
     expect(calls(fetchMock).filter((call) => call === 'GET /heatmaps/h1/benchmarks')).toHaveLength(1);
   });
 
+  it('exports the view on screen, the three views side by side and the image’s PDF, made on the server', async () => {
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:x'), revokeObjectURL: vi.fn() }));
+    const requested: string[] = [];
+    mockApi(({ path, query }) => {
+      if (path === '/heatmaps/h1') return { body: heatmap([item('a', 'done')]) };
+      if (path.endsWith('.png') || path.endsWith('.pdf')) {
+        requested.push(`${path}?${query.toString()}`);
+        return { body: {} };
+      }
+      return undefined;
+    });
+    const { user } = renderApp('/heatmap/results/h1');
+    const section = await screen.findByRole('region', { name: 'a' });
+    await user.click(within(section).getByRole('radio', { name: 'Brouillard' }));
+    fireEvent.change(within(section).getByRole('slider', { name: 'Opacité' }), { target: { value: '70' } });
+    await user.click(within(section).getByTestId('export-menu'));
+    await user.click(within(section).getByRole('button', { name: 'Brouillard affiché (PNG, opacité 70 %)' }));
+    await waitFor(() => expect(requested).toHaveLength(1));
+    await user.click(within(section).getByTestId('export-menu'));
+    await user.click(within(section).getByTestId('export-side_by_side'));
+    await waitFor(() => expect(requested).toHaveLength(2));
+    await user.click(within(section).getByTestId('export-menu'));
+    await user.click(within(section).getByRole('button', { name: 'Rapport PDF de cette image' }));
+    await waitFor(() => expect(requested).toHaveLength(3));
+    expect(requested).toEqual([
+      '/heatmaps/h1/items/a/export.png?view=fog&opacity=0.7&areas=1',
+      '/heatmaps/h1/items/a/export.png?view=side_by_side&areas=1',
+      '/heatmaps/h1/report.pdf?lang=fr&items=a',
+    ]);
+    vi.unstubAllGlobals();
+  });
+
   it('names an image after its creative and links to it, not after the uploaded file', async () => {
     const labelled = { ...item('a', 'done'), label: { kind: 'creative', id: 'c1', name: 'Affiche été' } };
     mockApi(({ path }) => (path === '/heatmaps/h1' ? { body: heatmap([labelled]) } : undefined));

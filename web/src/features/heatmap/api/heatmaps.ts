@@ -12,7 +12,7 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 
-import { apiFetch, authorizedFetch, errorOf, publicFetch, queryString, type Media, type Page } from '@/lib/api';
+import { apiFetch, publicFetch, queryString, type Media, type Page } from '@/lib/api';
 import { getLiveStatus } from '@/lib/events';
 
 import type { Benchmarks } from './benchmarks';
@@ -359,30 +359,3 @@ export function useRevokeShare(heatmapId: string) {
   });
 }
 
-// ---------- Reports ----------
-
-/** The heatmap's PDF report in `language` (`GET /heatmaps/{id}/report.pdf`), as a file to save. */
-export async function fetchReport(heatmapId: string, language: string): Promise<Blob> {
-  const lang = language.startsWith('en') ? 'en' : 'fr';
-  const response = await authorizedFetch(`/heatmaps/${encodeURIComponent(heatmapId)}/report.pdf?lang=${lang}`, {
-    headers: { Accept: 'application/pdf' },
-  });
-  if (!response.ok) throw await errorOf(response);
-  return response.blob();
-}
-
-export function useDownloadReport(heatmapId: string, fileName: string) {
-  return useMutation({
-    mutationFn: (language: string) => fetchReport(heatmapId, language),
-    onSuccess: (blob) => {
-      const url = URL.createObjectURL(blob);
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = fileName;
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
-    },
-  });
-}

@@ -232,6 +232,8 @@ function HotspotMarker({ hotspot }: { hotspot: Hotspot }) {
 export type AttentionViewerProps = Omit<AttentionStageProps, 'mode' | 'opacity' | 'markers' | 'describedBy'> & {
   /** Shown beside the legend, under the image (the areas of interest). */
   below?: ReactNode;
+  /** Actions next to "full screen", given what is shown (the export menu). */
+  actions?: (view: ViewState, markers: boolean) => ReactNode;
   /** The id of the text that explains drawing (read with the stage). */
   hintId?: string;
 };
@@ -242,7 +244,7 @@ export type AttentionViewerProps = Omit<AttentionStageProps, 'mode' | 'opacity' 
  * numbered lines of the analysis), and under it the colour legend and
  * whatever `below` brings.
  */
-export function AttentionViewer({ below, hintId, ...stage }: AttentionViewerProps) {
+export function AttentionViewer({ below, hintId, actions, ...stage }: AttentionViewerProps) {
   const { t } = useTranslation();
   const titleId = useId();
   const view = useViewState();
@@ -262,11 +264,14 @@ export function AttentionViewer({ below, hintId, ...stage }: AttentionViewerProp
           <h3 id={titleId} className="hm-section-title">
             {t('heatmap.item.attention')}
           </h3>
-          {canFullscreen ? (
-            <Button variant="ghost" size="sm" onClick={toggleFullscreen} data-testid="fullscreen">
-              {t('heatmap.viewer.fullscreen')}
-            </Button>
-          ) : null}
+          <span className="hm-figure__actions">
+            {actions?.(view, markers)}
+            {canFullscreen ? (
+              <Button variant="ghost" size="sm" onClick={toggleFullscreen} data-testid="fullscreen">
+                {t('heatmap.viewer.fullscreen')}
+              </Button>
+            ) : null}
+          </span>
         </figcaption>
         <ViewControls view={view} labelledBy={titleId} />
         <label className="hm-check">

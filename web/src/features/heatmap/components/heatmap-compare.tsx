@@ -4,14 +4,17 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { QueryError } from '@/components/query-error';
+import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
+import { apiErrorKey } from '@/lib/api';
 import { cn } from '@/lib/cn';
 
+import { compareExportPath, reportPath, safeFileName, useDownloadFile } from '../api/exports';
 import { heatmapQueryOptions } from '../api/heatmaps';
 import { compareVariants, type Row, type Variant } from '../lib/compare';
 import { formatPercent, formatScore } from '../lib/format';
 import { itemName } from '../lib/names';
-import { useViewState } from '../lib/view-state';
+import { useViewState, type ViewState } from '../lib/view-state';
 
 import { AttentionStage, Legend, ViewControls } from './attention-viewer';
 
@@ -96,9 +99,50 @@ export function HeatmapCompare({ id }: { id: string }) {
             ))}
           </div>
           <Legend />
+          <CompareExports heatmapId={id} name={query.data.name} itemIds={variants.map((v) => v.item.id)} view={view} />
           <ComparisonTable variants={variants} />
         </>
       )}
+    </div>
+  );
+}
+
+/** The comparison as files: the shown view of every variant side by side (PNG), and its PDF. */
+function CompareExports({ heatmapId, name, itemIds, view }: { heatmapId: string; name: string; itemIds: string[]; view: ViewState }) {
+  const { t, i18n } = useTranslation();
+  const download = useDownloadFile();
+  const base = safeFileName(name);
+  const fog = view.mode === 'fog';
+  return (
+    <div className="hm-compare__exports">
+      <Button
+        variant="secondary"
+        size="sm"
+        disabled={download.isPending}
+        data-testid="compare-png"
+        onClick={() =>
+          download.mutate({
+            path: compareExportPath(heatmapId, itemIds, fog ? 'fog' : 'overlay', view.mode === 'original' ? undefined : view.opacity / 100),
+            fileName: `${base}-${t('heatmap.export.sideBySideFile')}.png`,
+          })
+        }
+      >
+        {t('heatmap.export.comparePng')}
+      </Button>
+      <Button
+        variant="secondary"
+        size="sm"
+        disabled={download.isPending}
+        data-testid="compare-pdf"
+        onClick={() => download.mutate({ path: reportPath(heatmapId, i18n.language, itemIds), fileName: `${base}.pdf` })}
+      >
+        {t('heatmap.export.comparePdf')}
+      </Button>
+      {download.isError ? (
+        <span role="alert" className="form-error">
+          {t(apiErrorKey(download.error))}
+        </span>
+      ) : null}
     </div>
   );
 }

@@ -14,6 +14,7 @@ import { useAoiDrawing } from '../lib/use-aoi-drawing';
 import { AoiPanel } from './aoi-panel';
 import { AttentionViewer } from './attention-viewer';
 import { BenchmarkPanel } from './benchmark-panel';
+import { ExportMenu } from './export-menu';
 import { AnalysisPanel, MetricsList, ScoreCard } from './result-panels';
 import { StatusBadge } from './status-badge';
 
@@ -111,6 +112,11 @@ function ItemResult({ item, result, name, heatmapId, others, readOnly, sharedBen
         onDraw={readOnly ? undefined : drawing.onDraw}
         pending={drawing.pending}
         hintId={readOnly ? undefined : hintId}
+        actions={
+          readOnly
+            ? undefined
+            : (view, markers) => <ExportMenu heatmapId={heatmapId} itemId={item.id} name={name} view={view} markers={markers} />
+        }
         below={<AoiPanel heatmapId={heatmapId} item={item} result={result} others={others} drawing={drawing} hintId={hintId} readOnly={readOnly} />}
       />
       <div className="hm-item__insights">

@@ -8,7 +8,8 @@ import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { apiErrorKey } from '@/lib/api';
 
-import { heatmapQueryOptions, useDownloadReport } from '../api/heatmaps';
+import { reportPath, safeFileName, useDownloadFile } from '../api/exports';
+import { heatmapQueryOptions } from '../api/heatmaps';
 import { formatDateTime, formatScore } from '../lib/format';
 import { itemName } from '../lib/names';
 
@@ -77,11 +78,12 @@ export function HeatmapResults({ id }: { id: string }) {
 /** Downloads the heatmap's PDF report in the interface language. */
 function ReportButton({ heatmapId, name }: { heatmapId: string; name: string }) {
   const { t, i18n } = useTranslation();
-  // The heatmap's name, without the characters file systems refuse.
-  const download = useDownloadReport(heatmapId, `${name.replace(/[\\/:*?"<>|]+/g, '-').trim() || 'regard'}.pdf`);
+  const download = useDownloadFile();
   return (
     <>
-      <Button variant="secondary" size="sm" disabled={download.isPending} onClick={() => download.mutate(i18n.language)} data-testid="download-report">
+      <Button variant="secondary" size="sm" disabled={download.isPending} onClick={() => download.mutate({ path: reportPath(heatmapId, i18n.language), fileName: `${safeFileName(name)}.pdf` })}
+        data-testid="download-report"
+      >
         {t('report.download')}
       </Button>
       {download.isError ? (

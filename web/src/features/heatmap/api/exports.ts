@@ -1,0 +1,59 @@
+//! Files made on the server from results: PNG exports of one image or of variants side by side,
+//! and PDF reports (docs/architecture/heatmaps.md, "Exports" and "PDF report"), downloaded as
+//! files to save.
+
+import { useMutation } from '@tanstack/react-query';
+
+import { authorizedFetch, errorOf, queryString } from '@/lib/api';
+
+export type ImageExport = 'overlay' | 'fog' | 'side_by_side';
+
+/** `GET /heatmaps/{id}/items/{item}/export.png`: one image's view (at `opacity`, 0..1) or its three views side by side. */
+export function imageExportPath(heatmapId: string, itemId: string, view: ImageExport, opacity?: number, areas = true): string {
+  return `/heatmaps/${encodeURIComponent(heatmapId)}/items/${encodeURIComponent(itemId)}/export.png${queryString({
+    view,
+    opacity: opacity === undefined ? undefined : String(opacity),
+    areas: areas ? '1' : '0',
+  })}`;
+}
+
+/** `GET /heatmaps/{id}/compare.png`: the variants' heatmaps (or fogs) side by side at one height. */
+export function compareExportPath(heatmapId: string, itemIds: string[], view: 'overlay' | 'fog', opacity?: number): string {
+  return `/heatmaps/${encodeURIComponent(heatmapId)}/compare.png${queryString({
+    items: itemIds.join(','),
+    view,
+    opacity: opacity === undefined ? undefined : String(opacity),
+  })}`;
+}
+
+/** `GET /heatmaps/{id}/report.pdf`: the whole heatmap, or the chosen images in that order. */
+export function reportPath(heatmapId: string, language: string, itemIds?: string[]): string {
+  const lang = language.startsWith('en') ? 'en' : 'fr';
+  return `/heatmaps/${encodeURIComponent(heatmapId)}/report.pdf${queryString({ lang, items: itemIds?.join(',') })}`;
+}
+
+/** A name file systems accept: without `\ / : * ? " < > |`, or `regard` when nothing is left. */
+export function safeFileName(name: string): string {
+  return name.replace(/[\\/:*?"<>|]+/g, '-').trim() || 'regard';
+}
+
+/** Fetches a file from the API (with the session's token) and saves it under `fileName`. */
+export function useDownloadFile() {
+  return useMutation({
+    mutationFn: async ({ path }: { path: string; fileName: string }) => {
+      const response = await authorizedFetch(path);
+      if (!response.ok) throw await errorOf(response);
+      return response.blob();
+    },
+    onSuccess: (blob, { fileName }) => {
+      const url = URL.createObjectURL(blob);
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = fileName;
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    },
+  });
+}

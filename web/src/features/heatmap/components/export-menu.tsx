@@ -1,0 +1,90 @@
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+
+import { apiErrorKey } from '@/lib/api';
+import { usePopover } from '@/lib/use-popover';
+
+import { imageExportPath, reportPath, safeFileName, useDownloadFile } from '../api/exports';
+import type { ViewState } from '../lib/view-state';
+
+type ExportMenuProps = {
+  heatmapId: string;
+  itemId: string;
+  /** The image's name, for the files' names. */
+  name: string;
+  /** What the viewer shows: the PNG of the shown view uses its opacity. */
+  view: ViewState;
+  /** Whether the viewer draws the markers (the exports draw the same). */
+  markers: boolean;
+};
+
+/**
+ * "Exporter": files made on the server from this result, to hand to a client: the view on screen
+ * (heatmap or fog at its opacity) as PNG, the original, heatmap and fog side by side as PNG, and
+ * this image's PDF report.
+ */
+export function ExportMenu({ heatmapId, itemId, name, view, markers }: ExportMenuProps) {
+  const { t, i18n } = useTranslation();
+  const menuId = useId();
+  const { open, toggle, close, rootRef, buttonRef } = usePopover<HTMLDivElement>();
+  const download = useDownloadFile();
+  const base = safeFileName(name);
+  const shown = view.mode === 'fog' ? 'fog' : 'overlay';
+  const entries = [
+    {
+      key: 'view',
+      label: t(view.mode === 'fog' ? 'heatmap.export.fogPng' : 'heatmap.export.heatmapPng', { opacity: view.opacity }),
+      path: imageExportPath(heatmapId, itemId, shown, view.opacity / 100, markers),
+      file: `${base}-${shown === 'fog' ? t('heatmap.export.fogFile') : 'heatmap'}.png`,
+    },
+    {
+      key: 'side_by_side',
+      label: t('heatmap.export.sideBySide'),
+      path: imageExportPath(heatmapId, itemId, 'side_by_side', undefined, markers),
+      file: `${base}-${t('heatmap.export.sideBySideFile')}.png`,
+    },
+    {
+      key: 'pdf',
+      label: t('heatmap.export.pdf'),
+      path: reportPath(heatmapId, i18n.language, [itemId]),
+      file: `${base}.pdf`,
+    },
+  ];
+  return (
+    <div className="hm-export" ref={rootRef}>
+      <button
+        ref={buttonRef}
+        type="button"
+        className="ui-button ui-button--ghost ui-button--sm"
+        aria-expanded={open}
+        aria-controls={menuId}
+        onClick={toggle}
+        disabled={download.isPending}
+        data-testid="export-menu"
+      >
+        {download.isPending ? t('heatmap.export.preparing') : t('heatmap.export.button')}
+      </button>
+      <div id={menuId} className="hm-export__panel" hidden={!open}>
+        {entries.map((entry) => (
+          <button
+            key={entry.key}
+            type="button"
+            className="hm-export__item"
+            data-testid={`export-${entry.key}`}
+            onClick={() => {
+              close();
+              download.mutate({ path: entry.path, fileName: entry.file });
+            }}
+          >
+            {entry.label}
+          </button>
+        ))}
+      </div>
+      {download.isError ? (
+        <span role="alert" className="form-error">
+          {t(apiErrorKey(download.error))}
+        </span>
+      ) : null}
+    </div>
+  );
+}
