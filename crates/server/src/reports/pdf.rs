@@ -327,38 +327,41 @@ fn draw_marks(surface: &mut Surface, marks: &Marks, x: f32, y: f32, size: Size) 
 }
 
 /// "above 64 % (of 12)", the extremes in words, or how many results are missing: the page's
-/// words for a `{percentile, count}` standing; None for null.
+/// words for a `{percentile, count}` standing, lowercase (they follow a colon); None for null.
 fn standing_text(lang: crate::assistant::Locale, standing: &serde_json::Value) -> Option<String> {
     let count = standing.get("count")?.as_u64()?;
     let total = number(count as f64, 0, lang);
+    let text = match standing
+        .get("percentile")
+        .and_then(serde_json::Value::as_f64)
+    {
+        None => t(
+            lang,
+            "heatmap.benchmarks.notEnough",
+            &[
+                ("count", &count.to_string()),
+                ("min", &crate::heatmaps::benchmark::MIN_LIBRARY.to_string()),
+            ],
+        ),
+        Some(p) if p.round() <= 0.0 => t(lang, "heatmap.benchmarks.lowest", &[("total", &total)]),
+        Some(p) if p.round() >= 100.0 => {
+            t(lang, "heatmap.benchmarks.highest", &[("total", &total)])
+        }
+        Some(p) => t(
+            lang,
+            "heatmap.benchmarks.above",
+            &[
+                ("percent", &percent(p.round() / 100.0, lang)),
+                ("total", &total),
+            ],
+        ),
+    };
+    let mut chars = text.chars();
     Some(
-        match standing
-            .get("percentile")
-            .and_then(serde_json::Value::as_f64)
-        {
-            None => t(
-                lang,
-                "heatmap.benchmarks.notEnough",
-                &[
-                    ("count", &count.to_string()),
-                    ("min", &crate::heatmaps::benchmark::MIN_LIBRARY.to_string()),
-                ],
-            ),
-            Some(p) if p.round() <= 0.0 => {
-                t(lang, "heatmap.benchmarks.lowest", &[("total", &total)])
-            }
-            Some(p) if p.round() >= 100.0 => {
-                t(lang, "heatmap.benchmarks.highest", &[("total", &total)])
-            }
-            Some(p) => t(
-                lang,
-                "heatmap.benchmarks.above",
-                &[
-                    ("percent", &percent(p.round() / 100.0, lang)),
-                    ("total", &total),
-                ],
-            ),
-        },
+        chars
+            .next()
+            .map(|c| c.to_lowercase().chain(chars).collect())
+            .unwrap_or_default(),
     )
 }
 

@@ -114,7 +114,7 @@ async fn a_heatmap_report_is_a_pdf_with_a_cover_and_a_page_per_image_in_both_lan
         "Verdict",
         // Where each result stands.
         "Repères",
-        "Vos créations : Pas encore assez de résultats (0 sur 5)",
+        "Vos créations : pas encore assez de résultats (0 sur 5)",
         "Référence (OSIE) :",
     ] {
         assert!(text.contains(expected), "no {expected:?} in:\n{text}");
