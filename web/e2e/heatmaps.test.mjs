@@ -141,6 +141,24 @@ describe('Heatmaps in Chromium', () => {
     await page.keyboard.press('Enter');
     await share.waitFor({ state: 'detached' });
 
+    // A polygon, one click per corner, closed on its first corner: a triangle of 1/4 × 1/2 × ½
+    // of the image, saved at once with its share and kept after a reload.
+    await item.getByTestId('aoi-tools').getByText('Polygone').click();
+    await stage.scrollIntoViewIfNeeded();
+    const frame = await stage.boundingBox();
+    for (const [x, y] of [[0.5, 0.25], [0.75, 0.75], [0.25, 0.75]]) {
+      await page.mouse.click(frame.x + frame.width * x, frame.y + frame.height * y);
+    }
+    assert.equal(await item.getByTestId('polygon-corner').count(), 3);
+    await page.mouse.click(frame.x + frame.width * 0.5, frame.y + frame.height * 0.25);
+    await share.waitFor();
+    assert.match((await share.textContent()).replace(/\s/g, ' '), /sur 13 % de la surface/);
+    await page.reload();
+    await item.getByTestId('area-share').waitFor();
+    assert.match((await item.getByTestId('area-share').textContent()).replace(/\s/g, ' '), /sur 13 % de la surface/);
+    await item.getByRole('button', { name: 'Supprimer la zone « Zone 1 »' }).click();
+    await item.getByTestId('area-share').waitFor({ state: 'detached' });
+
     // The chat widget is there on the results page.
     assert.equal(await page.getByTestId('chat-widget').count(), 1);
 

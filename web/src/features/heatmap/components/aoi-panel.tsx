@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 
 import { Button } from '@/components/ui/button';
 import { apiErrorKey, fieldErrorKey, isApiError } from '@/lib/api';
+import { cn } from '@/lib/cn';
 
 import {
   MAX_AOI_NAME,
@@ -110,8 +111,24 @@ export function AoiPanel({ heatmapId, item, result, others, drawing, hintId, rea
       <h4 ref={titleRef} className="hm-subtitle" tabIndex={-1}>
         {t('heatmap.areas.title')}
       </h4>
+      <fieldset className="hm-segmented hm-areas__tools" data-testid="aoi-tools">
+        <legend className="visually-hidden">{t('heatmap.areas.tool')}</legend>
+        {(['rect', 'polygon'] as const).map((tool) => (
+          <label key={tool} className={cn('hm-segmented__option', drawing.tool === tool && 'hm-segmented__option--active')}>
+            <input
+              type="radio"
+              className="visually-hidden"
+              name={`${hintId}-tool`}
+              value={tool}
+              checked={drawing.tool === tool}
+              onChange={() => drawing.setTool(tool)}
+            />
+            {t(`heatmap.areas.tools.${tool}`)}
+          </label>
+        ))}
+      </fieldset>
       <p id={hintId} className="field__hint">
-        {t('heatmap.areas.hint')}
+        {t(drawing.tool === 'polygon' ? 'heatmap.areas.hintPolygon' : 'heatmap.areas.hint')}
       </p>
       <datalist id={presetsId}>
         {PRESETS.map((preset) => (

@@ -1,4 +1,4 @@
-import { useId, useLayoutEffect, useRef, useState, type PointerEvent, type ReactNode } from 'react';
+import { useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { Button } from '@/components/ui/button';
@@ -6,6 +6,8 @@ import { cn } from '@/lib/cn';
 
 import type { Aoi, AoiPoint, HeatmapResult, Hotspot, Rect } from '../api/heatmaps';
 import { rectFromPoints } from '../lib/attention';
+import { clickCorner, closePolygon, removeCorner, type PolygonStep } from '../lib/polygon';
+import type { DrawTool } from '../lib/use-aoi-drawing';
 import { MODES, useViewState, type ViewMode, type ViewState } from '../lib/view-state';
 import { useOpacityStyle, usePointStyle, useRectStyle } from '../lib/use-rect-style';
 
@@ -78,6 +80,10 @@ export type AttentionStageProps = {
   markers?: boolean;
   /** Drawing: called with each rectangle drawn with the pointer (none when absent). */
   onDraw?: (rect: Rect) => void;
+  /** What the pointer draws: rectangles (drag) or polygons (a click per corner). */
+  tool?: DrawTool;
+  /** Drawing: called with each polygon closed (none when absent). */
+  onDrawPolygon?: (points: AoiPoint[]) => void;
   /** A rectangle being saved, shown dashed until it arrives in `aois`. */
   pending?: Rect | null;
   describedBy?: string;
@@ -91,8 +97,29 @@ export type AttentionStageProps = {
  */
 export function AttentionStage(props: AttentionStageProps) {
   const { name, src, width, height, result, mode, opacity, panel, aois = [], markers, onDraw, pending, describedBy } = props;
+  const { tool = 'rect', onDrawPolygon } = props;
   const { t } = useTranslation();
   const [draft, setDraft] = useState<Rect | null>(null);
+  // The polygon being drawn: its corners, and where the pointer is (the next edge follows it).
+  const [corners, setCorners] = useState<AoiPoint[]>([]);
+  const [hover, setHover] = useState<AoiPoint | null>(null);
+  const polygonMode = tool === 'polygon' && Boolean(onDrawPolygon);
+  const [drawnTool, setDrawnTool] = useState(tool);
+  if (drawnTool !== tool) {
+    // Another tool: the unfinished polygon is dropped (state adjusted during render).
+    setDrawnTool(tool);
+    setCorners([]);
+    setHover(null);
+  }
+  const applyStep = (step: PolygonStep) => {
+    if (step.kind === 'closed') {
+      setCorners([]);
+      setHover(null);
+      onDrawPolygon?.(step.points);
+    } else {
+      setCorners(step.points);
+    }
+  };
   const stageRef = useRef<HTMLDivElement>(null);
   const layerRef = useRef<HTMLImageElement>(null);
   const start = useRef<{ x: number; y: number } | null>(null);
@@ -109,6 +136,14 @@ export function AttentionStage(props: AttentionStageProps) {
     return { x: (event.clientX - box.left) / box.width, y: (event.clientY - box.top) / box.height };
   };
   const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
+    if (polygonMode) {
+      const point = event.button === 0 ? pointFrom(event) : null;
+      if (!point) return;
+      event.preventDefault();
+      event.currentTarget.focus();
+      applyStep(clickCorner(corners, point));
+      return;
+    }
     if (!onDraw || event.button !== 0) return;
     const point = pointFrom(event);
     if (!point) return;
@@ -118,6 +153,10 @@ export function AttentionStage(props: AttentionStageProps) {
     setDraft(rectFromPoints(point, point));
   };
   const onPointerMove = (event: PointerEvent<HTMLDivElement>) => {
+    if (polygonMode) {
+      if (corners.length > 0) setHover(pointFrom(event));
+      return;
+    }
     const point = start.current && pointFrom(event);
     if (start.current && point) setDraft(rectFromPoints(start.current, point));
   };
@@ -136,6 +175,17 @@ export function AttentionStage(props: AttentionStageProps) {
     start.current = null;
     setDraft(null);
   };
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (!polygonMode || corners.length === 0) return;
+    if (event.key === 'Enter') applyStep(closePolygon(corners));
+    else if (event.key === 'Backspace') setCorners(removeCorner(corners));
+    else if (event.key === 'Escape') {
+      setCorners([]);
+      setHover(null);
+    } else return;
+    event.preventDefault();
+    event.stopPropagation();
+  };
 
   const layer =
     mode === 'heatmap'
@@ -148,12 +198,15 @@ export function AttentionStage(props: AttentionStageProps) {
   return (
     <div
       ref={stageRef}
-      className={cn('hm-stage', onDraw && 'hm-stage--draw')}
+      className={cn('hm-stage', (onDraw || polygonMode) && 'hm-stage--draw')}
       aria-describedby={describedBy}
+      tabIndex={polygonMode ? 0 : undefined}
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}
-      onPointerUp={onPointerUp}
+      onPointerUp={polygonMode ? undefined : onPointerUp}
       onPointerCancel={onPointerCancel}
+      onDoubleClick={polygonMode ? () => applyStep(closePolygon(corners)) : undefined}
+      onKeyDown={onKeyDown}
       data-testid="attention-stage"
       data-mode={mode}
     >
@@ -179,8 +232,16 @@ export function AttentionStage(props: AttentionStageProps) {
           data-testid={layer.testId}
         />
       ) : null}
-      {(panel && panel.length >= 3) || aois.length > 0 ? (
+      {(panel && panel.length >= 3) || aois.length > 0 || corners.length > 0 ? (
         <svg className="hm-aoi" viewBox="0 0 1 1" preserveAspectRatio="none" aria-hidden="true">
+          {corners.length > 0 ? (
+            <polyline
+              className="hm-aoi__draft"
+              points={outline(hover ? [...corners, hover] : corners)}
+              vectorEffect="non-scaling-stroke"
+              data-testid="polygon-draft"
+            />
+          ) : null}
           {panel && panel.length >= 3 ? (
             <polygon className="hm-aoi__panel" points={outline(panel)} vectorEffect="non-scaling-stroke" data-testid="aoi-outline" />
           ) : null}
@@ -195,9 +256,19 @@ export function AttentionStage(props: AttentionStageProps) {
       {markers
         ? result.hotspots.map((hotspot) => <HotspotMarker key={hotspot.rank} hotspot={hotspot} />)
         : null}
+      {corners.map((corner, index) => (
+        <CornerDot key={index} point={corner} first={index === 0} />
+      ))}
       {draft ? <AreaBox rect={draft} /> : pending ? <AreaBox rect={pending} /> : null}
     </div>
   );
+}
+
+/** A corner of the polygon being drawn (the first one larger: a click on it closes the polygon). */
+function CornerDot({ point, first }: { point: AoiPoint; first: boolean }) {
+  const ref = useRef<HTMLSpanElement>(null);
+  usePointStyle(ref, point.x, point.y);
+  return <span ref={ref} className={cn('hm-corner', first && 'hm-corner--first')} aria-hidden="true" data-testid="polygon-corner" />;
 }
 
 /** An area's number, at the top-left corner of its bounding box. */

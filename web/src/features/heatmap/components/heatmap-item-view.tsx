@@ -110,6 +110,8 @@ function ItemResult({ item, result, name, heatmapId, others, readOnly, sharedBen
         panel={item.aoi}
         aois={item.aois}
         onDraw={readOnly ? undefined : drawing.onDraw}
+        tool={drawing.tool}
+        onDrawPolygon={readOnly ? undefined : drawing.onDrawPolygon}
         pending={drawing.pending}
         hintId={readOnly ? undefined : hintId}
         actions={
