@@ -159,6 +159,25 @@ describe('Heatmaps in Chromium', () => {
     await item.getByRole('button', { name: 'Supprimer la zone « Zone 1 »' }).click();
     await item.getByTestId('area-share').waitFor({ state: 'detached' });
 
+    // Zoomed in around the centre (two steps of ×1.25), a rectangle across the middle half of
+    // the frame covers the middle 32 % of the image each way: 10 % of its surface.
+    await item.getByTestId('aoi-tools').getByText('Rectangle').click();
+    await item.getByTestId('zoom-in').click();
+    await item.getByTestId('zoom-in').click();
+    assert.equal((await item.getByTestId('zoom-level').textContent()).replace(/\s/g, ' '), '156 %');
+    await stage.scrollIntoViewIfNeeded();
+    const zoomed = await stage.boundingBox();
+    await page.mouse.move(zoomed.x + zoomed.width * 0.25, zoomed.y + zoomed.height * 0.25);
+    await page.mouse.down();
+    await page.mouse.move(zoomed.x + zoomed.width * 0.75, zoomed.y + zoomed.height * 0.75, { steps: 6 });
+    await page.mouse.up();
+    await item.getByTestId('area-share').waitFor();
+    assert.match((await item.getByTestId('area-share').textContent()).replace(/\s/g, ' '), /sur 10 % de la surface/);
+    await item.getByTestId('zoom-fit').click();
+    assert.equal((await item.getByTestId('zoom-level').textContent()).replace(/\s/g, ' '), '100 %');
+    await item.getByRole('button', { name: 'Supprimer la zone « Zone 1 »' }).click();
+    await item.getByTestId('area-share').waitFor({ state: 'detached' });
+
     // The chat widget is there on the results page.
     assert.equal(await page.getByTestId('chat-widget').count(), 1);
 

@@ -494,7 +494,10 @@ describe('heatmap results', () => {
     });
     const { user } = renderApp('/heatmap/results/h1');
     const stage = await screen.findByTestId('attention-stage');
-    stage.getBoundingClientRect = () => DOMRect.fromRect({ x: 10, y: 20, width: 400, height: 200 });
+    // The image's box (the zoomed canvas inside the stage; at fit, the same as the stage's).
+    for (const box of [stage, stage.querySelector('.hm-stage__canvas')!]) {
+      box.getBoundingClientRect = () => DOMRect.fromRect({ x: 10, y: 20, width: 400, height: 200 });
+    }
 
     // The top-left quarter of the image, saved at once as "Zone 1".
     fireEvent.pointerDown(stage, { button: 0, pointerId: 1, clientX: 10, clientY: 20 });

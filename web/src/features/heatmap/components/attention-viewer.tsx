@@ -1,4 +1,4 @@
-import { useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { Button } from '@/components/ui/button';
@@ -7,6 +7,7 @@ import { cn } from '@/lib/cn';
 import type { Aoi, AoiPoint, HeatmapResult, Hotspot, Rect } from '../api/heatmaps';
 import { rectFromPoints } from '../lib/attention';
 import { clickCorner, closePolygon, removeCorner, type PolygonStep } from '../lib/polygon';
+import { FIT, MAX_ZOOM, MIN_ZOOM, pan, STEP, zoomAt, zoomCentre, type Zoom } from '../lib/zoom';
 import type { DrawTool } from '../lib/use-aoi-drawing';
 import { MODES, useViewState, type ViewMode, type ViewState } from '../lib/view-state';
 import { useOpacityStyle, usePointStyle, useRectStyle } from '../lib/use-rect-style';
@@ -121,21 +122,117 @@ export function AttentionStage(props: AttentionStageProps) {
     }
   };
   const stageRef = useRef<HTMLDivElement>(null);
+  const canvasRef = useRef<HTMLDivElement>(null);
   const layerRef = useRef<HTMLImageElement>(null);
   const start = useRef<{ x: number; y: number } | null>(null);
+  // Zoom and pan (lib/zoom.ts): a drag pans instead of drawing with the middle button, with the
+  // space bar held, or when there is nothing to draw; two fingers pinch.
+  const [zoom, setZoom] = useState<Zoom>(FIT);
+  const panning = useRef<{ x: number; y: number; zoom: Zoom } | null>(null);
+  const space = useRef(false);
+  const touches = useRef(new Map<number, { x: number; y: number }>());
+  const pinch = useRef<{ distance: number; mid: { x: number; y: number }; zoom: Zoom } | null>(null);
 
   useOpacityStyle(layerRef, opacity / 100, mode);
   useLayoutEffect(() => {
     // The stage never grows taller than the viewport allows (CSS reads the image's aspect ratio).
     stageRef.current?.style.setProperty('--aspect', String(width / Math.max(1, height)));
   }, [width, height]);
+  useLayoutEffect(() => {
+    canvasRef.current?.style.setProperty('transform', `translate(${zoom.tx}px, ${zoom.ty}px) scale(${zoom.z})`);
+    // Markers and labels keep their size on screen (CSS divides by the zoom).
+    stageRef.current?.style.setProperty('--zoom', String(zoom.z));
+  }, [zoom]);
 
-  const pointFrom = (event: PointerEvent) => {
+  const frame = () => {
     const box = stageRef.current?.getBoundingClientRect();
+    return box && box.width > 0 && box.height > 0 ? box : null;
+  };
+  const zoomBy = (factor: number, at?: { clientX: number; clientY: number }) => {
+    const box = frame();
+    if (!box) return;
+    setZoom((current) =>
+      at ? zoomAt(current, factor, { x: at.clientX - box.left, y: at.clientY - box.top }, box) : zoomCentre(current, factor, box),
+    );
+  };
+  // Ctrl + wheel (and a trackpad's pinch, which browsers send as one) zooms at the pointer; the
+  // plain wheel still scrolls the page. A native listener, so that the page's zoom is prevented.
+  useEffect(() => {
+    const stage = stageRef.current;
+    if (!stage) return;
+    const onWheel = (event: WheelEvent) => {
+      if (!event.ctrlKey && !event.metaKey) return;
+      event.preventDefault();
+      const box = stage.getBoundingClientRect();
+      const factor = Math.min(2, Math.max(0.5, Math.pow(STEP, -event.deltaY / 100)));
+      setZoom((current) => zoomAt(current, factor, { x: event.clientX - box.left, y: event.clientY - box.top }, box));
+    };
+    stage.addEventListener('wheel', onWheel, { passive: false });
+    return () => stage.removeEventListener('wheel', onWheel);
+  }, []);
+
+  /** The pointer's place on the image (0..1), whatever the zoom (the canvas's box is transformed). */
+  const pointFrom = (event: PointerEvent) => {
+    const box = canvasRef.current?.getBoundingClientRect();
     if (!box || box.width === 0 || box.height === 0) return null;
     return { x: (event.clientX - box.left) / box.width, y: (event.clientY - box.top) / box.height };
   };
+  /** Starts a pinch (two fingers) or a pan, if this pointer begins one; true when it does. */
+  const startGesture = (event: PointerEvent<HTMLDivElement>) => {
+    if (event.pointerType === 'touch') {
+      touches.current.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      if (touches.current.size === 2) {
+        const [a, b] = [...touches.current.values()];
+        start.current = null;
+        setDraft(null);
+        pinch.current = { distance: Math.hypot(a.x - b.x, a.y - b.y), mid: { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 }, zoom };
+        return true;
+      }
+    }
+    const drawing = Boolean(onDraw) || polygonMode;
+    const wantsPan = zoom.z > 1 && (event.button === 1 || (event.button === 0 && (space.current || !drawing)));
+    if (!wantsPan) return false;
+    event.preventDefault();
+    event.currentTarget.setPointerCapture?.(event.pointerId);
+    panning.current = { x: event.clientX, y: event.clientY, zoom };
+    return true;
+  };
+  /** Moves a pinch or a pan on; true when one is under way. */
+  const moveGesture = (event: PointerEvent<HTMLDivElement>) => {
+    if (touches.current.has(event.pointerId)) touches.current.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    const box = frame();
+    if (pinch.current && touches.current.size === 2 && box) {
+      const [a, b] = [...touches.current.values()];
+      const mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+      const { distance, zoom: from } = pinch.current;
+      const scaled = zoomAt(from, Math.hypot(a.x - b.x, a.y - b.y) / Math.max(1, distance), { x: pinch.current.mid.x - box.left, y: pinch.current.mid.y - box.top }, box);
+      setZoom(pan(scaled, mid.x - pinch.current.mid.x, mid.y - pinch.current.mid.y, box));
+      return true;
+    }
+    if (panning.current && box) {
+      const { x, y, zoom: from } = panning.current;
+      setZoom(pan(from, event.clientX - x, event.clientY - y, box));
+      return true;
+    }
+    return Boolean(pinch.current);
+  };
+  /** Ends a pinch or a pan; true when one ended. */
+  const endGesture = (event: PointerEvent<HTMLDivElement>) => {
+    touches.current.delete(event.pointerId);
+    if (pinch.current) {
+      if (touches.current.size === 0) pinch.current = null;
+      return true;
+    }
+    if (panning.current) {
+      panning.current = null;
+      event.currentTarget.releasePointerCapture?.(event.pointerId);
+      return true;
+    }
+    return false;
+  };
   const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
+    event.currentTarget.focus({ preventScroll: true });
+    if (startGesture(event)) return;
     if (polygonMode) {
       const point = event.button === 0 ? pointFrom(event) : null;
       if (!point) return;
@@ -153,6 +250,7 @@ export function AttentionStage(props: AttentionStageProps) {
     setDraft(rectFromPoints(point, point));
   };
   const onPointerMove = (event: PointerEvent<HTMLDivElement>) => {
+    if (moveGesture(event)) return;
     if (polygonMode) {
       if (corners.length > 0) setHover(pointFrom(event));
       return;
@@ -161,6 +259,7 @@ export function AttentionStage(props: AttentionStageProps) {
     if (start.current && point) setDraft(rectFromPoints(start.current, point));
   };
   const onPointerUp = (event: PointerEvent<HTMLDivElement>) => {
+    if (endGesture(event) || polygonMode) return;
     const origin = start.current;
     const point = origin && pointFrom(event);
     start.current = null;
@@ -171,11 +270,36 @@ export function AttentionStage(props: AttentionStageProps) {
     if (rect.width < MIN_SIDE || rect.height < MIN_SIDE) return;
     onDraw(rect);
   };
-  const onPointerCancel = () => {
+  const onPointerCancel = (event: PointerEvent<HTMLDivElement>) => {
+    endGesture(event);
     start.current = null;
     setDraft(null);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const box = frame();
+    const step = box ? Math.min(box.width, box.height) / 10 : 0;
+    const zoomKeys: Record<string, () => void> = {
+      '+': () => zoomBy(STEP),
+      '=': () => zoomBy(STEP),
+      '-': () => zoomBy(1 / STEP),
+      '0': () => setZoom(FIT),
+      ArrowLeft: () => box && setZoom((z) => pan(z, step, 0, box)),
+      ArrowRight: () => box && setZoom((z) => pan(z, -step, 0, box)),
+      ArrowUp: () => box && setZoom((z) => pan(z, 0, step, box)),
+      ArrowDown: () => box && setZoom((z) => pan(z, 0, -step, box)),
+    };
+    if (event.key === ' ') {
+      space.current = true;
+      event.preventDefault();
+      return;
+    }
+    if (event.key in zoomKeys && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      // Arrows move the image only when it is zoomed; otherwise they scroll the page.
+      if (event.key.startsWith('Arrow') && zoom.z === 1) return;
+      zoomKeys[event.key]();
+      event.preventDefault();
+      return;
+    }
     if (!polygonMode || corners.length === 0) return;
     if (event.key === 'Enter') applyStep(closePolygon(corners));
     else if (event.key === 'Backspace') setCorners(removeCorner(corners));
@@ -200,16 +324,24 @@ export function AttentionStage(props: AttentionStageProps) {
       ref={stageRef}
       className={cn('hm-stage', (onDraw || polygonMode) && 'hm-stage--draw')}
       aria-describedby={describedBy}
-      tabIndex={polygonMode ? 0 : undefined}
+      tabIndex={0}
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}
-      onPointerUp={polygonMode ? undefined : onPointerUp}
+      onPointerUp={onPointerUp}
       onPointerCancel={onPointerCancel}
       onDoubleClick={polygonMode ? () => applyStep(closePolygon(corners)) : undefined}
       onKeyDown={onKeyDown}
+      onKeyUp={(event) => {
+        if (event.key === ' ') space.current = false;
+      }}
+      onBlur={() => {
+        space.current = false;
+      }}
       data-testid="attention-stage"
       data-mode={mode}
+      data-zoom={zoom.z}
     >
+      <div ref={canvasRef} className="hm-stage__canvas">
       <img
         className="hm-stage__image"
         src={src}
@@ -260,6 +392,36 @@ export function AttentionStage(props: AttentionStageProps) {
         <CornerDot key={index} point={corner} first={index === 0} />
       ))}
       {draft ? <AreaBox rect={draft} /> : pending ? <AreaBox rect={pending} /> : null}
+      </div>
+      <ZoomBar zoom={zoom.z} onZoom={(factor) => zoomBy(factor)} onFit={() => setZoom(FIT)} />
+    </div>
+  );
+}
+
+/** Zoom buttons over the image's corner, with the zoom level (a click on them draws nothing). */
+function ZoomBar({ zoom, onZoom, onFit }: { zoom: number; onZoom: (factor: number) => void; onFit: () => void }) {
+  const { t, i18n } = useTranslation();
+  const level = new Intl.NumberFormat(i18n.language, { style: 'percent', maximumFractionDigits: 0 }).format(zoom);
+  return (
+    <div
+      className="hm-zoom"
+      role="group"
+      aria-label={t('heatmap.viewer.zoom.label')}
+      onPointerDown={(event) => event.stopPropagation()}
+      onDoubleClick={(event) => event.stopPropagation()}
+    >
+      <button type="button" className="hm-zoom__button" aria-label={t('heatmap.viewer.zoom.out')} disabled={zoom <= MIN_ZOOM} onClick={() => onZoom(1 / STEP)} data-testid="zoom-out">
+        −
+      </button>
+      <output className="hm-zoom__level" aria-live="polite" data-testid="zoom-level">
+        {level}
+      </output>
+      <button type="button" className="hm-zoom__button" aria-label={t('heatmap.viewer.zoom.in')} disabled={zoom >= MAX_ZOOM} onClick={() => onZoom(STEP)} data-testid="zoom-in">
+        +
+      </button>
+      <button type="button" className="hm-zoom__button hm-zoom__fit" disabled={zoom === 1} onClick={onFit} data-testid="zoom-fit">
+        {t('heatmap.viewer.zoom.fit')}
+      </button>
     </div>
   );
 }
