@@ -117,6 +117,191 @@ pub async fn list(
     page::newest_first(db, &select(), "c", request, from_row).await
 }
 
+/// How a creatives list is ordered (ties broken by id, in the same direction).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sort {
+    /// Newest first (the default, as [`list`]).
+    Newest,
+    Oldest,
+    /// By name, A → Z (lowercased by the database).
+    Name,
+    /// By name, Z → A.
+    NameDesc,
+    /// Most pixels first.
+    Largest,
+    Smallest,
+}
+
+impl Sort {
+    pub fn parse(text: &str) -> Option<Self> {
+        Some(match text {
+            "newest" => Sort::Newest,
+            "oldest" => Sort::Oldest,
+            "name" => Sort::Name,
+            "name_desc" => Sort::NameDesc,
+            "largest" => Sort::Largest,
+            "smallest" => Sort::Smallest,
+            _ => return None,
+        })
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Sort::Newest => "newest",
+            Sort::Oldest => "oldest",
+            Sort::Name => "name",
+            Sort::NameDesc => "name_desc",
+            Sort::Largest => "largest",
+            Sort::Smallest => "smallest",
+        }
+    }
+
+    /// The SQL of the sort key and whether it descends.
+    fn key(self) -> (&'static str, bool) {
+        match self {
+            Sort::Newest => ("c.created_at", true),
+            Sort::Oldest => ("c.created_at", false),
+            Sort::Name => ("LOWER(c.name)", false),
+            Sort::NameDesc => ("LOWER(c.name)", true),
+            Sort::Largest => ("(m.width * m.height)", true),
+            Sort::Smallest => ("(m.width * m.height)", false),
+        }
+    }
+
+    /// Whether the key is text (names) rather than a number.
+    pub fn is_text(self) -> bool {
+        matches!(self, Sort::Name | Sort::NameDesc)
+    }
+}
+
+/// A sort key value (the cursor's position).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SortKey {
+    Number(i64),
+    Text(String),
+}
+
+/// What a sorted page asks for.
+#[derive(Debug, Clone)]
+pub struct SortedPage<'a> {
+    pub sort: Sort,
+    pub limit: i64,
+    /// `(key, id)` of the last item of the previous page.
+    pub after: Option<(SortKey, &'a str)>,
+    pub query: &'a str,
+    /// Exact brand and campaign (as stored).
+    pub brand: Option<&'a str>,
+    pub campaign: Option<&'a str>,
+}
+
+/// One page of the owner's creatives in `page.sort` order, filtered by the search text, brand
+/// and campaign, after the keyset position when given, each with its sort key as the database
+/// computed it (the next cursor carries it, so `LOWER` need not agree with Rust's). Fetches
+/// `limit + 1` rows so the caller knows whether more follow.
+pub async fn list_sorted(
+    db: &Db,
+    owner_id: &str,
+    page: &SortedPage<'_>,
+) -> Result<Vec<(CreativeWithMedia, SortKey)>, DbError> {
+    let (key, descending) = page.sort.key();
+    let (cmp, dir) = if descending {
+        ("<", "DESC")
+    } else {
+        (">", "ASC")
+    };
+    let patterns = search::like_patterns(page.query);
+    let select = select().replacen(
+        " FROM creatives c",
+        &format!(", {key} AS sort_key FROM creatives c"),
+        1,
+    );
+    let mut sql = format!("{select} WHERE c.owner_id = $1");
+    let mut n = 1;
+    let mut next = || {
+        n += 1;
+        n
+    };
+    if page.after.is_some() {
+        let (a, b) = (next(), next());
+        sql.push_str(&format!(
+            " AND ({key} {cmp} ${a} OR ({key} = ${a} AND c.id {cmp} ${b}))"
+        ));
+    }
+    for _ in &patterns {
+        sql.push_str(&format!(" AND c.search LIKE ${} ESCAPE '\\'", next()));
+    }
+    if page.brand.is_some() {
+        sql.push_str(&format!(" AND c.brand = ${}", next()));
+    }
+    if page.campaign.is_some() {
+        sql.push_str(&format!(" AND c.campaign = ${}", next()));
+    }
+    sql.push_str(&format!(
+        " ORDER BY {key} {dir}, c.id {dir} LIMIT ${}",
+        next()
+    ));
+    let mut q = sqlx::query(&sql).bind(owner_id);
+    if let Some((after_key, after_id)) = &page.after {
+        q = match after_key {
+            SortKey::Number(v) => q.bind(*v),
+            SortKey::Text(v) => q.bind(v.clone()),
+        };
+        q = q.bind(after_id.to_string());
+    }
+    for pattern in &patterns {
+        q = q.bind(pattern.clone());
+    }
+    if let Some(brand) = page.brand {
+        q = q.bind(brand.to_owned());
+    }
+    if let Some(campaign) = page.campaign {
+        q = q.bind(campaign.to_owned());
+    }
+    let rows = q.bind(page.limit + 1).fetch_all(db.pool()).await?;
+    let text = page.sort.is_text();
+    rows.iter()
+        .map(|row| {
+            let key = if text {
+                SortKey::Text(row.try_get("sort_key")?)
+            } else {
+                SortKey::Number(row.try_get("sort_key")?)
+            };
+            Ok((from_row(row)?, key))
+        })
+        .collect::<Result<_, sqlx::Error>>()
+        .map_err(DbError::from)
+}
+
+/// The owner's brands and campaigns with how many creatives have each, in alphabetical order
+/// (accents and case ignored), for the library's filters.
+pub async fn facets(
+    db: &Db,
+    owner_id: &str,
+) -> Result<(Vec<(String, i64)>, Vec<(String, i64)>), DbError> {
+    let mut out = Vec::new();
+    for column in ["brand", "campaign"] {
+        let rows = sqlx::query(&format!(
+            "SELECT {column} AS value, COUNT(*) AS n FROM creatives \
+             WHERE owner_id = $1 AND {column} IS NOT NULL AND {column} <> '' \
+             GROUP BY {column}"
+        ))
+        .bind(owner_id)
+        .fetch_all(db.pool())
+        .await?;
+        let mut values = rows
+            .iter()
+            .map(|row| Ok((row.try_get("value")?, row.try_get("n")?)))
+            .collect::<Result<Vec<(String, i64)>, sqlx::Error>>()?;
+        // In the order a reader expects: accents and case ignored ("Été" between "Dunes" and
+        // "Hiver"), the same on both databases.
+        values.sort_by_cached_key(|(value, _)| (search::normalize(value), value.clone()));
+        out.push(values);
+    }
+    let campaigns = out.pop().unwrap_or_default();
+    let brands = out.pop().unwrap_or_default();
+    Ok((brands, campaigns))
+}
+
 /// Saves the editable fields (name, brand, campaign, notes) and `updated_at`.
 pub async fn update(db: &Db, creative: &CreativeRow) -> Result<bool, DbError> {
     let done = sqlx::query(

@@ -319,3 +319,135 @@ async fn json_bodies_are_limited_and_methods_checked() {
     let response = app.api_send(Method::PUT, "/creatives", &user).await;
     assert_api_error(response, 405, "method_not_allowed").await;
 }
+
+/// Pages through `GET /creatives?{query}` two at a time; the names in order.
+async fn all_pages(app: &TestApp, user: &User, query: &str) -> Vec<String> {
+    let mut names_seen = Vec::new();
+    let mut cursor: Option<String> = None;
+    for _ in 0..20 {
+        let path = match &cursor {
+            Some(c) => format!("{query}&limit=2&cursor={c}"),
+            None => format!("{query}&limit=2"),
+        };
+        let page = list(app, user, &path).await;
+        names_seen.extend(names(&page));
+        match page["next_cursor"].as_str() {
+            Some(next) => cursor = Some(next.to_owned()),
+            None => return names_seen,
+        }
+    }
+    panic!("more pages than creatives for {query}");
+}
+
+#[tokio::test]
+async fn the_library_sorts_by_date_name_or_size_and_filters_by_brand_and_campaign() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    // Name, brand, campaign, size; two with the same pixel count, two with the same name.
+    let specs = [
+        ("banane", Some("Fruity"), Some("Été"), (40, 30)),
+        ("Ananas", Some("Fruity"), Some("Hiver"), (80, 60)),
+        ("cerise", None, Some("Été"), (30, 40)),
+        ("Datte", Some("Dunes"), None, (120, 90)),
+        ("ananas", Some("Dunes"), Some("Été"), (20, 10)),
+        ("Figue", Some("Fruity"), None, (60, 50)),
+    ];
+    for (name, brand, campaign, (w, h)) in specs {
+        let media = app
+            .upload_ok(&user, &format!("{name}.png"), png(w, h))
+            .await;
+        app.creative_of(
+            &user,
+            &media,
+            json!({"name": name, "brand": brand, "campaign": campaign}),
+        )
+        .await;
+    }
+    let other = app.new_user().await;
+    let media = app.upload_ok(&other, "x.png", png(10, 10)).await;
+    app.creative_of(&other, &media, json!({"name": "aaa", "brand": "Fruity"}))
+        .await;
+
+    let created: Vec<String> = specs.iter().map(|s| s.0.to_owned()).collect();
+    let mut newest = created.clone();
+    newest.reverse();
+    assert_eq!(all_pages(&app, &user, "?sort=newest").await, newest);
+    assert_eq!(
+        all_pages(&app, &user, "?").await,
+        newest,
+        "newest is the default"
+    );
+    assert_eq!(all_pages(&app, &user, "?sort=oldest").await, created);
+
+    // By name whatever the case; the two "ananas" in either order, each once.
+    let by_name = all_pages(&app, &user, "?sort=name").await;
+    assert_eq!(by_name.len(), 6);
+    let lower: Vec<String> = by_name.iter().map(|n| n.to_lowercase()).collect();
+    assert_eq!(
+        lower,
+        ["ananas", "ananas", "banane", "cerise", "datte", "figue"]
+    );
+    assert!(by_name.contains(&"Ananas".to_owned()) && by_name.contains(&"ananas".to_owned()));
+    let mut backwards = all_pages(&app, &user, "?sort=name_desc").await;
+    backwards.reverse();
+    assert_eq!(backwards, by_name, "Z → A is A → Z reversed, ties included");
+
+    // By pixels: 120 × 90, 80 × 60, 60 × 50, then 40 × 30 and 30 × 40 (equal), then 20 × 10.
+    let largest = all_pages(&app, &user, "?sort=largest").await;
+    assert_eq!(&largest[..3], ["Datte", "Ananas", "Figue"]);
+    let mut tie = largest[3..5].to_vec();
+    tie.sort();
+    assert_eq!(tie, ["banane", "cerise"]);
+    assert_eq!(largest[5], "ananas");
+    let mut smallest = all_pages(&app, &user, "?sort=smallest").await;
+    smallest.reverse();
+    assert_eq!(smallest, largest);
+
+    // Filters, alone, together, with the search and another order; never another user's.
+    assert_eq!(
+        all_pages(&app, &user, "?brand=Fruity&sort=name").await,
+        ["Ananas", "banane", "Figue"]
+    );
+    assert_eq!(
+        all_pages(&app, &user, "?campaign=%C3%89t%C3%A9&sort=oldest").await,
+        ["banane", "cerise", "ananas"]
+    );
+    assert_eq!(
+        all_pages(&app, &user, "?brand=Dunes&campaign=%C3%89t%C3%A9").await,
+        ["ananas"]
+    );
+    assert_eq!(
+        all_pages(&app, &user, "?q=ANA&brand=Fruity").await,
+        ["Ananas", "banane"]
+    );
+
+    let facets = app
+        .api_send(Method::GET, "/creatives/facets", &user)
+        .await
+        .json::<Value>()
+        .await
+        .unwrap();
+    assert_eq!(
+        facets,
+        json!({
+            "brands": [{"name": "Dunes", "count": 2}, {"name": "Fruity", "count": 3}],
+            "campaigns": [{"name": "Été", "count": 3}, {"name": "Hiver", "count": 1}],
+        })
+    );
+
+    // An unknown order, or a cursor made for another order, is refused.
+    let response = app
+        .api_send(Method::GET, "/creatives?sort=colour", &user)
+        .await;
+    assert_fields(response, json!({"sort": "invalid"})).await;
+    let first = list(&app, &user, "?limit=2").await;
+    let cursor = first["next_cursor"].as_str().unwrap();
+    let response = app
+        .api_send(
+            Method::GET,
+            &format!("/creatives?sort=name&cursor={cursor}"),
+            &user,
+        )
+        .await;
+    assert_fields(response, json!({"cursor": "invalid_value"})).await;
+}

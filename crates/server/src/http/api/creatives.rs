@@ -1,16 +1,23 @@
-//! Creatives: `POST /creatives`, `GET /creatives?limit=&cursor=&q=`, and
+//! Creatives: `POST /creatives`, `GET /creatives?limit=&cursor=&q=&sort=&brand=&campaign=`,
+//! `GET /creatives/facets`, and
 //! `GET`/`PATCH`/`DELETE /creatives/{id}`. A creative is one of the user's uploaded images with
 //! a name and optional brand, campaign and notes.
 
-use axum::extract::{Path, State};
+use std::collections::HashMap;
+
+use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::routing::get;
 use axum::{Json, Router};
 use serde_json::{Value, json};
 
 use super::error::ApiError;
-use super::input::{ApiUser, Fields, JsonObject, ListQuery, Patch, parse_id, rfc3339};
+use super::error::FieldErrors;
+use super::input::{
+    ApiUser, Fields, JsonObject, Page, Patch, decode_cursor, encode_cursor, parse_id, rfc3339,
+};
 use super::media::{media_json, now_secs, release};
+use crate::db::creatives::{Sort, SortKey, SortedPage};
 use crate::db::{self, creatives::CreativeRow, creatives::CreativeWithMedia};
 use crate::state::AppState;
 
@@ -23,6 +30,7 @@ pub const MAX_NOTES: usize = 5000;
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/creatives", get(list).post(create))
+        .route("/creatives/facets", get(facets))
         .route(
             "/creatives/{id}",
             get(get_one).patch(update).delete(delete_one),
@@ -131,19 +139,109 @@ async fn create(
 }
 
 /// `GET /creatives?limit=&cursor=&q=` → `{items, next_cursor}`, newest first.
+/// `GET /creatives?limit=&cursor=&q=&sort=&brand=&campaign=`: one page of the library.
+/// `sort`: `newest` (the default), `oldest`, `name`, `name_desc`, `largest`, `smallest`
+/// (pixels); `brand` and `campaign` keep the creatives with exactly that value. A cursor
+/// continues the order it was made in; one from another order is refused.
 async fn list(
     State(state): State<AppState>,
     user: ApiUser,
-    list: ListQuery,
+    Query(params): Query<HashMap<String, String>>,
 ) -> Result<Json<Value>, ApiError> {
-    let rows =
-        db::creatives::list(&state.db, user.id(), list.page.limit, list.after(), &list.q).await?;
+    let get = |key: &str| {
+        params
+            .get(key)
+            .map(String::as_str)
+            .filter(|v| !v.trim().is_empty())
+    };
+    let limit = Page::parse(get("limit"), None)?.limit;
+    let mut errors = FieldErrors::new();
+    let sort = match get("sort") {
+        None => Sort::Newest,
+        Some(text) => Sort::parse(text).unwrap_or_else(|| {
+            errors.insert("sort".into(), "invalid");
+            Sort::Newest
+        }),
+    };
+    let after = match get("cursor") {
+        None => None,
+        Some(raw) => {
+            let decoded = decode_sorted_cursor(sort, raw);
+            if decoded.is_none() {
+                errors.insert("cursor".into(), "invalid_value");
+            }
+            decoded
+        }
+    };
+    if !errors.is_empty() {
+        return Err(ApiError::validation(errors));
+    }
+    let page = SortedPage {
+        sort,
+        limit,
+        after: after.as_ref().map(|(key, id)| (key.clone(), id.as_str())),
+        query: get("q").unwrap_or(""),
+        brand: get("brand"),
+        campaign: get("campaign"),
+    };
+    let mut rows = db::creatives::list_sorted(&state.db, user.id(), &page).await?;
+    let more = rows.len() as i64 > limit;
+    rows.truncate(usize::try_from(limit).unwrap_or(0));
+    let next_cursor = match rows.last() {
+        Some((last, key)) if more => json!(encode_sorted_cursor(sort, last, key)),
+        _ => Value::Null,
+    };
     let now = now_secs();
-    Ok(Json(list.page.respond(
-        rows,
-        |item| (item.creative.created_at, item.creative.id.as_str()),
-        |item| creative_json(item, now, &state),
-    )))
+    let items: Vec<Value> = rows
+        .iter()
+        .map(|(item, _)| creative_json(item, now, &state))
+        .collect();
+    Ok(Json(json!({"items": items, "next_cursor": next_cursor})))
+}
+
+/// The cursor after an item: newest-first cursors are the shared lists' (`created_at:id`),
+/// others hex of `sort|id|key`.
+fn encode_sorted_cursor(sort: Sort, item: &CreativeWithMedia, key: &SortKey) -> String {
+    let id = &item.creative.id;
+    match key {
+        SortKey::Number(at) if sort == Sort::Newest => encode_cursor(*at, id),
+        SortKey::Number(v) => hex::encode(format!("{}|{id}|{v}", sort.as_str())),
+        SortKey::Text(v) => hex::encode(format!("{}|{id}|{v}", sort.as_str())),
+    }
+}
+
+fn decode_sorted_cursor(sort: Sort, raw: &str) -> Option<(SortKey, String)> {
+    if sort == Sort::Newest {
+        return decode_cursor(raw).map(|(at, id)| (SortKey::Number(at), id));
+    }
+    let text = String::from_utf8(hex::decode(raw).ok()?).ok()?;
+    let mut parts = text.splitn(3, '|');
+    let (name, id, key) = (parts.next()?, parts.next()?, parts.next()?);
+    if name != sort.as_str() {
+        return None;
+    }
+    let id = uuid::Uuid::parse_str(id).ok()?.hyphenated().to_string();
+    let key = if sort.is_text() {
+        SortKey::Text(key.to_owned())
+    } else {
+        SortKey::Number(key.parse().ok()?)
+    };
+    Some((key, id))
+}
+
+/// `GET /creatives/facets` → `{"brands": [{"name", "count"}], "campaigns": [...]}`: the values
+/// the library's filters offer.
+async fn facets(State(state): State<AppState>, user: ApiUser) -> Result<Json<Value>, ApiError> {
+    let (brands, campaigns) = db::creatives::facets(&state.db, user.id()).await?;
+    let list = |values: Vec<(String, i64)>| -> Vec<Value> {
+        values
+            .into_iter()
+            .map(|(name, count)| json!({"name": name, "count": count}))
+            .collect()
+    };
+    Ok(Json(
+        json!({"brands": list(brands), "campaigns": list(campaigns)}),
+    ))
 }
 
 async fn find(state: &AppState, user: &ApiUser, id: &str) -> Result<CreativeWithMedia, ApiError> {

@@ -403,7 +403,8 @@ pub fn encode_cursor(created_at: i64, id: &str) -> String {
     hex::encode(format!("{created_at}:{id}"))
 }
 
-fn decode_cursor(raw: &str) -> Option<(i64, String)> {
+/// The `(created_at, id)` of a cursor made by [`encode_cursor`].
+pub fn decode_cursor(raw: &str) -> Option<(i64, String)> {
     let text = String::from_utf8(hex::decode(raw).ok()?).ok()?;
     let (created_at, id) = text.split_once(':')?;
     let id = uuid::Uuid::parse_str(id).ok()?.hyphenated().to_string();
