@@ -107,6 +107,22 @@ describe('Creatives and locations in Chromium', () => {
     await page.getByRole('link', { name: '← Retour aux créations' }).click();
     await grid.getByRole('link', { name: 'Affiche été 2026' }).waitFor();
 
+    // Sorted by name (Z → A), then searched without accents: kept in the address, across a reload.
+    await page.getByLabel('Trier par').selectOption('name_desc');
+    await page.waitForURL((url) => url.searchParams.get('sort') === 'name_desc');
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('[data-testid=creative-card] .media-card__name')].map((n) => n.textContent).join('|') ===
+      'affiche-hiver|Affiche été 2026',
+    );
+    await page.getByLabel('Rechercher').fill('ETE');
+    await page.waitForURL((url) => url.searchParams.get('q') === 'ETE');
+    await page.reload();
+    await grid.getByRole('link', { name: 'Affiche été 2026' }).waitFor();
+    assert.equal(await page.getByTestId('creative-card').count(), 1);
+    assert.equal(await page.getByLabel('Rechercher').inputValue(), 'ETE');
+    await page.getByRole('button', { name: 'Effacer les filtres' }).click();
+    await grid.getByRole('link', { name: 'affiche-hiver' }).waitFor();
+
     // Delete the other one after confirming.
     await grid.getByRole('link', { name: 'affiche-hiver' }).click();
     await page.getByTestId('delete-creative').click();

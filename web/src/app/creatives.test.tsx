@@ -55,6 +55,43 @@ describe('creatives page', () => {
     expect((init?.headers as Record<string, string>).Authorization).toBe('Bearer access');
   });
 
+  it('searches, filters by brand and campaign and sorts, all kept in the address; shows brand and campaign on cards', async () => {
+    const asked: string[] = [];
+    mockApi(({ path, query }) => {
+      if (path === '/creatives/facets') {
+        return { body: { brands: [{ name: 'Évian', count: 2 }], campaigns: [{ name: 'Été 2026', count: 1 }] } };
+      }
+      if (path !== '/creatives') return undefined;
+      asked.push(query.toString());
+      if (query.get('campaign')) return { body: { items: [], next_cursor: null } };
+      return {
+        body: {
+          items: [creative('c1', 'Affiche très longue pour le métro parisien', { brand: 'Évian', campaign: 'Été 2026' })],
+          next_cursor: null,
+        },
+      };
+    });
+    const { user } = renderApp('/creatives');
+    const card = await screen.findByTestId('creative-card');
+    expect(within(card).getByTestId('creative-tags')).toHaveTextContent('Évian · Été 2026');
+    expect(within(card).getByTitle('Affiche très longue pour le métro parisien')).toBeInTheDocument();
+
+    await user.selectOptions(screen.getByLabelText('Marque'), 'Évian');
+    await waitFor(() => expect(asked.at(-1)).toBe('limit=60&brand=%C3%89vian'));
+    await user.selectOptions(screen.getByLabelText('Trier par'), 'name');
+    await waitFor(() => expect(asked.at(-1)).toBe('limit=60&brand=%C3%89vian&sort=name'));
+    await user.type(screen.getByLabelText('Rechercher'), 'métro');
+    await waitFor(() => expect(asked.at(-1)).toBe('limit=60&q=m%C3%A9tro&brand=%C3%89vian&sort=name'));
+    expect(screen.getByRole('option', { name: 'Évian (2)' })).toBeInTheDocument();
+
+    // Nothing matches: said so, with a way back.
+    await user.selectOptions(screen.getByLabelText('Campagne'), 'Été 2026');
+    expect(await screen.findByText('Aucune création ne correspond à ces filtres.')).toBeInTheDocument();
+    await user.click(within(screen.getByTestId('creatives-no-match')).getByRole('button', { name: 'Effacer les filtres' }));
+    await waitFor(() => expect(asked.at(-1)).toBe('limit=60&sort=name'));
+    expect(screen.getByLabelText('Rechercher')).toHaveValue('');
+  });
+
   it('uploads several files, creates a creative for each success and shows a failure next to its file', async () => {
     const created: unknown[] = [];
     mockApi(({ method, path, body }) => {

@@ -63,12 +63,35 @@ export function useDeleteCreative() {
   });
 }
 
-export function creativesInfiniteQueryOptions(q = '') {
+/** The library's orders (`GET /creatives?sort=`). */
+export const CREATIVE_SORTS = ['newest', 'oldest', 'name', 'name_desc', 'largest', 'smallest'] as const;
+export type CreativeSort = (typeof CREATIVE_SORTS)[number];
+
+/** What the library shows: search text, brand and campaign filters, order. */
+export type CreativeFilters = { q: string; brand: string; campaign: string; sort: CreativeSort };
+
+export const NO_FILTERS: CreativeFilters = { q: '', brand: '', campaign: '', sort: 'newest' };
+
+export function creativesInfiniteQueryOptions(filters: CreativeFilters = NO_FILTERS) {
+  const { q, brand, campaign, sort } = filters;
   return infiniteQueryOptions({
-    queryKey: creativeKeys.list(q),
+    queryKey: [...creativeKeys.list(q), brand, campaign, sort] as const,
     initialPageParam: null as string | null,
     queryFn: ({ signal, pageParam }) =>
-      apiFetch<Page<Creative>>(`/creatives${queryString({ limit: 60, q, cursor: pageParam })}`, { signal }),
+      apiFetch<Page<Creative>>(
+        `/creatives${queryString({ limit: 60, q, brand, campaign, sort: sort === 'newest' ? undefined : sort, cursor: pageParam })}`,
+        { signal },
+      ),
     getNextPageParam: (last) => last.next_cursor,
+  });
+}
+
+export type Facet = { name: string; count: number };
+
+/** The brands and campaigns of the user's creatives, for the filters. */
+export function creativeFacetsQueryOptions() {
+  return queryOptions({
+    queryKey: [...creativeKeys.all, 'facets'] as const,
+    queryFn: ({ signal }) => apiFetch<{ brands: Facet[]; campaigns: Facet[] }>('/creatives/facets', { signal }),
   });
 }

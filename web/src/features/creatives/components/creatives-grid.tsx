@@ -6,21 +6,37 @@ import { QueryError } from '@/components/query-error';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 
-import { creativesInfiniteQueryOptions } from '../api/creatives';
+import { creativesInfiniteQueryOptions, NO_FILTERS, type CreativeFilters } from '../api/creatives';
 
 import { CreativesEmpty } from './creatives-empty';
 
-/** The user's creatives as a grid of thumbnails, newest first. */
-export function CreativesGrid() {
+/**
+ * The user's creatives as a grid of thumbnails, in the chosen order and filtered, each with its
+ * brand and campaign; names wrap between words, and a long one is cut with its full text on hover.
+ */
+export function CreativesGrid({ filters = NO_FILTERS, onClear }: { filters?: CreativeFilters; onClear?: () => void }) {
   const { t } = useTranslation();
-  const query = useInfiniteQuery(creativesInfiniteQueryOptions());
+  const query = useInfiniteQuery(creativesInfiniteQueryOptions(filters));
 
   if (query.isPending) return <Spinner />;
   if (query.isError) {
     return <QueryError error={query.error} onRetry={() => void query.refetch()} />;
   }
   const creatives = query.data.pages.flatMap((page) => page.items);
-  if (creatives.length === 0) return <CreativesEmpty />;
+  const filtered = Boolean(filters.q || filters.brand || filters.campaign);
+  if (creatives.length === 0 && !filtered) return <CreativesEmpty />;
+  if (creatives.length === 0) {
+    return (
+      <div className="library-empty" data-testid="creatives-no-match">
+        <p>{t('creatives.library.noMatch')}</p>
+        {onClear ? (
+          <Button variant="secondary" size="sm" onClick={onClear}>
+            {t('creatives.library.clear')}
+          </Button>
+        ) : null}
+      </div>
+    );
+  }
 
   return (
     <>
@@ -36,8 +52,15 @@ export function CreativesGrid() {
                 width={creative.media.width}
                 height={creative.media.height}
               />
-              <span className="media-card__name">{creative.name}</span>
+              <span className="media-card__name" title={creative.name}>
+                {creative.name}
+              </span>
             </Link>
+            {creative.brand || creative.campaign ? (
+              <span className="media-card__tags" data-testid="creative-tags">
+                {[creative.brand, creative.campaign].filter(Boolean).join(' · ')}
+              </span>
+            ) : null}
             <span className="media-card__meta">
               {t('creatives.dimensions', { width: creative.media.width, height: creative.media.height })}
             </span>
