@@ -1,4 +1,4 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
@@ -36,6 +36,44 @@ describe('toasts', () => {
     act(() => {
       vi.advanceTimersByTime(1);
     });
+    expect(screen.queryByTestId('toast')).not.toBeInTheDocument();
+  });
+
+  it('waits while the pointer is over it or the focus in it, then gives five full seconds again', () => {
+    vi.useFakeTimers();
+    render(<Toaster />);
+    act(() => toast('Emplacement « Gare » enregistré.'));
+    const item = screen.getByTestId('toast');
+    act(() => {
+      vi.advanceTimersByTime(TOAST_DURATION_MS - 100);
+    });
+    fireEvent.pointerEnter(item);
+    act(() => {
+      vi.advanceTimersByTime(3 * TOAST_DURATION_MS);
+    });
+    expect(screen.getByTestId('toast')).toBeInTheDocument();
+    fireEvent.pointerLeave(item);
+    // Focus on its close button also holds it.
+    act(() => screen.getByRole('button', { name: 'Fermer' }).focus());
+    act(() => {
+      vi.advanceTimersByTime(3 * TOAST_DURATION_MS);
+    });
+    expect(screen.getByTestId('toast')).toBeInTheDocument();
+    act(() => screen.getByRole('button', { name: 'Fermer' }).blur());
+    act(() => {
+      vi.advanceTimersByTime(TOAST_DURATION_MS - 1);
+    });
+    expect(screen.getByTestId('toast')).toBeInTheDocument();
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
+    expect(screen.queryByTestId('toast')).not.toBeInTheDocument();
+  });
+
+  it('closes on Escape', () => {
+    render(<Toaster />);
+    act(() => toast('Création « Affiche » supprimée.'));
+    fireEvent.keyDown(screen.getByTestId('toast'), { key: 'Escape' });
     expect(screen.queryByTestId('toast')).not.toBeInTheDocument();
   });
 

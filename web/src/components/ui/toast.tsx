@@ -1,7 +1,9 @@
 //! Draws the toasts of lib/toast.ts in one polite live region (`role="status"`), which exists
 //! before any toast so screen readers announce what is added to it. Each toast leaves after
-//! five seconds (started again when it is replaced) or on its close button.
-import { useEffect } from 'react';
+//! five seconds (started again when it is replaced) or on its close button; its time stops
+//! while the pointer is over it or the focus inside it (it can be read, or its button reached),
+//! and Escape in it closes it.
+import { useEffect, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { Button } from '@/components/ui/button';
@@ -12,14 +14,35 @@ function ToastItem({ toast: item }: { toast: Toast }) {
   const { t } = useTranslation();
   const dismiss = useToastStore((state) => state.dismiss);
 
-  // `shownAt` changes when the toast is replaced, which restarts its time.
+  const [hovered, setHovered] = useState(false);
+  const [focused, setFocused] = useState(false);
+  const paused = hovered || focused;
+
+  // `shownAt` changes when the toast is replaced, which restarts its time; so does leaving it
+  // after a pause (five full seconds to finish reading).
   useEffect(() => {
+    if (paused) return;
     const timer = window.setTimeout(() => dismiss(item.id), TOAST_DURATION_MS);
     return () => window.clearTimeout(timer);
-  }, [dismiss, item.id, item.shownAt]);
+  }, [dismiss, item.id, item.shownAt, paused]);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key === 'Escape') dismiss(item.id);
+  };
 
   return (
-    <div className={cn('toast', `toast--${item.variant}`)} data-testid="toast">
+    <div
+      className={cn('toast', `toast--${item.variant}`)}
+      data-testid="toast"
+      data-paused={paused || undefined}
+      onPointerEnter={() => setHovered(true)}
+      onPointerLeave={() => setHovered(false)}
+      onFocus={() => setFocused(true)}
+      onBlur={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setFocused(false);
+      }}
+      onKeyDown={onKeyDown}
+    >
       <p className="toast__message">{item.message}</p>
       <Button variant="ghost" size="sm" className="toast__close" onClick={() => dismiss(item.id)} aria-label={t('common.close')}>
         <span aria-hidden="true">×</span>
