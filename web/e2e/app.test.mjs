@@ -185,10 +185,16 @@ describe('Regard in Chromium', () => {
     assert.equal(await nav.isVisible(), false);
     assert.equal(await menu.evaluate((button) => button === document.activeElement), true);
 
-    // Wide again: the navigation shows and the button goes.
-    await page.setViewportSize({ width: 1280, height: 800 });
-    assert.equal(await nav.isVisible(), true);
-    assert.equal(await menu.isVisible(), false);
+    // Wider, the header stays one row at every width (the French labels are the longest): the
+    // menu button up to 900 px, then the whole navigation, made compact up to 1250 px.
+    for (const width of [641, 800, 900, 901, 1024, 1250, 1440]) {
+      await page.setViewportSize({ width, height: 800 });
+      const height = (await header.boundingBox()).height;
+      assert.ok(height < 70, `header ${height}px high at ${width}px`);
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `no sideways scroll at ${width}px`);
+      assert.equal(await nav.isVisible(), width > 900, `navigation shown at ${width}px`);
+      assert.equal(await menu.isVisible(), width <= 900, `menu button at ${width}px`);
+    }
 
     assert.deepEqual(errors, []);
     await context.close();
