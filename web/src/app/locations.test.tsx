@@ -166,6 +166,26 @@ describe('locations page', () => {
     expect([width, height].map((input) => (input as HTMLInputElement).value)).toEqual(['118', '176']);
   });
 
+  it('asks before leaving a form with unsaved changes, and not when nothing changed', async () => {
+    mockApi((call) => (call.method === 'GET' && /^\/(locations|creatives)$/.test(call.path) ? { body: { items: [], next_cursor: null } } : undefined));
+    const { user, router } = renderApp('/locations/new');
+    const name = await screen.findByLabelText(/^Nom/);
+    // Nothing typed: leaving asks nothing.
+    await user.click(screen.getByRole('link', { name: 'Créations' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/creatives'));
+    act(() => void router.navigate('/locations/new'));
+    await user.type(await screen.findByLabelText(/^Nom/), 'Gare de Lyon');
+    await user.click(screen.getByRole('link', { name: 'Créations' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Quitter sans enregistrer ?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Rester' }));
+    expect(router.state.location.pathname).toBe('/locations/new');
+    expect(screen.getByLabelText(/^Nom/)).toHaveValue('Gare de Lyon');
+    await user.click(screen.getByRole('link', { name: 'Créations' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Quitter sans enregistrer' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/creatives'));
+    expect(name).not.toBeInTheDocument();
+  });
+
   it('shows a failed photo upload with its translated message', async () => {
     const { ApiError } = await vi.importActual<typeof api>('@/lib/api');
     upload.mockRejectedValue(new ApiError(415, 'unsupported_media_type', 'x'));

@@ -39,7 +39,7 @@ function ToastItem({ toast: item }: { toast: Toast }) {
       onPointerLeave={() => setHovered(false)}
       onFocus={() => setFocused(true)}
       onBlur={(event) => {
-        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setFocused(false);
+        if (!event.currentTarget.contains(event.relatedTarget)) setFocused(false);
       }}
       onKeyDown={onKeyDown}
     >

@@ -3,6 +3,7 @@ import { useNavigate, useParams } from 'react-router';
 
 import { ContentLayout } from '@/components/layouts/content-layout';
 import { CreativeDetail } from '@/features/creatives/components/creative-detail';
+import { DISCARD_CHANGES } from '@/lib/use-unsaved-changes';
 
 export default function CreativeDetailRoute() {
   const { t } = useTranslation();
@@ -10,7 +11,7 @@ export default function CreativeDetailRoute() {
   const navigate = useNavigate();
   return (
     <ContentLayout title={t('creatives.detailTitle')}>
-      <CreativeDetail key={id} id={id} onDeleted={() => void navigate('/creatives', { replace: true })} />
+      <CreativeDetail key={id} id={id} onDeleted={() => void navigate('/creatives', { replace: true, state: DISCARD_CHANGES })} />
     </ContentLayout>
   );
 }

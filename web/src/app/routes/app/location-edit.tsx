@@ -4,6 +4,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { ContentLayout } from '@/components/layouts/content-layout';
 import { LocationEditor } from '@/features/locations/components/location-editor';
 import { LocationForm } from '@/features/locations/components/location-form';
+import { DISCARD_CHANGES } from '@/lib/use-unsaved-changes';
 
 /** `/locations/new` (create) and `/locations/:id` (edit). */
 export default function LocationEditRoute() {
@@ -17,7 +18,7 @@ export default function LocationEditRoute() {
         <Link to="/locations">{t('locations.back')}</Link>
       </p>
       {id ? (
-        <LocationEditor key={id} id={id} onSaved={back} onDeleted={() => void navigate('/locations', { replace: true })} />
+        <LocationEditor key={id} id={id} onSaved={back} onDeleted={() => void navigate('/locations', { replace: true, state: DISCARD_CHANGES })} />
       ) : (
         <LocationForm onSaved={back} />
       )}

@@ -3,6 +3,7 @@ import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
+import { LeaveDialog } from '@/components/leave-dialog';
 import { Banner } from '@/components/ui/banner';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/dialog';
@@ -11,6 +12,7 @@ import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { apiErrorKey, fieldErrorKey, isApiError } from '@/lib/api';
 import { useToast } from '@/lib/toast';
+import { useUnsavedChanges } from '@/lib/use-unsaved-changes';
 
 import { creativeQueryOptions, useDeleteCreative, useUpdateCreative, type Creative } from '../api/creatives';
 
@@ -200,6 +202,10 @@ function MetadataForm({ creative, update }: MetadataFormProps) {
     notes: creative.notes ?? '',
   });
   const [saved, setSaved] = useState(false);
+  // Unsaved when the fields differ from the creative as stored (a save brings them level).
+  const stored = { brand: creative.brand ?? '', campaign: creative.campaign ?? '', notes: creative.notes ?? '' };
+  const dirty = (Object.keys(stored) as Array<keyof typeof stored>).some((key) => values[key] !== stored[key]);
+  const unsaved = useUnsavedChanges(dirty);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -222,6 +228,7 @@ function MetadataForm({ creative, update }: MetadataFormProps) {
 
   return (
     <form className="detail__form" onSubmit={submit} noValidate>
+      <LeaveDialog blocker={unsaved.blocker} />
       <div className="field">
         <Label htmlFor={ids.brand}>{t('creatives.fields.brand')}</Label>
         <Input

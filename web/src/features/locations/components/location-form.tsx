@@ -8,7 +8,9 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select } from '@/components/ui/select';
 import { apiErrorKey, fieldErrorKey, isApiError, uploadMedia, type Media } from '@/lib/api';
+import { LeaveDialog } from '@/components/leave-dialog';
 import { useToast } from '@/lib/toast';
+import { useUnsavedChanges } from '@/lib/use-unsaved-changes';
 
 import {
   FORMAT_SIZES,
@@ -69,6 +71,17 @@ export type LocationFormProps = {
   extraActions?: ReactNode;
 };
 
+/** The corners the form opens with: the saved ones, else a default quad on a photo. */
+function openingQuad(location?: Location): Quad | null {
+  return parseQuad(location?.panel_quad) ?? (location?.photo ? defaultQuad() : null);
+}
+
+/** A new location's form as it opened: nothing typed, no photo (the defaults are not changes). */
+function isBlank(values: Values, photo: Media | null): boolean {
+  const blank = initialValues();
+  return photo === null && (Object.keys(values) as Array<keyof Values>).every((key) => values[key] === blank[key]);
+}
+
 /** Create or edit a location: site, panel, photo and the panel's four corners on it. */
 export function LocationForm({ location, onSaved, extraActions }: LocationFormProps) {
   const { t } = useTranslation();
@@ -76,10 +89,18 @@ export function LocationForm({ location, onSaved, extraActions }: LocationFormPr
   const toast = useToast();
   const [values, setValues] = useState<Values>(() => initialValues(location));
   const [photo, setPhoto] = useState<Media | null>(location?.photo ?? null);
-  const [quad, setQuad] = useState<Quad | null>(() => parseQuad(location?.panel_quad) ?? (location?.photo ? defaultQuad() : null));
+  const [quad, setQuad] = useState<Quad | null>(() => openingQuad(location));
   const [photoState, setPhotoState] = useState<PhotoState>({ status: 'idle' });
   const baseId = useId();
   const formRef = useRef<HTMLFormElement>(null);
+  // Unsaved changes: what the form holds against what it opened with.
+  const [opened] = useState(() => {
+    const start = openingQuad(location);
+    return JSON.stringify([initialValues(location), location?.photo?.id ?? null, location?.photo && start ? roundQuad(start) : null]);
+  });
+  const current = JSON.stringify([values, photo?.id ?? null, photo && quad ? roundQuad(quad) : null]);
+  const dirty = current !== opened && !(location === undefined && isBlank(values, photo));
+  const unsaved = useUnsavedChanges(dirty && !save.isSuccess);
 
   const fields = isApiError(save.error) ? save.error.fields : {};
   const set = (field: keyof Values) => (value: string) => setValues((current) => ({ ...current, [field]: value }));
@@ -138,6 +159,7 @@ export function LocationForm({ location, onSaved, extraActions }: LocationFormPr
         requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus()),
       onSuccess: (saved) => {
         toast.show(t('toast.locationSaved', { name: saved.name }), { id: `location-saved-${saved.id}` });
+        unsaved.allowLeave();
         onSaved(saved);
       },
     });
@@ -184,6 +206,7 @@ export function LocationForm({ location, onSaved, extraActions }: LocationFormPr
 
   return (
     <form ref={formRef} className="location-form" onSubmit={submit} noValidate data-testid="location-form">
+      <LeaveDialog blocker={unsaved.blocker} />
       {save.isError ? (
         <Banner variant="error">{otherError ? t(apiErrorKey(save.error)) : t('apiErrors.validation_failed')}</Banner>
       ) : null}
