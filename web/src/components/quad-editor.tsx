@@ -5,7 +5,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent, type PointerEve
 import { useTranslation } from 'react-i18next';
 
 import { cn } from '@/lib/cn';
-import { CORNERS, moveCorner, nudge, toNormalised, type Quad } from '@/lib/quad';
+import { CORNERS, loupePlacement, moveCorner, nudge, toNormalised, type Quad } from '@/lib/quad';
 
 export type QuadEditorProps = {
   /** The photo: shown when there are no `children`, and always in the loupe. */
@@ -39,6 +39,8 @@ export function QuadEditor({ src, width, height, quad, onChange, help, children,
   const frameRef = useRef<HTMLDivElement>(null);
   const loupeRef = useRef<HTMLDivElement>(null);
   const [active, setActive] = useState<number | null>(null);
+  // Whether the corner is moved by a finger (or a pen): the loupe then keeps clear of the hand.
+  const [touch, setTouch] = useState(false);
   const [dragging, setDragging] = useState<number | null>(null);
   const [frame, setFrame] = useState({ width: 0, height: 0 });
 
@@ -65,12 +67,11 @@ export function QuadEditor({ src, width, height, quad, onChange, help, children,
     loupe.style.backgroundImage = `url("${src}")`;
     loupe.style.backgroundSize = `${frame.width * LOUPE_ZOOM}px ${frame.height * LOUPE_ZOOM}px`;
     loupe.style.backgroundPosition = `${LOUPE_SIZE / 2 - px * LOUPE_ZOOM}px ${LOUPE_SIZE / 2 - py * LOUPE_ZOOM}px`;
-    // Beside the corner, on the side with more room, so the finger or cursor does not hide it.
-    const left = px > frame.width / 2 ? px - LOUPE_SIZE - 24 : px + 24;
-    const top = py > frame.height / 2 ? py - LOUPE_SIZE - 24 : py + 24;
-    loupe.style.left = `${Math.max(0, Math.min(frame.width - LOUPE_SIZE, left))}px`;
-    loupe.style.top = `${Math.max(0, Math.min(frame.height - LOUPE_SIZE, top))}px`;
-  }, [loupeCorner, quad, frame, src]);
+    // Beside the corner where the cursor or the finger does not hide it (lib/quad.ts).
+    const place = loupePlacement({ x: px, y: py }, frame, LOUPE_SIZE, touch);
+    loupe.style.left = `${place.x}px`;
+    loupe.style.top = `${place.y}px`;
+  }, [loupeCorner, quad, frame, src, touch]);
 
   const pointFromEvent = (event: PointerEvent) => {
     const rect = frameRef.current!.getBoundingClientRect();
@@ -79,6 +80,7 @@ export function QuadEditor({ src, width, height, quad, onChange, help, children,
 
   const onPointerDown = (index: number) => (event: PointerEvent<HTMLButtonElement>) => {
     event.preventDefault();
+    setTouch(event.pointerType === 'touch' || event.pointerType === 'pen');
     event.currentTarget.focus();
     event.currentTarget.setPointerCapture?.(event.pointerId);
     setDragging(index);

@@ -4,6 +4,7 @@ import {
   clampPoint,
   defaultQuad,
   isValidQuad,
+  loupePlacement,
   moveCorner,
   nudge,
   NUDGE_STEP,
@@ -81,3 +82,20 @@ describe('coordinates', () => {
     expect(roundQuad(q([[0.1234567891, 0], [1, 0], [1, 1], [0, 1]]))[0].x).toBe(0.123457);
   });
 });
+
+describe('the loupe beside a corner', () => {
+  const frame = { width: 400, height: 300 };
+  it('goes beside the cursor, on the side with more room, inside the frame', () => {
+    expect(loupePlacement({ x: 50, y: 50 }, frame, 120, false)).toEqual({ x: 74, y: 74 });
+    expect(loupePlacement({ x: 390, y: 290 }, frame, 120, false)).toEqual({ x: 246, y: 146 });
+  });
+  it('stays clear of a finger: above the corner, or beside it when the corner is near the top', () => {
+    const above = loupePlacement({ x: 200, y: 250 }, frame, 120, true);
+    expect(above).toEqual({ x: 140, y: 74 });
+    expect(above.y + 120).toBeLessThan(250 - 40);
+    const beside = loupePlacement({ x: 100, y: 40 }, frame, 120, true);
+    expect(beside).toEqual({ x: 156, y: 0 });
+    expect(beside.x).toBeGreaterThan(100 + 40);
+  });
+});
+

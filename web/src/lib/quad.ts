@@ -119,3 +119,23 @@ export function svgPoints(quad: Quad, size: Size): string {
 export function roundQuad(quad: Quad): Quad {
   return quad.map((p) => ({ x: Math.round(p.x * 1e6) / 1e6, y: Math.round(p.y * 1e6) / 1e6 })) as Quad;
 }
+
+/**
+ * Where the loupe goes (its top-left corner, pixels in the frame) for a corner at (x, y): beside
+ * the corner on the side with more room, clear of the cursor; for a finger, which hides what is
+ * under and around it, well above the corner (or, at the top of the photo, on the far side of
+ * it), never under the finger. Always inside the frame.
+ */
+export function loupePlacement(at: Point, frame: Size, size: number, touch: boolean): Point {
+  const fit = (value: number, room: number) => Math.max(0, Math.min(room - size, value));
+  if (!touch) {
+    const left = at.x > frame.width / 2 ? at.x - size - 24 : at.x + 24;
+    const top = at.y > frame.height / 2 ? at.y - size - 24 : at.y + 24;
+    return { x: fit(left, frame.width), y: fit(top, frame.height) };
+  }
+  const gap = 56;
+  if (at.y - gap - size >= 0) return { x: fit(at.x - size / 2, frame.width), y: at.y - gap - size };
+  // No room above: beside the finger, on the side with more room, level with the corner.
+  const left = at.x > frame.width / 2 ? at.x - gap - size : at.x + gap;
+  return { x: fit(left, frame.width), y: fit(at.y - size / 2, frame.height) };
+}
