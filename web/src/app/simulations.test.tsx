@@ -237,6 +237,23 @@ describe('/simulation', () => {
     expect(renderer.render.mock.lastCall?.[0].quad[0].x).toBeCloseTo(0.104, 9);
   });
 
+  it('asks before leaving an edited simulation, and not when nothing changed', async () => {
+    mockApi(server(() => [simulation({ status: 'done' })]));
+    const { user, router } = renderApp('/simulation/s1');
+    await screen.findByLabelText('Nom', { exact: true });
+    await waitFor(() => expect(screen.getByTestId('location-picker')).toHaveAttribute('data-selected', 'l1'));
+    await user.click(screen.getByRole('link', { name: 'Créations' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/creatives'));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+
+    await act(() => router.navigate('/simulation/s1'));
+    await user.type(await screen.findByLabelText('Nom', { exact: true }), ' bis');
+    await user.click(screen.getByRole('link', { name: 'Emplacements' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Quitter sans enregistrer ?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Quitter sans enregistrer' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/locations'));
+  });
+
   it('asks for a creative and a location, and shows the server field errors', async () => {
     mockApi(
       server(

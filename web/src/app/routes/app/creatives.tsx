@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 
@@ -8,8 +8,7 @@ import { CreativeUploadPanel } from '@/features/creatives/components/creative-up
 import { CreativesGrid } from '@/features/creatives/components/creatives-grid';
 import { CreativesToolbar } from '@/features/creatives/components/creatives-toolbar';
 import { NewCreativeButton } from '@/features/creatives/components/new-creative-button';
-
-import { SEARCH_DEBOUNCE_MS } from './locations';
+import { useSearchDraft } from '@/lib/use-search-draft';
 
 const PANEL_ID = 'creative-upload';
 
@@ -29,13 +28,7 @@ export default function CreativesRoute() {
   const [uploading, setUploading] = useState(false);
   const [params, setParams] = useSearchParams();
   const filters = readFilters(params);
-  const [draft, setDraft] = useState(filters.q);
-  // Back/forward (or a link) can change ?q= under the field: follow it.
-  const [shownQ, setShownQ] = useState(filters.q);
-  if (filters.q !== shownQ) {
-    setShownQ(filters.q);
-    setDraft(filters.q);
-  }
+  const { draft, setDraft } = useSearchDraft();
 
   const change = (patch: Partial<CreativeFilters>) => {
     if (patch.q !== undefined) setDraft(patch.q);
@@ -51,24 +44,6 @@ export default function CreativesRoute() {
       { replace: true },
     );
   };
-
-  // The search text is written to the URL once typing pauses; history is not flooded (replace).
-  const q = filters.q;
-  useEffect(() => {
-    if (draft === q) return;
-    const timer = window.setTimeout(() => {
-      setParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          if (draft.trim()) next.set('q', draft);
-          else next.delete('q');
-          return next;
-        },
-        { replace: true },
-      );
-    }, SEARCH_DEBOUNCE_MS);
-    return () => window.clearTimeout(timer);
-  }, [draft, q, setParams]);
 
   return (
     <ContentLayout

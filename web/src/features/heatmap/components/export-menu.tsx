@@ -1,11 +1,11 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import { apiErrorKey } from '@/lib/api';
 import { usePopover } from '@/lib/use-popover';
 
 import { imageExportPath, reportPath, safeFileName, useDownloadFile } from '../api/exports';
 import type { ViewState } from '../lib/view-state';
+import { DownloadError } from './download-error';
 
 type ExportMenuProps = {
   heatmapId: string;
@@ -80,11 +80,7 @@ export function ExportMenu({ heatmapId, itemId, name, view, markers }: ExportMen
           </button>
         ))}
       </div>
-      {download.isError ? (
-        <span role="alert" className="form-error">
-          {t(apiErrorKey(download.error))}
-        </span>
-      ) : null}
+      <DownloadError error={download.isError ? download.error : null} />
     </div>
   );
 }

@@ -6,7 +6,6 @@ import { useTranslation } from 'react-i18next';
 import { QueryError } from '@/components/query-error';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
-import { apiErrorKey } from '@/lib/api';
 import { cn } from '@/lib/cn';
 
 import { compareExportPath, reportPath, safeFileName, useDownloadFile } from '../api/exports';
@@ -17,6 +16,7 @@ import { itemName } from '../lib/names';
 import { useViewState, type ViewState } from '../lib/view-state';
 
 import { AttentionStage, Legend, ViewControls } from './attention-viewer';
+import { DownloadError } from './download-error';
 
 /** Most images side by side (more would be too small to read). */
 const MAX_SIDE_BY_SIDE = 4;
@@ -138,11 +138,7 @@ function CompareExports({ heatmapId, name, itemIds, view }: { heatmapId: string;
       >
         {t('heatmap.export.comparePdf')}
       </Button>
-      {download.isError ? (
-        <span role="alert" className="form-error">
-          {t(apiErrorKey(download.error))}
-        </span>
-      ) : null}
+      <DownloadError error={download.isError ? download.error : null} />
     </div>
   );
 }

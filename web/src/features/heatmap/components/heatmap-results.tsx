@@ -6,7 +6,6 @@ import { Link } from 'react-router';
 import { QueryError } from '@/components/query-error';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
-import { apiErrorKey } from '@/lib/api';
 
 import { reportPath, safeFileName, useDownloadFile } from '../api/exports';
 import { heatmapQueryOptions } from '../api/heatmaps';
@@ -16,6 +15,7 @@ import { itemName } from '../lib/names';
 import { HeatmapItemView } from './heatmap-item-view';
 import { SharePanel } from './share-panel';
 import { StatusBadge } from './status-badge';
+import { DownloadError } from './download-error';
 
 /**
  * The results of one heatmap: a summary line, then every image in order.
@@ -86,11 +86,7 @@ function ReportButton({ heatmapId, name }: { heatmapId: string; name: string }) 
       >
         {t('report.download')}
       </Button>
-      {download.isError ? (
-        <span role="alert" className="form-error">
-          {t(apiErrorKey(download.error))}
-        </span>
-      ) : null}
+      <DownloadError error={download.isError ? download.error : null} />
     </>
   );
 }

@@ -4,10 +4,12 @@ import { useTranslation } from 'react-i18next';
 
 import { Banner } from '@/components/ui/banner';
 import { Button } from '@/components/ui/button';
+import { LeaveDialog } from '@/components/leave-dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { apiErrorKey, fieldErrorKey, isApiError, uploadMedia } from '@/lib/api';
 import { defaultQuad, quadProblem, type Quad } from '@/lib/quad';
+import { useUnsavedChanges } from '@/lib/use-unsaved-changes';
 
 import {
   creativeOptionQueryOptions,
@@ -97,6 +99,10 @@ export function SimulationEditor({ simulation, creativeId = null, locationId = n
   const quad: Quad = draft.quad ?? ownQuad ?? defaultQuad();
   const aspect = panelAspect(location);
 
+  // What was last loaded or saved: a changed draft or a painted mask asks before leaving the page.
+  const [stored, setStored] = useState(() => JSON.stringify(draft));
+  const unsaved = useUnsavedChanges(JSON.stringify(draft) !== stored || painter.dirty);
+
   const update = useCallback((patch: Partial<Draft>) => setDraft((current) => ({ ...current, ...patch })), []);
   const setAdjustments = useCallback((adjustments: Adjustments) => update({ adjustments }), [update]);
   const setQuad = useCallback((next: Quad) => update({ quad: next }), [update]);
@@ -161,13 +167,18 @@ export function SimulationEditor({ simulation, creativeId = null, locationId = n
       }
     }
     const input = saveBody(draft, { existing: Boolean(simulation), locationQuad: ownQuad, maskMediaId });
+    const sent = JSON.stringify(draft);
     save.mutate(
       { id: simulation?.id, input },
       {
         onSuccess: (saved) => {
           painter.dirty = false;
           maskLoaded.current = saved.mask?.urls.original ?? null;
-          if (!simulation) onCreated(saved.id);
+          setStored(sent);
+          if (!simulation) {
+            unsaved.allowLeave();
+            onCreated(saved.id);
+          }
         },
       },
     );
@@ -180,6 +191,7 @@ export function SimulationEditor({ simulation, creativeId = null, locationId = n
 
   return (
     <form className="sim-editor" onSubmit={(event) => void onSubmit(event)} noValidate data-testid="simulation-editor">
+      <LeaveDialog blocker={unsaved.blocker} />
       <section className="card sim-section sim-section--config" aria-labelledby="simulation-configuration">
         <h2 id="simulation-configuration" className="card__title">
           {t('simulation.configuration')}
