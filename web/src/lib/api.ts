@@ -259,6 +259,7 @@ export type ApiErrorKey =
   | 'apiErrors.source_missing'
   | 'apiErrors.too_many_aois'
   | 'apiErrors.share_expired'
+  | 'apiErrors.not_done'
   | 'apiErrors.generic';
 
 const ERROR_KEYS: Record<string, ApiErrorKey> = {
@@ -277,6 +278,7 @@ const ERROR_KEYS: Record<string, ApiErrorKey> = {
   source_missing: 'apiErrors.source_missing',
   too_many_aois: 'apiErrors.too_many_aois',
   share_expired: 'apiErrors.share_expired',
+  not_done: 'apiErrors.not_done',
 };
 
 /** The translation key of an error code (anything unknown → the generic message). */
