@@ -825,3 +825,84 @@ async fn a_provider_refusal_is_passed_back_to_the_app() {
     assert_eq!(error["error_description"], "The user said no");
     assert!(landing.starts_with("http://app.test/in?"));
 }
+
+/// An ID token for `person` from the fake provider, signed with `pem`.
+fn id_token_for(issuer: &str, person: &Person, nonce: Option<&str>, pem: &str) -> String {
+    let now = chrono::Utc::now().timestamp();
+    let mut claims = json!({
+        "iss": issuer, "sub": person.sub, "aud": CLIENT_ID, "iat": now, "exp": now + 300,
+        "email": person.email, "email_verified": person.email_verified, "name": person.name,
+    });
+    if let Some(nonce) = nonce {
+        claims["nonce"] = json!(nonce);
+    }
+    let mut jwt_header = jsonwebtoken::Header::new(jsonwebtoken::Algorithm::RS256);
+    jwt_header.kid = Some(KID.to_owned());
+    jsonwebtoken::encode(
+        &jwt_header,
+        &claims,
+        &jsonwebtoken::EncodingKey::from_rsa_der(&der(pem)),
+    )
+    .unwrap()
+}
+
+/// `grant_type=id_token`, as auth-js's `signInWithIdToken` sends it.
+#[tokio::test]
+async fn an_id_token_signs_in_with_a_configured_provider_and_a_disabled_one_is_refused() {
+    let provider = FakeProvider::start().await;
+    let app = spawn(&provider).await;
+    let grant = |body: Value| {
+        let app = &app;
+        async move { app.post("/auth/v1/token?grant_type=id_token", &body).await }
+    };
+
+    // A provider that is not configured: GoTrue's code and words, with its issuer.
+    let response =
+        grant(json!({"provider": "google", "id_token": "mock-id-token", "nonce": "n"})).await;
+    let body = assert_error(response, 400, "provider_disabled").await;
+    assert_eq!(
+        body["message"],
+        "Provider (issuer \"https://accounts.google.com\") is not enabled"
+    );
+
+    // A verified token: the account is made and a session opens. The token carries the
+    // SHA-256 of the raw nonce the client sends.
+    let person = Person::new(&unique_email(), true);
+    let raw = "raw-nonce-0123456789";
+    let hashed = {
+        use sha2::Digest;
+        hex::encode(sha2::Sha256::digest(raw.as_bytes()))
+    };
+    let token = id_token_for(&provider.issuer, &person, Some(&hashed), SIGNING_KEY_PEM);
+    let response = grant(json!({"provider": "fake", "id_token": token, "nonce": raw})).await;
+    assert_eq!(response.status(), 200);
+    let session: Value = response.json().await.unwrap();
+    assert_eq!(session["user"]["email"], person.email.as_str());
+    assert!(
+        session["refresh_token"]
+            .as_str()
+            .is_some_and(|t| !t.is_empty())
+    );
+    let user = user_of(&app, session["access_token"].as_str().unwrap()).await;
+    assert_eq!(user["email"], person.email.as_str());
+
+    // The same person again: the same account.
+    let token = id_token_for(&provider.issuer, &person, None, SIGNING_KEY_PEM);
+    let response = grant(json!({"provider": "fake", "id_token": token})).await;
+    assert_eq!(response.status(), 200);
+    let again: Value = response.json().await.unwrap();
+    assert_eq!(again["user"]["id"], session["user"]["id"]);
+
+    // Refused: another nonce, a nonce on one side only, a token signed by another key.
+    let token = id_token_for(&provider.issuer, &person, Some(&hashed), SIGNING_KEY_PEM);
+    let response = grant(json!({"provider": "fake", "id_token": token, "nonce": "other"})).await;
+    let body = assert_error(response, 400, "validation_failed").await;
+    assert_eq!(body["message"], "Nonces mismatch");
+    let response = grant(json!({"provider": "fake", "id_token": token})).await;
+    assert_error(response, 400, "validation_failed").await;
+    let forged = id_token_for(&provider.issuer, &person, None, OTHER_KEY_PEM);
+    let response = grant(json!({"provider": "fake", "id_token": forged})).await;
+    assert_error(response, 400, "bad_jwt").await;
+    let response = grant(json!({"provider": "fake"})).await;
+    assert_error(response, 400, "validation_failed").await;
+}

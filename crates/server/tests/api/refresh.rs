@@ -100,7 +100,16 @@ async fn unknown_and_malformed_refresh_tokens_are_refused() {
         body["message"],
         "Invalid Refresh Token: Refresh Token Not Found"
     );
+    // Any shape is looked up, as GoTrue does (auth-js's suite sends this one).
+    let response = app.refresh("invalid-refresh-token").await;
+    let body = assert_error(response, 400, "refresh_token_not_found").await;
+    assert_eq!(
+        body["message"],
+        "Invalid Refresh Token: Refresh Token Not Found"
+    );
     let response = app.refresh("short").await;
+    assert_error(response, 400, "validation_failed").await;
+    let response = app.refresh(&"x".repeat(300)).await;
     assert_error(response, 400, "validation_failed").await;
     let response = app
         .post("/auth/v1/token?grant_type=refresh_token", &json!({}))
