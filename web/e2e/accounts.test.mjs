@@ -1,7 +1,7 @@
 // Accounts in a real browser against the real binary: two-step verification with an
 // authenticator app (codes computed here from the secret the page shows), the code screen after
 // signing in (a wrong code, then the right one), and password recovery through the link of the
-// mail the server writes to its development outbox.
+// mail the server writes to its development outbox, and a sign-in by the link of a mail.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServerAndBrowser, stopServerAndBrowser } from './support/browser.mjs';
@@ -104,6 +104,44 @@ describe('accounts in Chromium', () => {
     await page.goto(link);
     await page.getByRole('heading', { level: 1, name: 'Mot de passe oublié' }).waitFor();
     assert.match(await page.getByTestId('auth-error').textContent(), /Ce lien n'est plus valable/);
+
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  it('signs in with the link of a mail, without the password', async () => {
+    const { context, page, errors } = await newPage(browser, server.url);
+    const email = await register(page, 'magic');
+    await signOut(page);
+    await page.getByRole('heading', LOGIN).waitFor();
+
+    await page.getByTestId('magic-link').click();
+    await page.getByRole('heading', { level: 1, name: 'Connexion par lien' }).waitFor();
+    assert.equal(await page.getByLabel('Mot de passe').count(), 0, 'no password field');
+    const seen = await outboxMark(server.dataDir);
+    await page.getByLabel('Email').fill(email);
+    await page.getByTestId('auth-submit').click();
+    await page.getByTestId('auth-notice').waitFor();
+    assert.match(await page.getByTestId('auth-notice').textContent(), /un lien de connexion/);
+
+    const mail = await nextMail(server.dataDir, seen);
+    assert.match(mail, /Voici le lien pour vous connecter à Regard/);
+    const link = verifyLink(mail);
+    assert.match(link, /type=magiclink/);
+    await page.goto(link);
+    await page.getByRole('heading', HOME).waitFor();
+    await page.getByRole('navigation', { name: 'Navigation principale' }).waitFor();
+
+    // An address without an account reads the same notice, and gets no mail.
+    await signOut(page);
+    await page.getByRole('heading', LOGIN).waitFor();
+    await page.getByTestId('magic-link').click();
+    const before = await outboxMark(server.dataDir);
+    await page.getByLabel('Email').fill(`nobody-${Date.now()}@example.com`);
+    await page.getByTestId('auth-submit').click();
+    await page.getByTestId('auth-notice').waitFor();
+    assert.match(await page.getByTestId('auth-notice').textContent(), /Si un compte existe pour cette adresse/);
+    assert.deepEqual(await outboxMark(server.dataDir), before);
 
     assert.deepEqual(errors, []);
     await context.close();

@@ -95,6 +95,14 @@ pub struct Config {
     #[arg(long, env = "REGARD_JWT_SECRET", hide_env_values = true)]
     pub jwt_secret: Option<Secret>,
 
+    /// Asymmetric signing keys, as GoTrue's `GOTRUE_JWT_KEYS`: a JSON array of private JWKs
+    /// (RS256, ES256 or HS256), the one whose `key_ops` holds `sign` signing, the others
+    /// verifying until their tokens expire; `/auth/v1/.well-known/jwks.json` publishes the
+    /// public halves. `regard keys generate` prints a new ES256 key. Default: HS256 with the
+    /// secret above.
+    #[arg(long, env = "REGARD_JWT_KEYS", hide_env_values = true)]
+    pub jwt_keys: Option<Secret>,
+
     /// Access token lifetime in seconds.
     #[arg(long, env = "REGARD_JWT_EXP", default_value_t = 3600)]
     pub jwt_exp: u64,
@@ -151,6 +159,32 @@ pub struct Config {
     /// to them (`false`; signing in before answers `email_not_confirmed`).
     #[arg(long, env = "REGARD_MAILER_AUTOCONFIRM", default_value_t = true, action = clap::ArgAction::Set)]
     pub mailer_autoconfirm: bool,
+
+    /// Sign-in with a phone number (a code sent by SMS, or a password), GoTrue's phone
+    /// provider. Off by default.
+    #[arg(long, env = "REGARD_PHONE_SIGN_IN", default_value_t = false, action = clap::ArgAction::Set)]
+    pub phone_sign_in: bool,
+
+    /// Phone sign-ups are confirmed at once (`true`), or once the user types the code sent by
+    /// SMS (`false`).
+    #[arg(long, env = "REGARD_SMS_AUTOCONFIRM", default_value_t = false, action = clap::ArgAction::Set)]
+    pub sms_autoconfirm: bool,
+
+    /// Anonymous sign-ins (`signInAnonymously`): a session without an address, which the user
+    /// turns into a permanent account by adding an email and a password. Off by default.
+    #[arg(long, env = "REGARD_ANONYMOUS_SIGN_IN", default_value_t = false, action = clap::ArgAction::Set)]
+    pub anonymous_sign_in: bool,
+
+    /// A password change needs the code of `GET /auth/v1/reauthenticate` (`nonce`), as GoTrue's
+    /// `GOTRUE_SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION`, unless the session signed
+    /// in less than `REGARD_REAUTHENTICATION_WINDOW` ago.
+    #[arg(long, env = "REGARD_SECURE_PASSWORD_CHANGE", default_value_t = false, action = clap::ArgAction::Set)]
+    pub secure_password_change: bool,
+
+    /// Seconds after signing in during which a session changes the password without a
+    /// reauthentication code (with `REGARD_SECURE_PASSWORD_CHANGE`; GoTrue's 24 hours).
+    #[arg(long, env = "REGARD_REAUTHENTICATION_WINDOW", default_value_t = 86_400)]
+    pub reauthentication_window: u64,
 
     /// SMTP server for outgoing mail, as `lettre` reads it: `smtp://user:pass@host:587?tls=required`
     /// (STARTTLS), `smtps://user:pass@host:465` (TLS), or `smtp://host:25` (plain, for a local

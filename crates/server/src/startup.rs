@@ -62,6 +62,9 @@ pub enum StartupError {
     #[error("invalid assistant settings: {0}")]
     Assistant(String),
     /// Computing the dummy password hash failed.
+    /// `REGARD_JWT_KEYS` cannot be used.
+    #[error("invalid signing keys: {0}")]
+    Keys(#[from] crate::auth::keys::KeyError),
     #[error("cannot prepare password hashing: {0}")]
     Password(#[from] AuthError),
 }
@@ -143,35 +146,48 @@ pub async fn stop_signal() {
     shutdown_signal().await;
 }
 
+/// The shared state of a server over the configured database, storage and keys, without a
+/// listener (`regard serve` binds one; `regard admin` works on the state directly).
+/// `stopping` tells long-lived responses that the server is stopping.
+pub async fn open_state(
+    config: Config,
+    stopping: watch::Receiver<bool>,
+) -> Result<AppState, StartupError> {
+    let Backing {
+        db,
+        storage,
+        bus,
+        jwt_secret,
+    } = Backing::open(&config).await?;
+    Ok(AppState {
+        db,
+        jwt: match &config.jwt_keys {
+            Some(keys) => JwtKeys::from_jwks(jwt_secret.expose().as_bytes(), keys.expose())?,
+            None => JwtKeys::from_secret(jwt_secret.expose().as_bytes()),
+        },
+        limits: Arc::new(RateLimits::new(&config)),
+        oauth: Arc::new(Providers::new(&config.oauth)?),
+        dummy_hash: password::dummy_hash().await?.into(),
+        storage,
+        signer: UrlSigner::new(jwt_secret.expose().as_bytes(), config.media_url_ttl),
+        bus,
+        stopping,
+        sealer: Sealer::from_secret(jwt_secret.expose().as_bytes()),
+        mailer: mailer(&config)?,
+        sms: sms_sender(&config)?,
+        ingest_slots: Arc::new(tokio::sync::Semaphore::new(
+            config.media_ingest_concurrency.max(1),
+        )),
+        assistant: Arc::new(assistant(&config)?),
+        config: Arc::new(config),
+    })
+}
+
 impl Application {
     /// Prepares everything and binds `config.bind` (port 0 picks a free port).
     pub async fn build(config: Config) -> Result<Self, StartupError> {
-        let Backing {
-            db,
-            storage,
-            bus,
-            jwt_secret,
-        } = Backing::open(&config).await?;
         let (stop, stopping) = watch::channel(false);
-        let state = AppState {
-            db,
-            jwt: JwtKeys::from_secret(jwt_secret.expose().as_bytes()),
-            limits: Arc::new(RateLimits::new(&config)),
-            oauth: Arc::new(Providers::new(&config.oauth)?),
-            dummy_hash: password::dummy_hash().await?.into(),
-            storage,
-            signer: UrlSigner::new(jwt_secret.expose().as_bytes(), config.media_url_ttl),
-            bus,
-            stopping,
-            sealer: Sealer::from_secret(jwt_secret.expose().as_bytes()),
-            mailer: mailer(&config)?,
-            sms: sms_sender(&config)?,
-            ingest_slots: Arc::new(tokio::sync::Semaphore::new(
-                config.media_ingest_concurrency.max(1),
-            )),
-            assistant: Arc::new(assistant(&config)?),
-            config: Arc::new(config),
-        };
+        let state = open_state(config, stopping).await?;
         let address = state.config.bind;
         let listener = TcpListener::bind(address)
             .await

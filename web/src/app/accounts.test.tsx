@@ -152,6 +152,14 @@ describe('password recovery', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent("Ce lien n'est plus valable");
   });
 
+  it('says so on the login screen too, for a sign-in link opened in another browser', async () => {
+    resetAuthMock(null);
+    const { router } = renderApp('/?code=abc');
+    expect(await screen.findByRole('alert')).toHaveTextContent("Ce lien n'est plus valable");
+    expect(screen.getByRole('heading', { level: 1, name: 'Connexion' })).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+  });
+
   it('shows a provider error from the URL on the login screen', async () => {
     resetAuthMock(null);
     authClient.initialize.mockResolvedValue({

@@ -10,10 +10,20 @@
 //! (`detectSessionInUrl`); errors come back in the URL and surface through
 //! `initialize()`.
 //!
+//! Mails (recovery, sign-in links, confirmations) are written in the language of the request:
+//! every auth request carries the interface's language as `Accept-Language`, kept up to date
+//! when the user switches (auth-js reads this headers object on each request).
+//!
 //! Tests replace this module with a mock (`vi.mock('@/lib/auth')`).
 import { AuthClient } from '@supabase/auth-js';
 
 import { AUTH_STORAGE_KEY } from '@/config/constants';
+import { i18n } from '@/lib/i18n';
+
+const headers: Record<string, string> = { 'Accept-Language': i18n.language };
+i18n.on('languageChanged', (language: string) => {
+  headers['Accept-Language'] = language;
+});
 
 export const authClient = new AuthClient({
   url: `${window.location.origin}/auth/v1`,
@@ -22,6 +32,7 @@ export const authClient = new AuthClient({
   persistSession: true,
   detectSessionInUrl: true,
   flowType: 'pkce',
+  headers,
 });
 
 export type { AuthError, Factor, Session, User, UserIdentity } from '@supabase/auth-js';

@@ -22,15 +22,10 @@ fn id() -> String {
 pub async fn user(db: &Db, email: &str) -> Result<String, DbError> {
     let now = db::now_ms();
     let row = UserRow {
-        id: id(),
         email: email.to_owned(),
-        encrypted_password: String::new(),
         email_confirmed_at: Some(now),
         app_metadata: r#"{"provider":"email","providers":["email"]}"#.to_owned(),
-        user_metadata: "{}".to_owned(),
-        last_sign_in_at: None,
-        created_at: now,
-        updated_at: now,
+        ..UserRow::new(now)
     };
     db::users::insert(db, &row).await?;
     Ok(row.id)

@@ -730,16 +730,12 @@ async fn account(
         .into());
     }
     let user = UserRow {
-        id: uuid::Uuid::new_v4().to_string(),
         email: email.to_owned(),
         // No password: an empty hash never verifies.
-        encrypted_password: String::new(),
         email_confirmed_at: claims.email_verified.then_some(now),
         app_metadata: json!({"provider": name, "providers": [name]}).to_string(),
         user_metadata: Value::Object(data).to_string(),
-        last_sign_in_at: None,
-        created_at: now,
-        updated_at: now,
+        ..UserRow::new(now)
     };
     match identities::create_user(
         &state.db,

@@ -94,7 +94,7 @@ pub struct AuthUser {
 }
 
 /// The token of an `Authorization: Bearer <token>` header.
-fn bearer(parts: &Parts) -> Option<&str> {
+pub fn bearer(parts: &Parts) -> Option<&str> {
     let value = parts.headers.get(axum::http::header::AUTHORIZATION)?;
     let value = value.to_str().ok()?;
     let (scheme, token) = value.split_once(' ')?;
@@ -116,7 +116,7 @@ impl FromRequestParts<AppState> for AuthUser {
                 "This endpoint requires a valid Bearer token",
             )
         })?;
-        let claims = state.jwt.verify(token).map_err(|err| {
+        let claims: Claims = state.jwt.verify(token).map_err(|err| {
             AuthError::new(
                 StatusCode::FORBIDDEN,
                 "bad_jwt",
@@ -139,6 +139,13 @@ impl FromRequestParts<AppState> for AuthUser {
                     "User from sub claim in JWT does not exist",
                 )
             })?;
+        if user.is_banned(crate::db::now_ms()) {
+            return Err(AuthError::new(
+                StatusCode::FORBIDDEN,
+                "user_banned",
+                "User is banned",
+            ));
+        }
         if uuid::Uuid::parse_str(&claims.session_id).is_err() {
             return Err(AuthError::new(
                 StatusCode::FORBIDDEN,

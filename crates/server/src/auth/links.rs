@@ -21,6 +21,7 @@ use super::error::AuthError;
 use super::external::{self, CallbackError};
 use super::extract::{ClientIp, GoTrueJson};
 use super::flow::{self, NewFlow, Pkce, ProviderTokens};
+use super::phone;
 use super::redirect;
 use super::session::{self, Origin};
 use super::signup::user_agent;
@@ -47,32 +48,64 @@ pub enum LinkKind {
     Recovery,
     Confirmation,
     EmailChange,
+    /// Passwordless sign-in (`POST /otp`, `generate_link` type `magiclink`).
+    MagicLink,
+    Invite,
+    /// A code (no link) that `PUT /user` takes as `nonce` to change the password.
+    Reauthentication,
 }
 
 impl LinkKind {
-    fn stored(self) -> &'static str {
+    pub fn stored(self) -> &'static str {
         match self {
             LinkKind::Recovery => "recovery",
             LinkKind::Confirmation => "confirmation",
             LinkKind::EmailChange => "email_change",
+            LinkKind::MagicLink => "magiclink",
+            LinkKind::Invite => "invite",
+            LinkKind::Reauthentication => "reauthentication",
         }
     }
 
-    /// The `type` of GoTrue's verify endpoints (`signup` and `email` both confirm a sign-up).
-    fn from_type(kind: &str) -> Option<Self> {
+    /// The kinds a `type` of GoTrue's verify endpoints accepts: `email` is the one-time code
+    /// of a magic link or of a sign-up confirmation, whichever the user was sent.
+    fn from_type(kind: &str) -> Option<&'static [Self]> {
         match kind {
-            "recovery" => Some(LinkKind::Recovery),
-            "signup" | "email" => Some(LinkKind::Confirmation),
-            "email_change" => Some(LinkKind::EmailChange),
+            "recovery" => Some(&[LinkKind::Recovery]),
+            "signup" => Some(&[LinkKind::Confirmation]),
+            "email" => Some(&[
+                LinkKind::MagicLink,
+                LinkKind::Confirmation,
+                LinkKind::Invite,
+            ]),
+            "magiclink" => Some(&[LinkKind::MagicLink]),
+            "invite" => Some(&[LinkKind::Invite]),
+            "email_change" => Some(&[LinkKind::EmailChange]),
             _ => None,
         }
     }
 
-    fn link_type(self) -> &'static str {
+    fn from_stored(kind: &str) -> Option<Self> {
+        [
+            LinkKind::Recovery,
+            LinkKind::Confirmation,
+            LinkKind::EmailChange,
+            LinkKind::MagicLink,
+            LinkKind::Invite,
+            LinkKind::Reauthentication,
+        ]
+        .into_iter()
+        .find(|k| k.stored() == kind)
+    }
+
+    pub fn link_type(self) -> &'static str {
         match self {
             LinkKind::Recovery => "recovery",
             LinkKind::Confirmation => "signup",
             LinkKind::EmailChange => "email_change",
+            LinkKind::MagicLink => "magiclink",
+            LinkKind::Invite => "invite",
+            LinkKind::Reauthentication => "reauthentication",
         }
     }
 
@@ -81,6 +114,9 @@ impl LinkKind {
             LinkKind::Recovery => MailKind::Recovery,
             LinkKind::Confirmation => MailKind::Confirmation,
             LinkKind::EmailChange => MailKind::EmailChange,
+            LinkKind::MagicLink => MailKind::MagicLink,
+            LinkKind::Invite => MailKind::Invite,
+            LinkKind::Reauthentication => MailKind::Reauthentication,
         }
     }
 
@@ -90,8 +126,45 @@ impl LinkKind {
             LinkKind::Recovery => "recovery",
             LinkKind::Confirmation => "email/signup",
             LinkKind::EmailChange => "email_change",
+            LinkKind::MagicLink => "magiclink",
+            LinkKind::Invite => "invite",
+            LinkKind::Reauthentication => "otp",
         }
     }
+}
+
+/// Characters escaped in a query value of our links: everything but RFC 3986's unreserved
+/// characters and the sub-delimiters a query may hold literally (so `redirect_to=https://…`
+/// reads as GoTrue writes it), keeping `&`, `=`, `+` and `#` escaped.
+const QUERY_VALUE: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~')
+    .remove(b':')
+    .remove(b'/')
+    .remove(b'?')
+    .remove(b'@')
+    .remove(b'!')
+    .remove(b'$')
+    .remove(b'\'')
+    .remove(b'(')
+    .remove(b')')
+    .remove(b'*')
+    .remove(b',')
+    .remove(b';');
+
+/// The verification link of a token: `<site>/auth/v1/verify?token=…&type=…&redirect_to=…`.
+pub fn action_link(state: &AppState, token: &str, link_type: &str, redirect_to: &str) -> String {
+    let encode =
+        |value: &str| percent_encoding::utf8_percent_encode(value, QUERY_VALUE).to_string();
+    format!(
+        "{}/auth/v1/verify?token={}&type={}&redirect_to={}",
+        state.config.site_url.trim_end_matches('/'),
+        encode(token),
+        encode(link_type),
+        encode(redirect_to),
+    )
 }
 
 fn sha256_hex(parts: &[&str]) -> String {
@@ -103,11 +176,11 @@ fn sha256_hex(parts: &[&str]) -> String {
     hex::encode(hasher.finalize())
 }
 
-fn otp_hash(user_id: &str, code: &str) -> String {
+pub(super) fn otp_hash(user_id: &str, code: &str) -> String {
     sha256_hex(&[user_id, code.trim()])
 }
 
-fn token_hash(token: &str) -> String {
+pub(super) fn token_hash(token: &str) -> String {
     sha256_hex(&[token.trim()])
 }
 
@@ -133,6 +206,70 @@ pub struct Send<'a> {
     pub pkce: Option<Pkce>,
 }
 
+/// A token just stored: the secret of its link, the code printed beside it, and the link.
+pub struct Issued {
+    pub token: String,
+    pub code: String,
+    pub link: String,
+}
+
+/// Stores a fresh token of `kind` for the user (the previous one of that kind stops working)
+/// and returns it, without mailing it (`generate_link` hands it to an administrator). An email
+/// change records the pending address on the user.
+pub async fn issue(
+    state: &AppState,
+    kind: LinkKind,
+    user: &UserRow,
+    to: &str,
+    redirect_to: &str,
+    pkce: Option<Pkce>,
+) -> Result<Issued, AuthError> {
+    let now = db::now_ms();
+    let flow_state_id = match pkce {
+        Some(pkce) => Some(
+            flow::create(
+                state,
+                NewFlow {
+                    provider: "email",
+                    authentication_method: kind.amr(),
+                    pkce: Some(pkce),
+                    redirect_to,
+                    nonce: None,
+                },
+            )
+            .await?
+            .id,
+        ),
+        None => None,
+    };
+    let token = format!("{}{}", random_token(), random_token());
+    let code = six_digit_code();
+    one_time_tokens::replace(
+        &state.db,
+        &OneTimeTokenRow {
+            id: uuid::Uuid::new_v4().to_string(),
+            user_id: user.id.clone(),
+            kind: kind.stored().to_owned(),
+            token_hash: token_hash(&token),
+            otp_hash: otp_hash(&user.id, &code),
+            failed_count: 0,
+            relates_to: to.to_owned(),
+            flow_state_id,
+            created_at: now,
+        },
+    )
+    .await?;
+    if kind == LinkKind::EmailChange {
+        users::set_email_change(&state.db, &user.id, Some(to), now).await?;
+    }
+    let link = if kind == LinkKind::Reauthentication {
+        String::new()
+    } else {
+        action_link(state, &token, kind.link_type(), redirect_to)
+    };
+    Ok(Issued { token, code, link })
+}
+
 /// Stores a fresh token of `kind` for the user (the previous one stops working) and mails the
 /// link, unless one of this kind went out less than `REGARD_MAIL_MAX_FREQUENCY` ago. Returns
 /// whether a mail was sent.
@@ -148,50 +285,22 @@ pub async fn send(state: &AppState, send: Send<'_>) -> Result<bool, AuthError> {
     {
         return Ok(false);
     }
-    let flow_state_id = match send.pkce {
-        Some(pkce) => Some(
-            flow::create(
-                state,
-                NewFlow {
-                    provider: "email",
-                    authentication_method: send.kind.amr(),
-                    pkce: Some(pkce),
-                    redirect_to: send.redirect_to,
-                    nonce: None,
-                },
-            )
-            .await?
-            .id,
-        ),
-        None => None,
-    };
-    let token = format!("{}{}", random_token(), random_token());
-    let code = six_digit_code();
-    one_time_tokens::replace(
-        &state.db,
-        &OneTimeTokenRow {
-            id: uuid::Uuid::new_v4().to_string(),
-            user_id: send.user.id.clone(),
-            kind: send.kind.stored().to_owned(),
-            token_hash: token_hash(&token),
-            otp_hash: otp_hash(&send.user.id, &code),
-            failed_count: 0,
-            relates_to: send.to.to_owned(),
-            flow_state_id,
-            created_at: now,
-        },
+    let issued = issue(
+        state,
+        send.kind,
+        send.user,
+        send.to,
+        send.redirect_to,
+        send.pkce,
     )
     .await?;
-    let mut link = url::Url::parse(&format!(
-        "{}/auth/v1/verify",
-        state.config.site_url.trim_end_matches('/')
-    ))
-    .map_err(AuthError::internal)?;
-    link.query_pairs_mut()
-        .append_pair("token", &token)
-        .append_pair("type", send.kind.link_type())
-        .append_pair("redirect_to", send.redirect_to);
-    let mail = templates::mail(send.kind.mail(), send.lang, send.to, link.as_str(), &code);
+    let mail = templates::mail(
+        send.kind.mail(),
+        send.lang,
+        send.to,
+        &issued.link,
+        &issued.code,
+    );
     state.mailer.send(&mail).await.map_err(|err| {
         AuthError::internal(format!(
             "sending a {} mail failed: {err}",
@@ -199,6 +308,39 @@ pub async fn send(state: &AppState, send: Send<'_>) -> Result<bool, AuthError> {
         ))
     })?;
     Ok(true)
+}
+
+/// Texts a reauthentication code to a user without an address (their phone number). Returns
+/// an id for the message.
+pub async fn send_reauthentication_sms(
+    state: &AppState,
+    user: &UserRow,
+    lang: Lang,
+) -> Result<String, AuthError> {
+    let issued = issue(
+        state,
+        LinkKind::Reauthentication,
+        user,
+        &user.phone,
+        "",
+        None,
+    )
+    .await?;
+    state
+        .sms
+        .send(
+            &format!("+{}", user.phone),
+            &templates::sms_code(lang, &issued.code),
+        )
+        .await
+        .map_err(|err| {
+            AuthError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "sms_send_failed",
+                format!("Error sending SMS: {err}"),
+            )
+        })?;
+    Ok(uuid::Uuid::new_v4().to_string())
 }
 
 /// `redirect_to` if the site allows it (`REGARD_SITE_URL`, `REGARD_REDIRECT_ALLOW_LIST`),
@@ -300,7 +442,7 @@ async fn apply(
         .ok_or_else(otp_expired)?;
     match kind {
         // Following a link proves the mailbox, so recovery confirms the address too.
-        LinkKind::Recovery | LinkKind::Confirmation => {
+        LinkKind::Recovery | LinkKind::Confirmation | LinkKind::MagicLink | LinkKind::Invite => {
             if token.relates_to != user.email {
                 return Err(otp_expired());
             }
@@ -320,6 +462,8 @@ async fn apply(
             }
             tracing::info!(user_id = %user.id, "email address changed");
         }
+        // Reauthentication codes are taken by `PUT /user`, never verified here.
+        LinkKind::Reauthentication => return Err(otp_expired()),
     }
     users::find_by_id(&state.db, &user.id)
         .await?
@@ -336,6 +480,10 @@ struct VerifyParams {
     phone: Option<String>,
 }
 
+fn missing_type(kind: &str) -> AuthError {
+    AuthError::validation(format!("Verify requires a verification type: {kind}"))
+}
+
 async fn verify_post(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -345,29 +493,23 @@ async fn verify_post(
     if !state.limits.allow_sign_in(ip) {
         return Err(AuthError::rate_limited());
     }
+    let origin = Origin {
+        ip: Some(ip.to_string()),
+        user_agent: user_agent(&headers),
+    };
     let kind_name = params.kind.unwrap_or_default();
-    let kind = LinkKind::from_type(&kind_name).ok_or_else(|| {
-        if matches!(kind_name.as_str(), "sms" | "phone_change") {
-            AuthError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "phone_provider_disabled",
-                "Phone logins are disabled",
-            )
-        } else {
-            AuthError::validation(format!("Verify requires a verification type: {kind_name}"))
-        }
-    })?;
-    if params
-        .phone
-        .as_deref()
-        .is_some_and(|p| !p.trim().is_empty())
-    {
-        return Err(AuthError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "phone_provider_disabled",
-            "Phone logins are disabled",
-        ));
+    // Codes sent by SMS: the number is checked first, then the code (an unknown number and a
+    // wrong code answer the same).
+    if let Some(purpose) = phone::Purpose::from_type(&kind_name) {
+        let number = phone::parse(params.phone.as_deref().unwrap_or_default())?;
+        let code = params.token.unwrap_or_default();
+        let user = phone::verify(&state, purpose, &number, &code).await?;
+        return session::start(&state, &user, "otp", &origin)
+            .await
+            .map(Json);
     }
+    let kinds = LinkKind::from_type(&kind_name).ok_or_else(|| missing_type(&kind_name))?;
+    let stored: Vec<&str> = kinds.iter().map(|k| k.stored()).collect();
     let token = if let Some(hash) = params.token_hash.filter(|h| !h.trim().is_empty()) {
         one_time_tokens::take(&state.db, &token_hash(&hash)).await?
     } else {
@@ -382,8 +524,13 @@ async fn verify_post(
         // An email change's code went to the new address: the user is found by either.
         let user_id = match users::find_by_email(&state.db, email.as_str()).await? {
             Some(user) => Some(user.id),
-            None if kind == LinkKind::EmailChange => {
-                one_time_tokens::user_for_address(&state.db, kind.stored(), email.as_str()).await?
+            None if kinds.contains(&LinkKind::EmailChange) => {
+                one_time_tokens::user_for_address(
+                    &state.db,
+                    LinkKind::EmailChange.stored(),
+                    email.as_str(),
+                )
+                .await?
             }
             None => None,
         };
@@ -392,7 +539,7 @@ async fn verify_post(
                 one_time_tokens::take_by_code(
                     &state.db,
                     &user_id,
-                    kind.stored(),
+                    &stored,
                     &otp_hash(&user_id, &code),
                     MAX_CODE_FAILURES,
                 )
@@ -401,17 +548,40 @@ async fn verify_post(
             None => None,
         }
     };
-    let token = token
-        .filter(|t| t.kind == kind.stored())
+    let (token, kind) = token
+        .and_then(|t| {
+            let kind = LinkKind::from_stored(&t.kind).filter(|k| kinds.contains(k))?;
+            Some((t, kind))
+        })
         .ok_or_else(otp_expired)?;
-    let origin = Origin {
-        ip: Some(ip.to_string()),
-        user_agent: user_agent(&headers),
-    };
     let user = apply(&state, &token, kind).await?;
     session::start(&state, &user, kind.amr(), &origin)
         .await
         .map(Json)
+}
+
+/// Takes the user's reauthentication code (`PUT /user`'s `nonce`): true when it is theirs and
+/// fresh; a wrong one counts against the code.
+pub async fn take_reauthentication(
+    state: &AppState,
+    user: &UserRow,
+    nonce: &str,
+) -> Result<bool, AuthError> {
+    let Some(token) = one_time_tokens::take_by_code(
+        &state.db,
+        &user.id,
+        &[LinkKind::Reauthentication.stored()],
+        &otp_hash(&user.id, nonce),
+        MAX_CODE_FAILURES,
+    )
+    .await?
+    else {
+        return Ok(false);
+    };
+    let ttl_ms = i64::try_from(state.config.mail_link_ttl)
+        .unwrap_or(i64::MAX / 1000)
+        .saturating_mul(1000);
+    Ok(db::now_ms() < token.created_at.saturating_add(ttl_ms))
 }
 
 #[derive(Debug, Deserialize)]
@@ -435,7 +605,7 @@ async fn verify_get(
         if !state.limits.allow_sign_in(ip) {
             return Err(AuthError::rate_limited());
         }
-        let kind = query
+        let kinds = query
             .kind
             .as_deref()
             .and_then(LinkKind::from_type)
@@ -444,9 +614,12 @@ async fn verify_get(
         if token.trim().is_empty() {
             return Err(AuthError::validation("Verify requires a token"));
         }
-        let row = one_time_tokens::take(&state.db, &token_hash(&token))
+        let (row, kind) = one_time_tokens::take(&state.db, &token_hash(&token))
             .await?
-            .filter(|t| t.kind == kind.stored())
+            .and_then(|t| {
+                let kind = LinkKind::from_stored(&t.kind).filter(|k| kinds.contains(k))?;
+                Some((t, kind))
+            })
             .ok_or_else(otp_expired)?;
         let user = apply(&state, &row, kind).await?;
         // PKCE: the flow's code, exchanged by the client that asked for the mail.
@@ -488,11 +661,24 @@ mod tests {
             LinkKind::Recovery,
             LinkKind::Confirmation,
             LinkKind::EmailChange,
+            LinkKind::MagicLink,
+            LinkKind::Invite,
         ] {
-            assert_eq!(LinkKind::from_type(kind.link_type()), Some(kind));
+            assert_eq!(LinkKind::from_type(kind.link_type()), Some(&[kind][..]));
+            assert_eq!(LinkKind::from_stored(kind.stored()), Some(kind));
         }
-        assert_eq!(LinkKind::from_type("email"), Some(LinkKind::Confirmation));
-        assert_eq!(LinkKind::from_type("magiclink"), None);
+        assert!(
+            LinkKind::from_type("email")
+                .unwrap()
+                .contains(&LinkKind::MagicLink)
+        );
+        assert!(
+            LinkKind::from_type("email")
+                .unwrap()
+                .contains(&LinkKind::Confirmation)
+        );
+        assert_eq!(LinkKind::from_type("reauthentication"), None);
+        assert_eq!(LinkKind::from_type("sms"), None);
     }
 
     #[test]

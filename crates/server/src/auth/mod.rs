@@ -3,17 +3,22 @@
 //! `reference/gotrue-protocol.md` for the shapes; this module owns users' credentials,
 //! sessions, access tokens (JWT) and refresh tokens.
 
+pub mod admin;
 pub mod email;
 pub mod error;
 mod external;
 pub mod extract;
 pub mod flow;
+mod identities;
+pub mod keys;
 pub mod limits;
 pub mod links;
 mod logout;
 pub mod mfa;
 pub mod oidc;
+mod otp;
 pub mod password;
+pub mod phone;
 pub mod redirect;
 pub mod session;
 mod settings;
@@ -42,6 +47,9 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .merge(external::router())
         .merge(mfa::router())
         .merge(links::router())
+        .merge(admin::router())
+        .merge(otp::router())
+        .merge(identities::router())
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(state.config.max_body_bytes))
         .layer(middleware::from_fn(error::api_version))

@@ -62,11 +62,12 @@ fn identity_json(identity: &IdentityRow) -> Value {
     body
 }
 
-/// The email identity of a user with a password: GoTrue stores it in its identities table;
-/// ours is implied by the user row, so its id is derived from the user id to stay stable.
-fn email_identity_json(user: &UserRow) -> Value {
+/// The email or phone identity of a user with a password: GoTrue stores them in its
+/// identities table; ours are implied by the user row, so their ids are derived from the user
+/// id to stay stable.
+fn local_identity_json(user: &UserRow, provider: &str) -> Value {
     let identity_id = uuid::Uuid::parse_str(&user.id)
-        .map(|id| uuid::Uuid::new_v5(&id, b"email").to_string())
+        .map(|id| uuid::Uuid::new_v5(&id, provider.as_bytes()).to_string())
         .unwrap_or_default();
     let mut identity = json!({
         "identity_id": identity_id,
@@ -75,10 +76,11 @@ fn email_identity_json(user: &UserRow) -> Value {
         "identity_data": {
             "email": user.email,
             "email_verified": user.email_confirmed_at.is_some(),
-            "phone_verified": false,
+            "phone": user.phone,
+            "phone_verified": user.phone_confirmed_at.is_some(),
             "sub": user.id,
         },
-        "provider": "email",
+        "provider": provider,
         "created_at": rfc3339(user.created_at),
         "updated_at": rfc3339(user.updated_at),
         "email": user.email,
@@ -89,38 +91,48 @@ fn email_identity_json(user: &UserRow) -> Value {
     identity
 }
 
-/// The user JSON of GoTrue (`internal/models/user.go`) with its identities: the email
-/// identity when the user has a password, then the provider identities (`identities`, oldest
-/// first). Optional timestamps are omitted when unset, as GoTrue does; `factors` is omitted
-/// while the user has none.
+/// The user JSON of GoTrue (`internal/models/user.go`) with its identities: the email and
+/// phone identities when the user has a password, then the provider identities
+/// (`identities`, oldest first). Optional fields are omitted when unset, as GoTrue does;
+/// `factors` is omitted while the user has none.
 pub fn user_json(user: &UserRow, identities: &[IdentityRow], factors: &[FactorRow]) -> Value {
     let mut body = json!({
         "id": user.id,
         "aud": AUDIENCE,
         "role": AUDIENCE,
         "email": user.email,
-        "phone": "",
+        "phone": user.phone,
         "app_metadata": app_metadata(user),
         "user_metadata": user_metadata(user),
         "identities": [],
         "created_at": rfc3339(user.created_at),
         "updated_at": rfc3339(user.updated_at),
-        "is_anonymous": false,
+        "is_anonymous": user.is_anonymous,
     });
-    if let Some(at) = user.email_confirmed_at {
-        body["email_confirmed_at"] = json!(rfc3339(at));
-        body["confirmed_at"] = json!(rfc3339(at));
+    let optional = [
+        ("email_confirmed_at", user.email_confirmed_at),
+        ("phone_confirmed_at", user.phone_confirmed_at),
+        (
+            "confirmed_at",
+            user.email_confirmed_at.or(user.phone_confirmed_at),
+        ),
+        ("last_sign_in_at", user.last_sign_in_at),
+        ("invited_at", user.invited_at),
+        ("banned_until", user.banned_until),
+    ];
+    for (key, at) in optional {
+        if let Some(at) = at {
+            body[key] = json!(rfc3339(at));
+        }
     }
-    if let Some(at) = user.last_sign_in_at {
-        body["last_sign_in_at"] = json!(rfc3339(at));
+    if let Some(address) = &user.email_change {
+        body["new_email"] = json!(address);
     }
-    let email_identity = has_password(user).then(|| email_identity_json(user));
-    body["identities"] = Value::Array(
-        email_identity
-            .into_iter()
-            .chain(identities.iter().map(identity_json))
-            .collect(),
-    );
+    let local = [("email", &user.email), ("phone", &user.phone)]
+        .into_iter()
+        .filter(|(_, value)| has_password(user) && !value.is_empty())
+        .map(|(provider, _)| local_identity_json(user, provider));
+    body["identities"] = Value::Array(local.chain(identities.iter().map(identity_json)).collect());
     if !factors.is_empty() {
         body["factors"] = Value::Array(factors.iter().map(super::mfa::factor_json).collect());
     }
@@ -152,6 +164,14 @@ pub async fn start(
     origin: &Origin,
 ) -> Result<Value, AuthError> {
     let now = db::now_ms();
+    // Every way in (password, link, code, provider, PKCE) ends here, so a ban holds for all.
+    if user.is_banned(now) {
+        return Err(AuthError::new(
+            axum::http::StatusCode::BAD_REQUEST,
+            "user_banned",
+            "User is banned",
+        ));
+    }
     let session_id = uuid::Uuid::new_v4().to_string();
     let refresh_token = random_token();
     sessions::create(
@@ -206,14 +226,14 @@ pub async fn respond(
         exp,
         iat,
         email: user.email.clone(),
-        phone: String::new(),
+        phone: user.phone.clone(),
         app_metadata: app_metadata(user),
         user_metadata: user_metadata(user),
         role: AUDIENCE.to_owned(),
         aal: session.aal,
         amr,
         session_id: session_id.to_owned(),
-        is_anonymous: false,
+        is_anonymous: user.is_anonymous,
     };
     let access_token = state.jwt.sign(&claims).map_err(AuthError::internal)?;
     Ok(json!({

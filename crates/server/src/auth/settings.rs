@@ -51,6 +51,11 @@ async fn settings(State(state): State<AppState>) -> Json<Value> {
         .iter()
         .map(|name| ((*name).to_owned(), Value::Bool(*name == "email")))
         .collect();
+    external.insert("phone".into(), Value::Bool(state.config.phone_sign_in));
+    external.insert(
+        "anonymous_users".into(),
+        Value::Bool(state.config.anonymous_sign_in),
+    );
     // Configured OpenID Connect providers are on, including names GoTrue does not list.
     for name in state.oauth.names() {
         external.insert(name.to_owned(), Value::Bool(true));
@@ -59,8 +64,12 @@ async fn settings(State(state): State<AppState>) -> Json<Value> {
         "external": external,
         "disable_signup": state.config.disable_signup,
         "mailer_autoconfirm": state.config.mailer_autoconfirm,
-        "phone_autoconfirm": false,
-        "sms_provider": "",
+        "phone_autoconfirm": state.config.sms_autoconfirm,
+        "sms_provider": if state.config.phone_sign_in {
+            if state.config.sms_webhook_url.is_some() { "webhook" } else { "outbox" }
+        } else {
+            ""
+        },
         "saml_enabled": false,
         "saml_private_key_next_configured": false,
         "passkeys_enabled": false,
@@ -75,10 +84,13 @@ async fn health() -> Json<Value> {
     }))
 }
 
-/// HS256 keys are never published, so the set is empty (as GoTrue with only a JWT secret).
-async fn jwks() -> ([(axum::http::HeaderName, &'static str); 1], Json<Value>) {
+/// The public halves of the asymmetric signing keys (`REGARD_JWT_KEYS`); HS256 secrets are
+/// never published, so with only a secret the set is empty (as GoTrue).
+async fn jwks(
+    State(state): State<AppState>,
+) -> ([(axum::http::HeaderName, &'static str); 1], Json<Value>) {
     (
         [(axum::http::header::CACHE_CONTROL, "public, max-age=600")],
-        Json(json!({"keys": []})),
+        Json(state.jwt.public_jwks()),
     )
 }

@@ -15,6 +15,7 @@ use super::extract::{ClientIp, GoTrueJson};
 use super::flow::Pkce;
 use super::links;
 use super::password;
+use super::phone;
 use super::session::{self, Origin};
 use crate::db::users::UserRow;
 use crate::db::{self, DbError, users};
@@ -72,18 +73,24 @@ async fn signup(
             ));
         }
         (true, false) => {
-            return Err(AuthError::new(
-                StatusCode::BAD_REQUEST,
-                "phone_provider_disabled",
-                "Phone signups are disabled",
-            ));
+            if !state.config.phone_sign_in {
+                return Err(AuthError::new(
+                    StatusCode::BAD_REQUEST,
+                    "phone_provider_disabled",
+                    "Phone signups are disabled",
+                ));
+            }
+            return phone_signup(&state, ip, &headers, params).await;
         }
         (true, true) => {
-            return Err(AuthError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "anonymous_provider_disabled",
-                "Anonymous sign-ins are disabled",
-            ));
+            if !state.config.anonymous_sign_in {
+                return Err(AuthError::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "anonymous_provider_disabled",
+                    "Anonymous sign-ins are disabled",
+                ));
+            }
+            return anonymous_signup(&state, ip, &headers, params.data).await;
         }
         (false, true) => {}
     }
@@ -93,11 +100,7 @@ async fn signup(
     }
     let email = Email::parse(email)?;
     password::check_strength(&password)?;
-    let user_metadata = match params.data {
-        None | Some(Value::Null) => json!({}),
-        Some(Value::Object(map)) => Value::Object(map),
-        Some(_) => return Err(AuthError::validation("data must be a JSON object")),
-    };
+    let user_metadata = initial_metadata(params.data)?;
 
     let confirm = !state.config.mailer_autoconfirm;
     let pkce = Pkce::from_params(
@@ -122,15 +125,12 @@ async fn signup(
     let hash = password::hash(password).await?;
     let now = db::now_ms();
     let user = UserRow {
-        id: uuid::Uuid::new_v4().to_string(),
         email: email.as_str().to_owned(),
         encrypted_password: hash,
         email_confirmed_at: (!confirm).then_some(now),
         app_metadata: json!({"provider": "email", "providers": ["email"]}).to_string(),
         user_metadata: user_metadata.to_string(),
-        last_sign_in_at: None,
-        created_at: now,
-        updated_at: now,
+        ..UserRow::new(now)
     };
     match users::insert(&state.db, &user).await {
         Ok(()) => {}
@@ -150,6 +150,94 @@ async fn signup(
     };
     Ok(Json(
         session::start(&state, &user, "password", &origin).await?,
+    ))
+}
+
+fn initial_metadata(data: Option<Value>) -> Result<Value, AuthError> {
+    match data {
+        None | Some(Value::Null) => Ok(json!({})),
+        Some(Value::Object(map)) => Ok(Value::Object(map)),
+        Some(_) => Err(AuthError::validation("data must be a JSON object")),
+    }
+}
+
+/// Sign-up with a phone number and a password (`REGARD_PHONE_SIGN_IN`): confirmed at once with
+/// `REGARD_SMS_AUTOCONFIRM`, otherwise a code is texted and the answer carries no session.
+async fn phone_signup(
+    state: &AppState,
+    ip: std::net::IpAddr,
+    headers: &HeaderMap,
+    params: SignupParams,
+) -> Result<Json<Value>, AuthError> {
+    let number = phone::parse(params.phone.as_deref().unwrap_or_default())?;
+    let password = params.password.unwrap_or_default();
+    if password.is_empty() {
+        return Err(AuthError::validation("Signup requires a valid password"));
+    }
+    password::check_strength(&password)?;
+    let user_metadata = initial_metadata(params.data)?;
+    if users::find_by_phone(&state.db, &number).await?.is_some() {
+        return Err(user_already_exists());
+    }
+    let now = db::now_ms();
+    let confirm = !state.config.sms_autoconfirm;
+    let user = UserRow {
+        phone: number.clone(),
+        encrypted_password: password::hash(password).await?,
+        phone_confirmed_at: (!confirm).then_some(now),
+        app_metadata: json!({"provider": "phone", "providers": ["phone"]}).to_string(),
+        user_metadata: user_metadata.to_string(),
+        ..UserRow::new(now)
+    };
+    match users::insert(&state.db, &user).await {
+        Ok(()) => {}
+        Err(DbError::Conflict) => return Err(user_already_exists()),
+        Err(err) => return Err(err.into()),
+    }
+    tracing::info!(user_id = %user.id, "user signed up with a phone number");
+    if confirm {
+        phone::send_code(
+            state,
+            phone::Purpose::SignIn,
+            &user,
+            &number,
+            links::request_lang(headers),
+        )
+        .await?;
+        return Ok(Json(session::user_body(state, &user).await?));
+    }
+    let origin = Origin {
+        ip: Some(ip.to_string()),
+        user_agent: user_agent(headers),
+    };
+    Ok(Json(
+        session::start(state, &user, "password", &origin).await?,
+    ))
+}
+
+/// Anonymous sign-in (`REGARD_ANONYMOUS_SIGN_IN`): a user without an address and a session;
+/// `PUT /user` with an email and a password later makes the account permanent.
+async fn anonymous_signup(
+    state: &AppState,
+    ip: std::net::IpAddr,
+    headers: &HeaderMap,
+    data: Option<Value>,
+) -> Result<Json<Value>, AuthError> {
+    let now = db::now_ms();
+    let user = UserRow {
+        app_metadata: json!({"provider": "anonymous", "providers": ["anonymous"]}).to_string(),
+        user_metadata: initial_metadata(data)?.to_string(),
+        is_anonymous: true,
+        ..UserRow::new(now)
+    };
+    users::insert(&state.db, &user).await?;
+    tracing::info!(user_id = %user.id, "anonymous sign-in");
+    let origin = Origin {
+        ip: Some(ip.to_string()),
+        user_agent: user_agent(headers),
+    };
+    Ok(Json(
+        session::start(state, &user, "anonymous", &origin).await?,
     ))
 }
 

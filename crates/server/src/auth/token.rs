@@ -22,6 +22,7 @@ use super::external;
 use super::extract::{ClientIp, GoTrueJson};
 use super::flow;
 use super::password;
+use super::phone;
 use super::session::{self, Origin};
 use super::signup::user_agent;
 use super::tokens;
@@ -90,6 +91,12 @@ async fn token(
             )
             .await
         }
+        // Sign-in with a crypto wallet (SIWE/SIWS) is not offered: GoTrue's answer when off.
+        "web3" => Err(AuthError::new(
+            StatusCode::BAD_REQUEST,
+            "web3_provider_disabled",
+            "Web3 provider is disabled",
+        )),
         _ => Err(AuthError::new(
             StatusCode::BAD_REQUEST,
             "invalid_credentials",
@@ -117,17 +124,19 @@ async fn password_grant(
             ));
         }
         (true, true) => return Err(AuthError::validation("missing email or phone")),
-        (true, false) => {
-            return Err(AuthError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "phone_provider_disabled",
-                "Phone logins are disabled",
-            ));
-        }
+        (true, false) => phone::require_enabled(state)?,
         (false, true) => {}
     }
     let password = params.password.unwrap_or_default();
-    let user = users::find_by_email(&state.db, &Email::normalise(email)).await?;
+    let user = if email.is_empty() {
+        // A number that cannot be one finds nobody (and fails like a wrong password).
+        match phone::parse(phone) {
+            Ok(number) => users::find_by_phone(&state.db, &number).await?,
+            Err(_) => None,
+        }
+    } else {
+        users::find_by_email(&state.db, &Email::normalise(email)).await?
+    };
     // An unknown email, or a user without a password (signed up through a provider), is
     // verified against a dummy hash so that every failure takes as long.
     let user = user.filter(session::has_password);
@@ -140,18 +149,34 @@ async fn password_grant(
         Some(user) if matches => user,
         _ => return Err(AuthError::invalid_credentials()),
     };
-    if user.email_confirmed_at.is_none() {
+    if email.is_empty() {
+        if user.phone_confirmed_at.is_none() {
+            return Err(AuthError::new(
+                StatusCode::BAD_REQUEST,
+                "phone_not_confirmed",
+                "Phone not confirmed",
+            ));
+        }
+    } else if user.email_confirmed_at.is_none() {
         return Err(AuthError::new(
             StatusCode::BAD_REQUEST,
             "email_not_confirmed",
             "Email not confirmed",
         ));
     }
+    if user.is_banned(db::now_ms()) {
+        return Err(banned());
+    }
     let origin = Origin {
         ip: Some(ip.to_string()),
         user_agent: user_agent(headers),
     };
     session::start(state, &user, "password", &origin).await
+}
+
+/// 400 `user_banned`, as GoTrue's token grants answer a banned user.
+pub(super) fn banned() -> AuthError {
+    AuthError::new(StatusCode::BAD_REQUEST, "user_banned", "User is banned")
 }
 
 fn invalid_refresh(code: &'static str, detail: &str) -> AuthError {
@@ -189,6 +214,9 @@ async fn refresh_grant(state: &AppState, params: TokenParams) -> Result<Value, A
     let user = users::find_by_id(&state.db, &token.user_id)
         .await?
         .ok_or_else(not_found)?;
+    if user.is_banned(db::now_ms()) {
+        return Err(banned());
+    }
 
     // Two passes at most: a concurrent refresh may revoke the token between the read and the
     // rotation, after which the reuse rules decide.

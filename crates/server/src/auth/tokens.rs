@@ -1,6 +1,5 @@
-//! Access tokens (HS256 JWTs with GoTrue's claims) and refresh token strings.
+//! Access tokens (JWTs with GoTrue's claims, signed by [`JwtKeys`]) and refresh token strings.
 
-use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use rand::Rng;
 use rand::distr::Alphanumeric;
 use serde::{Deserialize, Serialize};
@@ -35,37 +34,7 @@ pub struct Claims {
     pub is_anonymous: bool,
 }
 
-/// Signing and verification keys for access tokens.
-#[derive(Clone)]
-pub struct JwtKeys {
-    encoding: EncodingKey,
-    decoding: DecodingKey,
-}
-
-impl JwtKeys {
-    /// Keys for an HS256 secret.
-    pub fn from_secret(secret: &[u8]) -> Self {
-        Self {
-            encoding: EncodingKey::from_secret(secret),
-            decoding: DecodingKey::from_secret(secret),
-        }
-    }
-
-    /// Signs claims into a compact JWT.
-    pub fn sign(&self, claims: &Claims) -> Result<String, jsonwebtoken::errors::Error> {
-        jsonwebtoken::encode(&Header::new(Algorithm::HS256), claims, &self.encoding)
-    }
-
-    /// Verifies signature and expiry. The audience is not checked, as GoTrue does not on its
-    /// generic authenticated routes.
-    pub fn verify(&self, token: &str) -> Result<Claims, jsonwebtoken::errors::Error> {
-        let mut validation = Validation::new(Algorithm::HS256);
-        validation.validate_aud = false;
-        validation.leeway = 0;
-        validation.set_required_spec_claims(&["exp", "sub"]);
-        jsonwebtoken::decode::<Claims>(token, &self.decoding, &validation).map(|data| data.claims)
-    }
-}
+pub use super::keys::JwtKeys;
 
 /// Length of refresh tokens. GoTrue's v1 tokens are 12 characters; longer ones are fine for
 /// auth-js, which treats them as opaque.

@@ -14,6 +14,7 @@ use super::extract::{AuthUser, GoTrueJson};
 use super::flow::Pkce;
 use super::links;
 use super::password;
+use super::phone;
 use super::session::{user_body, user_metadata};
 use crate::db::{self, factors, sessions, users};
 use crate::state::AppState;
@@ -36,6 +37,10 @@ struct UserUpdateParams {
     /// Merged into `user_metadata`; a `null` value deletes its key.
     data: Option<Value>,
     app_metadata: Option<Value>,
+    /// The code of `GET /reauthenticate`, for a password change when
+    /// `REGARD_SECURE_PASSWORD_CHANGE` asks for it.
+    nonce: Option<String>,
+    channel: Option<String>,
     code_challenge: Option<String>,
     code_challenge_method: Option<String>,
 }
@@ -71,17 +76,20 @@ async fn update_user(
             "AAL2 session is required to update email or password when MFA is enabled.",
         ));
     }
-    if params
+    let new_phone = match params
         .phone
         .as_deref()
-        .is_some_and(|p| !p.trim().is_empty())
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
     {
-        return Err(AuthError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "phone_provider_disabled",
-            "Phone numbers are not supported",
-        ));
-    }
+        Some(raw) => {
+            phone::require_enabled(&state)?;
+            let number = phone::parse(raw)?;
+            phone::check_channel(params.channel.as_deref())?;
+            Some(number).filter(|n| *n != auth.user.phone)
+        }
+        None => None,
+    };
     let metadata_patch = match params.data {
         None | Some(Value::Null) => None,
         Some(Value::Object(map)) => Some(map),
@@ -93,6 +101,23 @@ async fn update_user(
 
     if let Some(password) = params.password.filter(|p| !p.is_empty()) {
         password::check_strength(&password)?;
+        if state.config.secure_password_change && needs_reauthentication(&state, &auth).await? {
+            let nonce = params.nonce.as_deref().map(str::trim).unwrap_or_default();
+            if nonce.is_empty() {
+                return Err(AuthError::new(
+                    StatusCode::BAD_REQUEST,
+                    "reauthentication_needed",
+                    "Password update requires reauthentication",
+                ));
+            }
+            if !links::take_reauthentication(&state, user, nonce).await? {
+                return Err(AuthError::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "reauthentication_not_valid",
+                    "Requires reauthentication",
+                ));
+            }
+        }
         if password::verify(password.clone(), user.encrypted_password.clone()).await? {
             return Err(AuthError::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
@@ -128,6 +153,26 @@ async fn update_user(
         users::update_user_metadata(&state.db, &user.id, &text, now).await?;
     }
 
+    let mut pending_phone = None;
+    if let Some(number) = new_phone {
+        if users::find_by_phone(&state.db, &number).await?.is_some() {
+            return Err(AuthError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "phone_exists",
+                "A user with this phone number has already been registered",
+            ));
+        }
+        phone::send_code(
+            &state,
+            phone::Purpose::Change,
+            user,
+            &number,
+            links::request_lang(&headers),
+        )
+        .await?;
+        pending_phone = Some(number);
+    }
+
     if let Some(email) = new_email {
         if users::find_by_email(&state.db, email.as_str())
             .await?
@@ -138,6 +183,23 @@ async fn update_user(
                 "email_exists",
                 "A user with this email address has already been registered",
             ));
+        }
+        // An anonymous user becomes permanent: at once where sign-ups need no confirmation,
+        // otherwise when they follow the link (which clears `is_anonymous` too).
+        if user.is_anonymous && state.config.mailer_autoconfirm {
+            let mut upgraded = users::find_by_id(&state.db, &user.id)
+                .await?
+                .ok_or_else(|| AuthError::internal("user vanished during update"))?;
+            upgraded.email = email.as_str().to_owned();
+            upgraded.email_confirmed_at = Some(now);
+            upgraded.is_anonymous = false;
+            upgraded.app_metadata =
+                serde_json::json!({"provider": "email", "providers": ["email"]}).to_string();
+            upgraded.updated_at = now;
+            users::save(&state.db, &upgraded).await?;
+            tracing::info!(user_id = %user.id, "anonymous user made permanent");
+            let body = user_body(&state, &upgraded).await?;
+            return Ok(Json(body));
         }
         let redirect_to = links::checked_redirect(&state, query.redirect_to.as_deref());
         links::send(
@@ -167,5 +229,20 @@ async fn update_user(
         body["new_email"] = serde_json::json!(pending);
         body["email_change_sent_at"] = serde_json::json!(super::session::rfc3339(db::now_ms()));
     }
+    if let Some(number) = pending_phone {
+        body["new_phone"] = serde_json::json!(number);
+        body["phone_change_sent_at"] = serde_json::json!(super::session::rfc3339(db::now_ms()));
+    }
     Ok(Json(body))
+}
+
+/// Whether a password change needs a reauthentication code: the session signed in more than
+/// `REGARD_REAUTHENTICATION_WINDOW` ago (GoTrue: 24 hours, with
+/// `UpdatePasswordRequireReauthentication`).
+async fn needs_reauthentication(state: &AppState, auth: &AuthUser) -> Result<bool, AuthError> {
+    let window_ms = i64::try_from(state.config.reauthentication_window)
+        .unwrap_or(i64::MAX / 1000)
+        .saturating_mul(1000);
+    let session = sessions::find(&state.db, &auth.session_id).await?;
+    Ok(session.is_none_or(|s| db::now_ms() - s.created_at >= window_ms))
 }

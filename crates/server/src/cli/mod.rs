@@ -1,6 +1,8 @@
 //! Command-line entry: `regard serve`, `regard worker`, `regard render`, `regard heatmap`,
-//! `regard eval-saliency`, `regard assistant-eval`, `regard assistant-bench`, ...
+//! `regard eval-saliency`, `regard assistant-eval`, `regard assistant-bench`, `regard admin`,
+//! `regard keys`, ...
 
+pub mod admin;
 pub mod assistant;
 pub mod attention;
 pub mod render;
@@ -32,6 +34,10 @@ pub enum Command {
     AssistantEval(assistant::EvalArgs),
     /// Time the assistant's offline answers on an account with 1,000 creatives and 1,000 locations.
     AssistantBench(assistant::BenchArgs),
+    /// User accounts for operators: create, reset a password, list, delete, an admin token.
+    Admin(Box<admin::AdminArgs>),
+    /// Signing keys for REGARD_JWT_KEYS.
+    Keys(admin::KeysArgs),
 }
 
 /// Parses the command line and runs the chosen command.
@@ -44,5 +50,7 @@ pub fn main() -> anyhow::Result<()> {
         Command::Render(args) => render::run(*args),
         Command::AssistantEval(args) => assistant::run_eval(args),
         Command::AssistantBench(args) => assistant::run_bench(args),
+        Command::Admin(args) => admin::run(*args),
+        Command::Keys(args) => admin::run_keys(args),
     }
 }

@@ -133,6 +133,17 @@ pub async fn delete_stale_unverified(
     Ok(())
 }
 
+/// Renames a factor.
+pub async fn rename(db: &Db, id: &str, friendly_name: &str, now: i64) -> Result<(), DbError> {
+    sqlx::query("UPDATE mfa_factors SET friendly_name = $1, updated_at = $2 WHERE id = $3")
+        .bind(friendly_name)
+        .bind(now)
+        .bind(id)
+        .execute(db.pool())
+        .await?;
+    Ok(())
+}
+
 /// Deletes a factor and downgrades the sessions it raised to aal2 back to aal1 (their `totp`
 /// or `mfa/phone` claim goes too). Returns whether it existed.
 pub async fn delete(db: &Db, user_id: &str, id: &str, method: &str) -> Result<bool, DbError> {

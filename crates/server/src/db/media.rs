@@ -141,6 +141,22 @@ pub async fn find(db: &Db, id: &str) -> Result<Option<MediaRow>, DbError> {
     Ok(row.as_ref().map(|r| from_row(r, "")).transpose()?.flatten())
 }
 
+/// Every media row `owner_id` owns (to delete their objects after the account goes).
+pub async fn all_owned(db: &Db, owner_id: &str) -> Result<Vec<MediaRow>, DbError> {
+    let rows = sqlx::query(&format!(
+        "SELECT {} FROM media m WHERE m.owner_id = $1",
+        columns("m", "")
+    ))
+    .bind(owner_id)
+    .fetch_all(db.pool())
+    .await?;
+    let mut media = Vec::with_capacity(rows.len());
+    for row in &rows {
+        media.extend(from_row(row, "")?);
+    }
+    Ok(media)
+}
+
 /// The media row with this id if `owner_id` owns it.
 pub async fn find_owned(db: &Db, owner_id: &str, id: &str) -> Result<Option<MediaRow>, DbError> {
     Ok(find(db, id).await?.filter(|m| m.owner_id == owner_id))

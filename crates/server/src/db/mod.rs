@@ -120,9 +120,28 @@ impl Db {
     async fn migrate(&self) -> Result<(), DbError> {
         match self.backend {
             Backend::Sqlite => {
-                sqlx::migrate!("./migrations/sqlite")
-                    .run(&self.pool)
-                    .await?
+                // As SQLite's documentation advises for schema changes, migrations run with
+                // foreign keys off (a table rebuild's DROP TABLE must not cascade into the
+                // tables that reference it), then the whole database is checked before they
+                // are turned on again. The pragma is a no-op inside a transaction, so it is
+                // set on the connection, around the migrator's own transactions.
+                let mut conn = self.pool.acquire().await?;
+                conn.execute("PRAGMA foreign_keys = OFF").await?;
+                let migrated = sqlx::migrate!("./migrations/sqlite").run(&mut *conn).await;
+                let violations = sqlx::query("PRAGMA foreign_key_check")
+                    .fetch_all(&mut *conn)
+                    .await;
+                conn.execute("PRAGMA foreign_keys = ON").await?;
+                migrated?;
+                let violations = violations?;
+                if !violations.is_empty() {
+                    return Err(DbError::Migrate(sqlx::migrate::MigrateError::Execute(
+                        sqlx::Error::Protocol(format!(
+                            "the migrated schema breaks {} foreign key(s)",
+                            violations.len()
+                        )),
+                    )));
+                }
             }
             Backend::Postgres => {
                 sqlx::migrate!("./migrations/postgres")

@@ -1,5 +1,6 @@
-//! Queries on `one_time_tokens`: the tokens mailed in recovery, confirmation and email-change
-//! links. Only their SHA-256 is stored, so a database leak does not hand out working links.
+//! Queries on `one_time_tokens`: the tokens mailed in recovery, confirmation, email-change,
+//! magic and invitation links, and the reauthentication codes. Only their SHA-256 is stored,
+//! so a database leak does not hand out working links.
 
 use sqlx::Row;
 use sqlx::any::AnyRow;
@@ -11,7 +12,8 @@ use super::{Db, DbError};
 pub struct OneTimeTokenRow {
     pub id: String,
     pub user_id: String,
-    /// `recovery`, `confirmation` or `email_change`.
+    /// `recovery`, `confirmation`, `email_change`, `magiclink`, `invite` or
+    /// `reauthentication`.
     pub kind: String,
     pub token_hash: String,
     /// SHA-256 of the user id and the mail's 6-digit code.
@@ -123,19 +125,29 @@ pub async fn take(db: &Db, token_hash: &str) -> Result<Option<OneTimeTokenRow>, 
     Ok((done.rows_affected() == 1).then_some(token))
 }
 
-/// Takes the user's token of `kind` if `otp_hash` is its code's hash (deleting it). A wrong
-/// code counts against the token, which is deleted at `max_failures`.
+/// Takes the user's newest token of one of `kinds` whose code hashes to `otp_hash` (deleting
+/// it). A wrong code counts against each of those tokens, which die at `max_failures`.
 pub async fn take_by_code(
     db: &Db,
     user_id: &str,
-    kind: &str,
+    kinds: &[&str],
     otp_hash: &str,
     max_failures: i64,
 ) -> Result<Option<OneTimeTokenRow>, DbError> {
-    let Some(token) = latest(db, user_id, kind).await? else {
-        return Ok(None);
-    };
-    if token.otp_hash != otp_hash {
+    let mut candidates = Vec::new();
+    for kind in kinds {
+        if let Some(token) = latest(db, user_id, kind).await? {
+            candidates.push(token);
+        }
+    }
+    if let Some(token) = candidates.iter().find(|t| t.otp_hash == otp_hash) {
+        let done = sqlx::query("DELETE FROM one_time_tokens WHERE id = $1")
+            .bind(&token.id)
+            .execute(db.pool())
+            .await?;
+        return Ok((done.rows_affected() == 1).then(|| token.clone()));
+    }
+    for token in &candidates {
         sqlx::query("UPDATE one_time_tokens SET failed_count = failed_count + 1 WHERE id = $1")
             .bind(&token.id)
             .execute(db.pool())
@@ -145,13 +157,8 @@ pub async fn take_by_code(
             .bind(max_failures)
             .execute(db.pool())
             .await?;
-        return Ok(None);
     }
-    let done = sqlx::query("DELETE FROM one_time_tokens WHERE id = $1")
-        .bind(&token.id)
-        .execute(db.pool())
-        .await?;
-    Ok((done.rows_affected() == 1).then_some(token))
+    Ok(None)
 }
 
 /// Deletes tokens created before `cutoff` (expired links).

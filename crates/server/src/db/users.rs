@@ -5,12 +5,14 @@ use sqlx::any::AnyRow;
 
 use super::{Db, DbError};
 
-/// A stored user. Metadata columns hold JSON text.
+/// A stored user. Metadata columns hold JSON text. `email` and `phone` are `""` when the user
+/// has none (NULL in the table, so that the unique indexes allow many). Soft-deleted users are
+/// never read back.
 #[derive(Debug, Clone)]
 pub struct UserRow {
     pub id: String,
     pub email: String,
-    /// Argon2id PHC string.
+    /// Argon2id PHC string; empty for users without a password.
     pub encrypted_password: String,
     pub email_confirmed_at: Option<i64>,
     pub app_metadata: String,
@@ -18,15 +20,55 @@ pub struct UserRow {
     pub last_sign_in_at: Option<i64>,
     pub created_at: i64,
     pub updated_at: i64,
+    /// E.164 digits without the '+'.
+    pub phone: String,
+    pub phone_confirmed_at: Option<i64>,
+    /// The address of a pending email change.
+    pub email_change: Option<String>,
+    pub invited_at: Option<i64>,
+    pub banned_until: Option<i64>,
+    pub is_anonymous: bool,
+}
+
+impl UserRow {
+    /// A user with a fresh id, created now, with nothing else set (the caller fills in the
+    /// credentials and metadata).
+    pub fn new(now: i64) -> Self {
+        Self {
+            id: uuid::Uuid::new_v4().to_string(),
+            email: String::new(),
+            encrypted_password: String::new(),
+            email_confirmed_at: None,
+            app_metadata: "{}".to_owned(),
+            user_metadata: "{}".to_owned(),
+            last_sign_in_at: None,
+            created_at: now,
+            updated_at: now,
+            phone: String::new(),
+            phone_confirmed_at: None,
+            email_change: None,
+            invited_at: None,
+            banned_until: None,
+            is_anonymous: false,
+        }
+    }
+
+    /// Whether sign-ins are refused at `now` (epoch ms).
+    pub fn is_banned(&self, now: i64) -> bool {
+        self.banned_until.is_some_and(|until| until > now)
+    }
 }
 
 const COLUMNS: &str = "id, email, encrypted_password, email_confirmed_at, app_metadata, \
-                       user_metadata, last_sign_in_at, created_at, updated_at";
+                       user_metadata, last_sign_in_at, created_at, updated_at, phone, \
+                       phone_confirmed_at, email_change, invited_at, banned_until, is_anonymous";
 
 fn from_row(row: &AnyRow) -> Result<UserRow, sqlx::Error> {
     Ok(UserRow {
         id: row.try_get("id")?,
-        email: row.try_get("email")?,
+        email: row
+            .try_get::<Option<String>, _>("email")?
+            .unwrap_or_default(),
         encrypted_password: row.try_get("encrypted_password")?,
         email_confirmed_at: row.try_get("email_confirmed_at")?,
         app_metadata: row.try_get("app_metadata")?,
@@ -34,7 +76,20 @@ fn from_row(row: &AnyRow) -> Result<UserRow, sqlx::Error> {
         last_sign_in_at: row.try_get("last_sign_in_at")?,
         created_at: row.try_get("created_at")?,
         updated_at: row.try_get("updated_at")?,
+        phone: row
+            .try_get::<Option<String>, _>("phone")?
+            .unwrap_or_default(),
+        phone_confirmed_at: row.try_get("phone_confirmed_at")?,
+        email_change: row.try_get("email_change")?,
+        invited_at: row.try_get("invited_at")?,
+        banned_until: row.try_get("banned_until")?,
+        is_anonymous: row.try_get::<i64, _>("is_anonymous")? != 0,
     })
+}
+
+/// `""` as NULL, for the optional unique columns.
+fn nullable(text: &str) -> Option<&str> {
+    (!text.is_empty()).then_some(text)
 }
 
 /// Inserts a new user; [`DbError::Conflict`] when the email is taken.
@@ -49,11 +104,12 @@ pub(super) async fn insert_on(
 ) -> Result<(), DbError> {
     sqlx::query(
         "INSERT INTO users (id, email, encrypted_password, email_confirmed_at, app_metadata, \
-         user_metadata, last_sign_in_at, created_at, updated_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+         user_metadata, last_sign_in_at, created_at, updated_at, phone, phone_confirmed_at, \
+         email_change, invited_at, banned_until, is_anonymous) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
     )
     .bind(&user.id)
-    .bind(&user.email)
+    .bind(nullable(&user.email))
     .bind(&user.encrypted_password)
     .bind(user.email_confirmed_at)
     .bind(&user.app_metadata)
@@ -61,26 +117,48 @@ pub(super) async fn insert_on(
     .bind(user.last_sign_in_at)
     .bind(user.created_at)
     .bind(user.updated_at)
+    .bind(nullable(&user.phone))
+    .bind(user.phone_confirmed_at)
+    .bind(&user.email_change)
+    .bind(user.invited_at)
+    .bind(user.banned_until)
+    .bind(i64::from(user.is_anonymous))
     .execute(conn)
     .await
     .map_err(DbError::from_write)?;
     Ok(())
 }
 
+/// The (not deleted) user with this address.
 pub async fn find_by_email(db: &Db, email: &str) -> Result<Option<UserRow>, DbError> {
-    let row = sqlx::query(&format!("SELECT {COLUMNS} FROM users WHERE email = $1"))
-        .bind(email)
-        .fetch_optional(db.pool())
-        .await?;
+    let row = sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM users WHERE email = $1 AND deleted_at IS NULL"
+    ))
+    .bind(email)
+    .fetch_optional(db.pool())
+    .await?;
     Ok(row.as_ref().map(from_row).transpose()?)
 }
 
-/// The user with this id.
+/// The (not deleted) user with this phone number (E.164 digits).
+pub async fn find_by_phone(db: &Db, phone: &str) -> Result<Option<UserRow>, DbError> {
+    let row = sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM users WHERE phone = $1 AND deleted_at IS NULL"
+    ))
+    .bind(phone)
+    .fetch_optional(db.pool())
+    .await?;
+    Ok(row.as_ref().map(from_row).transpose()?)
+}
+
+/// The (not deleted) user with this id.
 pub async fn find_by_id(db: &Db, id: &str) -> Result<Option<UserRow>, DbError> {
-    let row = sqlx::query(&format!("SELECT {COLUMNS} FROM users WHERE id = $1"))
-        .bind(id)
-        .fetch_optional(db.pool())
-        .await?;
+    let row = sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM users WHERE id = $1 AND deleted_at IS NULL"
+    ))
+    .bind(id)
+    .fetch_optional(db.pool())
+    .await?;
     Ok(row.as_ref().map(from_row).transpose()?)
 }
 
@@ -138,7 +216,8 @@ pub async fn confirm_email(db: &Db, id: &str, now: i64) -> Result<(), DbError> {
 /// [`DbError::Conflict`] when another user has it.
 pub async fn update_email(db: &Db, id: &str, email: &str, now: i64) -> Result<(), DbError> {
     sqlx::query(
-        "UPDATE users SET email = $1, email_confirmed_at = $2, updated_at = $2 WHERE id = $3",
+        "UPDATE users SET email = $1, email_confirmed_at = $2, email_change = NULL, \
+         is_anonymous = 0, updated_at = $2 WHERE id = $3",
     )
     .bind(email)
     .bind(now)
@@ -147,4 +226,119 @@ pub async fn update_email(db: &Db, id: &str, email: &str, now: i64) -> Result<()
     .await
     .map_err(DbError::from_write)?;
     Ok(())
+}
+
+/// A page of (not deleted) users, newest first, and how many there are in all.
+pub async fn list(db: &Db, offset: i64, limit: i64) -> Result<(Vec<UserRow>, i64), DbError> {
+    let rows = sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM users WHERE deleted_at IS NULL \
+         ORDER BY created_at DESC, id DESC LIMIT $1 OFFSET $2"
+    ))
+    .bind(limit)
+    .bind(offset)
+    .fetch_all(db.pool())
+    .await?;
+    let total: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE deleted_at IS NULL")
+        .fetch_one(db.pool())
+        .await?;
+    let users = rows.iter().map(from_row).collect::<Result<_, _>>()?;
+    Ok((users, total))
+}
+
+/// Writes every column an administrator (or an account upgrade) may change; the row is read,
+/// changed and written back by the caller. [`DbError::Conflict`] when the address or the phone
+/// number belongs to another user.
+pub async fn save(db: &Db, user: &UserRow) -> Result<(), DbError> {
+    sqlx::query(
+        "UPDATE users SET email = $1, encrypted_password = $2, email_confirmed_at = $3, \
+         app_metadata = $4, user_metadata = $5, phone = $6, phone_confirmed_at = $7, \
+         email_change = $8, invited_at = $9, banned_until = $10, is_anonymous = $11, \
+         updated_at = $12 WHERE id = $13 AND deleted_at IS NULL",
+    )
+    .bind(nullable(&user.email))
+    .bind(&user.encrypted_password)
+    .bind(user.email_confirmed_at)
+    .bind(&user.app_metadata)
+    .bind(&user.user_metadata)
+    .bind(nullable(&user.phone))
+    .bind(user.phone_confirmed_at)
+    .bind(&user.email_change)
+    .bind(user.invited_at)
+    .bind(user.banned_until)
+    .bind(i64::from(user.is_anonymous))
+    .bind(user.updated_at)
+    .bind(&user.id)
+    .execute(db.pool())
+    .await
+    .map_err(DbError::from_write)?;
+    Ok(())
+}
+
+/// Records the address of a pending email change.
+pub async fn set_email_change(
+    db: &Db,
+    id: &str,
+    email: Option<&str>,
+    now: i64,
+) -> Result<(), DbError> {
+    sqlx::query("UPDATE users SET email_change = $1, updated_at = $2 WHERE id = $3")
+        .bind(email)
+        .bind(now)
+        .bind(id)
+        .execute(db.pool())
+        .await?;
+    Ok(())
+}
+
+/// Marks the phone number confirmed (first confirmation only).
+pub async fn confirm_phone(db: &Db, id: &str, now: i64) -> Result<(), DbError> {
+    sqlx::query(
+        "UPDATE users SET phone_confirmed_at = $1, updated_at = $1 \
+         WHERE id = $2 AND phone_confirmed_at IS NULL",
+    )
+    .bind(now)
+    .bind(id)
+    .execute(db.pool())
+    .await?;
+    Ok(())
+}
+
+/// Deletes the user and, by cascade, everything they own (sessions, factors, tokens, media,
+/// creatives, locations, simulations, heatmaps). Returns whether a row went.
+pub async fn delete(db: &Db, id: &str) -> Result<bool, DbError> {
+    let done = sqlx::query("DELETE FROM users WHERE id = $1")
+        .bind(id)
+        .execute(db.pool())
+        .await?;
+    Ok(done.rows_affected() > 0)
+}
+
+/// Soft deletion (GoTrue's `should_soft_delete`): the row and what the user owns stay, but the
+/// address and phone number are freed, the password and sessions go, and the user can no
+/// longer be found or sign in. Returns whether a row changed.
+pub async fn soft_delete(db: &Db, id: &str, now: i64) -> Result<bool, DbError> {
+    let mut tx = db.pool().begin().await?;
+    let done = sqlx::query(
+        "UPDATE users SET email = NULL, phone = NULL, email_change = NULL, \
+         encrypted_password = '', deleted_at = $1, updated_at = $1 \
+         WHERE id = $2 AND deleted_at IS NULL",
+    )
+    .bind(now)
+    .bind(id)
+    .execute(&mut *tx)
+    .await?;
+    for table in [
+        "sessions",
+        "refresh_tokens",
+        "identities",
+        "mfa_factors",
+        "one_time_tokens",
+    ] {
+        sqlx::query(&format!("DELETE FROM {table} WHERE user_id = $1"))
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+    }
+    tx.commit().await?;
+    Ok(done.rows_affected() > 0)
 }

@@ -38,6 +38,9 @@ pub enum MailKind {
     Recovery,
     Confirmation,
     EmailChange,
+    MagicLink,
+    Invite,
+    Reauthentication,
 }
 
 struct Texts {
@@ -92,6 +95,48 @@ fn texts(kind: MailKind, lang: Lang) -> Texts {
             code: "Or enter this code in Regard",
             outro: "This link is valid for one hour. Until it is followed, your previous address stays the account's.",
         },
+        (MailKind::MagicLink, Lang::Fr) => Texts {
+            subject: "Votre lien de connexion à Regard",
+            intro: "Voici le lien pour vous connecter à Regard, sans mot de passe.",
+            action: "Me connecter",
+            code: "Ou saisissez ce code dans Regard",
+            outro: "Ce lien est valable une heure et ne sert qu'une fois. Si vous n'avez rien demandé, ignorez ce message.",
+        },
+        (MailKind::MagicLink, Lang::En) => Texts {
+            subject: "Your Regard sign-in link",
+            intro: "Here is your link to sign in to Regard, no password needed.",
+            action: "Sign in",
+            code: "Or enter this code in Regard",
+            outro: "This link is valid for one hour and works once. If you did not ask for it, ignore this message.",
+        },
+        (MailKind::Invite, Lang::Fr) => Texts {
+            subject: "Vous êtes invité sur Regard",
+            intro: "Vous êtes invité à rejoindre Regard, l'outil de simulation et d'attention pour l'affichage.",
+            action: "Accepter l'invitation",
+            code: "Ou saisissez ce code dans Regard",
+            outro: "Ce lien est valable une heure. Si vous ne vous attendiez pas à cette invitation, ignorez ce message.",
+        },
+        (MailKind::Invite, Lang::En) => Texts {
+            subject: "You are invited to Regard",
+            intro: "You are invited to join Regard, the mock-up and attention tool for out-of-home advertising.",
+            action: "Accept the invitation",
+            code: "Or enter this code in Regard",
+            outro: "This link is valid for one hour. If you did not expect this invitation, ignore this message.",
+        },
+        (MailKind::Reauthentication, Lang::Fr) => Texts {
+            subject: "Confirmez qu'il s'agit bien de vous",
+            intro: "Pour changer votre mot de passe Regard, confirmez qu'il s'agit bien de vous.",
+            action: "",
+            code: "Saisissez ce code dans Regard",
+            outro: "Ce code est valable une heure. Si vous n'êtes pas à l'origine de cette demande, changez votre mot de passe.",
+        },
+        (MailKind::Reauthentication, Lang::En) => Texts {
+            subject: "Confirm it is you",
+            intro: "To change your Regard password, confirm that it is you.",
+            action: "",
+            code: "Enter this code in Regard",
+            outro: "This code is valid for one hour. If you did not ask for it, change your password.",
+        },
     }
 }
 
@@ -116,26 +161,46 @@ fn escape(text: &str) -> String {
 pub fn mail(kind: MailKind, lang: Lang, to: &str, link: &str, code: &str) -> Mail {
     let t = texts(kind, lang);
     let colon = if lang == Lang::Fr { " :" } else { ":" };
+    // A reauthentication mail carries a code only (it is typed where the password changes).
+    let has_link = !link.is_empty();
+    let text_link = if has_link {
+        format!("{}{colon}\n{link}\n\n", t.action)
+    } else {
+        String::new()
+    };
     let text = format!(
-        "{}\n\n{}{colon}\n{link}\n\n{}{colon} {code}\n\n{}\n\n— Regard\n",
-        t.intro, t.action, t.code, t.outro
+        "{}\n\n{text_link}{}{colon} {code}\n\n{}\n\n— Regard\n",
+        t.intro, t.code, t.outro
     );
+    let html_link = if has_link {
+        format!(
+            "<p style=\"margin:24px 0\"><a href=\"{href}\" style=\"display:inline-block;background:#1c1917;\
+             color:#fff;text-decoration:none;padding:12px 20px;border-radius:8px\">{action}</a></p>",
+            href = escape(link),
+            action = escape(t.action),
+        )
+    } else {
+        String::new()
+    };
+    let html_footer = if has_link {
+        format!(
+            "<p style=\"font-size:12px;color:#78716c;word-break:break-all\">{}</p>",
+            escape(link)
+        )
+    } else {
+        String::new()
+    };
     let html = format!(
         "<!doctype html>\n<html lang=\"{lang}\"><body style=\"margin:0;padding:24px;background:#f5f5f4;\
          font-family:system-ui,-apple-system,'Segoe UI',sans-serif;color:#1c1917\">\
          <div style=\"max-width:520px;margin:0 auto;background:#fff;border-radius:12px;padding:32px\">\
          <p style=\"font-size:20px;font-weight:600;margin:0 0 16px\">Regard</p>\
-         <p style=\"line-height:1.5\">{intro}</p>\
-         <p style=\"margin:24px 0\"><a href=\"{href}\" style=\"display:inline-block;background:#1c1917;\
-         color:#fff;text-decoration:none;padding:12px 20px;border-radius:8px\">{action}</a></p>\
+         <p style=\"line-height:1.5\">{intro}</p>{html_link}\
          <p style=\"line-height:1.5\">{code_label}{colon} <strong style=\"font-size:18px;letter-spacing:2px\">{code}</strong></p>\
-         <p style=\"font-size:13px;color:#57534e;line-height:1.5\">{outro}</p>\
-         <p style=\"font-size:12px;color:#78716c;word-break:break-all\">{href}</p>\
+         <p style=\"font-size:13px;color:#57534e;line-height:1.5\">{outro}</p>{html_footer}\
          </div></body></html>\n",
         lang = if lang == Lang::Fr { "fr" } else { "en" },
         intro = escape(t.intro),
-        href = escape(link),
-        action = escape(t.action),
         outro = escape(t.outro),
         code_label = escape(t.code),
         code = escape(code),

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use crate::helpers::{TestApp, assert_error, spawn_app, spawn_app_with, unique_email};
 
 /// The mails in the outbox, oldest first, as their raw text.
-fn outbox_mails(app: &TestApp) -> Vec<String> {
+pub(crate) fn outbox_mails(app: &TestApp) -> Vec<String> {
     let dir: PathBuf = app.state.config.data_dir.join("outbox");
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .map(|entries| {
@@ -52,7 +52,7 @@ fn decode_quoted_printable(text: &str) -> String {
 
 /// Waits (polling, 10 s at most) until the outbox holds `count` mails: `/recover` and sign-up
 /// send after answering.
-async fn wait_for_mails(app: &TestApp, count: usize) -> Vec<String> {
+pub(crate) async fn wait_for_mails(app: &TestApp, count: usize) -> Vec<String> {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     loop {
         let mails = outbox_mails(app);
@@ -69,7 +69,7 @@ async fn wait_for_mails(app: &TestApp, count: usize) -> Vec<String> {
 }
 
 /// The `/auth/v1/verify?...` link and the 6-digit code of a mail.
-fn link_and_code(mail: &str) -> (String, String) {
+pub(crate) fn link_and_code(mail: &str) -> (String, String) {
     let start = mail.find("http").expect("a link");
     let link: String = mail[start..]
         .chars()
@@ -86,12 +86,12 @@ fn link_and_code(mail: &str) -> (String, String) {
 }
 
 /// The path and query of an absolute link (the test server's address replaces the site's).
-fn path_of(link: &str) -> String {
+pub(crate) fn path_of(link: &str) -> String {
     let url = url::Url::parse(link).unwrap();
     format!("{}?{}", url.path(), url.query().unwrap_or(""))
 }
 
-fn fragment_params(location: &str) -> Value {
+pub(crate) fn fragment_params(location: &str) -> Value {
     let url = url::Url::parse(location).unwrap();
     let pairs: serde_json::Map<String, Value> =
         url::form_urlencoded::parse(url.fragment().unwrap_or("").as_bytes())
@@ -112,11 +112,11 @@ async fn recover(app: &TestApp, email: &str, redirect_to: &str) -> reqwest::Resp
     .unwrap()
 }
 
-fn urlencode(text: &str) -> String {
+pub(crate) fn urlencode(text: &str) -> String {
     url::form_urlencoded::byte_serialize(text.as_bytes()).collect()
 }
 
-fn site(app: &TestApp) -> String {
+pub(crate) fn site(app: &TestApp) -> String {
     app.state.config.site_url.trim_end_matches('/').to_owned()
 }
 
@@ -238,6 +238,13 @@ async fn the_code_in_the_mail_works_with_verify_otp_and_dies_after_wrong_attempt
         .post(
             "/auth/v1/verify",
             &json!({"type": "magiclink", "token_hash": "x"}),
+        )
+        .await;
+    assert_error(response, 403, "otp_expired").await;
+    let response = app
+        .post(
+            "/auth/v1/verify",
+            &json!({"type": "bogus", "token_hash": "x"}),
         )
         .await;
     assert_error(response, 400, "validation_failed").await;

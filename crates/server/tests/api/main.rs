@@ -4,6 +4,7 @@
 #[path = "../support/postgres.rs"]
 mod postgres;
 
+mod admin;
 mod aois;
 mod assistant;
 mod benchmarks;
@@ -22,6 +23,7 @@ mod media;
 mod mfa;
 mod notify;
 mod oauth;
+mod passwordless;
 mod refresh;
 mod reports;
 mod shares;

@@ -38,8 +38,9 @@ function AuthCard({ children }: { children: ReactNode }) {
 
 /**
  * The only screen a signed-out visitor sees, at whatever address they opened. At the
- * reset-password address it opens on "send me a link", saying so when the link that led there
- * can no longer be used (expired, already used, or opened in another browser).
+ * reset-password address it opens on "send me a link". Wherever a link led (recovery, sign-in
+ * link), it says so when the link can no longer be used (expired, already used, or opened in
+ * another browser).
  */
 export function LoginScreen() {
   const { redirectError, clearRedirectError } = useAuth();
@@ -58,7 +59,9 @@ export function LoginScreen() {
     void navigate({ pathname: location.pathname, search: rest ? `?${rest}` : '', hash: '' }, { replace: true });
   }, [location.pathname, location.search, location.hash, navigate]);
 
-  const error = redirectError ?? (onResetPage && leftoverCode ? 'auth.errors.linkExpired' : null);
+  // A `code` auth-js left unused (no verifier in this browser, or the exchange came to nothing):
+  // the link of a mail or a provider cannot be used here, and the visitor should hear why.
+  const error = redirectError ?? (leftoverCode ? 'auth.errors.linkExpired' : null);
   return (
     <AuthCard>
       <LoginForm initialMode={onResetPage ? 'forgot' : 'login'} redirectError={error} onDismissRedirectError={clearRedirectError} />

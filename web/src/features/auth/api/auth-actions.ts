@@ -168,6 +168,32 @@ export async function requestPasswordReset(email: string): Promise<{ ok: true } 
   }
 }
 
+/**
+ * Asks for a sign-in link (and its code) by e-mail, for an existing account only: registering
+ * still needs a password. As for the recovery e-mail, the app says the same whether or not the
+ * address has an account; only a rate limit or a malformed address is reported. The link comes
+ * back to the app with a PKCE code that auth-js exchanges for the session.
+ */
+export async function requestMagicLink(email: string): Promise<{ ok: true } | { ok: false; error: AuthErrorKey }> {
+  try {
+    const { error } = await authClient.signInWithOtp({
+      email,
+      options: { shouldCreateUser: false, emailRedirectTo: `${window.location.origin}/` },
+    });
+    if (!error) return { ok: true };
+    const key = authErrorKey(error);
+    return key === 'auth.errors.overRequestRateLimit' ||
+      key === 'auth.errors.overEmailSendRateLimit' ||
+      key === 'auth.errors.emailInvalid' ||
+      key === 'auth.errors.validationFailed'
+      ? { ok: false, error: key }
+      : { ok: true };
+  } catch (error) {
+    console.error('Sign-in link request failed unexpectedly', error);
+    return { ok: false, error: 'auth.errors.generic' };
+  }
+}
+
 /** Sets a new password for the signed-in user (after recovery, or from the account page). */
 export async function updatePassword(password: string): Promise<{ ok: true } | { ok: false; error: AuthErrorKey }> {
   try {

@@ -243,6 +243,41 @@ describe('LoginForm: forgot password', () => {
   });
 });
 
+describe('LoginForm: sign-in link', () => {
+  it('asks for the e-mail only, never creates an account, and shows the same notice for unknown addresses', async () => {
+    const { user } = setup();
+    await user.click(screen.getByRole('button', { name: 'Recevoir un lien de connexion par email' }));
+    expect(screen.getByRole('heading', { level: 1, name: 'Connexion par lien' })).toBeInTheDocument();
+    expect(screen.queryByLabelText('Mot de passe')).not.toBeInTheDocument();
+    await user.type(screen.getByLabelText('Email'), 'ada@example.com');
+    await user.click(screen.getByRole('button', { name: 'Envoyer le lien' }));
+    expect(authClient.signInWithOtp).toHaveBeenCalledWith({
+      email: 'ada@example.com',
+      options: { shouldCreateUser: false, emailRedirectTo: `${window.location.origin}/` },
+    });
+    expect(await screen.findByRole('status')).toHaveTextContent('un lien de connexion');
+
+    // The server's otp_disabled (no such account) reads the same.
+    authClient.signInWithOtp.mockResolvedValue({ data: { user: null, session: null }, error: authError('otp_disabled', 'x', 422) });
+    await user.click(screen.getByRole('button', { name: 'Envoyer le lien' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Si un compte existe pour cette adresse');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('says to wait when mails are rate limited, and goes back to the login form', async () => {
+    authClient.signInWithOtp.mockResolvedValue({
+      data: { user: null, session: null },
+      error: authError('over_email_send_rate_limit', 'x', 429),
+    });
+    const { user } = setup({ initialMode: 'magic' });
+    await user.type(screen.getByLabelText('Email'), 'ada@example.com');
+    await user.click(screen.getByRole('button', { name: 'Envoyer le lien' }));
+    expect(await screen.findByRole('alert')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Retour à la connexion' }));
+    expect(screen.getByRole('heading', { level: 1, name: 'Connexion' })).toBeInTheDocument();
+  });
+});
+
 describe('LoginForm: providers', () => {
   it('shows one button per enabled provider and starts the PKCE redirect to this page', async () => {
     serveSettings(['google', 'keycloak', 'azure', 'linkedin_oidc', 'acme']);

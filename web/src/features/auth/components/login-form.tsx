@@ -9,12 +9,12 @@ import { Label } from '@/components/ui/label';
 import { MIN_PASSWORD_LENGTH } from '@/config/constants';
 import { useSessionEnded } from '@/lib/session';
 
-import { requestPasswordReset, signIn, signUp, type AuthErrorKey } from '../api/auth-actions';
+import { requestMagicLink, requestPasswordReset, signIn, signUp, type AuthErrorKey } from '../api/auth-actions';
 import { authSettingsQuery } from '../api/settings';
 
 import { ProviderButtons } from './provider-buttons';
 
-export type AuthMode = 'login' | 'register' | 'forgot';
+export type AuthMode = 'login' | 'register' | 'forgot' | 'magic';
 
 /** The browser's own validity messages are in the browser's language; ours follow the app's. */
 function useValidityMessages() {
@@ -57,7 +57,7 @@ export function LoginForm({ initialMode = 'login', redirectError = null, onDismi
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<AuthErrorKey | null>(null);
-  const [notice, setNotice] = useState<'confirmEmail' | 'resetSent' | null>(null);
+  const [notice, setNotice] = useState<'confirmEmail' | 'resetSent' | 'magicSent' | null>(null);
   const [pending, setPending] = useState(false);
   const sessionEnded = useSessionEnded();
 
@@ -95,10 +95,10 @@ export function LoginForm({ initialMode = 'login', redirectError = null, onDismi
     setError(null);
     setNotice(null);
     onDismissRedirectError?.();
-    if (mode === 'forgot') {
-      const outcome = await requestPasswordReset(email.trim());
+    if (mode === 'forgot' || mode === 'magic') {
+      const outcome = mode === 'forgot' ? await requestPasswordReset(email.trim()) : await requestMagicLink(email.trim());
       setPending(false);
-      if (outcome.ok) setNotice('resetSent');
+      if (outcome.ok) setNotice(mode === 'forgot' ? 'resetSent' : 'magicSent');
       else setError(outcome.error);
       return;
     }
@@ -115,11 +115,13 @@ export function LoginForm({ initialMode = 'login', redirectError = null, onDismi
   };
 
   const isLogin = mode === 'login';
-  const isForgot = mode === 'forgot';
+  const isMagic = mode === 'magic';
+  // The modes that ask for an e-mail address only and send a link.
+  const isForgot = mode === 'forgot' || isMagic;
   const signupDisabled = settings.data?.disable_signup === true;
-  const title = isForgot ? t('auth.forgot.title') : isLogin ? t('auth.loginTitle') : t('auth.registerTitle');
-  const intro = isForgot ? t('auth.forgot.intro') : isLogin ? t('auth.loginIntro') : t('auth.registerIntro');
-  const submitLabel = isForgot ? t('auth.forgot.submit') : isLogin ? t('auth.submitLogin') : t('auth.submitRegister');
+  const title = isMagic ? t('auth.magic.title') : isForgot ? t('auth.forgot.title') : isLogin ? t('auth.loginTitle') : t('auth.registerTitle');
+  const intro = isMagic ? t('auth.magic.intro') : isForgot ? t('auth.forgot.intro') : isLogin ? t('auth.loginIntro') : t('auth.registerIntro');
+  const submitLabel = isMagic ? t('auth.magic.submit') : isForgot ? t('auth.forgot.submit') : isLogin ? t('auth.submitLogin') : t('auth.submitRegister');
   const shownError = error ?? redirectError;
 
   return (
@@ -142,7 +144,7 @@ export function LoginForm({ initialMode = 'login', redirectError = null, onDismi
       ) : null}
       {notice ? (
         <Banner variant="info" data-testid="auth-notice">
-          {notice === 'confirmEmail' ? t('auth.confirmEmail') : t('auth.forgot.sent')}
+          {notice === 'confirmEmail' ? t('auth.confirmEmail') : notice === 'magicSent' ? t('auth.magic.sent') : t('auth.forgot.sent')}
         </Banner>
       ) : null}
 
@@ -202,11 +204,18 @@ export function LoginForm({ initialMode = 'login', redirectError = null, onDismi
       {isForgot ? (
         <p className="auth-form__switch">
           <Button variant="link" onClick={() => changeMode('login')} data-testid="back-to-login">
-            {t('auth.forgot.back')}
+            {isMagic ? t('auth.magic.back') : t('auth.forgot.back')}
           </Button>
         </p>
       ) : (
         <>
+          {isLogin ? (
+            <p className="auth-form__switch">
+              <Button variant="link" onClick={() => changeMode('magic')} data-testid="magic-link">
+                {t('auth.magic.link')}
+              </Button>
+            </p>
+          ) : null}
           <ProviderButtons settings={settings.data} onError={setError} />
           {signupDisabled && isLogin ? null : (
             <p className="auth-form__switch">
