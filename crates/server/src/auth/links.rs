@@ -68,7 +68,7 @@ impl LinkKind {
     }
 
     /// The kinds a `type` of GoTrue's verify endpoints accepts: `email` is the one-time code
-    /// of a magic link or of a sign-up confirmation, whichever the user was sent.
+    /// of a magic link, a sign-up confirmation or an invitation, whichever the user was sent.
     fn from_type(kind: &str) -> Option<&'static [Self]> {
         match kind {
             "recovery" => Some(&[LinkKind::Recovery]),

@@ -501,6 +501,72 @@ async fn asymmetric_keys_sign_tokens_and_the_jwks_publishes_them() {
     assert_eq!(response.status(), 200);
 }
 
+/// A private RS256 JWK (with `kid` and `key_ops`) made from the fake OpenID provider's test key.
+fn rs256_jwk(kid: &str) -> Value {
+    use base64::Engine;
+    use rsa::pkcs1::DecodeRsaPrivateKey;
+    use rsa::traits::{PrivateKeyParts, PublicKeyParts};
+    let key = rsa::RsaPrivateKey::from_pkcs1_pem(include_str!(
+        "oidc_test_keys/TEST-ONLY-rsa-signing-key.pem"
+    ))
+    .unwrap();
+    let b64 =
+        |n: &rsa::BigUint| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(n.to_bytes_be());
+    json!({
+        "kty": "RSA", "alg": "RS256", "kid": kid, "key_ops": ["sign", "verify"],
+        "n": b64(key.n()), "e": b64(key.e()), "d": b64(key.d()),
+        "p": b64(&key.primes()[0]), "q": b64(&key.primes()[1]),
+    })
+}
+
+#[tokio::test]
+async fn an_rs256_key_set_with_a_verify_only_secret_signs_and_publishes_the_rsa_key_only() {
+    // As the suite's asymmetric service: an HS256 `oct` key that only verifies, and an RS256
+    // key that signs.
+    let oct = json!({
+        "kty": "oct", "alg": "HS256", "kid": "old-hs256", "key_ops": ["verify"],
+        "k": "c2VjcmV0LW9mLXRoZS1wcmV2aW91cy1rZXk",
+    });
+    let app = spawn_app_with(|config| {
+        config.jwt_keys = Some(regard::config::Secret::new(
+            json!([oct, rs256_jwk("rsa-1")]).to_string(),
+        ));
+    })
+    .await;
+    let jwks: Value = app
+        .get_url("/auth/v1/.well-known/jwks.json")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let keys = jwks["keys"].as_array().unwrap();
+    assert_eq!(keys.len(), 1, "secrets are never published: {jwks}");
+    assert_eq!(keys[0]["kty"], "RSA");
+    assert_eq!(keys[0]["kid"], "rsa-1");
+    assert!(keys[0].get("d").is_none() && keys[0].get("p").is_none());
+
+    let session = app.sign_up(&unique_email(), "secret1").await;
+    let token = session["access_token"].as_str().unwrap();
+    let header = jsonwebtoken::decode_header(token).unwrap();
+    assert_eq!(header.alg, jsonwebtoken::Algorithm::RS256);
+    assert_eq!(header.kid.as_deref(), Some("rsa-1"));
+    let jwk: jsonwebtoken::jwk::Jwk = serde_json::from_value(keys[0].clone()).unwrap();
+    let mut validation = jsonwebtoken::Validation::new(jsonwebtoken::Algorithm::RS256);
+    validation.validate_aud = false;
+    jsonwebtoken::decode::<Value>(
+        token,
+        &jsonwebtoken::DecodingKey::from_jwk(&jwk).unwrap(),
+        &validation,
+    )
+    .unwrap();
+    let response = app
+        .with_token(Method::GET, "/auth/v1/user", token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+}
+
 #[tokio::test]
 async fn manual_linking_sso_and_wallets_are_refused_as_gotrue_does_when_off() {
     let app = spawn_app().await;
