@@ -20,7 +20,7 @@ use serde_json::{Map, Value, json};
 
 use super::email::Email;
 use super::error::AuthError;
-use super::extract::{GoTrueJson, bearer};
+use super::extract::{GoTrueJson, bad_jwt, bearer, json_or_default, no_authorization};
 use super::links::{self, LinkKind};
 use super::mfa::factor_json;
 use super::password;
@@ -67,20 +67,8 @@ impl FromRequestParts<AppState> for Admin {
         parts: &mut Parts,
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
-        let token = bearer(parts).ok_or_else(|| {
-            AuthError::new(
-                StatusCode::UNAUTHORIZED,
-                "no_authorization",
-                "This endpoint requires a valid Bearer token",
-            )
-        })?;
-        let claims = state.jwt.verify_any(token).map_err(|err| {
-            AuthError::new(
-                StatusCode::FORBIDDEN,
-                "bad_jwt",
-                format!("invalid JWT: unable to parse or verify signature, {err}"),
-            )
-        })?;
+        let token = bearer(parts).ok_or_else(no_authorization)?;
+        let claims = state.jwt.verify_any(token).map_err(bad_jwt)?;
         let role = claims
             .get("role")
             .and_then(Value::as_str)
@@ -517,17 +505,7 @@ async fn delete_user(
     body: Bytes,
 ) -> Result<Json<Value>, AuthError> {
     // auth-js sends `{should_soft_delete}`; other clients send no body at all.
-    let params: DeleteParams = if body.iter().all(u8::is_ascii_whitespace) {
-        DeleteParams::default()
-    } else {
-        serde_json::from_slice(&body).map_err(|err| {
-            AuthError::new(
-                StatusCode::BAD_REQUEST,
-                "bad_json",
-                format!("Could not parse request body as JSON: {err}"),
-            )
-        })?
-    };
+    let params: DeleteParams = json_or_default(&body)?;
     let user = load_user(&state, &user_id).await?;
     let body = user_body(&state, &user).await?;
     remove(&state, &user, params.should_soft_delete).await?;

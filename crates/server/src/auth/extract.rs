@@ -102,6 +102,39 @@ pub fn bearer(parts: &Parts) -> Option<&str> {
     (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
 }
 
+/// 401 `no_authorization`: no bearer token.
+pub fn no_authorization() -> AuthError {
+    AuthError::new(
+        StatusCode::UNAUTHORIZED,
+        "no_authorization",
+        "This endpoint requires a valid Bearer token",
+    )
+}
+
+/// 403 `bad_jwt`: a token that does not verify.
+pub fn bad_jwt(err: impl std::fmt::Display) -> AuthError {
+    AuthError::new(
+        StatusCode::FORBIDDEN,
+        "bad_jwt",
+        format!("invalid JWT: unable to parse or verify signature, {err}"),
+    )
+}
+
+/// A JSON body that may be absent: an empty (or blank) body is `T::default()`, malformed JSON
+/// is 400 `bad_json` (for routes auth-js calls with a body and other clients without).
+pub fn json_or_default<T: DeserializeOwned + Default>(body: &[u8]) -> Result<T, AuthError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(T::default());
+    }
+    serde_json::from_slice(body).map_err(|err| {
+        AuthError::new(
+            StatusCode::BAD_REQUEST,
+            "bad_json",
+            format!("Could not parse request body as JSON: {err}"),
+        )
+    })
+}
+
 impl FromRequestParts<AppState> for AuthUser {
     type Rejection = AuthError;
 
@@ -109,20 +142,8 @@ impl FromRequestParts<AppState> for AuthUser {
         parts: &mut Parts,
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
-        let token = bearer(parts).ok_or_else(|| {
-            AuthError::new(
-                StatusCode::UNAUTHORIZED,
-                "no_authorization",
-                "This endpoint requires a valid Bearer token",
-            )
-        })?;
-        let claims: Claims = state.jwt.verify(token).map_err(|err| {
-            AuthError::new(
-                StatusCode::FORBIDDEN,
-                "bad_jwt",
-                format!("invalid JWT: unable to parse or verify signature, {err}"),
-            )
-        })?;
+        let token = bearer(parts).ok_or_else(no_authorization)?;
+        let claims: Claims = state.jwt.verify(token).map_err(bad_jwt)?;
         if uuid::Uuid::parse_str(&claims.sub).is_err() {
             return Err(AuthError::new(
                 StatusCode::BAD_REQUEST,

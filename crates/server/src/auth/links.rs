@@ -326,20 +326,7 @@ pub async fn send_reauthentication_sms(
         None,
     )
     .await?;
-    state
-        .sms
-        .send(
-            &format!("+{}", user.phone),
-            &templates::sms_code(lang, &issued.code),
-        )
-        .await
-        .map_err(|err| {
-            AuthError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "sms_send_failed",
-                format!("Error sending SMS: {err}"),
-            )
-        })?;
+    phone::text_code(state, &user.phone, lang, &issued.code).await?;
     Ok(uuid::Uuid::new_v4().to_string())
 }
 
@@ -416,7 +403,7 @@ async fn recover(
     Ok(Json(json!({})))
 }
 
-fn otp_expired() -> AuthError {
+pub(super) fn otp_expired() -> AuthError {
     AuthError::new(
         StatusCode::FORBIDDEN,
         "otp_expired",

@@ -8,7 +8,7 @@
 use axum::http::StatusCode;
 
 use super::error::AuthError;
-use super::links::{otp_hash, token_hash};
+use super::links::{otp_expired, otp_hash, token_hash};
 use super::tokens::{random_token, six_digit_code};
 use crate::db::one_time_tokens::{self, OneTimeTokenRow};
 use crate::db::users::{self, UserRow};
@@ -122,9 +122,20 @@ pub async fn send_code(
         },
     )
     .await?;
+    text_code(state, number, lang, &code).await?;
+    Ok(id)
+}
+
+/// Texts `code` to `number` (E.164 digits); 500 `sms_send_failed` when the gateway fails.
+pub async fn text_code(
+    state: &AppState,
+    number: &str,
+    lang: Lang,
+    code: &str,
+) -> Result<(), AuthError> {
     state
         .sms
-        .send(&format!("+{number}"), &templates::sms_code(lang, &code))
+        .send(&format!("+{number}"), &templates::sms_code(lang, code))
         .await
         .map_err(|err| {
             AuthError::new(
@@ -132,16 +143,7 @@ pub async fn send_code(
                 "sms_send_failed",
                 format!("Error sending SMS: {err}"),
             )
-        })?;
-    Ok(id)
-}
-
-fn otp_expired() -> AuthError {
-    AuthError::new(
-        StatusCode::FORBIDDEN,
-        "otp_expired",
-        "Token has expired or is invalid",
-    )
+        })
 }
 
 /// Checks a code sent by SMS to `number` and applies it: a sign-in code confirms the number, a

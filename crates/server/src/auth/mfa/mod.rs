@@ -317,7 +317,7 @@ async fn unenroll(
     Ok(Json(json!({ "id": factor.id })))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Default, Deserialize)]
 struct ChallengeParams {
     channel: Option<String>,
 }
@@ -331,17 +331,7 @@ async fn challenge(
     body: axum::body::Bytes,
 ) -> Result<Json<Value>, AuthError> {
     // auth-js always sends a body (`{factorId, channel?}`); other clients may send none.
-    let params: ChallengeParams = if body.iter().all(u8::is_ascii_whitespace) {
-        ChallengeParams { channel: None }
-    } else {
-        serde_json::from_slice(&body).map_err(|err| {
-            AuthError::new(
-                StatusCode::BAD_REQUEST,
-                "bad_json",
-                format!("Could not parse request body as JSON: {err}"),
-            )
-        })?
-    };
+    let params: ChallengeParams = super::extract::json_or_default(&body)?;
     let factor = load_factor(&state, &auth, &factor_id).await?;
     let now = db::now_ms();
     let mut challenge = ChallengeRow {
