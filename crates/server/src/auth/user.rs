@@ -196,7 +196,18 @@ async fn update_user(
             upgraded.app_metadata =
                 serde_json::json!({"provider": "email", "providers": ["email"]}).to_string();
             upgraded.updated_at = now;
-            users::save(&state.db, &upgraded).await?;
+            match users::save(&state.db, &upgraded).await {
+                Ok(()) => {}
+                // Another account took the address since the check above.
+                Err(db::DbError::Conflict) => {
+                    return Err(AuthError::new(
+                        StatusCode::UNPROCESSABLE_ENTITY,
+                        "email_exists",
+                        "A user with this email address has already been registered",
+                    ));
+                }
+                Err(err) => return Err(err.into()),
+            }
             tracing::info!(user_id = %user.id, "anonymous user made permanent");
             let body = user_body(&state, &upgraded).await?;
             return Ok(Json(body));
