@@ -34,14 +34,16 @@ esac
 step "Rust formatting and lints"
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
+# `--all-targets` leaves out the tests marked `test = false` (the PostgreSQL-only schema test).
+cargo clippy -p regard --test schema --locked -- -D warnings
 
 step "Rust tests (SQLite${REGARD_TEST_S3:+, S3 storage suite})"
 # Without the PostgreSQL URL, so this pass really runs on SQLite (the suites switch on it).
 env -u REGARD_TEST_DATABASE_URL cargo test --workspace --locked
 
 if [ -n "${REGARD_TEST_DATABASE_URL:-}" ]; then
-  step "Rust API and process tests on PostgreSQL${REGARD_TEST_S3:+ and S3}"
-  cargo test -p regard --locked --test api --test processes
+  step "Rust API, process and schema tests on PostgreSQL${REGARD_TEST_S3:+ and S3}"
+  cargo test -p regard --locked --test api --test processes --test schema
 fi
 
 step "Web: types, lints, translations, unit tests, build"

@@ -1,0 +1,379 @@
+//! The two migration folders (`migrations/sqlite`, `migrations/postgres`) are written twice by
+//! hand; this test makes drift impossible to miss (issue 14). It applies both to fresh
+//! databases and compares what they built, table by table: columns (type, nullability,
+//! default), primary keys, indexes (columns and uniqueness, whatever their names), foreign keys
+//! (columns, target, `ON DELETE`) and `CHECK (column IN (...))` constraints.
+//!
+//! It needs PostgreSQL: `REGARD_TEST_DATABASE_URL=postgres://... cargo test -p regard --test
+//! schema` (the test command runs it in its PostgreSQL pass; `test = false` keeps it out of
+//! the SQLite-only pass).
+
+#[path = "support/postgres.rs"]
+mod postgres;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use sqlx::Row;
+
+/// One table as both backends can describe it.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Table {
+    /// name → (type, not null, default)
+    columns: BTreeMap<String, (String, bool, Option<String>)>,
+    primary_key: Vec<String>,
+    /// (columns, unique), the primary key's own index left out.
+    indexes: BTreeSet<(Vec<String>, bool)>,
+    /// (column, target table, target column, on delete)
+    foreign_keys: BTreeSet<(String, String, String, String)>,
+    /// column → allowed values
+    checks: BTreeMap<String, BTreeSet<String>>,
+}
+
+type Schema = BTreeMap<String, Table>;
+
+/// `DOUBLE PRECISION` and `double precision`, `TEXT` and `text`: one spelling.
+fn normal_type(declared: &str) -> String {
+    declared.trim().to_ascii_lowercase()
+}
+
+/// A default without PostgreSQL's cast (`'x'::text` → `'x'`).
+fn normal_default(default: Option<String>) -> Option<String> {
+    default.map(|d| d.split("::").next().unwrap_or_default().trim().to_owned())
+}
+
+fn normal_action(action: &str) -> String {
+    let action = action.trim().to_ascii_uppercase();
+    if action.is_empty() {
+        "NO ACTION".to_owned()
+    } else {
+        action
+    }
+}
+
+/// The quoted strings of a constraint's text, in order.
+fn quoted(text: &str) -> BTreeSet<String> {
+    text.split('\'')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_owned)
+        .collect()
+}
+
+/// `kind TEXT NOT NULL CHECK (kind IN ('a', 'b'))` → (`kind`, {a, b}) for each such column of
+/// a SQLite `CREATE TABLE`.
+fn sqlite_checks(create: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let mut checks = BTreeMap::new();
+    let mut rest = create;
+    while let Some(at) = rest.find("CHECK (") {
+        let after = &rest[at + "CHECK (".len()..];
+        let end = after.find("))").expect("a closed CHECK");
+        let body = &after[..end + 1];
+        let column = body
+            .split_whitespace()
+            .next()
+            .unwrap_or_default()
+            .to_owned();
+        checks.insert(column, quoted(body));
+        rest = &after[end..];
+    }
+    checks
+}
+
+async fn sqlite_schema(url: &str) -> Schema {
+    let pool = sqlx::SqlitePool::connect(url).await.unwrap();
+    let tables = sqlx::query(
+        "SELECT name, sql FROM sqlite_schema WHERE type = 'table' \
+         AND name NOT LIKE 'sqlite_%' AND name <> '_sqlx_migrations'",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    let mut schema = Schema::new();
+    for row in tables {
+        let name: String = row.get("name");
+        let create: String = row.get("sql");
+        let mut table = Table {
+            checks: sqlite_checks(&create),
+            ..Table::default()
+        };
+        let mut pk: Vec<(i64, String)> = Vec::new();
+        for column in
+            sqlx::query("SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?)")
+                .bind(&name)
+                .fetch_all(&pool)
+                .await
+                .unwrap()
+        {
+            let column_name: String = column.get("name");
+            let position: i64 = column.get("pk");
+            if position > 0 {
+                pk.push((position, column_name.clone()));
+            }
+            table.columns.insert(
+                column_name,
+                (
+                    normal_type(column.get("type")),
+                    column.get::<i64, _>("notnull") != 0,
+                    normal_default(column.get("dflt_value")),
+                ),
+            );
+        }
+        pk.sort();
+        table.primary_key = pk.into_iter().map(|(_, column)| column).collect();
+        for index in sqlx::query("SELECT name, \"unique\", origin FROM pragma_index_list(?)")
+            .bind(&name)
+            .fetch_all(&pool)
+            .await
+            .unwrap()
+        {
+            if index.get::<String, _>("origin") == "pk" {
+                continue;
+            }
+            let index_name: String = index.get("name");
+            let columns: Vec<String> =
+                sqlx::query("SELECT name FROM pragma_index_info(?) ORDER BY seqno")
+                    .bind(&index_name)
+                    .fetch_all(&pool)
+                    .await
+                    .unwrap()
+                    .iter()
+                    .map(|c| c.get("name"))
+                    .collect();
+            table
+                .indexes
+                .insert((columns, index.get::<i64, _>("unique") != 0));
+        }
+        for fk in sqlx::query(
+            "SELECT \"table\", \"from\", \"to\", on_delete FROM pragma_foreign_key_list(?)",
+        )
+        .bind(&name)
+        .fetch_all(&pool)
+        .await
+        .unwrap()
+        {
+            table.foreign_keys.insert((
+                fk.get("from"),
+                fk.get("table"),
+                fk.get("to"),
+                normal_action(fk.get("on_delete")),
+            ));
+        }
+        schema.insert(name, table);
+    }
+    pool.close().await;
+    schema
+}
+
+/// The text between the first `(` after `marker` and its `)`, split on commas.
+fn parenthesised(text: &str, marker: &str) -> Vec<String> {
+    let start = text.find(marker).expect(marker) + marker.len();
+    let open = start + text[start..].find('(').unwrap() + 1;
+    let close = open + text[open..].find(')').unwrap();
+    text[open..close]
+        .split(',')
+        .map(|c| c.trim().trim_matches('"').to_owned())
+        .collect()
+}
+
+async fn postgres_schema(url: &str) -> Schema {
+    let pool = sqlx::PgPool::connect(url).await.unwrap();
+    let tables: Vec<String> = sqlx::query_scalar(
+        "SELECT table_name::text FROM information_schema.tables WHERE table_schema = 'public' \
+         AND table_type = 'BASE TABLE' AND table_name <> '_sqlx_migrations'",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    let mut schema = Schema::new();
+    for name in tables {
+        let mut table = Table::default();
+        for column in sqlx::query(
+            "SELECT column_name::text AS name, data_type::text AS type, \
+             is_nullable::text AS nullable, column_default::text AS dflt \
+             FROM information_schema.columns WHERE table_schema = 'public' AND table_name = $1",
+        )
+        .bind(&name)
+        .fetch_all(&pool)
+        .await
+        .unwrap()
+        {
+            table.columns.insert(
+                column.get("name"),
+                (
+                    normal_type(column.get("type")),
+                    column.get::<String, _>("nullable") == "NO",
+                    normal_default(column.get("dflt")),
+                ),
+            );
+        }
+        for constraint in sqlx::query(
+            "SELECT contype::text AS kind, pg_get_constraintdef(oid) AS def FROM pg_constraint \
+             WHERE conrelid = ('public.' || quote_ident($1))::regclass",
+        )
+        .bind(&name)
+        .fetch_all(&pool)
+        .await
+        .unwrap()
+        {
+            let def: String = constraint.get("def");
+            match constraint.get::<String, _>("kind").as_str() {
+                "p" => table.primary_key = parenthesised(&def, "PRIMARY KEY"),
+                "f" => {
+                    let from = parenthesised(&def, "FOREIGN KEY");
+                    let to = parenthesised(&def, "REFERENCES");
+                    let target = def["REFERENCES ".len() + def.find("REFERENCES ").unwrap()..]
+                        .split('(')
+                        .next()
+                        .unwrap()
+                        .trim()
+                        .to_owned();
+                    let on_delete = def
+                        .split("ON DELETE ")
+                        .nth(1)
+                        .map(|rest| rest.split(" ON ").next().unwrap().to_owned())
+                        .unwrap_or_default();
+                    table.foreign_keys.insert((
+                        from[0].clone(),
+                        target,
+                        to[0].clone(),
+                        normal_action(&on_delete),
+                    ));
+                }
+                "c" => {
+                    // CHECK ((kind = ANY (ARRAY['upload'::text, ...])))
+                    let column = def
+                        .trim_start_matches("CHECK ")
+                        .trim_start_matches('(')
+                        .split_whitespace()
+                        .next()
+                        .unwrap()
+                        .to_owned();
+                    table.checks.insert(column, quoted(&def));
+                }
+                _ => {}
+            }
+        }
+        for index in sqlx::query(
+            "SELECT indexname::text AS name, indexdef FROM pg_indexes \
+             WHERE schemaname = 'public' AND tablename = $1",
+        )
+        .bind(&name)
+        .fetch_all(&pool)
+        .await
+        .unwrap()
+        {
+            let index_name: String = index.get("name");
+            if index_name == format!("{name}_pkey") {
+                continue;
+            }
+            let def: String = index.get("indexdef");
+            table.indexes.insert((
+                parenthesised(&def, " USING "),
+                def.starts_with("CREATE UNIQUE"),
+            ));
+        }
+        schema.insert(name, table);
+    }
+    pool.close().await;
+    schema
+}
+
+/// Both databases, freshly migrated: (SQLite URL, its folder, the PostgreSQL database).
+async fn migrated() -> (String, tempfile::TempDir, postgres::PostgresDb) {
+    let admin_url = std::env::var("REGARD_TEST_DATABASE_URL")
+        .expect("this test compares with PostgreSQL: set REGARD_TEST_DATABASE_URL=postgres://...");
+    let dir = tempfile::tempdir().unwrap();
+    let sqlite_url = format!(
+        "sqlite://{}?mode=rwc",
+        dir.path().join("schema.db").display()
+    );
+    regard::db::Db::connect(&sqlite_url, 1)
+        .await
+        .unwrap()
+        .close()
+        .await;
+    let pg = postgres::PostgresDb::create(&admin_url).await;
+    regard::db::Db::connect(&pg.url, 1)
+        .await
+        .unwrap()
+        .close()
+        .await;
+    (sqlite_url, dir, pg)
+}
+
+/// The tables whose descriptions differ, each with both descriptions.
+fn drift(sqlite: &Schema, postgres: &Schema) -> Vec<String> {
+    let names: BTreeSet<&String> = sqlite.keys().chain(postgres.keys()).collect();
+    names
+        .into_iter()
+        .filter(|name| sqlite.get(*name) != postgres.get(*name))
+        .map(|name| {
+            format!(
+                "{name}:\n  sqlite:   {:?}\n  postgres: {:?}",
+                sqlite.get(name),
+                postgres.get(name)
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn both_migration_folders_build_the_same_schema() {
+    let (sqlite_url, _dir, pg) = migrated().await;
+    let sqlite = sqlite_schema(&sqlite_url).await;
+    let postgres = postgres_schema(&pg.url).await;
+    assert!(
+        sqlite.len() > 15,
+        "every table was read: {:?}",
+        sqlite.keys()
+    );
+    let users = &sqlite["users"];
+    assert!(
+        users.columns.len() > 10 && !users.indexes.is_empty(),
+        "{users:?}"
+    );
+    let drift = drift(&sqlite, &postgres);
+    assert!(
+        drift.is_empty(),
+        "the schemas differ:\n{}",
+        drift.join("\n")
+    );
+}
+
+#[tokio::test]
+async fn a_difference_on_either_side_is_caught() {
+    let (sqlite_url, _dir, pg) = migrated().await;
+    let sqlite = sqlite_schema(&sqlite_url).await;
+    // One change of each kind on the PostgreSQL side, as a forgotten edit would leave it.
+    let pool = sqlx::PgPool::connect(&pg.url).await.unwrap();
+    for change in [
+        "CREATE INDEX forgotten_idx ON users (phone)",
+        "ALTER TABLE media ALTER COLUMN original_name SET NOT NULL",
+        "ALTER TABLE jobs ADD COLUMN extra BIGINT",
+    ] {
+        sqlx::query(change).execute(&pool).await.unwrap();
+    }
+    pool.close().await;
+    let postgres = postgres_schema(&pg.url).await;
+    let drift = drift(&sqlite, &postgres);
+    let tables: Vec<&str> = drift.iter().map(|d| d.split(':').next().unwrap()).collect();
+    assert_eq!(tables, ["jobs", "media", "users"], "{drift:?}");
+}
+
+#[test]
+fn check_constraints_are_read_from_both_spellings() {
+    let lite = sqlite_checks(
+        "CREATE TABLE t (kind TEXT NOT NULL CHECK (kind IN ('a', 'b')), n BIGINT, \
+         status TEXT CHECK (status IN ('x')))",
+    );
+    assert_eq!(
+        lite["kind"],
+        BTreeSet::from(["a".to_owned(), "b".to_owned()])
+    );
+    assert_eq!(lite["status"], BTreeSet::from(["x".to_owned()]));
+    assert_eq!(
+        quoted("CHECK ((kind = ANY (ARRAY['a'::text, 'b'::text])))"),
+        BTreeSet::from(["a".to_owned(), "b".to_owned()])
+    );
+    assert_eq!(normal_default(Some("'x'::text".into())), Some("'x'".into()));
+}
