@@ -100,10 +100,11 @@ impl Backing {
         };
         let database_url = match &config.database_url {
             Some(url) => url.clone(),
-            None => Secret::new(format!(
-                "sqlite://{}?mode=rwc",
-                data_dir.join("regard.db").display()
-            )),
+            None => {
+                let path = data_dir.join("regard.db");
+                create_private_file(&path)?;
+                Secret::new(format!("sqlite://{}?mode=rwc", path.display()))
+            }
         };
         let db = Db::connect(database_url.expose(), config.database_max_connections).await?;
         tracing::info!(backend = ?db.backend(), "database ready");
@@ -306,6 +307,27 @@ fn create_dir(path: &Path) -> Result<(), StartupError> {
         path: path.to_owned(),
         source,
     })
+}
+
+/// Creates an empty file readable by its owner only (mode 0600) unless it exists: the embedded
+/// database holds password hashes and tokens, and SQLite gives its `-wal` and `-shm` files the
+/// database's mode.
+fn create_private_file(path: &Path) -> Result<(), StartupError> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    match options.open(path) {
+        Ok(_) => Ok(()),
+        Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(source) => Err(StartupError::DataDir {
+            path: path.to_owned(),
+            source,
+        }),
+    }
 }
 
 /// Reads the JWT secret file, or creates it (mode 0600) with a random secret on first start.

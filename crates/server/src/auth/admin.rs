@@ -22,6 +22,7 @@ use super::email::Email;
 use super::error::AuthError;
 use super::extract::{GoTrueJson, bad_jwt, bearer, json_or_default, no_authorization};
 use super::links::{self, LinkKind};
+use super::metadata::{checked, merge};
 use super::mfa::factor_json;
 use super::password;
 use super::phone;
@@ -136,22 +137,6 @@ pub struct AdminUserParams {
     /// A Go duration (`24h`, `1h30m`) or `none` to lift a ban.
     pub ban_duration: Option<String>,
     pub role: Option<String>,
-}
-
-/// Merges `patch` into the JSON object `current` (a `null` value removes its key).
-fn merge(current: &str, patch: Map<String, Value>) -> String {
-    let mut object = match serde_json::from_str::<Value>(current) {
-        Ok(Value::Object(map)) => map,
-        _ => Map::new(),
-    };
-    for (key, value) in patch {
-        if value.is_null() {
-            object.remove(&key);
-        } else {
-            object.insert(key, value);
-        }
-    }
-    Value::Object(object).to_string()
 }
 
 fn object_param(value: Option<Value>, name: &str) -> Result<Option<Map<String, Value>>, AuthError> {
@@ -272,11 +257,17 @@ pub async fn create(state: &AppState, params: AdminUserParams) -> Result<UserRow
         email: email.map(|e| e.as_str().to_owned()).unwrap_or_default(),
         phone: phone.unwrap_or_default(),
         encrypted_password,
-        app_metadata: match app_metadata {
-            Some(patch) => merge(&base, patch),
-            None => base,
-        },
-        user_metadata: Value::Object(user_metadata.unwrap_or_default()).to_string(),
+        app_metadata: checked(
+            match app_metadata {
+                Some(patch) => merge(&base, patch),
+                None => base,
+            },
+            "app_metadata",
+        )?,
+        user_metadata: checked(
+            Value::Object(user_metadata.unwrap_or_default()).to_string(),
+            "user_metadata",
+        )?,
         ..UserRow::new(now)
     };
     if params.email_confirm == Some(true) && !user.email.is_empty() {
@@ -356,10 +347,10 @@ pub async fn update(
         user.phone_confirmed_at.get_or_insert(now);
     }
     if let Some(patch) = user_metadata {
-        user.user_metadata = merge(&user.user_metadata, patch);
+        user.user_metadata = checked(merge(&user.user_metadata, patch), "user_metadata")?;
     }
     if let Some(patch) = app_metadata {
-        user.app_metadata = merge(&user.app_metadata, patch);
+        user.app_metadata = checked(merge(&user.app_metadata, patch), "app_metadata")?;
     }
     let mut ended_sessions = false;
     if let Some(duration) = params.ban_duration.as_deref() {
@@ -615,7 +606,7 @@ async fn find_or_create(
         let mut user = user;
         let now = db::now_ms();
         if let Some(patch) = data {
-            user.user_metadata = merge(&user.user_metadata, patch);
+            user.user_metadata = checked(merge(&user.user_metadata, patch), "data")?;
         }
         if invited {
             user.invited_at = Some(now);
@@ -636,7 +627,7 @@ async fn find_or_create(
         email: email.as_str().to_owned(),
         encrypted_password,
         app_metadata: json!({"provider": "email", "providers": ["email"]}).to_string(),
-        user_metadata: Value::Object(data.unwrap_or_default()).to_string(),
+        user_metadata: checked(Value::Object(data.unwrap_or_default()).to_string(), "data")?,
         invited_at: invited.then_some(now),
         ..UserRow::new(now)
     };
@@ -777,18 +768,6 @@ mod tests {
         for bad in ["", "h", "10", "10d", "1h-5m", "abc"] {
             assert_eq!(parse_go_duration(bad), None, "{bad}");
         }
-    }
-
-    #[test]
-    fn metadata_merges_and_null_removes() {
-        let merged = merge(
-            r#"{"a":1,"b":2}"#,
-            serde_json::from_str(r#"{"b":null,"c":3}"#).unwrap(),
-        );
-        assert_eq!(
-            serde_json::from_str::<Value>(&merged).unwrap(),
-            json!({"a":1,"c":3})
-        );
     }
 
     #[test]

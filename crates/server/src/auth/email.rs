@@ -1,5 +1,8 @@
-//! Email addresses: normalisation (trim, lowercase) and a format check in the spirit of
-//! GoTrue's `validateEmail`.
+//! Email addresses: normalisation (trim, Unicode NFC, lowercase) and a format check in the
+//! spirit of GoTrue's `validateEmail`. NFC first, so that the composed and decomposed spellings
+//! of `josé@example.com` are one address (one account), whichever form a keyboard or a
+//! clipboard produced; control and bidirectional-formatting characters are refused, as they
+//! make an address display as another.
 
 use super::error::AuthError;
 
@@ -11,9 +14,10 @@ const MAX_EMAIL_LENGTH: usize = 255;
 pub struct Email(String);
 
 impl Email {
-    /// Trims and lowercases without validating (for sign-in lookups).
+    /// Trims, composes (NFC) and lowercases without validating (for sign-in lookups).
     pub fn normalise(raw: &str) -> String {
-        raw.trim().to_lowercase()
+        use unicode_normalization::UnicodeNormalization;
+        raw.trim().nfc().collect::<String>().to_lowercase()
     }
 
     /// Normalises and validates; 400 `validation_failed` with GoTrue's messages otherwise.
@@ -48,6 +52,9 @@ fn looks_valid(email: &str) -> bool {
     if local.is_empty() || local.len() > 64 || domain.contains('@') {
         return false;
     }
+    if email.chars().any(is_bidi_control) {
+        return false;
+    }
     if local
         .chars()
         .any(|c| c.is_whitespace() || c.is_control() || "<>()[],;:\\\"".contains(c))
@@ -62,6 +69,15 @@ fn looks_valid(email: &str) -> bool {
                 && !label.ends_with('-')
                 && label.chars().all(|c| c.is_alphanumeric() || c == '-')
         })
+}
+
+/// Unicode's bidirectional formatting characters (embeddings, overrides, isolates, marks):
+/// invisible, they reorder what is displayed around them.
+fn is_bidi_control(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
+    )
 }
 
 #[cfg(test)]
@@ -83,8 +99,24 @@ mod tests {
             "a b@example.com",
             "ada@exa..com",
             "a@b@c.com",
+            "ada\u{202E}moc@example.com",
+            "ada@exam\u{2067}ple.com",
+            "ada\u{200F}@example.com",
+            "ad\u{0007}a@example.com",
         ] {
             assert!(Email::parse(bad).is_err(), "{bad:?} should be refused");
         }
+    }
+
+    #[test]
+    fn composed_and_decomposed_spellings_are_one_address() {
+        let composed = "Jos\u{00E9}@Example.com";
+        let decomposed = "Jose\u{0301}@example.com";
+        assert_ne!(composed.to_lowercase(), decomposed.to_lowercase());
+        assert_eq!(
+            Email::parse(composed).unwrap(),
+            Email::parse(decomposed).unwrap()
+        );
+        assert_eq!(Email::normalise(decomposed), "jos\u{00E9}@example.com");
     }
 }

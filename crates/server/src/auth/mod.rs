@@ -14,6 +14,7 @@ pub mod keys;
 pub mod limits;
 pub mod links;
 mod logout;
+pub mod metadata;
 pub mod mfa;
 pub mod oidc;
 mod otp;

@@ -19,6 +19,7 @@ use super::error::AuthError;
 use super::extract::{AuthUser, ClientIp, GoTrueJson};
 use super::flow::Pkce;
 use super::links::{self, LinkKind};
+use super::metadata::checked;
 use super::phone::{self, Purpose};
 use crate::db::users::UserRow;
 use crate::db::{self, DbError, users};
@@ -65,7 +66,7 @@ struct OtpParams {
 fn metadata(data: Option<Value>) -> Result<String, AuthError> {
     match data {
         None | Some(Value::Null) => Ok("{}".to_owned()),
-        Some(Value::Object(map)) => Ok(Value::Object(map).to_string()),
+        Some(Value::Object(map)) => checked(Value::Object(map).to_string(), "data"),
         Some(_) => Err(AuthError::validation("data must be a JSON object")),
     }
 }

@@ -14,6 +14,7 @@ use super::error::AuthError;
 use super::extract::{ClientIp, GoTrueJson};
 use super::flow::Pkce;
 use super::links;
+use super::metadata;
 use super::password;
 use super::phone;
 use super::session::{self, Origin};
@@ -129,7 +130,7 @@ async fn signup(
         encrypted_password: hash,
         email_confirmed_at: (!confirm).then_some(now),
         app_metadata: json!({"provider": "email", "providers": ["email"]}).to_string(),
-        user_metadata: user_metadata.to_string(),
+        user_metadata,
         ..UserRow::new(now)
     };
     match users::insert(&state.db, &user).await {
@@ -153,10 +154,11 @@ async fn signup(
     ))
 }
 
-fn initial_metadata(data: Option<Value>) -> Result<Value, AuthError> {
+/// The `data` of a sign-up as the user's first `user_metadata` (JSON text, size-checked).
+fn initial_metadata(data: Option<Value>) -> Result<String, AuthError> {
     match data {
-        None | Some(Value::Null) => Ok(json!({})),
-        Some(Value::Object(map)) => Ok(Value::Object(map)),
+        None | Some(Value::Null) => Ok("{}".to_owned()),
+        Some(Value::Object(map)) => metadata::checked(Value::Object(map).to_string(), "data"),
         Some(_) => Err(AuthError::validation("data must be a JSON object")),
     }
 }
@@ -186,7 +188,7 @@ async fn phone_signup(
         encrypted_password: password::hash(password).await?,
         phone_confirmed_at: (!confirm).then_some(now),
         app_metadata: json!({"provider": "phone", "providers": ["phone"]}).to_string(),
-        user_metadata: user_metadata.to_string(),
+        user_metadata,
         ..UserRow::new(now)
     };
     match users::insert(&state.db, &user).await {
@@ -226,7 +228,7 @@ async fn anonymous_signup(
     let now = db::now_ms();
     let user = UserRow {
         app_metadata: json!({"provider": "anonymous", "providers": ["anonymous"]}).to_string(),
-        user_metadata: initial_metadata(data)?.to_string(),
+        user_metadata: initial_metadata(data)?,
         is_anonymous: true,
         ..UserRow::new(now)
     };

@@ -13,9 +13,10 @@ use super::error::AuthError;
 use super::extract::{AuthUser, GoTrueJson};
 use super::flow::Pkce;
 use super::links;
+use super::metadata;
 use super::password;
 use super::phone;
-use super::session::{user_body, user_metadata};
+use super::session::user_body;
 use crate::db::{self, factors, sessions, users};
 use crate::state::AppState;
 
@@ -95,6 +96,31 @@ async fn update_user(
         Some(Value::Object(map)) => Some(map),
         Some(_) => return Err(AuthError::validation("data must be a JSON object")),
     };
+    // Everything that can refuse the request is checked before anything is written, so a
+    // refused request changes nothing.
+    if let Some(email) = &new_email
+        && users::find_by_email(&state.db, email.as_str())
+            .await?
+            .is_some()
+    {
+        return Err(AuthError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "email_exists",
+            "A user with this email address has already been registered",
+        ));
+    }
+    if let Some(number) = &new_phone
+        && users::find_by_phone(&state.db, number).await?.is_some()
+    {
+        return Err(AuthError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "phone_exists",
+            "A user with this phone number has already been registered",
+        ));
+    }
+    let merged_metadata = metadata_patch
+        .map(|patch| metadata::checked(metadata::merge(&auth.user.user_metadata, patch), "data"))
+        .transpose()?;
     let user = &auth.user;
     let now = db::now_ms();
     let mut pending_email = None;
@@ -137,31 +163,12 @@ async fn update_user(
         .await?;
     }
 
-    if let Some(patch) = metadata_patch {
-        let mut metadata = match user_metadata(user) {
-            Value::Object(map) => map,
-            _ => serde_json::Map::new(),
-        };
-        for (key, value) in patch {
-            if value.is_null() {
-                metadata.remove(&key);
-            } else {
-                metadata.insert(key, value);
-            }
-        }
-        let text = Value::Object(metadata).to_string();
+    if let Some(text) = merged_metadata {
         users::update_user_metadata(&state.db, &user.id, &text, now).await?;
     }
 
     let mut pending_phone = None;
     if let Some(number) = new_phone {
-        if users::find_by_phone(&state.db, &number).await?.is_some() {
-            return Err(AuthError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "phone_exists",
-                "A user with this phone number has already been registered",
-            ));
-        }
         phone::send_code(
             &state,
             phone::Purpose::Change,
@@ -174,16 +181,6 @@ async fn update_user(
     }
 
     if let Some(email) = new_email {
-        if users::find_by_email(&state.db, email.as_str())
-            .await?
-            .is_some()
-        {
-            return Err(AuthError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "email_exists",
-                "A user with this email address has already been registered",
-            ));
-        }
         // An anonymous user becomes permanent: at once where sign-ups need no confirmation,
         // otherwise when they follow the link (which clears `is_anonymous` too).
         if user.is_anonymous && state.config.mailer_autoconfirm {

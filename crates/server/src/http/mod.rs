@@ -82,15 +82,56 @@ pub fn router(state: AppState) -> Router {
         router = router.layer(cors);
     }
     router
+        .layer(axum::middleware::map_response(no_store_json))
         .layer(CompressionLayer::new())
         .layer(security_headers)
         .layer(
             ServiceBuilder::new()
+                .layer(axum::middleware::map_request(drop_malformed_request_id))
                 .layer(SetRequestIdLayer::new(REQUEST_ID.clone(), MakeRequestUuid))
                 .layer(trace)
                 .layer(PropagateRequestIdLayer::new(REQUEST_ID.clone())),
         )
         .with_state(state)
+}
+
+/// Whether a client's `X-Request-Id` may be echoed and logged: 1 to 128 characters of
+/// letters, digits and `-_.:`. Anything else (log injection, huge values) is replaced by one
+/// of ours.
+fn acceptable_request_id(value: &[u8]) -> bool {
+    (1..=128).contains(&value.len())
+        && value
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b':'))
+}
+
+async fn drop_malformed_request_id<B>(mut request: Request<B>) -> Request<B> {
+    let malformed = request
+        .headers()
+        .get_all(&REQUEST_ID)
+        .iter()
+        .any(|value| !acceptable_request_id(value.as_bytes()))
+        || request.headers().get_all(&REQUEST_ID).iter().count() > 1;
+    if malformed {
+        request.headers_mut().remove(&REQUEST_ID);
+    }
+    request
+}
+
+/// JSON answers (tokens, users, a user's data) are never stored by browsers or proxies unless
+/// the route said otherwise (the public JWKS does).
+async fn no_store_json(mut response: axum::response::Response) -> axum::response::Response {
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.starts_with("application/json"));
+    if is_json && !response.headers().contains_key(header::CACHE_CONTROL) {
+        response
+            .headers_mut()
+            .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+    response
 }
 
 fn header_if_absent(name: HeaderName, value: &'static str) -> SetResponseHeaderLayer<HeaderValue> {
@@ -138,4 +179,18 @@ fn cors_layer(origins: &[String]) -> Option<CorsLayer> {
             .allow_credentials(true)
             .max_age(Duration::from_secs(3600)),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn request_ids_are_echoed_only_when_harmless() {
+        assert!(acceptable_request_id(b"3f2a-9c_1.abc:7"));
+        assert!(!acceptable_request_id(b""));
+        assert!(!acceptable_request_id(&[b'a'; 129]));
+        assert!(!acceptable_request_id(b"id\nforged log line"));
+        assert!(!acceptable_request_id(b"<script>"));
+    }
 }

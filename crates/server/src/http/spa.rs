@@ -49,7 +49,16 @@ fn is_reserved(path: &str) -> bool {
 /// `Cache-Control: no-cache` so a new release is picked up at once.
 async fn app_shell(State(state): State<AppState>, request: Request) -> Response {
     if is_reserved(request.uri().path()) {
-        return (StatusCode::NOT_FOUND, "Not Found").into_response();
+        // A client of the API gets an answer it can parse, in the API's error shape.
+        return (
+            StatusCode::NOT_FOUND,
+            axum::Json(serde_json::json!({
+                "code": "not_found",
+                "message": "Not Found",
+                "details": {},
+            })),
+        )
+            .into_response();
     }
     let dir = state.config.web_dir.clone();
     let index = dir.join("index.html");

@@ -103,3 +103,93 @@ async fn a_missing_web_build_serves_a_plain_page() {
         .unwrap();
     assert_eq!(settings.status(), 200);
 }
+
+#[tokio::test]
+async fn api_paths_never_fall_back_to_the_web_app() {
+    let app = spawn_app().await;
+    for path in [
+        "/api",
+        "/api/",
+        "/api/v1",
+        "/api/v1/",
+        "/auth/v1/",
+        "/auth/v1/nothing",
+    ] {
+        let response = app.get_url(path).await;
+        assert_eq!(response.status(), 404, "{path}");
+        let content_type = response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        assert!(
+            content_type.starts_with("application/json"),
+            "{path}: {content_type}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn json_answers_are_not_stored_and_request_ids_are_checked() {
+    let app = spawn_app().await;
+    let session = app
+        .sign_up(&crate::helpers::unique_email(), "secret1")
+        .await;
+    let token = session["access_token"].as_str().unwrap();
+    let response = app
+        .client
+        .get(app.url("/api/v1/creatives"))
+        .bearer_auth(token)
+        .header("x-request-id", "client-trace.42")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["cache-control"], "no-store");
+    // A harmless id the client sent is echoed; anything else is replaced by one of ours.
+    assert_eq!(response.headers()["x-request-id"], "client-trace.42");
+    for forged in [
+        "a".repeat(300),
+        "id with spaces".to_owned(),
+        "<script>".to_owned(),
+    ] {
+        let response = app
+            .client
+            .get(app.url("/healthz"))
+            .header("x-request-id", &forged)
+            .send()
+            .await
+            .unwrap();
+        let echoed = response.headers()["x-request-id"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        assert_ne!(echoed, forged);
+        assert!(uuid::Uuid::parse_str(&echoed).is_ok(), "{echoed}");
+    }
+    // The public key set keeps its own caching.
+    let jwks = app.get_url("/auth/v1/.well-known/jwks.json").await;
+    assert_eq!(jwks.headers()["cache-control"], "public, max-age=600");
+}
+
+#[tokio::test]
+async fn tokens_for_another_audience_do_not_open_the_api() {
+    let app = spawn_app().await;
+    let session = app
+        .sign_up(&crate::helpers::unique_email(), "secret1")
+        .await;
+    let mut claims: serde_json::Value = app
+        .state
+        .jwt
+        .verify_any(session["access_token"].as_str().unwrap())
+        .unwrap();
+    claims["aud"] = serde_json::json!("some-other-service");
+    let token = app.state.jwt.sign(&claims).unwrap();
+    let response = app
+        .client
+        .get(app.url("/api/v1/creatives"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 401);
+}

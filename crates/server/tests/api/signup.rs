@@ -247,3 +247,37 @@ async fn settings_describe_the_email_provider() {
     assert_eq!(settings["disable_signup"], false);
     assert_eq!(settings["mailer_autoconfirm"], true);
 }
+
+#[tokio::test]
+async fn one_address_in_two_unicode_spellings_is_one_account() {
+    let app = spawn_app().await;
+    let id = uuid::Uuid::new_v4().simple().to_string();
+    // "josé" composed (U+00E9) and decomposed (e + U+0301).
+    let composed = format!("jos\u{00E9}-{id}@example.com");
+    let decomposed = format!("Jose\u{0301}-{id}@Example.com");
+    let session = app.sign_up(&composed, "secret1").await;
+    let response = app
+        .post(
+            "/auth/v1/signup",
+            &json!({"email": decomposed, "password": "secret1"}),
+        )
+        .await;
+    assert_error(response, 422, "user_already_exists").await;
+    let signed_in = app.sign_in(&decomposed, "secret1").await;
+    assert_eq!(signed_in.status(), 200);
+    let signed_in: Value = signed_in.json().await.unwrap();
+    assert_eq!(signed_in["user"]["id"], session["user"]["id"]);
+
+    // An address that would display as another is refused.
+    let response = app
+        .post(
+            "/auth/v1/signup",
+            &json!({"email": format!("ada\u{202E}moc.elpmaxe-{id}@example.com"), "password": "secret1"}),
+        )
+        .await;
+    let body = assert_error(response, 400, "validation_failed").await;
+    assert_eq!(
+        body["message"],
+        "Unable to validate email address: invalid format"
+    );
+}

@@ -46,8 +46,15 @@ async fn the_data_folder_is_created_and_the_secret_survives_a_restart() {
         .await
         .unwrap();
 
-    // SQLite runs in WAL mode.
+    // SQLite runs in WAL mode; the database and its log are the owner's alone.
     assert!(data_dir.join("regard.db-wal").is_file());
+    for file in ["regard.db", "regard.db-wal"] {
+        let mode = std::fs::metadata(data_dir.join(file))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600, "{file}");
+    }
 
     // A second server on the same folder keeps the secret, so the token stays valid.
     let second = Application::build(config()).await.unwrap();

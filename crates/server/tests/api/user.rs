@@ -134,3 +134,56 @@ async fn password_updates_are_checked() {
         .unwrap();
     assert_error(response, 401, "no_authorization").await;
 }
+
+#[tokio::test]
+async fn oversized_metadata_is_refused_and_changes_nothing() {
+    let app = spawn_app().await;
+    let email = unique_email();
+    let big = json!({"blob": "x".repeat(100 * 1024)});
+
+    // At sign-up: no account is made.
+    let response = app
+        .post(
+            "/auth/v1/signup",
+            &json!({"email": email, "password": "secret1", "data": big}),
+        )
+        .await;
+    let body = assert_error(response, 400, "validation_failed").await;
+    assert!(
+        body["message"].as_str().unwrap().contains("too large"),
+        "{body}"
+    );
+    assert_eq!(app.sign_in(&email, "secret1").await.status(), 400);
+
+    // On update: neither the metadata nor the password sent with it change, and the account
+    // keeps working (a megabyte in every token used to lock it out with 431).
+    let session = app.sign_up(&email, "secret1").await;
+    let token = session["access_token"].as_str().unwrap();
+    let response = app
+        .with_token(Method::PUT, "/auth/v1/user", token)
+        .body(json!({"data": big, "password": "secret2"}).to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_error(response, 400, "validation_failed").await;
+    let me: Value = app
+        .with_token(Method::GET, "/auth/v1/user", token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(me["user_metadata"], json!({}));
+    assert_eq!(app.sign_in(&email, "secret1").await.status(), 200);
+
+    // Just under the cap is fine.
+    let fits = json!({"notes": "x".repeat(16 * 1024 - 100)});
+    let response = app
+        .with_token(Method::PUT, "/auth/v1/user", token)
+        .body(json!({"data": fits}).to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+}

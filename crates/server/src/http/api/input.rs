@@ -36,6 +36,11 @@ impl FromRequestParts<AppState> for ApiUser {
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
         match AuthUser::from_request_parts(parts, state).await {
+            // Only tokens issued for signed-in users (GoTrue's audience) open the API; any
+            // other token the server's key signed (an admin's, another audience's) does not.
+            Ok(user) if user.claims.aud != crate::auth::session::AUDIENCE => {
+                Err(ApiError::unauthorized("bad_jwt"))
+            }
             // A user with a verified second factor reaches their data only from an aal2
             // session: a stolen password alone opens nothing.
             Ok(user) if user.claims.aal != "aal2" => {
