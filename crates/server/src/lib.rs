@@ -17,6 +17,7 @@ pub mod startup;
 pub mod state;
 pub mod storage;
 pub mod telemetry;
+pub mod text;
 
 pub use config::Config;
 pub use startup::Application;

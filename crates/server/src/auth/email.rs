@@ -52,7 +52,7 @@ fn looks_valid(email: &str) -> bool {
     if local.is_empty() || local.len() > 64 || domain.contains('@') {
         return false;
     }
-    if email.chars().any(is_bidi_control) {
+    if email.chars().any(crate::text::is_bidi_control) {
         return false;
     }
     if local
@@ -69,15 +69,6 @@ fn looks_valid(email: &str) -> bool {
                 && !label.ends_with('-')
                 && label.chars().all(|c| c.is_alphanumeric() || c == '-')
         })
-}
-
-/// Unicode's bidirectional formatting characters (embeddings, overrides, isolates, marks):
-/// invisible, they reorder what is displayed around them.
-fn is_bidi_control(c: char) -> bool {
-    matches!(
-        c,
-        '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
-    )
 }
 
 #[cfg(test)]

@@ -34,6 +34,8 @@ pub struct AuthError {
     /// OAuth-shaped errors (`{"error","error_description"}`), as GoTrue uses for a missing
     /// refresh token.
     pub oauth: bool,
+    /// Seconds to wait, sent as `Retry-After` (429 answers).
+    pub retry_after: Option<u64>,
 }
 
 impl AuthError {
@@ -45,6 +47,15 @@ impl AuthError {
             message: message.into(),
             weak_password_reasons: None,
             oauth: false,
+            retry_after: None,
+        }
+    }
+
+    /// The same error with a `Retry-After` of `seconds` (at least 1).
+    pub fn retry_after(self, seconds: u64) -> Self {
+        Self {
+            retry_after: Some(seconds.max(1)),
+            ..self
         }
     }
 
@@ -70,13 +81,14 @@ impl AuthError {
         }
     }
 
-    /// 429 `over_request_rate_limit`.
-    pub fn rate_limited() -> Self {
+    /// 429 `over_request_rate_limit`, to be tried again in `retry_after` seconds.
+    pub fn rate_limited(retry_after: u64) -> Self {
         Self::new(
             StatusCode::TOO_MANY_REQUESTS,
             "over_request_rate_limit",
             "Request rate limit reached",
         )
+        .retry_after(retry_after)
     }
 
     /// 400 OAuth-style `invalid_request`.
@@ -124,6 +136,11 @@ impl IntoResponse for AuthError {
         // Rendered in the legacy shape for now; `api_version` re-renders it when the request
         // asked for the dated format. The error travels in the response extensions.
         let mut response = (self.status, Json(self.body(false))).into_response();
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
         if !self.oauth {
             response.headers_mut().insert(
                 ERROR_CODE_HEADER.clone(),

@@ -33,6 +33,22 @@ fn limiter<K: std::hash::Hash + Eq + Clone>(
     Some(RateLimiter::keyed(quota))
 }
 
+/// Takes one request of `key` from `limiter` (none: unlimited); when the allowance is used
+/// up, the whole seconds until the next request is allowed (at least 1), for `Retry-After`.
+fn take<K: std::hash::Hash + Eq + Clone>(
+    limiter: Option<&DefaultKeyedRateLimiter<K>>,
+    key: &K,
+) -> Result<(), u64> {
+    use governor::clock::{Clock, DefaultClock};
+    let Some(limiter) = limiter else {
+        return Ok(());
+    };
+    limiter.check_key(key).map_err(|not_until| {
+        let wait = not_until.wait_time_from(DefaultClock::default().now());
+        wait.as_secs() + u64::from(wait.subsec_nanos() > 0)
+    })
+}
+
 impl RateLimits {
     /// Limiters from the configuration (`REGARD_RATE_LIMIT_*`).
     pub fn new(config: &Config) -> Self {
@@ -44,32 +60,25 @@ impl RateLimits {
         }
     }
 
-    /// Takes one sign-in from `ip`'s allowance; `false` when it is used up.
-    pub fn allow_sign_in(&self, ip: IpAddr) -> bool {
-        self.sign_in
-            .as_ref()
-            .is_none_or(|limiter| limiter.check_key(&ip).is_ok())
+    /// Takes one sign-in from `ip`'s allowance; when it is used up, the seconds until the
+    /// next one.
+    pub fn sign_in(&self, ip: IpAddr) -> Result<(), u64> {
+        take(self.sign_in.as_ref(), &ip)
     }
 
-    /// Takes one sign-up from `ip`'s allowance; `false` when it is used up.
-    pub fn allow_sign_up(&self, ip: IpAddr) -> bool {
-        self.sign_up
-            .as_ref()
-            .is_none_or(|limiter| limiter.check_key(&ip).is_ok())
+    /// Takes one sign-up from `ip`'s allowance.
+    pub fn sign_up(&self, ip: IpAddr) -> Result<(), u64> {
+        take(self.sign_up.as_ref(), &ip)
     }
 
-    /// Takes one mail-sending request (recovery, resend) from `ip`'s allowance.
-    pub fn allow_email(&self, ip: IpAddr) -> bool {
-        self.email
-            .as_ref()
-            .is_none_or(|limiter| limiter.check_key(&ip).is_ok())
+    /// Takes one mail-sending request (recovery, resend, sign-in link) from `ip`'s allowance.
+    pub fn email(&self, ip: IpAddr) -> Result<(), u64> {
+        take(self.email.as_ref(), &ip)
     }
 
     /// Takes one assistant question from the user's allowance.
-    pub fn allow_assistant(&self, user_id: &str) -> bool {
-        self.assistant
-            .as_ref()
-            .is_none_or(|limiter| limiter.check_key(&user_id.to_owned()).is_ok())
+    pub fn assistant(&self, user_id: &str) -> Result<(), u64> {
+        take(self.assistant.as_ref(), &user_id.to_owned())
     }
 
     /// Forgets clients whose buckets are full again, so memory stays bounded.

@@ -366,13 +366,14 @@ async fn recover(
         params.code_challenge_method.as_deref(),
     )?;
     // Per client IP, whatever the address: the same for known and unknown ones.
-    if !state.limits.allow_email(ip) {
-        return Err(AuthError::new(
+    state.limits.email(ip).map_err(|wait| {
+        AuthError::new(
             StatusCode::TOO_MANY_REQUESTS,
             "over_email_send_rate_limit",
             "Email rate limit exceeded",
-        ));
-    }
+        )
+        .retry_after(wait)
+    })?;
     let redirect_to = checked_redirect(&state, query.redirect_to.as_deref());
     let lang = request_lang(&headers);
     // The answer does not wait for the lookup or the mail, so its timing says nothing about
@@ -477,9 +478,7 @@ async fn verify_post(
     headers: HeaderMap,
     GoTrueJson(params): GoTrueJson<VerifyParams>,
 ) -> Result<Json<Value>, AuthError> {
-    if !state.limits.allow_sign_in(ip) {
-        return Err(AuthError::rate_limited());
-    }
+    state.limits.sign_in(ip).map_err(AuthError::rate_limited)?;
     let origin = Origin {
         ip: Some(ip.to_string()),
         user_agent: user_agent(&headers),
@@ -589,9 +588,7 @@ async fn verify_get(
 ) -> Response {
     let redirect_to = checked_redirect(&state, query.redirect_to.as_deref());
     let result = async {
-        if !state.limits.allow_sign_in(ip) {
-            return Err(AuthError::rate_limited());
-        }
+        state.limits.sign_in(ip).map_err(AuthError::rate_limited)?;
         let kinds = query
             .kind
             .as_deref()

@@ -34,12 +34,13 @@ pub fn router() -> Router<AppState> {
         .route("/reauthenticate", get(reauthenticate))
 }
 
-fn email_rate_limited() -> AuthError {
+fn email_rate_limited(retry_after: u64) -> AuthError {
     AuthError::new(
         StatusCode::TOO_MANY_REQUESTS,
         "over_email_send_rate_limit",
         "Email rate limit exceeded",
     )
+    .retry_after(retry_after)
 }
 
 fn signups_disabled_for_otp() -> AuthError {
@@ -97,9 +98,7 @@ async fn otp(
                 params.code_challenge.as_deref(),
                 params.code_challenge_method.as_deref(),
             )?;
-            if !state.limits.allow_email(ip) {
-                return Err(email_rate_limited());
-            }
+            state.limits.email(ip).map_err(email_rate_limited)?;
             let user = match users::find_by_email(&state.db, email.as_str()).await? {
                 Some(user) => user,
                 None if !create_user || state.config.disable_signup => {
@@ -188,6 +187,7 @@ fn sent_too_recently(state: &AppState) -> AuthError {
             state.config.mail_max_frequency
         ),
     )
+    .retry_after(state.config.mail_max_frequency)
 }
 
 #[derive(Debug, Deserialize)]
@@ -240,9 +240,7 @@ async fn resend(
                 params.code_challenge.as_deref(),
                 params.code_challenge_method.as_deref(),
             )?;
-            if !state.limits.allow_email(ip) {
-                return Err(email_rate_limited());
-            }
+            state.limits.email(ip).map_err(email_rate_limited)?;
             let redirect_to = links::checked_redirect(&state, query.redirect_to.as_deref());
             resend_mail(&state, &kind, &email, &redirect_to, lang, pkce).await
         }

@@ -55,9 +55,7 @@ async fn signup(
     headers: HeaderMap,
     GoTrueJson(params): GoTrueJson<SignupParams>,
 ) -> Result<Json<Value>, AuthError> {
-    if !state.limits.allow_sign_up(ip) {
-        return Err(AuthError::rate_limited());
-    }
+    state.limits.sign_up(ip).map_err(AuthError::rate_limited)?;
     if state.config.disable_signup {
         return Err(AuthError::new(
             StatusCode::UNPROCESSABLE_ENTITY,

@@ -73,6 +73,13 @@ pub fn router(state: AppState) -> Router {
                 .latency_unit(LatencyUnit::Millis),
         );
 
+    // Served over https (the site URL says so): browsers keep to https for a year.
+    let hsts = state
+        .config
+        .site_url
+        .starts_with("https://")
+        .then(|| header_if_absent(header::STRICT_TRANSPORT_SECURITY, "max-age=31536000"));
+
     let mut router = Router::new()
         .merge(health::router())
         .nest("/auth/v1", auth::router(&state))
@@ -80,6 +87,9 @@ pub fn router(state: AppState) -> Router {
         .merge(spa::router());
     if let Some(cors) = cors_layer(&state.config.cors_origins) {
         router = router.layer(cors);
+    }
+    if let Some(hsts) = hsts {
+        router = router.layer(hsts);
     }
     router
         .layer(axum::middleware::map_response(no_store_json))

@@ -294,6 +294,7 @@ async fn each_user_has_a_rate_limit() {
             &question("bonjour", "fr"),
         )
         .await;
+    assert!(crate::helpers::retry_after(&response) <= app.state.config.rate_limit_window);
     assert_api_error(response, 429, "rate_limited").await;
     // Others are not affected.
     ask(&app, &bob, &question("bonjour", "fr")).await;

@@ -193,3 +193,28 @@ async fn tokens_for_another_audience_do_not_open_the_api() {
         .unwrap();
     assert_eq!(response.status(), 401);
 }
+
+#[tokio::test]
+async fn hsts_is_sent_only_when_the_site_is_served_over_https() {
+    let plain = spawn_app().await;
+    let response = plain.get_url("/healthz").await;
+    assert!(
+        response
+            .headers()
+            .get("strict-transport-security")
+            .is_none()
+    );
+
+    let secure = crate::helpers::spawn_app_with(|config| {
+        config.site_url = "https://regard.example.com".to_owned();
+    })
+    .await;
+    for path in ["/healthz", "/", "/api/v1/creatives"] {
+        let response = secure.get_url(path).await;
+        assert_eq!(
+            response.headers()["strict-transport-security"],
+            "max-age=31536000",
+            "{path}"
+        );
+    }
+}

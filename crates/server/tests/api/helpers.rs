@@ -326,6 +326,20 @@ pub async fn assert_error(response: Response, status: u16, code: &str) -> Value 
     body
 }
 
+/// The `Retry-After` of a 429 answer, in seconds (asserted present and at least 1).
+pub fn retry_after(response: &Response) -> u64 {
+    let seconds: u64 = response
+        .headers()
+        .get("retry-after")
+        .expect("a 429 says when to retry")
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(seconds >= 1);
+    seconds
+}
+
 /// A unique email address for a test.
 pub fn unique_email() -> String {
     format!("user-{}@example.com", uuid::Uuid::new_v4().simple())

@@ -16,6 +16,21 @@ fn max_age(response: &reqwest::Response) -> u64 {
 }
 
 #[tokio::test]
+async fn file_names_lose_characters_that_would_disguise_them() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    // Displayed as "facturegnp.exe" → with the override, "factureexe.png".
+    let media = app
+        .upload_ok(
+            &user,
+            "C:\\tmp\\facture\u{202E}gnp.exe\u{2069}.png",
+            png(32, 24),
+        )
+        .await;
+    assert_eq!(media["original_name"], "facturegnp.exe.png");
+}
+
+#[tokio::test]
 async fn an_upload_answers_201_with_the_media_and_signed_urls() {
     let app = spawn_app().await;
     let user = app.new_user().await;

@@ -333,6 +333,7 @@ async fn wrong_codes_fail_then_are_rate_limited() {
         &totp_code(&secret, 0),
     )
     .await;
+    assert!(crate::helpers::retry_after(&limited) <= app.state.config.rate_limit_window);
     assert_error(limited, 429, "over_request_rate_limit").await;
 }
 
@@ -615,6 +616,7 @@ async fn phone_factors_send_a_code_by_sms_and_limit_resends() {
         json!({"channel": "sms"}),
     )
     .await;
+    assert!(crate::helpers::retry_after(&resend) <= app.state.config.mail_max_frequency);
     assert_error(resend, 429, "over_sms_send_rate_limit").await;
     assert_eq!(outbox_sms(&app).len(), 1);
 

@@ -110,6 +110,7 @@ async fn resend_mails_the_confirmation_again_and_tells_nothing_about_others() {
         json!({"type": "signup", "email": email}),
     )
     .await;
+    assert_eq!(crate::helpers::retry_after(&response), 60);
     assert_error(response, 429, "over_email_send_rate_limit").await;
     assert_eq!(outbox_mails(&strict).len(), 1);
 

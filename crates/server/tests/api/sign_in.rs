@@ -82,6 +82,9 @@ async fn sign_ins_are_rate_limited_per_ip() {
         assert_eq!(app.sign_in(&email, "wrong-password").await.status(), 400);
     }
     let limited = app.sign_in(&email, "secret1").await;
+    // Three per 300-second window, refilled evenly: one every 100 seconds.
+    let wait = crate::helpers::retry_after(&limited);
+    assert!((1..=100).contains(&wait), "{wait}");
     let body = assert_error(limited, 429, "over_request_rate_limit").await;
     assert!(body["message"].is_string());
 }

@@ -368,7 +368,8 @@ async fn challenge(
                 StatusCode::TOO_MANY_REQUESTS,
                 "over_sms_send_rate_limit",
                 format!("For security purposes, you can only request this after {wait} seconds."),
-            ));
+            )
+            .retry_after(u64::try_from(wait).unwrap_or(1)));
         }
         let otp = six_digit_code();
         challenge.code_hash = Some(hash_code(&otp));
@@ -448,11 +449,14 @@ async fn verify(
     let limit = i64::from(state.config.rate_limit_mfa_verify);
     if limit > 0
         && factor.failed_count >= limit
-        && factor
+        && let Some(start) = factor
             .failed_window_start
-            .is_some_and(|start| start >= now - window_ms)
+            .filter(|start| *start >= now - window_ms)
     {
-        return Err(AuthError::rate_limited());
+        let wait_ms = start + window_ms - now;
+        return Err(AuthError::rate_limited(
+            u64::try_from((wait_ms + 999) / 1000).unwrap_or(1),
+        ));
     }
     let challenge = factors::find_challenge(&state.db, &factor.id, &challenge_id)
         .await?

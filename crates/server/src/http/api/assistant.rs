@@ -145,12 +145,13 @@ async fn chat(
     JsonObject(fields): JsonObject,
 ) -> Result<Response, ApiError> {
     let question = read_question(fields)?;
-    if !state.limits.allow_assistant(user.id()) {
-        return Err(ApiError::new(
+    if let Err(wait) = state.limits.assistant(user.id()) {
+        let error = ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             "rate_limited",
             "Too many questions; wait a moment and ask again",
-        ));
+        );
+        return Ok(([(axum::http::header::RETRY_AFTER, wait.to_string())], error).into_response());
     }
     let started = std::time::Instant::now();
     let reply = state

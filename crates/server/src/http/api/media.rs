@@ -73,11 +73,15 @@ pub fn media_json(signer: &UrlSigner, media: &MediaRow, now: u64) -> Value {
     })
 }
 
-/// The client's file name, reduced to its last path component, without control characters,
-/// at most 255 characters; `None` when nothing is left.
+/// The client's file name, reduced to its last path component, without control or
+/// bidirectional-formatting characters, at most 255 characters; `None` when nothing is left.
 fn clean_file_name(raw: &str) -> Option<String> {
     let base = raw.rsplit(['/', '\\']).next().unwrap_or(raw);
-    let name: String = base.chars().filter(|c| !c.is_control()).take(255).collect();
+    let name: String = base
+        .chars()
+        .filter(|c| !c.is_control() && !crate::text::is_bidi_control(*c))
+        .take(255)
+        .collect();
     let name = name.trim();
     (!name.is_empty()).then(|| name.to_owned())
 }
