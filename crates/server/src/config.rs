@@ -181,6 +181,12 @@ pub struct Config {
     #[arg(long, env = "REGARD_SECURE_PASSWORD_CHANGE", default_value_t = false, action = clap::ArgAction::Set)]
     pub secure_password_change: bool,
 
+    /// Seconds between two checks, by each open event stream (`GET /api/v1/events`), that its
+    /// session still exists: a stream ends at most this long after a sign-out, a password
+    /// change or a refresh-token reuse ended its session, on whichever node it runs.
+    #[arg(long, env = "REGARD_EVENTS_SESSION_CHECK", default_value_t = 15)]
+    pub events_session_check: u64,
+
     /// Seconds after signing in during which a session changes the password without a
     /// reauthentication code (with `REGARD_SECURE_PASSWORD_CHANGE`; GoTrue's 24 hours).
     #[arg(long, env = "REGARD_REAUTHENTICATION_WINDOW", default_value_t = 86_400)]

@@ -1264,6 +1264,57 @@ async fn an_event_stream_ends_with_its_token() {
         .await;
 }
 
+/// The stream ends when its session ends: signed out elsewhere, or by a password change that
+/// signs out the other devices (checked every REGARD_EVENTS_SESSION_CHECK seconds, 1 here).
+#[tokio::test]
+async fn an_event_stream_ends_with_its_session() {
+    let app = spawn_app_with(|config| config.events_session_check = 1).await;
+    let email = crate::helpers::unique_email();
+    let session = app.sign_up(&email, "secret1").await;
+    let user = crate::helpers::User {
+        token: session["access_token"].as_str().unwrap().to_owned(),
+    };
+    let mut events = app.events(&user).await;
+    let response = app
+        .with_token(
+            reqwest::Method::POST,
+            "/auth/v1/logout?scope=local",
+            &user.token,
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 204);
+    events
+        .end_before(tokio::time::Instant::now() + std::time::Duration::from_secs(10))
+        .await;
+
+    // A password changed on another device ends this device's stream too.
+    let here = app.sign_in(&email, "secret1").await;
+    let here: serde_json::Value = here.json().await.unwrap();
+    let there = app.sign_in(&email, "secret1").await;
+    let there: serde_json::Value = there.json().await.unwrap();
+    let mut events = app
+        .events(&crate::helpers::User {
+            token: here["access_token"].as_str().unwrap().to_owned(),
+        })
+        .await;
+    let response = app
+        .with_token(
+            reqwest::Method::PUT,
+            "/auth/v1/user",
+            there["access_token"].as_str().unwrap(),
+        )
+        .body(serde_json::json!({"password": "secret2"}).to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    events
+        .end_before(tokio::time::Instant::now() + std::time::Duration::from_secs(10))
+        .await;
+}
+
 /// The statuses derived from the items, driven step by step on a server without workers
 /// (items moved through the same queries the job uses), and the event a retry publishes.
 #[tokio::test]

@@ -2,7 +2,9 @@
 //!
 //! The stream starts with `event: ready` once it is subscribed (anything published after that
 //! reaches it), then carries the user's events, with a `: ping` comment every 15 s. It ends when
-//! the access token expires (the client reconnects with its refreshed token) and when the server
+//! the access token expires (the client reconnects with its refreshed token), when its session
+//! ends (sign-out, password change, refresh-token reuse: checked every
+//! `REGARD_EVENTS_SESSION_CHECK` seconds in the database, so on every node) and when the server
 //! shuts down. A stream that falls more than the bus's capacity behind gets `event: resync`
 //! (refetch what you show) instead of the events it missed.
 
@@ -34,6 +36,10 @@ pub fn router() -> Router<AppState> {
 struct Cursor {
     receiver: broadcast::Receiver<Arc<Event>>,
     user_id: String,
+    session_id: String,
+    db: crate::db::Db,
+    /// When to check next that the session still exists.
+    session_check: tokio::time::Interval,
     /// When the access token expires.
     until: tokio::time::Instant,
     stopping: watch::Receiver<bool>,
@@ -50,9 +56,15 @@ async fn events(
 ) -> Result<impl IntoResponse, ApiError> {
     let now = crate::db::now_ms() / 1000;
     let left = u64::try_from(user.0.claims.exp - now).unwrap_or(0);
+    let period = Duration::from_secs(state.config.events_session_check.max(1));
+    let mut session_check = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
+    session_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let cursor = Cursor {
         receiver: state.bus.subscribe(),
         user_id: user.id().to_owned(),
+        session_id: user.0.session_id.clone(),
+        db: state.db.clone(),
+        session_check,
         until: tokio::time::Instant::now() + Duration::from_secs(left),
         stopping: state.stopping.clone(),
         ready_sent: false,
@@ -84,6 +96,14 @@ async fn events(
                     Err(broadcast::error::RecvError::Closed) => return None,
                 },
                 () = tokio::time::sleep_until(cursor.until) => return None,
+                _ = cursor.session_check.tick() => {
+                    match crate::db::sessions::find(&cursor.db, &cursor.session_id).await {
+                        Ok(Some(_)) => {}
+                        Ok(None) => return None,
+                        // The database is away for a moment: keep the stream, check again later.
+                        Err(err) => tracing::warn!(error = %err, "event stream session check failed"),
+                    }
+                }
                 _ = cursor.stopping.changed() => return None,
             }
         }
