@@ -237,6 +237,7 @@ impl Application {
         };
         let limits = Arc::clone(&state.limits);
         let sweep_db = state.db.clone();
+        let staging_dir = state.config.data_dir.join("tmp");
         let link_ttl = Duration::from_secs(state.config.mail_link_ttl);
         let challenge_expiry_ms = crate::auth::mfa::challenge_expiry_ms(&state.config);
         let sweeper = tokio::spawn(async move {
@@ -251,6 +252,9 @@ impl Application {
                     tracing::warn!(error = %err, "refreshing planner statistics failed");
                 }
                 limits.forget_idle();
+                if minutes.is_multiple_of(60) {
+                    sweep_staging(&staging_dir);
+                }
                 // Tokens of ended sessions are kept a week for `session_not_found` answers.
                 let cutoff = db::now_ms() - TOKEN_RETENTION.as_millis() as i64;
                 if let Err(err) = db::refresh_tokens::prune(&sweep_db, cutoff).await {
@@ -283,6 +287,7 @@ impl Application {
                 }
             }
         });
+        sweep_staging(&state.config.data_dir.join("tmp"));
         tracing::info!(address = %self.address, "listening");
         let app = http::router(self.state);
         let result = axum::serve(
@@ -307,6 +312,17 @@ fn create_dir(path: &Path) -> Result<(), StartupError> {
         path: path.to_owned(),
         source,
     })
+}
+
+/// Removes the staging files a killed process left in `dir` (logged; a failure is only logged).
+fn sweep_staging(dir: &Path) {
+    match crate::media::sweep_staging(dir, crate::media::STAGING_MAX_AGE) {
+        Ok(0) => {}
+        Ok(count) => tracing::info!(count, dir = %dir.display(), "removed leftover staging files"),
+        Err(err) => {
+            tracing::warn!(error = %err, dir = %dir.display(), "sweeping staging files failed")
+        }
+    }
 }
 
 /// Creates an empty file readable by its owner only (mode 0600) unless it exists: the embedded

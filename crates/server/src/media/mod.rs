@@ -257,6 +257,42 @@ fn temp_file(dir: &Path) -> std::io::Result<NamedTempFile> {
     tempfile::Builder::new().prefix(".regard-").tempfile_in(dir)
 }
 
+/// How old a staging file must be before [`sweep_staging`] takes it for a leftover: far longer
+/// than any upload takes, so a file still being written is never removed.
+pub const STAGING_MAX_AGE: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// Removes the staging files (`.regard-*`) in `dir` last written more than `max_age` ago: the
+/// temporary files of uploads and renders whose process was killed before it could remove
+/// them. Returns how many went; a missing folder is nothing to sweep.
+pub fn sweep_staging(dir: &Path, max_age: std::time::Duration) -> std::io::Result<usize> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(err) => return Err(err),
+    };
+    let now = std::time::SystemTime::now();
+    let mut removed = 0;
+    for entry in entries {
+        let entry = entry?;
+        let is_staging = entry.file_name().to_string_lossy().starts_with(".regard-");
+        let metadata = entry.metadata()?;
+        let age = metadata
+            .modified()
+            .ok()
+            .and_then(|at| now.duration_since(at).ok())
+            .unwrap_or_default();
+        if is_staging && metadata.is_file() && age > max_age {
+            match std::fs::remove_file(entry.path()) {
+                Ok(()) => removed += 1,
+                // Another node sharing the folder swept it first.
+                Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+                Err(err) => return Err(err),
+            }
+        }
+    }
+    Ok(removed)
+}
+
 fn io_error(err: std::io::Error) -> MediaError {
     MediaError::Internal(format!("temporary file: {err}"))
 }

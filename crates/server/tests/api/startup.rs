@@ -124,3 +124,38 @@ async fn cors_is_same_origin_unless_origins_are_configured() {
         .to_ascii_lowercase();
     assert!(exposed.contains("x-supabase-api-version"), "{exposed}");
 }
+
+#[tokio::test]
+async fn staging_files_a_killed_process_left_are_swept_at_start() {
+    let root = tempfile::tempdir().unwrap();
+    let data_dir = root.path().join("data");
+    let tmp = data_dir.join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let two_hours_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(7200);
+    for (name, old) in [
+        (".regard-left-by-a-crash", true),
+        (".regard-upload-in-progress", false),
+        ("someone-elses-file", true),
+    ] {
+        let file = std::fs::File::create(tmp.join(name)).unwrap();
+        if old {
+            file.set_modified(two_hours_ago).unwrap();
+        }
+    }
+    let mut config = Config::for_data_dir(&data_dir);
+    config.bind = "127.0.0.1:0".parse().unwrap();
+    config.database_url = None;
+    config.jwt_secret = None;
+    config.web_dir = root.path().join("no-web");
+    let app = Application::build(config).await.unwrap();
+    let url = format!("http://{}/healthz", app.address());
+    tokio::spawn(app.run_until(std::future::pending()));
+    // Answering means the server is past its start-up sweep.
+    assert_eq!(reqwest::get(&url).await.unwrap().status(), 200);
+    let mut left: Vec<String> = std::fs::read_dir(&tmp)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    left.sort();
+    assert_eq!(left, [".regard-upload-in-progress", "someone-elses-file"]);
+}
