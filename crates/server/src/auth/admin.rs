@@ -22,7 +22,7 @@ use super::email::Email;
 use super::error::AuthError;
 use super::extract::{GoTrueJson, bad_jwt, bearer, json_or_default, no_authorization};
 use super::links::{self, LinkKind};
-use super::metadata::{checked, merge};
+use super::metadata::{self, checked, merge};
 use super::mfa::factor_json;
 use super::password;
 use super::phone;
@@ -92,22 +92,6 @@ fn user_not_found() -> AuthError {
     AuthError::new(StatusCode::NOT_FOUND, "user_not_found", "User not found")
 }
 
-fn email_exists() -> AuthError {
-    AuthError::new(
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "email_exists",
-        "A user with this email address has already been registered",
-    )
-}
-
-fn phone_exists() -> AuthError {
-    AuthError::new(
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "phone_exists",
-        "A user with this phone number has already been registered",
-    )
-}
-
 /// The user of a path's `user_id`: 404 `validation_failed` for a malformed id (as GoTrue),
 /// 404 `user_not_found` for an unknown one.
 pub async fn load_user(state: &AppState, user_id: &str) -> Result<UserRow, AuthError> {
@@ -137,16 +121,6 @@ pub struct AdminUserParams {
     /// A Go duration (`24h`, `1h30m`) or `none` to lift a ban.
     pub ban_duration: Option<String>,
     pub role: Option<String>,
-}
-
-fn object_param(value: Option<Value>, name: &str) -> Result<Option<Map<String, Value>>, AuthError> {
-    match value {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Object(map)) => Ok(Some(map)),
-        Some(_) => Err(AuthError::validation(format!(
-            "{name} must be a JSON object"
-        ))),
-    }
 }
 
 /// Milliseconds of a Go duration (`300ms`, `1.5h`, `2h45m`), as GoTrue's `ban_duration`.
@@ -229,19 +203,19 @@ pub async fn create(state: &AppState, params: AdminUserParams) -> Result<UserRow
         ));
     }
     check_role(params.role.as_deref())?;
-    let user_metadata = object_param(params.user_metadata, "user_metadata")?;
-    let app_metadata = object_param(params.app_metadata, "app_metadata")?;
+    let user_metadata = metadata::object(params.user_metadata, "user_metadata")?;
+    let app_metadata = metadata::object(params.app_metadata, "app_metadata")?;
     if let Some(email) = &email
         && users::find_by_email(&state.db, email.as_str())
             .await?
             .is_some()
     {
-        return Err(email_exists());
+        return Err(AuthError::email_exists());
     }
     if let Some(phone) = &phone
         && users::find_by_phone(&state.db, phone).await?.is_some()
     {
-        return Err(phone_exists());
+        return Err(AuthError::phone_exists());
     }
     let encrypted_password = match params.password.filter(|p| !p.is_empty()) {
         Some(password) => {
@@ -282,7 +256,7 @@ pub async fn create(state: &AppState, params: AdminUserParams) -> Result<UserRow
     match users::insert(&state.db, &user).await {
         Ok(()) => {}
         // A concurrent request took the address or the number.
-        Err(DbError::Conflict) => return Err(email_exists()),
+        Err(DbError::Conflict) => return Err(AuthError::email_exists()),
         Err(err) => return Err(err.into()),
     }
     tracing::info!(user_id = %user.id, "user created by an administrator");
@@ -298,8 +272,8 @@ pub async fn update(
     params: AdminUserParams,
 ) -> Result<UserRow, AuthError> {
     check_role(params.role.as_deref())?;
-    let user_metadata = object_param(params.user_metadata, "user_metadata")?;
-    let app_metadata = object_param(params.app_metadata, "app_metadata")?;
+    let user_metadata = metadata::object(params.user_metadata, "user_metadata")?;
+    let app_metadata = metadata::object(params.app_metadata, "app_metadata")?;
     let now = db::now_ms();
     if let Some(raw) = params
         .email
@@ -313,7 +287,7 @@ pub async fn update(
                 .await?
                 .is_some()
             {
-                return Err(email_exists());
+                return Err(AuthError::email_exists());
             }
             user.email = email.as_str().to_owned();
             user.email_change = None;
@@ -330,7 +304,7 @@ pub async fn update(
         let number = phone::parse(raw)?;
         if number != user.phone {
             if users::find_by_phone(&state.db, &number).await?.is_some() {
-                return Err(phone_exists());
+                return Err(AuthError::phone_exists());
             }
             user.phone = number;
             user.is_anonymous = false;
@@ -360,7 +334,7 @@ pub async fn update(
     user.updated_at = now;
     match users::save(&state.db, &user).await {
         Ok(()) => {}
-        Err(DbError::Conflict) => return Err(email_exists()),
+        Err(DbError::Conflict) => return Err(AuthError::email_exists()),
         Err(err) => return Err(err.into()),
     }
     if ended_sessions {
@@ -601,7 +575,7 @@ async fn find_or_create(
 ) -> Result<UserRow, AuthError> {
     if let Some(user) = users::find_by_email(&state.db, email.as_str()).await? {
         if user.email_confirmed_at.is_some() {
-            return Err(email_exists());
+            return Err(AuthError::email_exists());
         }
         let mut user = user;
         let now = db::now_ms();
@@ -633,7 +607,7 @@ async fn find_or_create(
     };
     match users::insert(&state.db, &user).await {
         Ok(()) => Ok(user),
-        Err(DbError::Conflict) => Err(email_exists()),
+        Err(DbError::Conflict) => Err(AuthError::email_exists()),
         Err(err) => Err(err.into()),
     }
 }
@@ -649,7 +623,7 @@ async fn generate_link(
 ) -> Result<Json<Value>, AuthError> {
     let kind_name = params.kind.unwrap_or_default();
     let email = Email::parse(params.email.as_deref().unwrap_or_default())?;
-    let data = object_param(params.data, "data")?;
+    let data = metadata::object(params.data, "data")?;
     let redirect_to = links::checked_redirect(
         &state,
         params
@@ -692,7 +666,7 @@ async fn generate_link(
                 .await?
                 .is_some()
             {
-                return Err(email_exists());
+                return Err(AuthError::email_exists());
             }
             (user, LinkKind::EmailChange, new_email.as_str().to_owned())
         }
@@ -736,7 +710,7 @@ async fn invite(
     GoTrueJson(params): GoTrueJson<InviteParams>,
 ) -> Result<Json<Value>, AuthError> {
     let email = Email::parse(params.email.as_deref().unwrap_or_default())?;
-    let data = object_param(params.data, "data")?;
+    let data = metadata::object(params.data, "data")?;
     let user = find_or_create(&state, &email, None, data, true).await?;
     let redirect_to = links::checked_redirect(&state, query.redirect_to.as_deref());
     links::send(

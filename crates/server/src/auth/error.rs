@@ -91,6 +91,24 @@ impl AuthError {
         .retry_after(retry_after)
     }
 
+    /// 422 `email_exists`: the address belongs to another user.
+    pub fn email_exists() -> Self {
+        Self::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "email_exists",
+            "A user with this email address has already been registered",
+        )
+    }
+
+    /// 422 `phone_exists`: the number belongs to another user.
+    pub fn phone_exists() -> Self {
+        Self::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "phone_exists",
+            "A user with this phone number has already been registered",
+        )
+    }
+
     /// 400 OAuth-style `invalid_request`.
     pub fn oauth_invalid_request(description: impl Into<String>) -> Self {
         Self {

@@ -621,15 +621,6 @@ fn with_provider(app_metadata: &str, name: &str) -> String {
     Value::Object(meta).to_string()
 }
 
-/// `user_metadata` with the identity's data merged in (GoTrue's `UpdateUserMetaData`).
-fn merged_metadata(user_metadata: &str, data: &Map<String, Value>) -> String {
-    let mut meta = parse_object(user_metadata);
-    for (key, value) in data {
-        meta.insert(key.clone(), value.clone());
-    }
-    Value::Object(meta).to_string()
-}
-
 fn email_needs_verification(provider: &str) -> AuthError {
     AuthError::new(
         StatusCode::UNPROCESSABLE_ENTITY,
@@ -674,7 +665,7 @@ async fn account(
             &identity,
             &UserChange {
                 app_metadata: &with_provider(&user.app_metadata, name),
-                user_metadata: &merged_metadata(&user.user_metadata, &data),
+                user_metadata: &super::metadata::merge(&user.user_metadata, data.clone()),
                 confirm_email: claims.email_verified && user.email == email,
                 clear_password: false,
                 now,
@@ -710,7 +701,7 @@ async fn account(
             },
             &UserChange {
                 app_metadata: &with_provider(&existing.app_metadata, name),
-                user_metadata: &merged_metadata(&existing.user_metadata, &data),
+                user_metadata: &super::metadata::merge(&existing.user_metadata, data.clone()),
                 confirm_email: true,
                 clear_password: unconfirmed,
                 now,

@@ -439,13 +439,7 @@ async fn apply(
         LinkKind::EmailChange => {
             match users::update_email(&state.db, &user.id, &token.relates_to, now).await {
                 Ok(()) => {}
-                Err(DbError::Conflict) => {
-                    return Err(AuthError::new(
-                        StatusCode::UNPROCESSABLE_ENTITY,
-                        "email_exists",
-                        "A user with this email address has already been registered",
-                    ));
-                }
+                Err(DbError::Conflict) => return Err(AuthError::email_exists()),
                 Err(err) => return Err(err.into()),
             }
             tracing::info!(user_id = %user.id, "email address changed");

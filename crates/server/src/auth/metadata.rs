@@ -26,6 +26,27 @@ pub fn merge(current: &str, patch: Map<String, Value>) -> String {
     Value::Object(object).to_string()
 }
 
+/// A metadata field of a request: absent or `null` is `None`, an object its map, anything else
+/// 400 `validation_failed` naming `field`.
+pub fn object(value: Option<Value>, field: &str) -> Result<Option<Map<String, Value>>, AuthError> {
+    match value {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Object(map)) => Ok(Some(map)),
+        Some(_) => Err(AuthError::validation(format!(
+            "{field} must be a JSON object"
+        ))),
+    }
+}
+
+/// The `data` of a request that creates a user, as their first `user_metadata` (JSON text,
+/// size-checked).
+pub fn initial(data: Option<Value>) -> Result<String, AuthError> {
+    checked(
+        Value::Object(object(data, "data")?.unwrap_or_default()).to_string(),
+        "data",
+    )
+}
+
 /// `text` if it is small enough to store; 400 `validation_failed` naming `field` otherwise.
 pub fn checked(text: String, field: &str) -> Result<String, AuthError> {
     if text.len() > MAX_METADATA_BYTES {

@@ -19,7 +19,7 @@ use super::error::AuthError;
 use super::extract::{AuthUser, ClientIp, GoTrueJson};
 use super::flow::Pkce;
 use super::links::{self, LinkKind};
-use super::metadata::checked;
+use super::metadata;
 use super::phone::{self, Purpose};
 use crate::db::users::UserRow;
 use crate::db::{self, DbError, users};
@@ -64,14 +64,6 @@ struct OtpParams {
     code_challenge_method: Option<String>,
 }
 
-fn metadata(data: Option<Value>) -> Result<String, AuthError> {
-    match data {
-        None | Some(Value::Null) => Ok("{}".to_owned()),
-        Some(Value::Object(map)) => checked(Value::Object(map).to_string(), "data"),
-        Some(_) => Err(AuthError::validation("data must be a JSON object")),
-    }
-}
-
 /// `POST /otp`: mails a magic link (with its code) or texts a code. A new address gets an
 /// unconfirmed account, confirmed when the link or code is used.
 async fn otp(
@@ -110,7 +102,7 @@ async fn otp(
                         email: email.as_str().to_owned(),
                         app_metadata: json!({"provider": "email", "providers": ["email"]})
                             .to_string(),
-                        user_metadata: metadata(params.data)?,
+                        user_metadata: metadata::initial(params.data)?,
                         ..UserRow::new(now)
                     };
                     match users::insert(&state.db, &user).await {
@@ -156,7 +148,7 @@ async fn otp(
                         phone: number.clone(),
                         app_metadata: json!({"provider": "phone", "providers": ["phone"]})
                             .to_string(),
-                        user_metadata: metadata(params.data)?,
+                        user_metadata: metadata::initial(params.data)?,
                         ..UserRow::new(now)
                     };
                     match users::insert(&state.db, &user).await {

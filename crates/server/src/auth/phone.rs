@@ -196,13 +196,7 @@ pub async fn verify(
             user.updated_at = now;
             match users::save(&state.db, &user).await {
                 Ok(()) => {}
-                Err(DbError::Conflict) => {
-                    return Err(AuthError::new(
-                        StatusCode::UNPROCESSABLE_ENTITY,
-                        "phone_exists",
-                        "A user with this phone number has already been registered",
-                    ));
-                }
+                Err(DbError::Conflict) => return Err(AuthError::phone_exists()),
                 Err(err) => return Err(err.into()),
             }
         }

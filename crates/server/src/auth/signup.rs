@@ -99,7 +99,7 @@ async fn signup(
     }
     let email = Email::parse(email)?;
     password::check_strength(&password)?;
-    let user_metadata = initial_metadata(params.data)?;
+    let user_metadata = metadata::initial(params.data)?;
 
     let confirm = !state.config.mailer_autoconfirm;
     let pkce = Pkce::from_params(
@@ -152,15 +152,6 @@ async fn signup(
     ))
 }
 
-/// The `data` of a sign-up as the user's first `user_metadata` (JSON text, size-checked).
-fn initial_metadata(data: Option<Value>) -> Result<String, AuthError> {
-    match data {
-        None | Some(Value::Null) => Ok("{}".to_owned()),
-        Some(Value::Object(map)) => metadata::checked(Value::Object(map).to_string(), "data"),
-        Some(_) => Err(AuthError::validation("data must be a JSON object")),
-    }
-}
-
 /// Sign-up with a phone number and a password (`REGARD_PHONE_SIGN_IN`): confirmed at once with
 /// `REGARD_SMS_AUTOCONFIRM`, otherwise a code is texted and the answer carries no session.
 async fn phone_signup(
@@ -175,7 +166,7 @@ async fn phone_signup(
         return Err(AuthError::validation("Signup requires a valid password"));
     }
     password::check_strength(&password)?;
-    let user_metadata = initial_metadata(params.data)?;
+    let user_metadata = metadata::initial(params.data)?;
     if users::find_by_phone(&state.db, &number).await?.is_some() {
         return Err(user_already_exists());
     }
@@ -226,7 +217,7 @@ async fn anonymous_signup(
     let now = db::now_ms();
     let user = UserRow {
         app_metadata: json!({"provider": "anonymous", "providers": ["anonymous"]}).to_string(),
-        user_metadata: initial_metadata(data)?,
+        user_metadata: metadata::initial(data)?,
         is_anonymous: true,
         ..UserRow::new(now)
     };

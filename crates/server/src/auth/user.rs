@@ -91,11 +91,7 @@ async fn update_user(
         }
         None => None,
     };
-    let metadata_patch = match params.data {
-        None | Some(Value::Null) => None,
-        Some(Value::Object(map)) => Some(map),
-        Some(_) => return Err(AuthError::validation("data must be a JSON object")),
-    };
+    let metadata_patch = metadata::object(params.data, "data")?;
     // Everything that can refuse the request is checked before anything is written, so a
     // refused request changes nothing.
     if let Some(email) = &new_email
@@ -103,27 +99,19 @@ async fn update_user(
             .await?
             .is_some()
     {
-        return Err(AuthError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "email_exists",
-            "A user with this email address has already been registered",
-        ));
+        return Err(AuthError::email_exists());
     }
     if let Some(number) = &new_phone
         && users::find_by_phone(&state.db, number).await?.is_some()
     {
-        return Err(AuthError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "phone_exists",
-            "A user with this phone number has already been registered",
-        ));
+        return Err(AuthError::phone_exists());
     }
     let merged_metadata = metadata_patch
         .map(|patch| metadata::checked(metadata::merge(&auth.user.user_metadata, patch), "data"))
         .transpose()?;
     let user = &auth.user;
     let now = db::now_ms();
-    let mut pending_email = None;
+    let mut pending_email = false;
 
     if let Some(password) = params.password.filter(|p| !p.is_empty()) {
         password::check_strength(&password)?;
@@ -196,13 +184,7 @@ async fn update_user(
             match users::save(&state.db, &upgraded).await {
                 Ok(()) => {}
                 // Another account took the address since the check above.
-                Err(db::DbError::Conflict) => {
-                    return Err(AuthError::new(
-                        StatusCode::UNPROCESSABLE_ENTITY,
-                        "email_exists",
-                        "A user with this email address has already been registered",
-                    ));
-                }
+                Err(db::DbError::Conflict) => return Err(AuthError::email_exists()),
                 Err(err) => return Err(err.into()),
             }
             tracing::info!(user_id = %user.id, "anonymous user made permanent");
@@ -225,16 +207,15 @@ async fn update_user(
             },
         )
         .await?;
-        pending_email = Some(email.as_str().to_owned());
+        pending_email = true;
     }
 
     let updated = users::find_by_id(&state.db, &user.id)
         .await?
         .ok_or_else(|| AuthError::internal("user vanished during update"))?;
     let mut body = user_body(&state, &updated).await?;
-    if let Some(pending) = pending_email {
-        // GoTrue shows the pending address until the link in the mail is followed.
-        body["new_email"] = serde_json::json!(pending);
+    // The pending address itself is on the user (`new_email`, from `users.email_change`).
+    if pending_email {
         body["email_change_sent_at"] = serde_json::json!(super::session::rfc3339(db::now_ms()));
     }
     if let Some(number) = pending_phone {

@@ -3,6 +3,7 @@
 //! a password, anonymous sign-in, asymmetric signing keys and their JWKS, and manual identity
 //! linking (refused).
 
+use jsonwebtoken::Algorithm;
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -445,6 +446,35 @@ async fn anonymous_users_become_permanent_with_an_address_and_a_password() {
     assert_eq!(signed_in["user"]["id"], session["user"]["id"]);
 }
 
+/// `token`'s header names `kid` and `algorithm`; it verifies with the published `jwk` alone, as
+/// auth-js's `getClaims` does; and the server takes it.
+async fn assert_signed_with_published_key(
+    app: &TestApp,
+    token: &str,
+    jwk: &Value,
+    kid: &str,
+    algorithm: Algorithm,
+) {
+    let header = jsonwebtoken::decode_header(token).unwrap();
+    assert_eq!(header.alg, algorithm);
+    assert_eq!(header.kid.as_deref(), Some(kid));
+    let jwk: jsonwebtoken::jwk::Jwk = serde_json::from_value(jwk.clone()).unwrap();
+    let mut validation = jsonwebtoken::Validation::new(algorithm);
+    validation.validate_aud = false;
+    jsonwebtoken::decode::<Value>(
+        token,
+        &jsonwebtoken::DecodingKey::from_jwk(&jwk).unwrap(),
+        &validation,
+    )
+    .unwrap();
+    let response = app
+        .with_token(Method::GET, "/auth/v1/user", token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+}
+
 #[tokio::test]
 async fn asymmetric_keys_sign_tokens_and_the_jwks_publishes_them() {
     let plain = spawn_app().await;
@@ -472,26 +502,7 @@ async fn asymmetric_keys_sign_tokens_and_the_jwks_publishes_them() {
 
     let session = app.sign_up(&unique_email(), "secret1").await;
     let token = session["access_token"].as_str().unwrap();
-    let header = jsonwebtoken::decode_header(token).unwrap();
-    assert_eq!(header.alg, jsonwebtoken::Algorithm::ES256);
-    assert_eq!(header.kid.as_deref(), Some(kid.as_str()));
-    // The token verifies with the published key alone, as auth-js's getClaims does.
-    let jwk: jsonwebtoken::jwk::Jwk = serde_json::from_value(jwks["keys"][0].clone()).unwrap();
-    let mut validation = jsonwebtoken::Validation::new(jsonwebtoken::Algorithm::ES256);
-    validation.validate_aud = false;
-    jsonwebtoken::decode::<Value>(
-        token,
-        &jsonwebtoken::DecodingKey::from_jwk(&jwk).unwrap(),
-        &validation,
-    )
-    .unwrap();
-    // And the server takes it.
-    let response = app
-        .with_token(Method::GET, "/auth/v1/user", token)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200);
+    assert_signed_with_published_key(&app, token, &jwks["keys"][0], &kid, Algorithm::ES256).await;
     let response = app
         .client
         .get(app.url("/api/v1/creatives"))
@@ -548,24 +559,7 @@ async fn an_rs256_key_set_with_a_verify_only_secret_signs_and_publishes_the_rsa_
 
     let session = app.sign_up(&unique_email(), "secret1").await;
     let token = session["access_token"].as_str().unwrap();
-    let header = jsonwebtoken::decode_header(token).unwrap();
-    assert_eq!(header.alg, jsonwebtoken::Algorithm::RS256);
-    assert_eq!(header.kid.as_deref(), Some("rsa-1"));
-    let jwk: jsonwebtoken::jwk::Jwk = serde_json::from_value(keys[0].clone()).unwrap();
-    let mut validation = jsonwebtoken::Validation::new(jsonwebtoken::Algorithm::RS256);
-    validation.validate_aud = false;
-    jsonwebtoken::decode::<Value>(
-        token,
-        &jsonwebtoken::DecodingKey::from_jwk(&jwk).unwrap(),
-        &validation,
-    )
-    .unwrap();
-    let response = app
-        .with_token(Method::GET, "/auth/v1/user", token)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200);
+    assert_signed_with_published_key(&app, token, &keys[0], "rsa-1", Algorithm::RS256).await;
 }
 
 #[tokio::test]

@@ -145,14 +145,14 @@ async fn chat(
     JsonObject(fields): JsonObject,
 ) -> Result<Response, ApiError> {
     let question = read_question(fields)?;
-    if let Err(wait) = state.limits.assistant(user.id()) {
-        let error = ApiError::new(
+    state.limits.assistant(user.id()).map_err(|wait| {
+        ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             "rate_limited",
             "Too many questions; wait a moment and ask again",
-        );
-        return Ok(([(axum::http::header::RETRY_AFTER, wait.to_string())], error).into_response());
-    }
+        )
+        .retry_after(wait)
+    })?;
     let started = std::time::Instant::now();
     let reply = state
         .assistant

@@ -23,6 +23,8 @@ pub struct ApiError {
     pub code: &'static str,
     pub message: String,
     pub details: Value,
+    /// Seconds to wait, sent as `Retry-After` (429 answers).
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -33,7 +35,14 @@ impl ApiError {
             code,
             message: message.into(),
             details: json!({}),
+            retry_after: None,
         }
+    }
+
+    /// The same error with a `Retry-After` of `seconds` (at least 1).
+    pub fn retry_after(mut self, seconds: u64) -> Self {
+        self.retry_after = Some(seconds.max(1));
+        self
     }
 
     /// Replaces the details object.
@@ -87,7 +96,14 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = json!({"code": self.code, "message": self.message, "details": self.details});
-        (self.status, Json(body)).into_response()
+        let mut response = (self.status, Json(body)).into_response();
+        if let Some(seconds) = self.retry_after {
+            response.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from(seconds),
+            );
+        }
+        response
     }
 }
 
