@@ -283,10 +283,20 @@ pub struct Config {
     #[arg(long, env = "REGARD_MEDIA_URL_TTL", default_value_t = 3600)]
     pub media_url_ttl: u64,
 
-    /// Image uploads processed at once per process (each may hold a few hundred MB while
-    /// decoding); further uploads wait for a slot.
+    /// Bearer token that `GET /metrics` requires. Unset: the route answers anyone, so keep it
+    /// off the public internet (docs/operations.md).
+    #[arg(long, env = "REGARD_METRICS_TOKEN", hide_env_values = true)]
+    pub metrics_token: Option<Secret>,
+
+    /// Image uploads processed at once per process; further uploads wait for a slot.
     #[arg(long, env = "REGARD_MEDIA_INGEST_CONCURRENCY", default_value_t = 2)]
     pub media_ingest_concurrency: usize,
+
+    /// Memory, in MiB, that decoding uploads may take at once in this process. Each upload's
+    /// need is worked out from its header before decoding; one that needs more than this all
+    /// alone is refused with 422 `image_too_large`, others wait until enough is free.
+    #[arg(long, env = "REGARD_MEDIA_DECODE_BUDGET", default_value_t = 320)]
+    pub media_decode_budget: u64,
 
     /// Job workers per process (`regard serve` and `regard worker`). Default: one per CPU.
     #[arg(long, env = "REGARD_WORKERS")]
@@ -448,11 +458,12 @@ impl Config {
             .unwrap_or_else(|| format!("{}/auth/v1/callback", self.site_url.trim_end_matches('/')))
     }
 
-    /// The upload limits, from `media_max_bytes` and `media_max_pixels`.
+    /// The upload limits, from `media_max_bytes`, `media_max_pixels` and `media_decode_budget`.
     pub fn media_limits(&self) -> crate::media::MediaLimits {
         crate::media::MediaLimits {
             max_bytes: self.media_max_bytes,
             max_pixels: self.media_max_pixels,
+            max_decode_bytes: self.media_decode_budget.saturating_mul(1 << 20),
             ..crate::media::MediaLimits::default()
         }
     }

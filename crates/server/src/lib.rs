@@ -10,6 +10,7 @@ pub mod heatmaps;
 pub mod http;
 pub mod jobs;
 pub mod media;
+pub mod metrics;
 pub mod notify;
 pub mod reports;
 pub mod simulations;

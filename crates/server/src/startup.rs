@@ -23,6 +23,7 @@ use crate::events::Bus;
 use crate::http;
 use crate::http::api::signing::UrlSigner;
 use crate::jobs::WorkerPool;
+use crate::metrics::Metrics;
 use crate::notify::mail::{Mailer, OutboxMailer, SmtpMailer};
 use crate::notify::sms::{OutboxSms, SmsSender, WebhookSms};
 use crate::state::AppState;
@@ -85,13 +86,18 @@ struct Backing {
     storage: Arc<dyn storage::Storage>,
     bus: Bus,
     jwt_secret: Secret,
+    metrics: Metrics,
 }
 
 impl Backing {
     async fn open(config: &Config) -> Result<Self, StartupError> {
         let data_dir = config.data_dir.clone();
         create_dir(&data_dir)?;
-        let storage = storage::from_url(config.storage_url.as_deref(), &data_dir)?;
+        let metrics = Metrics::new();
+        let storage: Arc<dyn storage::Storage> = Arc::new(storage::Metered::new(
+            storage::from_url(config.storage_url.as_deref(), &data_dir)?,
+            metrics.clone(),
+        ));
         tracing::info!(storage = %storage.describe(), "media storage ready");
 
         let jwt_secret = match &config.jwt_secret {
@@ -114,6 +120,7 @@ impl Backing {
             storage,
             bus,
             jwt_secret,
+            metrics,
         })
     }
 }
@@ -125,7 +132,11 @@ pub async fn run_worker(
     signal: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), StartupError> {
     let Backing {
-        db, storage, bus, ..
+        db,
+        storage,
+        bus,
+        metrics,
+        ..
     } = Backing::open(&config).await?;
     let config = Arc::new(config);
     let pool = WorkerPool::start(crate::jobs::Context {
@@ -133,6 +144,7 @@ pub async fn run_worker(
         storage,
         bus: bus.clone(),
         config,
+        metrics,
     });
     signal.await;
     pool.shutdown().await;
@@ -159,6 +171,7 @@ pub async fn open_state(
         storage,
         bus,
         jwt_secret,
+        metrics,
     } = Backing::open(&config).await?;
     Ok(AppState {
         db,
@@ -179,7 +192,13 @@ pub async fn open_state(
         ingest_slots: Arc::new(tokio::sync::Semaphore::new(
             config.media_ingest_concurrency.max(1),
         )),
+        decode_budget: Arc::new(tokio::sync::Semaphore::new(
+            usize::try_from(config.media_decode_budget)
+                .unwrap_or(usize::MAX)
+                .clamp(1, tokio::sync::Semaphore::MAX_PERMITS),
+        )),
         assistant: Arc::new(assistant(&config)?),
+        metrics,
         config: Arc::new(config),
     })
 }

@@ -40,10 +40,15 @@ pub struct AppState {
     pub mailer: Arc<dyn crate::notify::mail::Mailer>,
     /// Outgoing SMS (a gateway webhook, or the outbox folder in development).
     pub sms: Arc<dyn crate::notify::sms::SmsSender>,
-    /// Bounds the image ingests running at once (each holds a decoded image in memory).
+    /// Bounds the image ingests running at once (CPU).
     pub ingest_slots: Arc<tokio::sync::Semaphore>,
+    /// Memory for decoding uploads, one permit per MiB (`REGARD_MEDIA_DECODE_BUDGET`): each
+    /// ingest holds its worked-out cost while it decodes.
+    pub decode_budget: Arc<tokio::sync::Semaphore>,
     /// The chat assistant (offline engine, optional language model).
     pub assistant: Arc<crate::assistant::Assistant>,
+    /// This process's Prometheus series (`GET /metrics`).
+    pub metrics: crate::metrics::Metrics,
 }
 
 impl AppState {
@@ -54,6 +59,7 @@ impl AppState {
             storage: std::sync::Arc::clone(&self.storage),
             bus: self.bus.clone(),
             config: std::sync::Arc::clone(&self.config),
+            metrics: self.metrics.clone(),
         }
     }
 }

@@ -395,6 +395,16 @@ fn error_codes_are_stable() {
             422,
         ),
         (
+            MediaError::TooLargeToDecode {
+                width: 1,
+                height: 1,
+                bytes: 2,
+                max_bytes: 1,
+            },
+            "image_too_large",
+            422,
+        ),
+        (
             MediaError::InvalidImage(String::new()),
             "invalid_image",
             422,
@@ -858,4 +868,272 @@ fn streamed_jpeg_strip_matches_the_in_memory_one() {
             "{name}"
         );
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decoding memory (issue 14, review item 1: a 778 KB PNG of 10000 × 10000 RGBA at 16 bits once
+// took 1.27 GB)
+
+/// A valid PNG whose header claims `width × height` at `depth` bits in colour type `color`
+/// (6 = RGBA), interlaced or not. Its data is for 8 × 8: only headers can be read.
+fn png_header_claiming(width: u32, height: u32, depth: u8, color: u8, interlaced: bool) -> Vec<u8> {
+    let small = encode(&DynamicImage::ImageRgb8(photo(8, 8)), ImageFormat::Png);
+    let mut png = Png::from_bytes(Bytes::from(small)).unwrap();
+    let mut contents = png.chunks()[0].contents().to_vec();
+    contents[0..4].copy_from_slice(&width.to_be_bytes());
+    contents[4..8].copy_from_slice(&height.to_be_bytes());
+    contents[8] = depth;
+    contents[9] = color;
+    contents[12] = u8::from(interlaced);
+    png.chunks_mut()[0] = PngChunk::new(*b"IHDR", Bytes::from(contents));
+    png.encoder().bytes().to_vec()
+}
+
+/// `image` as an Adam7-interlaced PNG (no encoder we use writes them): the seven passes,
+/// each row with filter type 0, in a zlib stream of stored blocks; img-parts writes the CRCs.
+fn interlaced_png(image: &RgbaImage) -> Vec<u8> {
+    let (w, h) = image.dimensions();
+    let mut raw = Vec::new();
+    for (x0, y0, dx, dy) in [
+        (0, 0, 8, 8),
+        (4, 0, 8, 8),
+        (0, 4, 4, 8),
+        (2, 0, 4, 4),
+        (0, 2, 2, 4),
+        (1, 0, 2, 2),
+        (0, 1, 1, 2),
+    ] {
+        if x0 >= w || y0 >= h {
+            continue; // an empty pass has no rows at all
+        }
+        for y in (y0..h).step_by(dy) {
+            raw.push(0);
+            for x in (x0..w).step_by(dx) {
+                raw.extend_from_slice(&image.get_pixel(x, y).0);
+            }
+        }
+    }
+    let mut zlib = vec![0x78, 0x01];
+    let blocks: Vec<&[u8]> = raw.chunks(65_535).collect();
+    for (i, block) in blocks.iter().enumerate() {
+        let len = block.len() as u16;
+        zlib.push(u8::from(i + 1 == blocks.len()));
+        zlib.extend_from_slice(&len.to_le_bytes());
+        zlib.extend_from_slice(&(!len).to_le_bytes());
+        zlib.extend_from_slice(block);
+    }
+    let (mut a, mut b) = (1u32, 0u32);
+    for &byte in &raw {
+        a = (a + u32::from(byte)) % 65_521;
+        b = (b + a) % 65_521;
+    }
+    zlib.extend_from_slice(&((b << 16) | a).to_be_bytes());
+
+    let plain = encode(&DynamicImage::ImageRgba8(image.clone()), ImageFormat::Png);
+    let mut png = Png::from_bytes(Bytes::from(plain)).unwrap();
+    let mut ihdr = png.chunks()[0].contents().to_vec();
+    ihdr[12] = 1;
+    png.chunks_mut()[0] = PngChunk::new(*b"IHDR", Bytes::from(ihdr));
+    png.chunks_mut().retain(|c| &c.kind() != b"IDAT");
+    let iend = png.chunks().len() - 1;
+    png.chunks_mut()
+        .insert(iend, PngChunk::new(*b"IDAT", Bytes::from(zlib)));
+    png.encoder().bytes().to_vec()
+}
+
+/// `image` as a 16-bit RGBA PNG, written row by row with `png`.
+fn png16(width: u32, height: u32, pixel: impl Fn(u32, u32) -> [u16; 4]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, width, height);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Sixteen);
+    let mut writer = encoder.write_header().unwrap();
+    let mut data = Vec::with_capacity((width * height * 8) as usize);
+    for y in 0..height {
+        for x in 0..width {
+            for v in pixel(x, y) {
+                data.extend_from_slice(&v.to_be_bytes());
+            }
+        }
+    }
+    writer.write_image_data(&data).unwrap();
+    writer.finish().unwrap();
+    out
+}
+
+fn prepare(data: &[u8], limits: &MediaLimits) -> Result<media::PreparedUpload, MediaError> {
+    media::prepare(
+        Upload::from_bytes(data, &std::env::temp_dir()).unwrap(),
+        limits,
+    )
+}
+
+#[test]
+fn the_reviewed_png_needs_a_few_rows_not_a_gigabyte() {
+    // The review's file, by its header: 10000 × 10000 RGBA at 16 bits is 800 MB decoded whole.
+    // Decoded row by row and shrunk by 4 as it streams, it needs a few rows and the 2500 ×
+    // 2500 copy the variants are made from (with room for making them).
+    let header = png_header_claiming(10_000, 10_000, 16, 6, false);
+    let cost = prepare(&header, &limits()).unwrap().cost();
+    assert!(cost < 100 << 20, "cost {} MiB", cost >> 20);
+
+    // Interlaced, the whole frame must be held (at 8 bits per channel): 400 MB, refused from
+    // the header with the same code as too many pixels.
+    let interlaced = png_header_claiming(10_000, 10_000, 16, 6, true);
+    let err = prepare(&interlaced, &limits()).unwrap_err();
+    let MediaError::TooLargeToDecode {
+        width,
+        height,
+        bytes,
+        max_bytes,
+    } = err
+    else {
+        panic!("{err:?}");
+    };
+    assert_eq!((width, height), (10_000, 10_000));
+    assert!(
+        bytes >= 400_000_000 && bytes > max_bytes,
+        "{bytes} > {max_bytes}"
+    );
+    assert_eq!((err.code(), err.http_status()), ("image_too_large", 422));
+    // A smaller interlaced one fits.
+    assert!(prepare(&png_header_claiming(3000, 2000, 16, 6, true), &limits()).is_ok());
+}
+
+#[test]
+fn a_sixteen_bit_png_is_shrunk_while_it_streams_and_keeps_its_depth() {
+    // 4100 wide: shrunk by 2 while decoding. Left half red, right half blue, the bottom rows
+    // transparent.
+    let data = png16(4100, 300, |x, y| {
+        let alpha = if y >= 280 { 0 } else { u16::MAX };
+        if x < 2050 {
+            [u16::MAX, 0, 0, alpha]
+        } else {
+            [0, 0, u16::MAX, alpha]
+        }
+    });
+    let ingested = ingest(&data, &limits()).unwrap();
+    assert_eq!((ingested.width(), ingested.height()), (4100, 300));
+    assert!(!ingested.reencoded);
+    // The variants have the sizes the full image gives, whatever the shrunk copy's.
+    assert_eq!(
+        (ingested.preview.width, ingested.preview.height),
+        (2048, 150)
+    );
+    assert_eq!(
+        (ingested.thumbnail.width, ingested.thumbnail.height),
+        (400, 29)
+    );
+    assert_eq!(
+        ingested.preview.format,
+        MediaFormat::WebP,
+        "transparent rows"
+    );
+    let preview = decode(&ingested.preview.data).to_rgba8();
+    assert_eq!(preview.get_pixel(500, 60).0, [255, 0, 0, 255]);
+    assert_eq!(preview.get_pixel(1500, 60).0, [0, 0, 255, 255]);
+    assert_eq!(preview.get_pixel(500, 149).0[3], 0);
+    // The stored original is the upload without metadata: still 16 bits per channel.
+    let original = decode(&ingested.original.read().unwrap());
+    assert_eq!(original.color(), image::ColorType::Rgba16);
+}
+
+#[test]
+fn an_interlaced_png_gives_the_same_variants_as_a_plain_one() {
+    let image = RgbaImage::from_fn(37, 23, |x, y| {
+        Rgba([
+            (x * 7) as u8,
+            (y * 11) as u8,
+            ((x + y) * 3) as u8,
+            (x * 6 + 30) as u8,
+        ])
+    });
+    let interlaced = interlaced_png(&image);
+    // The hand-made file is what it claims: `image` decodes it to the same pixels.
+    assert_eq!(decode(&interlaced).to_rgba8(), image);
+    let plain = encode(&DynamicImage::ImageRgba8(image), ImageFormat::Png);
+    let (a, b) = (
+        ingest(&interlaced, &limits()).unwrap(),
+        ingest(&plain, &limits()).unwrap(),
+    );
+    assert_eq!(a.preview.format, MediaFormat::WebP);
+    assert_eq!(
+        decode(&a.preview.data).to_rgba8(),
+        decode(&b.preview.data).to_rgba8()
+    );
+    // A truncated interlaced file is refused like any other.
+    let cut = &interlaced[..interlaced.len() - 40];
+    assert!(matches!(
+        ingest(cut, &limits()),
+        Err(MediaError::InvalidImage(_))
+    ));
+}
+
+/// A small JPEG whose frame header claims `width × height`: headers read, pixels never.
+fn jpeg_claiming(small: &[u8], width: u16, height: u16) -> Vec<u8> {
+    let mut data = small.to_vec();
+    let sof = data
+        .windows(2)
+        .position(|w| w[0] == 0xFF && matches!(w[1], 0xC0 | 0xC2))
+        .expect("a frame header");
+    data[sof + 5..sof + 7].copy_from_slice(&height.to_be_bytes());
+    data[sof + 7..sof + 9].copy_from_slice(&width.to_be_bytes());
+    data
+}
+
+#[test]
+fn decoding_cost_is_known_before_decoding_and_bounded() {
+    let upright = jpeg(200, 150);
+    let mut progressive = Vec::new();
+    let mut encoder = jpeg_encoder::Encoder::new(&mut progressive, 85);
+    encoder.set_progressive(true);
+    encoder.set_sampling_factor(jpeg_encoder::SamplingFactor::F_2_2);
+    encoder
+        .encode(
+            photo(200, 150).as_raw(),
+            200,
+            150,
+            jpeg_encoder::ColorType::Rgb,
+        )
+        .unwrap();
+    // At 8000 × 6000 the pixels outweigh everything else.
+    let (w, h) = (8000u16, 6000u16);
+    let pixels = u64::from(w) * u64::from(h);
+    let big = jpeg_claiming(&upright, w, h);
+    let turned = with_exif(&big, &exif(6, None));
+    // Decoded RGB; a quarter turn writes a second buffer; a progressive frame also holds its
+    // coefficients (4:2:0: 1.5 samples a pixel, 2 bytes each).
+    let unbounded = MediaLimits {
+        max_decode_bytes: u64::MAX,
+        ..limits()
+    };
+    let cost = |data: &[u8]| prepare(data, &unbounded).unwrap().cost();
+    assert!(
+        (3 * pixels..5 * pixels).contains(&cost(&big)),
+        "{}",
+        cost(&big)
+    );
+    assert!(cost(&turned) >= 6 * pixels);
+    assert!(cost(&jpeg_claiming(&progressive, w, h)) >= 6 * pixels);
+
+    let upright = jpeg(2000, 1500);
+    // Over the budget: refused before any pixel is decoded, nothing left behind.
+    let tight = MediaLimits {
+        max_decode_bytes: cost(&upright) - 1,
+        ..limits()
+    };
+    assert!(matches!(
+        ingest(&upright, &tight),
+        Err(MediaError::TooLargeToDecode {
+            width: 2000,
+            height: 1500,
+            ..
+        })
+    ));
+    let exact = MediaLimits {
+        max_decode_bytes: cost(&upright),
+        ..limits()
+    };
+    let ingested = ingest(&upright, &exact).unwrap();
+    assert_eq!((ingested.width(), ingested.height()), (2000, 1500));
 }

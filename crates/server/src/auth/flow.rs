@@ -129,8 +129,10 @@ pub fn s256(verifier: &str) -> String {
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()))
 }
 
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    // The length of a challenge is no secret; the content is compared without early exit.
+/// Compares two secrets of public length (challenges, code hashes, tokens) without an early
+/// exit on the first difference.
+pub(crate) fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    // The length is no secret; the content is compared without early exit.
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 

@@ -1,10 +1,11 @@
 //! Command-line entry: `regard serve`, `regard worker`, `regard render`, `regard heatmap`,
 //! `regard eval-saliency`, `regard assistant-eval`, `regard assistant-bench`, `regard admin`,
-//! `regard keys`, ...
+//! `regard keys`, `regard backup`, `regard restore`, ...
 
 pub mod admin;
 pub mod assistant;
 pub mod attention;
+pub mod backup;
 pub mod render;
 pub mod serve;
 pub mod worker;
@@ -38,6 +39,10 @@ pub enum Command {
     Admin(Box<admin::AdminArgs>),
     /// Signing keys for REGARD_JWT_KEYS.
     Keys(admin::KeysArgs),
+    /// Copy the embedded database, media and secret to a folder, while the server runs.
+    Backup(Box<backup::BackupArgs>),
+    /// Put a `regard backup` folder back in place (stop the server first).
+    Restore(Box<backup::RestoreArgs>),
 }
 
 /// Parses the command line and runs the chosen command.
@@ -52,5 +57,7 @@ pub fn main() -> anyhow::Result<()> {
         Command::AssistantBench(args) => assistant::run_bench(args),
         Command::Admin(args) => admin::run(*args),
         Command::Keys(args) => admin::run_keys(args),
+        Command::Backup(args) => backup::run_backup(*args),
+        Command::Restore(args) => backup::run_restore(*args),
     }
 }

@@ -210,3 +210,34 @@ pub async fn prune_finished(db: &Db, cutoff: i64) -> Result<u64, DbError> {
             .await?;
     Ok(done.rows_affected())
 }
+
+/// The queue of one job kind, across every node.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueueStats {
+    pub kind: String,
+    /// Jobs waiting (due or backing off).
+    pub queued: i64,
+    /// `run_after` of the oldest job that is due and waiting; `None` when none is.
+    pub oldest_due: Option<i64>,
+}
+
+/// Depth and age of the queue by kind, for the metrics.
+pub async fn queue_stats(db: &Db, now: i64) -> Result<Vec<QueueStats>, DbError> {
+    let rows = sqlx::query(
+        "SELECT kind, COUNT(*) AS queued, MIN(CASE WHEN run_after <= $1 THEN run_after END) AS oldest \
+         FROM jobs WHERE status = 'queued' GROUP BY kind ORDER BY kind",
+    )
+    .bind(now)
+    .fetch_all(db.pool())
+    .await?;
+    rows.iter()
+        .map(|row| {
+            Ok(QueueStats {
+                kind: row.try_get("kind")?,
+                queued: row.try_get("queued")?,
+                oldest_due: row.try_get("oldest")?,
+            })
+        })
+        .collect::<Result<_, sqlx::Error>>()
+        .map_err(DbError::from)
+}

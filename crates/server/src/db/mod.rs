@@ -7,6 +7,7 @@
 
 pub mod aois;
 pub mod assistant;
+pub mod backup;
 pub mod creatives;
 pub mod factors;
 pub mod flow_states;
@@ -77,6 +78,17 @@ impl Backend {
             Err(DbError::UnsupportedScheme)
         }
     }
+}
+
+/// A snapshot of the connection pool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PoolStats {
+    /// Connections open, idle or in use.
+    pub size: u32,
+    /// Connections open and idle.
+    pub idle: usize,
+    /// The pool's largest size.
+    pub max: u32,
 }
 
 /// The connection pool and the backend it talks to. Cheap to clone.
@@ -160,6 +172,15 @@ impl Db {
     /// The underlying pool, for the query functions of this module.
     pub(crate) fn pool(&self) -> &AnyPool {
         &self.pool
+    }
+
+    /// How the connection pool is used now (for the metrics).
+    pub fn pool_stats(&self) -> PoolStats {
+        PoolStats {
+            size: self.pool.size(),
+            idle: self.pool.num_idle(),
+            max: self.pool.options().get_max_connections(),
+        }
     }
 
     /// Readiness check: one round trip to the database.

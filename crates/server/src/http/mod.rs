@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod health;
+pub mod metrics;
 pub mod spa;
 
 use std::time::Duration;
@@ -82,9 +83,15 @@ pub fn router(state: AppState) -> Router {
 
     let mut router = Router::new()
         .merge(health::router())
+        .merge(metrics::router())
         .nest("/auth/v1", auth::router(&state))
         .nest("/api/v1", api::router(&state))
-        .merge(spa::router());
+        .merge(spa::router())
+        // Every routed request is counted under its route template (the SPA's fallback is not).
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            metrics::track,
+        ));
     if let Some(cors) = cors_layer(&state.config.cors_origins) {
         router = router.layer(cors);
     }

@@ -38,6 +38,7 @@ pub struct Context {
     pub storage: Arc<dyn Storage>,
     pub bus: Bus,
     pub config: Arc<Config>,
+    pub metrics: crate::metrics::Metrics,
 }
 
 impl Context {
@@ -269,10 +270,23 @@ async fn execute(ctx: &Context, owner: &str, job: ClaimedJob, settings: &Setting
             }
         })
     };
+    ctx.metrics
+        .job_attempts
+        .get_or_create(&crate::metrics::KindLabels {
+            kind: job.kind.clone(),
+        })
+        .inc();
     let started = std::time::Instant::now();
     let outcome = run(ctx, &job, &cancel).await;
     keeper.abort();
-    let elapsed_ms = started.elapsed().as_millis() as u64;
+    let elapsed = started.elapsed();
+    let elapsed_ms = elapsed.as_millis() as u64;
+    let counted = match &outcome {
+        Ok(()) => "done",
+        Err(JobError::Transient(_)) if job.attempts < job.max_attempts => "retried",
+        Err(_) => "failed",
+    };
+    ctx.metrics.observe_job(&job.kind, counted, elapsed);
     match outcome {
         Ok(()) => {
             record(

@@ -32,6 +32,22 @@ pub enum MediaError {
         /// The side limit.
         max_side: u32,
     },
+    /// Decoding the image would take more memory than `MediaLimits::max_decode_bytes`, worked
+    /// out from its header (dimensions, bit depth, progressive JPEG, orientation). Same code as
+    /// [`ImageTooLarge`](Self::ImageTooLarge): to a user, both mean too many pixels.
+    #[error(
+        "image too large to decode: {width}×{height} needs {bytes} bytes, the budget is {max_bytes}"
+    )]
+    TooLargeToDecode {
+        /// Width from the header.
+        width: u32,
+        /// Height from the header.
+        height: u32,
+        /// Memory the decoding would take, in bytes.
+        bytes: u64,
+        /// The budget.
+        max_bytes: u64,
+    },
     /// Truncated or corrupt image data.
     #[error("invalid image: {0}")]
     InvalidImage(String),
@@ -49,7 +65,7 @@ impl MediaError {
         match self {
             Self::UnsupportedMediaType => "unsupported_media_type",
             Self::FileTooLarge { .. } => "file_too_large",
-            Self::ImageTooLarge { .. } => "image_too_large",
+            Self::ImageTooLarge { .. } | Self::TooLargeToDecode { .. } => "image_too_large",
             Self::InvalidImage(_) => "invalid_image",
             Self::Upload(_) => "upload_failed",
             Self::Internal(_) => "internal",
@@ -61,7 +77,9 @@ impl MediaError {
         match self {
             Self::UnsupportedMediaType => 415,
             Self::FileTooLarge { .. } => 413,
-            Self::ImageTooLarge { .. } | Self::InvalidImage(_) => 422,
+            Self::ImageTooLarge { .. } | Self::TooLargeToDecode { .. } | Self::InvalidImage(_) => {
+                422
+            }
             Self::Upload(_) => 400,
             Self::Internal(_) => 500,
         }

@@ -71,8 +71,12 @@ impl<R: BufRead> Input<R> {
 /// first EOI is held in memory beyond one segment (at most 64 KiB).
 ///
 /// Fails on truncated or malformed files, so it doubles as a structural check. Returns the
-/// offset in the input just past the EOI marker (where a trailer, if any, begins).
-pub(super) fn strip_stream<R: BufRead, W: Write>(input: R, out: &mut W) -> Result<u64, MediaError> {
+/// offset in the input just past the EOI marker (where a trailer, if any, begins) and what the
+/// frame header says about decoding cost.
+pub(super) fn strip_stream<R: BufRead, W: Write>(
+    input: R,
+    out: &mut W,
+) -> Result<JpegLayout, MediaError> {
     let mut input = Input {
         inner: input,
         pos: 0,
@@ -85,6 +89,7 @@ pub(super) fn strip_stream<R: BufRead, W: Write>(input: R, out: &mut W) -> Resul
     // Whether the 0xFF of the next marker was already consumed (by the entropy-data scan).
     let mut have_ff = false;
     let mut segment = Vec::new();
+    let mut frame = None;
     loop {
         // A marker: 0xFF, optional 0xFF fill bytes, then the marker code.
         if !have_ff {
@@ -102,7 +107,14 @@ pub(super) fn strip_stream<R: BufRead, W: Write>(input: R, out: &mut W) -> Resul
         match marker {
             EOI => {
                 out.write_all(&[0xFF, EOI]).map_err(io_error)?;
-                return Ok(input.pos);
+                let (progressive, components, samples_x64) =
+                    frame.ok_or_else(|| invalid("no frame header"))?;
+                return Ok(JpegLayout {
+                    end: input.pos,
+                    progressive,
+                    components,
+                    samples_x64,
+                });
             }
             // Standalone markers (TEM, RSTn) carry no length.
             0x01 | 0xD0..=0xD7 => continue,
@@ -122,6 +134,32 @@ pub(super) fn strip_stream<R: BufRead, W: Write>(input: R, out: &mut W) -> Resul
         segment.resize(2 + len, 0);
         if !input.fill(&mut segment[4..])? {
             return Err(invalid("truncated segment"));
+        }
+        // SOFn, n ≠ 4 (DHT), 8 (reserved), 12 (DAC): the frame header. The first one counts.
+        if matches!(marker, 0xC0..=0xCF) && !matches!(marker, 0xC4 | 0xC8 | 0xCC) && frame.is_none()
+        {
+            let components = *segment
+                .get(9)
+                .ok_or_else(|| invalid("short frame header"))?;
+            // Each component: id, sampling factors (H << 4 | V), quantisation table.
+            let factors: Vec<(u32, u32)> = segment[10..]
+                .chunks_exact(3)
+                .take(usize::from(components))
+                .map(|c| (u32::from(c[1] >> 4).max(1), u32::from(c[1] & 0x0F).max(1)))
+                .collect();
+            let (h_max, v_max) = factors
+                .iter()
+                .fold((1, 1), |(h, v), &(ch, cv)| (h.max(ch), v.max(cv)));
+            let samples_x64 = factors
+                .iter()
+                .map(|&(h, v)| 64 * h * v / (h_max * v_max))
+                .sum();
+            // SOF2, 6, 10 and 14 are progressive: the decoder keeps every coefficient.
+            frame = Some((
+                matches!(marker, 0xC2 | 0xC6 | 0xCA | 0xCE),
+                components,
+                samples_x64,
+            ));
         }
         if keep(marker, &segment[4..]) {
             out.write_all(&segment).map_err(io_error)?;
@@ -155,6 +193,21 @@ pub(super) fn strip_stream<R: BufRead, W: Write>(input: R, out: &mut W) -> Resul
             }
         }
     }
+}
+
+/// What [`strip_stream`] learnt about a JPEG.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct JpegLayout {
+    /// The offset just past the end-of-image marker.
+    pub end: u64,
+    /// Whether the frame is progressive (SOF2, 6, 10, 14): its decoder holds all the DCT
+    /// coefficients, two bytes per sample, until the last scan.
+    pub progressive: bool,
+    /// Colour components: 1 grey, 3 YCbCr or RGB, 4 CMYK or YCCK.
+    pub components: u8,
+    /// Samples per pixel over all components, times 64, after chroma subsampling (192 for
+    /// 4:4:4, 96 for 4:2:0, 64 for grey).
+    pub samples_x64: u32,
 }
 
 /// Whether a segment is kept in the stored original: everything that affects decoding or

@@ -3,23 +3,28 @@
 //! variants — plus the facts the database records (format, size, GPS position).
 //!
 //! No HTTP and no database here; `POST /api/v1/media` composes [`collect_upload`] (streams the
-//! upload to a temporary file), [`ingest`] (CPU-bound, reads that file: run it in
-//! `spawn_blocking`) and [`store`] (streams the original from its own temporary file). Temporary
-//! files are [`NamedTempFile`]s: removed when dropped, on success and on every error path. Validation follows pict-rs: the format
-//! is probed from the bytes, and size, width, height and area are checked from the header before
-//! any pixel is decoded; the decoder then runs under `image::Limits` as a second guard.
+//! upload to a temporary file), [`prepare`] (reads the header and works out the memory decoding
+//! will take, [`PreparedUpload::cost`], refusing what exceeds `max_decode_bytes`),
+//! [`PreparedUpload::finish`] (CPU-bound: run it in `spawn_blocking`, holding that much of the
+//! server's decoding budget) and [`store`] (streams the original from its own temporary file).
+//! Temporary files are [`NamedTempFile`]s: removed when dropped, on success and on every error
+//! path. Validation follows pict-rs: the format is probed from the bytes, and size, width,
+//! height, area and decoding memory are checked from the header before any pixel is decoded;
+//! the decoders then run under limits as a second guard. Large PNGs are decoded row by row and
+//! shrunk as they stream ([`shrink`]), so they never need their full size in memory.
 
 mod error;
 mod exif_gps;
 mod jpeg;
 mod orient;
+mod shrink;
 mod store;
 mod strip;
 mod variants;
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Cursor, Read, Seek, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use bytes::Bytes;
 use futures::StreamExt;
@@ -53,6 +58,10 @@ pub struct MediaLimits {
     /// Largest accepted width or height, in pixels (default 30,000), so a 100 MP image cannot
     /// be a 1 × 100,000,000 strip that some code paths handle badly.
     pub max_side: u32,
+    /// Most memory one upload's decoding may take, in bytes (default 320 MiB), worked out from
+    /// the header before decoding ([`PreparedUpload::cost`]). A server also shares this much
+    /// between the uploads it processes at once.
+    pub max_decode_bytes: u64,
 }
 
 impl Default for MediaLimits {
@@ -61,18 +70,19 @@ impl Default for MediaLimits {
             max_bytes: 50 * 1024 * 1024,
             max_pixels: 100_000_000,
             max_side: 30_000,
+            max_decode_bytes: 320 << 20,
         }
     }
 }
 
 impl MediaLimits {
-    /// The decoder's own limits, a second guard behind the header checks: the largest image we
-    /// accept, at the widest pixel type (RGBA, 16 bits per channel), plus room for the decoder.
+    /// The decoder's own limits, a second guard behind the header checks and the decoding
+    /// cost: no side above the limit, no allocation above the decoding budget.
     fn decoder_limits(&self) -> image::Limits {
         let mut limits = image::Limits::default();
         limits.max_image_width = Some(self.max_side);
         limits.max_image_height = Some(self.max_side);
-        limits.max_alloc = Some(self.max_pixels.saturating_mul(8).saturating_add(64 << 20));
+        limits.max_alloc = Some(self.max_decode_bytes);
         limits
     }
 }
@@ -439,15 +449,143 @@ fn probe_reader<R: BufRead + Seek>(
     })
 }
 
-/// Validates, decodes, orients, strips, hashes and makes the variants of one uploaded image.
-///
-/// CPU-bound (0.4–0.9 s for 24 megapixels on one core): call it from `spawn_blocking`. Peak
-/// memory is about twice the decoded image when an orientation must be applied, once otherwise.
-/// The upload is read from its file; an upright JPEG is stripped from that file to the
-/// original's file in one streaming pass. PNG and WebP are stripped in memory (`img-parts`
-/// needs the whole file), bounded by `max_bytes`. The original's file is created next to the
-/// upload's; the upload's file is removed when this returns.
+/// Validates, decodes, orients, strips, hashes and makes the variants of one uploaded image:
+/// [`prepare`] then [`PreparedUpload::finish`], for callers with no memory budget to share.
 pub fn ingest(upload: Upload, limits: &MediaLimits) -> Result<IngestedMedia, MediaError> {
+    prepare(upload, limits)?.finish(limits)
+}
+
+/// How an upload's pixels are decoded, chosen from its header to hold as little as possible.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Decode {
+    /// A PNG that needs no turning, not interlaced: decoded to 8 bits per channel row by row,
+    /// each row going straight into the [`shrink::Shrinker`]. Memory: a few rows.
+    PngRows,
+    /// An interlaced PNG that needs no turning: the whole frame at 8 bits per channel (the
+    /// passes of Adam7 fill it in a scattered order), then shrunk.
+    PngFrame,
+    /// Everything else: `image`'s decoder at the file's own depth, turned upright when the
+    /// EXIF orientation asks for it (the original is then re-encoded from these pixels).
+    Full(Orientation),
+}
+
+/// An upload whose header has been read: checked against the limits, its metadata read, and
+/// the memory its decoding will take known ([`cost`](Self::cost)), before any pixel is
+/// decoded. Made by [`prepare`]; [`finish`](Self::finish) does the rest.
+#[derive(Debug)]
+pub struct PreparedUpload {
+    upload: Upload,
+    dir: PathBuf,
+    probe: Probe,
+    /// A JPEG's original, already written without metadata, with its hash and size.
+    stripped: Option<(NamedTempFile, String, u64)>,
+    decode: Decode,
+    gps: Option<GpsCoordinates>,
+    cost: u64,
+}
+
+impl PreparedUpload {
+    /// The bytes of memory [`finish`](Self::finish) may hold at its peak, at most
+    /// `MediaLimits::max_decode_bytes`: what a server shares out between concurrent uploads.
+    pub fn cost(&self) -> u64 {
+        self.cost
+    }
+
+    /// Decodes the pixels within [`cost`](Self::cost), writes the original (stripped, or
+    /// re-encoded upright) and makes the variants. CPU-bound (0.4–0.9 s for 24 megapixels on
+    /// one core): call it from `spawn_blocking`. The upload's file is removed when this returns.
+    pub fn finish(self, limits: &MediaLimits) -> Result<IngestedMedia, MediaError> {
+        let Self {
+            upload,
+            dir,
+            probe,
+            stripped,
+            decode,
+            gps,
+            cost,
+        } = self;
+        let file = upload.file.as_file();
+        let size = (probe.width, probe.height);
+        let mut reencoded = false;
+        let (original, image) = match decode {
+            Decode::PngRows | Decode::PngFrame => {
+                // Metadata first, while nothing is decoded: img-parts needs the whole file.
+                let original = strip_in_memory(file, upload.len, probe.format, &dir)?;
+                let image = decode_png_shrunk(file, probe, decode == Decode::PngFrame, cost)?;
+                (original, image)
+            }
+            Decode::Full(orientation) => {
+                let original = match stripped {
+                    Some(stripped) => Some(stripped),
+                    None if orientation == Orientation::NoTransforms => {
+                        Some(strip_in_memory(file, upload.len, probe.format, &dir)?)
+                    }
+                    None => None,
+                };
+                let mut reader =
+                    ImageReader::with_format(buffered(file)?, probe.format.image_format());
+                reader.limits(limits.decoder_limits());
+                let mut decoder = reader
+                    .into_decoder()
+                    .map_err(|e| MediaError::from_image(e, size, limits))?;
+                let icc = decoder.icc_profile().ok().flatten();
+                let mut image = DynamicImage::from_decoder(decoder)
+                    .map_err(|e| MediaError::from_image(e, size, limits))?;
+                let original = match original {
+                    Some(original) if orientation == Orientation::NoTransforms => original,
+                    stripped => {
+                        drop(stripped);
+                        reencoded = true;
+                        orient::apply(&mut image, orientation);
+                        let out = temp_file(&dir).map_err(io_error)?;
+                        let mut writer =
+                            HashingWriter::new(BufWriter::with_capacity(64 << 10, out.as_file()));
+                        variants::write_original(
+                            &mut writer,
+                            &image,
+                            probe.format,
+                            icc.as_deref(),
+                        )?;
+                        let (sha256, bytes) = writer.finish()?;
+                        (out, sha256, bytes)
+                    }
+                };
+                (original, image)
+            }
+        };
+        drop(upload);
+        let (original_file, sha256, bytes) = original;
+        // Upright size: a turn of 90° swaps the header's width and height.
+        let (width, height) = match decode {
+            Decode::Full(_) => image.dimensions(),
+            Decode::PngRows | Decode::PngFrame => size,
+        };
+        let original = OriginalFile {
+            format: probe.format,
+            width,
+            height,
+            bytes,
+            file: original_file,
+        };
+        // Consumes the decoded image so its memory is released as soon as the preview exists.
+        let (preview, thumbnail) = variants::make_variants_of(image, (width, height))?;
+        Ok(IngestedMedia {
+            original,
+            sha256,
+            gps,
+            reencoded,
+            thumbnail,
+            preview,
+        })
+    }
+}
+
+/// Reads an upload's header and metadata and works out how to decode it within
+/// `limits.max_decode_bytes`, refusing with [`MediaError::TooLargeToDecode`] what cannot be.
+/// A JPEG is also checked structurally and written without its metadata (one streaming pass).
+/// Cheap next to [`PreparedUpload::finish`], but it reads the file: call it from
+/// `spawn_blocking`.
+pub fn prepare(upload: Upload, limits: &MediaLimits) -> Result<PreparedUpload, MediaError> {
     let dir = upload
         .file
         .path()
@@ -455,7 +593,7 @@ pub fn ingest(upload: Upload, limits: &MediaLimits) -> Result<IngestedMedia, Med
         .map_or_else(std::env::temp_dir, Path::to_path_buf);
     let file = upload.file.as_file();
     let probe = probe_reader(buffered(file)?, upload.len, limits)?;
-    let stripped = match probe.format {
+    let (stripped, jpeg) = match probe.format {
         // One pass over the file that checks its structure and writes it without metadata
         // segments. It rejects truncated files (the JPEG decoder would fill the missing part
         // with grey) and stops at the primary image's end-of-image marker: trailers, which can
@@ -464,67 +602,199 @@ pub fn ingest(upload: Upload, limits: &MediaLimits) -> Result<IngestedMedia, Med
         MediaFormat::Jpeg => {
             let out = temp_file(&dir).map_err(io_error)?;
             let mut writer = HashingWriter::new(BufWriter::with_capacity(64 << 10, out.as_file()));
-            let end = jpeg::strip_stream(buffered(file)?, &mut writer)?;
+            let layout = jpeg::strip_stream(buffered(file)?, &mut writer)?;
             let (sha256, bytes) = writer.finish()?;
-            if end < upload.len {
-                file.set_len(end).map_err(io_error)?;
+            if layout.end < upload.len {
+                file.set_len(layout.end).map_err(io_error)?;
             }
-            Some((out, sha256, bytes))
+            (Some((out, sha256, bytes)), Some(layout))
         }
-        MediaFormat::Png | MediaFormat::WebP => None,
+        MediaFormat::Png | MediaFormat::WebP => (None, None),
     };
+    let len = file.metadata().map_err(io_error)?.len();
 
+    let size = (probe.width, probe.height);
     let mut reader = ImageReader::with_format(buffered(file)?, probe.format.image_format());
     reader.limits(limits.decoder_limits());
-    let size = (probe.width, probe.height);
     let mut decoder = reader
         .into_decoder()
         .map_err(|e| MediaError::from_image(e, size, limits))?;
     // A broken metadata block must not reject a good image: it just means no orientation
     // and no GPS position.
     let exif = decoder.exif_metadata().ok().flatten();
-    let icc = decoder.icc_profile().ok().flatten();
+    let color = decoder.color_type();
+    drop(decoder);
     let orientation = exif
         .as_deref()
         .and_then(Orientation::from_exif_chunk)
         .unwrap_or(Orientation::NoTransforms);
     let gps = exif.as_deref().and_then(exif_gps::gps_from_exif);
-    let mut image =
-        DynamicImage::from_decoder(decoder).map_err(|e| MediaError::from_image(e, size, limits))?;
 
-    let reencoded = orientation != Orientation::NoTransforms;
-    let (original_file, sha256, bytes) = if reencoded {
-        drop(stripped);
-        orient::apply(&mut image, orientation);
-        let data = variants::encode_original(&image, probe.format, icc.as_deref())?;
-        write_temp(&dir, &data)?
-    } else if let Some(stripped) = stripped {
-        stripped
-    } else {
-        let mut data = Vec::with_capacity(usize::try_from(upload.len).unwrap_or(0));
-        buffered(file)?.read_to_end(&mut data).map_err(io_error)?;
-        let data = strip::strip_metadata(&data, probe.format)?;
-        write_temp(&dir, &data)?
+    let decode = match probe.format {
+        MediaFormat::Png if orientation == Orientation::NoTransforms => {
+            if png_interlaced(file)? {
+                Decode::PngFrame
+            } else {
+                Decode::PngRows
+            }
+        }
+        _ => Decode::Full(orientation),
     };
-    drop(upload);
-    let (width, height) = image.dimensions();
-    let original = OriginalFile {
-        format: probe.format,
-        width,
-        height,
-        bytes,
-        file: original_file,
-    };
-    // Consumes the decoded image so its memory is released as soon as the preview exists.
-    let (preview, thumbnail) = variants::make_variants(image)?;
-    Ok(IngestedMedia {
-        original,
-        sha256,
+    let cost = decode_cost(probe, len, decode, color, jpeg);
+    if cost > limits.max_decode_bytes {
+        return Err(MediaError::TooLargeToDecode {
+            width: probe.width,
+            height: probe.height,
+            bytes: cost,
+            max_bytes: limits.max_decode_bytes,
+        });
+    }
+    Ok(PreparedUpload {
+        upload,
+        dir,
+        probe,
+        stripped,
+        decode,
         gps,
-        reencoded,
-        thumbnail,
-        preview,
+        cost,
     })
+}
+
+/// Whether a PNG is interlaced (Adam7), from its header.
+fn png_interlaced(file: &File) -> Result<bool, MediaError> {
+    let decoder = png::Decoder::new(buffered(file)?);
+    let reader = decoder.read_info().map_err(png_error)?;
+    Ok(reader.info().interlaced)
+}
+
+fn png_error(err: png::DecodingError) -> MediaError {
+    match err {
+        png::DecodingError::LimitsExceeded => {
+            MediaError::Internal("PNG decoder limit reached within the budget".to_owned())
+        }
+        other => MediaError::InvalidImage(other.to_string()),
+    }
+}
+
+/// The most memory, in bytes, that decoding an image this way and making its variants can
+/// hold at once. An upper bound from what each decoder allocates (measured with
+/// `examples/bench_ingest_memory.rs`), not an estimate: uploads are refused on it.
+fn decode_cost(
+    probe: Probe,
+    len: u64,
+    decode: Decode,
+    color: image::ColorType,
+    jpeg: Option<jpeg::JpegLayout>,
+) -> u64 {
+    let (width, height) = (u64::from(probe.width), u64::from(probe.height));
+    let pixels = width * height;
+    let factor = shrink::factor_for(probe.width, probe.height);
+    let (sw, sh) = shrink::shrunk_size(probe.width, probe.height, factor);
+    // The shrunk image as RGBA, the same again for its 8-bit RGB copy or the preview's resize,
+    // and room for encoding the variants.
+    let variants = u64::from(sw) * u64::from(sh) * 4 * 2 + (16 << 20);
+    let decoding = match decode {
+        // The decoder's current and previous rows, its output row, and zlib's window.
+        Decode::PngRows => width * 8 * 4 + (1 << 20),
+        Decode::PngFrame => pixels * u64::from(color.channel_count()),
+        Decode::Full(orientation) => {
+            let decoded = pixels * color.bytes_per_pixel() as u64;
+            let overhead = match (probe.format, jpeg) {
+                // `image` reads the whole file before decoding; a progressive frame holds
+                // every coefficient, 2 bytes a sample.
+                (MediaFormat::Jpeg, Some(layout)) => {
+                    let coefficients = if layout.progressive {
+                        pixels * u64::from(layout.samples_x64) * 2 / 64
+                    } else {
+                        0
+                    };
+                    // CMYK and YCCK are decoded to four channels, then converted.
+                    let cmyk = if layout.components == 4 { pixels } else { 0 };
+                    len + coefficients + cmyk
+                }
+                // The decoder's own frame buffers (YUV for lossy, ARGB words for lossless).
+                (MediaFormat::WebP, _) => pixels * 4,
+                _ => 0,
+            };
+            // A quarter or three-quarter turn writes a second buffer; flips work in place.
+            // The decoder is gone by then, and the variants are made after the turn: the
+            // decoded pixels plus the largest of the three.
+            let turned = if orient::transposes(orientation) {
+                decoded
+            } else {
+                0
+            };
+            return decoded + overhead.max(turned).max(variants) + WORKING_MARGIN;
+        }
+    };
+    // PNG and WebP are stripped of their metadata in memory, the file and its copy, before
+    // decoding; a re-encoded original is not stripped.
+    let stripping = match decode {
+        _ if probe.format == MediaFormat::Jpeg => 0,
+        Decode::Full(orientation) if orientation != Orientation::NoTransforms => 0,
+        _ => len * 2,
+    };
+    decoding.max(stripping) + variants + WORKING_MARGIN
+}
+
+/// Decoders' and encoders' own working buffers and the allocator's slack, beyond the pixel
+/// buffers counted above (`examples/bench_ingest_memory.rs` saw up to 11 MiB).
+const WORKING_MARGIN: u64 = 16 << 20;
+
+/// The PNG's pixels at 8 bits per channel, shrunk for the variants as they are decoded.
+fn decode_png_shrunk(
+    file: &File,
+    probe: Probe,
+    interlaced: bool,
+    budget: u64,
+) -> Result<DynamicImage, MediaError> {
+    let limits = png::Limits {
+        bytes: usize::try_from(budget).unwrap_or(usize::MAX),
+    };
+    let mut decoder = png::Decoder::new_with_limits(buffered(file)?, limits);
+    decoder.set_transformations(png::Transformations::normalize_to_color8());
+    let mut reader = decoder.read_info().map_err(png_error)?;
+    let channels = reader.output_color_type().0.samples();
+    let factor = shrink::factor_for(probe.width, probe.height);
+    let mut shrinker = shrink::Shrinker::new(probe.width, probe.height, channels, factor);
+    let row_len = probe.width as usize * channels;
+    let mut rows = 0u32;
+    if interlaced {
+        let size = reader
+            .output_buffer_size()
+            .ok_or_else(|| MediaError::Internal("PNG frame size overflows".to_owned()))?;
+        let mut frame = vec![0; size];
+        reader.next_frame(&mut frame).map_err(png_error)?;
+        for row in frame.chunks_exact(row_len).take(probe.height as usize) {
+            shrinker.push_row(row);
+            rows += 1;
+        }
+    } else {
+        while let Some(row) = reader.next_row().map_err(png_error)? {
+            shrinker.push_row(&row.data()[..row_len]);
+            rows += 1;
+        }
+    }
+    if rows != probe.height {
+        return Err(MediaError::InvalidImage(format!(
+            "{rows} rows decoded of {}",
+            probe.height
+        )));
+    }
+    Ok(shrinker.finish())
+}
+
+/// A PNG or WebP original without its metadata, written to a temporary file in `dir`.
+fn strip_in_memory(
+    file: &File,
+    len: u64,
+    format: MediaFormat,
+    dir: &Path,
+) -> Result<(NamedTempFile, String, u64), MediaError> {
+    let mut data = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    buffered(file)?.read_to_end(&mut data).map_err(io_error)?;
+    let data = strip::strip_metadata(&data, format)?;
+    write_temp(dir, &data)
 }
 
 /// Writes an upload stream to a temporary file in `tmp_dir` (created if missing), chunk by

@@ -13,16 +13,20 @@ use image::{DynamicImage, ImageBuffer, Pixel};
 /// Side of the square tiles, in pixels: 64 × 64 × 4 bytes fits twice in a 32 KiB L1 cache.
 const TILE: usize = 64;
 
-/// Applies `orientation` to `image`, like `DynamicImage::apply_orientation`.
-pub(super) fn apply(image: &mut DynamicImage, orientation: Orientation) {
-    let transposes = matches!(
+/// Whether `orientation` swaps width and height (and so needs a second buffer).
+pub(super) fn transposes(orientation: Orientation) -> bool {
+    matches!(
         orientation,
         Orientation::Rotate90
             | Orientation::Rotate270
             | Orientation::Rotate90FlipH
             | Orientation::Rotate270FlipH
-    );
-    if !transposes {
+    )
+}
+
+/// Applies `orientation` to `image`, like `DynamicImage::apply_orientation`.
+pub(super) fn apply(image: &mut DynamicImage, orientation: Orientation) {
+    if !transposes(orientation) {
         image.apply_orientation(orientation);
         return;
     }

@@ -7,6 +7,8 @@
 //! alpha (the crate's default), so edges do not get dark fringes. JPEG encoding uses
 //! `jpeg-encoder` (SIMD), several times faster than `image`'s own encoder on large images.
 
+use std::io::Write;
+
 use bytes::Bytes;
 use fast_image_resize::images::{Image, ImageRef};
 use fast_image_resize::{PixelType, ResizeOptions, Resizer};
@@ -38,19 +40,32 @@ pub(crate) fn encode_jpeg(
     quality: u8,
     icc: Option<&[u8]>,
 ) -> Result<Bytes, MediaError> {
+    let mut out = Vec::new();
+    write_jpeg(&mut out, pixels, width, height, color, quality, icc)?;
+    Ok(Bytes::from(out))
+}
+
+/// [`encode_jpeg`] into a writer, as the encoder goes.
+fn write_jpeg<W: Write>(
+    out: W,
+    pixels: &[u8],
+    width: u32,
+    height: u32,
+    color: ColorType,
+    quality: u8,
+    icc: Option<&[u8]>,
+) -> Result<(), MediaError> {
     let (w, h) = (
         u16::try_from(width).map_err(internal)?,
         u16::try_from(height).map_err(internal)?,
     );
-    let mut out = Vec::new();
-    let mut encoder = Encoder::new(&mut out, quality);
+    let mut encoder = Encoder::new(out, quality);
     // 4:2:0 chroma subsampling, as cameras do: a third smaller than 4:4:4, invisible on photos.
     encoder.set_sampling_factor(SamplingFactor::F_2_2);
     if let Some(icc) = icc {
         encoder.add_icc_profile(icc).map_err(internal)?;
     }
-    encoder.encode(pixels, w, h, color).map_err(internal)?;
-    Ok(Bytes::from(out))
+    encoder.encode(pixels, w, h, color).map_err(internal)
 }
 
 /// Encodes 8-bit RGBA as lossless WebP (`image`'s encoder has no lossy mode).
@@ -62,69 +77,82 @@ fn encode_webp_lossless(
     icc: Option<&[u8]>,
 ) -> Result<Bytes, MediaError> {
     let mut out = Vec::new();
-    let mut encoder = image::codecs::webp::WebPEncoder::new_lossless(&mut out);
+    write_webp_lossless(&mut out, pixels, width, height, color, icc)?;
+    Ok(Bytes::from(out))
+}
+
+/// [`encode_webp_lossless`] into a writer.
+fn write_webp_lossless<W: Write>(
+    out: W,
+    pixels: &[u8],
+    width: u32,
+    height: u32,
+    color: ExtendedColorType,
+    icc: Option<&[u8]>,
+) -> Result<(), MediaError> {
+    let mut encoder = image::codecs::webp::WebPEncoder::new_lossless(out);
     if let Some(icc) = icc {
         // Best effort: a profile the encoder refuses only costs colour accuracy.
         let _ = encoder.set_icc_profile(icc.to_vec());
     }
     encoder
         .write_image(pixels, width, height, color)
-        .map_err(internal)?;
-    Ok(Bytes::from(out))
+        .map_err(internal)
 }
 
 /// Re-encodes an original after its orientation was applied, in its own format, keeping its
-/// ICC profile and nothing else. PNG stays lossless (and keeps 16-bit depth); WebP is written
+/// ICC profile and nothing else, into `out` as the encoder goes (a large original is never
+/// held encoded in memory). PNG stays lossless (and keeps 16-bit depth); WebP is written
 /// lossless, as `image` has no lossy WebP encoder.
-pub(super) fn encode_original(
+pub(super) fn write_original<W: Write>(
+    out: W,
     image: &DynamicImage,
     format: MediaFormat,
     icc: Option<&[u8]>,
-) -> Result<Bytes, MediaError> {
+) -> Result<(), MediaError> {
     let (width, height) = (image.width(), image.height());
+    let q = ORIGINAL_JPEG_QUALITY;
     match format {
         MediaFormat::Jpeg => match image {
-            DynamicImage::ImageLuma8(grey) => encode_jpeg(
-                grey.as_raw(),
-                width,
-                height,
-                ColorType::Luma,
-                ORIGINAL_JPEG_QUALITY,
-                icc,
-            ),
-            DynamicImage::ImageRgb8(rgb) => encode_jpeg(
-                rgb.as_raw(),
-                width,
-                height,
-                ColorType::Rgb,
-                ORIGINAL_JPEG_QUALITY,
-                icc,
-            ),
-            other => encode_jpeg(
-                other.to_rgb8().as_raw(),
-                width,
-                height,
-                ColorType::Rgb,
-                ORIGINAL_JPEG_QUALITY,
-                icc,
-            ),
+            DynamicImage::ImageLuma8(grey) => {
+                write_jpeg(out, grey.as_raw(), width, height, ColorType::Luma, q, icc)
+            }
+            DynamicImage::ImageRgb8(rgb) => {
+                write_jpeg(out, rgb.as_raw(), width, height, ColorType::Rgb, q, icc)
+            }
+            other => {
+                let rgb = other.to_rgb8();
+                write_jpeg(out, rgb.as_raw(), width, height, ColorType::Rgb, q, icc)
+            }
         },
         MediaFormat::Png => {
-            let mut out = Vec::new();
-            let mut encoder = image::codecs::png::PngEncoder::new(&mut out);
+            let mut encoder = image::codecs::png::PngEncoder::new(out);
             if let Some(icc) = icc {
                 let _ = encoder.set_icc_profile(icc.to_vec());
             }
-            image.write_with_encoder(encoder).map_err(internal)?;
-            Ok(Bytes::from(out))
+            image.write_with_encoder(encoder).map_err(internal)
         }
         MediaFormat::WebP => {
-            if image.color().has_alpha() {
-                let rgba = image.to_rgba8();
-                encode_webp_lossless(rgba.as_raw(), width, height, ExtendedColorType::Rgba8, icc)
+            let color = if image.color().has_alpha() {
+                ExtendedColorType::Rgba8
             } else {
-                let rgb = image.to_rgb8();
-                encode_webp_lossless(rgb.as_raw(), width, height, ExtendedColorType::Rgb8, icc)
+                ExtendedColorType::Rgb8
+            };
+            match image {
+                DynamicImage::ImageRgba8(rgba) => {
+                    write_webp_lossless(out, rgba.as_raw(), width, height, color, icc)
+                }
+                DynamicImage::ImageRgb8(rgb) => {
+                    write_webp_lossless(out, rgb.as_raw(), width, height, color, icc)
+                }
+                other if other.color().has_alpha() => {
+                    let rgba = other.to_rgba8();
+                    write_webp_lossless(out, rgba.as_raw(), width, height, color, icc)
+                }
+                other => {
+                    let rgb = other.to_rgb8();
+                    write_webp_lossless(out, rgb.as_raw(), width, height, color, icc)
+                }
             }
         }
     }
@@ -159,9 +187,12 @@ impl Pixels {
         }
     }
 
-    /// A copy fitted within `side × side`, or `None` when it already fits.
-    fn downscaled(&self, side: u32, resizer: &mut Resizer) -> Result<Option<Pixels>, MediaError> {
-        let (width, height) = fit(self.width, self.height, side);
+    /// A copy resized to `(width, height)`, or `None` when it is that size already.
+    fn resized(
+        &self,
+        (width, height): (u32, u32),
+        resizer: &mut Resizer,
+    ) -> Result<Option<Pixels>, MediaError> {
         if (width, height) == (self.width, self.height) {
             return Ok(None);
         }
@@ -216,6 +247,19 @@ impl Pixels {
 pub(crate) fn make_variants(
     image: DynamicImage,
 ) -> Result<(EncodedImage, EncodedImage), MediaError> {
+    let size = (image.width(), image.height());
+    make_variants_of(image, size)
+}
+
+/// [`make_variants`] for an upright image of `size` that `image` may be a shrunk copy of: the
+/// variants get the sizes that fit `size`, whatever the copy's own.
+pub(super) fn make_variants_of(
+    image: DynamicImage,
+    size: (u32, u32),
+) -> Result<(EncodedImage, EncodedImage), MediaError> {
+    // A large image is first shrunk by a whole factor (box filter) to 8-bit RGB or RGBA, and
+    // released: the conversions below then copy only the smaller image.
+    let image = super::shrink::for_variants(image);
     let (width, height) = (image.width(), image.height());
     // An alpha channel that is fully opaque is dropped, so such images get JPEG variants.
     let pixels = if image.color().has_alpha() {
@@ -246,7 +290,7 @@ pub(crate) fn make_variants(
         }
     };
     let mut resizer = Resizer::new();
-    let preview = match pixels.downscaled(PREVIEW_SIDE, &mut resizer)? {
+    let preview = match pixels.resized(fit(size.0, size.1, PREVIEW_SIDE), &mut resizer)? {
         Some(smaller) => {
             // Release the full-size pixels before encoding.
             drop(pixels);
@@ -254,7 +298,7 @@ pub(crate) fn make_variants(
         }
         None => pixels,
     };
-    let thumbnail = preview.downscaled(THUMBNAIL_SIDE, &mut resizer)?;
+    let thumbnail = preview.resized(fit(size.0, size.1, THUMBNAIL_SIDE), &mut resizer)?;
     let preview_encoded = preview.encode()?;
     let thumbnail_encoded = match thumbnail {
         Some(thumbnail) => thumbnail.encode()?,

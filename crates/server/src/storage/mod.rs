@@ -10,6 +10,7 @@
 //! `StreamReader`/`ReaderStream` and HTTP bodies speak, so callers adapt without wrappers.
 
 mod key;
+mod metered;
 mod object;
 
 use std::ops::Range;
@@ -22,6 +23,7 @@ use bytes::Bytes;
 use futures::{Stream, StreamExt};
 
 pub use key::StorageKey;
+pub use metered::Metered;
 pub use object::ObjectStorage;
 
 /// A stream of object bytes, used both to write objects and to read them back.

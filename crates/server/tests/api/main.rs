@@ -20,6 +20,7 @@ mod locations;
 mod logout;
 mod mail_links;
 mod media;
+mod metrics;
 mod mfa;
 mod notify;
 mod oauth;

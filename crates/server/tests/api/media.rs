@@ -196,6 +196,29 @@ async fn bad_uploads_are_refused_and_leave_nothing_behind() {
 }
 
 #[tokio::test]
+async fn uploads_over_the_decoding_budget_get_422_and_leave_nothing_behind() {
+    // 1 MiB of decoding budget: a 1000 × 800 JPEG needs 2.4 MB decoded, plus the variants.
+    let app = spawn_app_with(|config| config.media_decode_budget = 1).await;
+    let user = app.new_user().await;
+    let response = app.upload(&user, "big.jpg", jpeg(1000, 800)).await;
+    let body = assert_api_error(response, 422, "image_too_large").await;
+    assert_eq!(body["details"]["width"], 1000);
+    assert_eq!(body["details"]["max_decode_bytes"], 1 << 20);
+    assert!(body["details"]["decode_bytes"].as_u64().unwrap() > 1 << 20);
+    assert_refused(&app, jpeg(1000, 800), 422, "image_too_large").await;
+
+    // Each of these needs about 40 MiB: with 64, uploads sent at once take turns, and all
+    // complete.
+    let app = spawn_app_with(|config| config.media_decode_budget = 64).await;
+    let user = app.new_user().await;
+    let uploads = (0..3).map(|i| app.upload(&user, "ok.jpg", jpeg(1000 + i, 800)));
+    for response in futures::future::join_all(uploads).await {
+        assert_eq!(response.status(), 201);
+    }
+    assert_eq!(app.media_rows().await, 3);
+}
+
+#[tokio::test]
 async fn files_over_the_size_limit_get_413() {
     let app = spawn_app_with(|config| config.media_max_bytes = 100_000).await;
     let data = noise_png(300, 300);

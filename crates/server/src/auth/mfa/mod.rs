@@ -407,13 +407,9 @@ fn hash_code(code: &str) -> String {
     hex::encode(Sha256::digest(code.as_bytes()))
 }
 
-/// Compares two equal-purpose strings without an early exit on the first difference.
+/// Compares two code hashes without an early exit on the first difference.
 fn constant_time_eq(a: &str, b: &str) -> bool {
-    a.len() == b.len()
-        && a.bytes()
-            .zip(b.bytes())
-            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
-            == 0
+    crate::auth::flow::constant_time_eq(a.as_bytes(), b.as_bytes())
 }
 
 #[derive(Debug, Deserialize)]

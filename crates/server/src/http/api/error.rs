@@ -142,6 +142,14 @@ impl From<MediaError> for ApiError {
             } => Self::new(status, err.code(), "The image has too many pixels").with_details(
                 json!({"width": width, "height": height, "max_pixels": max_pixels, "max_side": max_side}),
             ),
+            MediaError::TooLargeToDecode {
+                width,
+                height,
+                bytes,
+                max_bytes,
+            } => Self::new(status, err.code(), "The image has too many pixels").with_details(
+                json!({"width": width, "height": height, "decode_bytes": bytes, "max_decode_bytes": max_bytes}),
+            ),
             // The decoder's text is logged, not shown: it can be long and says nothing useful
             // to a user.
             MediaError::InvalidImage(cause) => {

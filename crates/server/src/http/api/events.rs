@@ -44,6 +44,8 @@ struct Cursor {
     until: tokio::time::Instant,
     stopping: watch::Receiver<bool>,
     ready_sent: bool,
+    /// Counts the stream in the metrics until it ends.
+    _open: crate::metrics::SseGuard,
 }
 
 fn sse(name: &str, data: &serde_json::Value) -> SseEvent {
@@ -68,6 +70,7 @@ async fn events(
         until: tokio::time::Instant::now() + Duration::from_secs(left),
         stopping: state.stopping.clone(),
         ready_sent: false,
+        _open: crate::metrics::SseGuard::new(&state.metrics),
     };
     let stream = futures::stream::unfold(cursor, |mut cursor| async move {
         if !cursor.ready_sent {

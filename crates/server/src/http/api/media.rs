@@ -118,7 +118,7 @@ fn invalid_multipart() -> ApiError {
 
 /// `POST /media`: multipart field `file`. Streams the upload (refused as soon as it passes the
 /// size limit), ingests it on the blocking pool (at most `REGARD_MEDIA_INGEST_CONCURRENCY` at
-/// once), stores its objects and records the row. A refused upload leaves nothing behind:
+/// once, within `REGARD_MEDIA_DECODE_BUDGET` of memory), stores its objects and records the row. A refused upload leaves nothing behind:
 /// validation happens before anything is written.
 async fn upload(
     State(state): State<AppState>,
@@ -155,15 +155,27 @@ async fn upload(
         return Err(ApiError::field("file", "required"));
     };
 
-    let permit = state
+    let slot = state
         .ingest_slots
         .clone()
         .acquire_owned()
         .await
         .map_err(ApiError::internal)?;
+    let prepared = tokio::task::spawn_blocking(move || ingest::prepare(data, &limits))
+        .await
+        .map_err(ApiError::internal)??;
+    // The decoding's memory, from the shared budget: a large upload waits until the ones
+    // before it are done. `prepare` refused any upload that needs more than the whole budget.
+    let mib = u32::try_from(prepared.cost().div_ceil(1 << 20)).unwrap_or(u32::MAX);
+    let memory = state
+        .decode_budget
+        .clone()
+        .acquire_many_owned(mib.min(state.config.media_decode_budget as u32).max(1))
+        .await
+        .map_err(ApiError::internal)?;
     let ingested = tokio::task::spawn_blocking(move || {
-        let _permit = permit;
-        ingest::ingest(data, &limits)
+        let _held = (slot, memory);
+        prepared.finish(&limits)
     })
     .await
     .map_err(ApiError::internal)??;
