@@ -78,7 +78,7 @@ async fn server_paths_never_fall_back_to_the_app() {
         "/api/v1/unknown",
         "/auth/v1/unknown",
         "/auth/other",
-        "/metrics",
+        "/metrics/other",
     ] {
         let response = app.client.get(app.url(path)).send().await.unwrap();
         assert_eq!(response.status(), 404, "{path}");
