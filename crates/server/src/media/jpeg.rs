@@ -15,6 +15,7 @@ const SOI: u8 = 0xD8;
 const EOI: u8 = 0xD9;
 const SOS: u8 = 0xDA;
 const APP0: u8 = 0xE0;
+const APP1: u8 = 0xE1;
 const APP2: u8 = 0xE2;
 const APP14: u8 = 0xEE;
 const APP15: u8 = 0xEF;
@@ -90,6 +91,7 @@ pub(super) fn strip_stream<R: BufRead, W: Write>(
     let mut have_ff = false;
     let mut segment = Vec::new();
     let mut frame = None;
+    let mut exif = None;
     loop {
         // A marker: 0xFF, optional 0xFF fill bytes, then the marker code.
         if !have_ff {
@@ -114,6 +116,7 @@ pub(super) fn strip_stream<R: BufRead, W: Write>(
                     progressive,
                     components,
                     samples_x64,
+                    exif,
                 });
             }
             // Standalone markers (TEM, RSTn) carry no length.
@@ -161,6 +164,10 @@ pub(super) fn strip_stream<R: BufRead, W: Write>(
                 samples_x64,
             ));
         }
+        // EXIF, as the decoder reads it: the last APP1 "Exif" segment, without its prefix.
+        if marker == APP1 && segment[4..].starts_with(b"Exif\0\0") {
+            exif = Some(segment[10..].to_vec());
+        }
         if keep(marker, &segment[4..]) {
             out.write_all(&segment).map_err(io_error)?;
         }
@@ -196,7 +203,7 @@ pub(super) fn strip_stream<R: BufRead, W: Write>(
 }
 
 /// What [`strip_stream`] learnt about a JPEG.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct JpegLayout {
     /// The offset just past the end-of-image marker.
     pub end: u64,
@@ -208,6 +215,8 @@ pub(super) struct JpegLayout {
     /// Samples per pixel over all components, times 64, after chroma subsampling (192 for
     /// 4:4:4, 96 for 4:2:0, 64 for grey).
     pub samples_x64: u32,
+    /// The EXIF block (TIFF data after `Exif\0\0`), when there is one.
+    pub exif: Option<Vec<u8>>,
 }
 
 /// Whether a segment is kept in the stored original: everything that affects decoding or

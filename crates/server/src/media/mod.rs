@@ -614,16 +614,28 @@ pub fn prepare(upload: Upload, limits: &MediaLimits) -> Result<PreparedUpload, M
     let len = file.metadata().map_err(io_error)?.len();
 
     let size = (probe.width, probe.height);
-    let mut reader = ImageReader::with_format(buffered(file)?, probe.format.image_format());
-    reader.limits(limits.decoder_limits());
-    let mut decoder = reader
-        .into_decoder()
-        .map_err(|e| MediaError::from_image(e, size, limits))?;
-    // A broken metadata block must not reject a good image: it just means no orientation
-    // and no GPS position.
-    let exif = decoder.exif_metadata().ok().flatten();
-    let color = decoder.color_type();
-    drop(decoder);
+    let (exif, color) = match &jpeg {
+        // From the marker walk: `image`'s decoder would read the whole file into memory, outside
+        // the budget, just to tell what the frame header already says.
+        Some(layout) => (
+            layout.exif.clone(),
+            if layout.components == 1 {
+                image::ColorType::L8
+            } else {
+                image::ColorType::Rgb8
+            },
+        ),
+        None => {
+            let mut reader = ImageReader::with_format(buffered(file)?, probe.format.image_format());
+            reader.limits(limits.decoder_limits());
+            let mut decoder = reader
+                .into_decoder()
+                .map_err(|e| MediaError::from_image(e, size, limits))?;
+            // A broken metadata block must not reject a good image: it just means no
+            // orientation and no GPS position.
+            (decoder.exif_metadata().ok().flatten(), decoder.color_type())
+        }
+    };
     let orientation = exif
         .as_deref()
         .and_then(Orientation::from_exif_chunk)
@@ -640,7 +652,7 @@ pub fn prepare(upload: Upload, limits: &MediaLimits) -> Result<PreparedUpload, M
         }
         _ => Decode::Full(orientation),
     };
-    let cost = decode_cost(probe, len, decode, color, jpeg);
+    let cost = decode_cost(probe, len, decode, color, jpeg.as_ref());
     if cost > limits.max_decode_bytes {
         return Err(MediaError::TooLargeToDecode {
             width: probe.width,
@@ -677,14 +689,15 @@ fn png_error(err: png::DecodingError) -> MediaError {
 }
 
 /// The most memory, in bytes, that decoding an image this way and making its variants can
-/// hold at once. An upper bound from what each decoder allocates (measured with
-/// `examples/bench_ingest_memory.rs`), not an estimate: uploads are refused on it.
+/// hold at once, worked out from what each decoder allocates and checked against measured
+/// peaks (`examples/bench_ingest_memory.rs`, docs/operations.md). Uploads are refused on it,
+/// so it errs high.
 fn decode_cost(
     probe: Probe,
     len: u64,
     decode: Decode,
     color: image::ColorType,
-    jpeg: Option<jpeg::JpegLayout>,
+    jpeg: Option<&jpeg::JpegLayout>,
 ) -> u64 {
     let (width, height) = (u64::from(probe.width), u64::from(probe.height));
     let pixels = width * height;
