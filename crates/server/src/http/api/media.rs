@@ -118,8 +118,8 @@ fn invalid_multipart() -> ApiError {
 
 /// `POST /media`: multipart field `file`. Streams the upload (refused as soon as it passes the
 /// size limit), ingests it on the blocking pool (at most `REGARD_MEDIA_INGEST_CONCURRENCY` at
-/// once, within `REGARD_MEDIA_DECODE_BUDGET` of memory), stores its objects and records the row. A refused upload leaves nothing behind:
-/// validation happens before anything is written.
+/// once, within `REGARD_MEDIA_DECODE_BUDGET` of memory), stores its objects and records the
+/// row. A refused upload leaves nothing behind: validation happens before anything is written.
 async fn upload(
     State(state): State<AppState>,
     user: ApiUser,
