@@ -17,6 +17,8 @@
 
 use std::time::{Duration, Instant};
 
+mod support;
+
 use regard::media::{self, MediaLimits};
 use regard::storage::ObjectStorage;
 
@@ -95,17 +97,6 @@ fn with_exif(jpeg: &[u8], orientation: u16) -> Vec<u8> {
     out
 }
 
-fn status_kib(field: &str) -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with(field))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
-
-/// Resets VmHWM to the current RSS (Linux ≥ 4.0); returns whether it worked.
-fn reset_peak_rss() -> bool {
-    std::fs::write("/proc/self/clear_refs", "5").is_ok()
-}
-
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     let rank = (p * (sorted.len() - 1) as f64).round() as usize;
     sorted[rank]
@@ -136,8 +127,8 @@ fn main() {
         ("orientation 6 (re-encode)", with_exif(&base, 6)),
     ];
     drop(base);
-    let peak_reset = reset_peak_rss();
-    let rss_before = status_kib("VmRSS:").unwrap_or(0);
+    let peak_reset = support::reset_peak_rss();
+    let rss_before = support::status_kib("VmRSS:").unwrap_or(0);
 
     println!(
         "bench_ingest: {WIDTH}x{HEIGHT} JPEG ({:.1} MB), {runs} runs per case, one thread",
@@ -206,7 +197,7 @@ fn main() {
             m.gps
         );
     }
-    let hwm = status_kib("VmHWM:").unwrap_or(0);
+    let hwm = support::status_kib("VmHWM:").unwrap_or(0);
     println!(
         "\npeak RSS (VmHWM): {:.0} MB{} (fixtures resident: {:.0} MB)",
         hwm as f64 / 1024.0,

@@ -15,14 +15,10 @@ use std::io::Write;
 use std::path::Path;
 use std::process::Command;
 
+mod support;
+
 use image::ImageEncoder;
 use regard::media::{self, MediaLimits, Upload};
-
-fn status_kib(field: &str) -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with(field))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
 
 /// Smooth photo-like RGB (gradients and mild noise) that JPEG compresses to well under the
 /// 50 MB file limit even at 90 megapixels.
@@ -121,8 +117,8 @@ fn run_case(path: &Path, unlimited: bool) {
     let data = std::fs::read(path).unwrap();
     let upload = Upload::from_bytes(&data, tmp.path()).unwrap();
     drop(data);
-    std::fs::write("/proc/self/clear_refs", "5").expect("VmHWM reset (Linux ≥ 4.0)");
-    let base = status_kib("VmRSS:").unwrap_or(0);
+    assert!(support::reset_peak_rss(), "VmHWM reset (Linux ≥ 4.0)");
+    let base = support::status_kib("VmRSS:").unwrap_or(0);
     let outcome = match media::prepare(upload, &limits) {
         Err(err) => format!("refused: {} ({err})", err.code()),
         Ok(prepared) => {
@@ -140,7 +136,7 @@ fn run_case(path: &Path, unlimited: bool) {
             }
         }
     };
-    let peak = status_kib("VmHWM:").unwrap_or(0);
+    let peak = support::status_kib("VmHWM:").unwrap_or(0);
     println!(
         "peak {:>4} MiB (process before: {} MiB)  {outcome}",
         peak >> 10,

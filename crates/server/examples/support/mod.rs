@@ -1,6 +1,6 @@
 //! What the server benchmarks share: the real server started in-process on a temporary data
 //! folder (the embedded default: SQLite and local storage), a signed-up user, a reader of
-//! `GET /api/v1/events`, JPEG encoding and the median.
+//! `GET /api/v1/events`, JPEG encoding, the median, and the process's memory figures.
 
 // Each benchmark uses part of this module.
 #![allow(dead_code)]
@@ -19,6 +19,18 @@ pub fn encode_jpeg(image: &RgbImage) -> Vec<u8> {
         .encode_image(image)
         .unwrap();
     out.into_inner()
+}
+
+/// A field of `/proc/self/status` in KiB (`VmRSS:`, `VmHWM:`), on Linux.
+pub fn status_kib(field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with(field))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Resets VmHWM to the current RSS (Linux ≥ 4.0); returns whether it worked.
+pub fn reset_peak_rss() -> bool {
+    std::fs::write("/proc/self/clear_refs", "5").is_ok()
 }
 
 /// Median of sorted values.

@@ -60,7 +60,8 @@ async fn metrics(State(state): State<AppState>, headers: HeaderMap) -> Response 
     let metrics = &state.metrics;
     // Read now: the queue is shared by every node, the pool is this node's.
     let now = db::now_ms();
-    for kind in [db::heatmaps::ITEM_JOB, db::simulations::RENDER_JOB] {
+    // Every kind has a value, 0 when none waits, so a drained queue reads 0, not stale.
+    for kind in crate::jobs::KINDS {
         let labels = KindLabels {
             kind: kind.to_owned(),
         };

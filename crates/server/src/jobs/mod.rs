@@ -96,7 +96,10 @@ pub fn backoff(attempts: i64) -> Duration {
     Duration::from_millis((base * jitter) as u64)
 }
 
-/// Runs one attempt of a job by its kind. New kinds add an arm here and in the two below.
+/// Every job kind. New kinds are added here and get an arm in the three functions below.
+pub const KINDS: [&str; 2] = [db::heatmaps::ITEM_JOB, db::simulations::RENDER_JOB];
+
+/// Runs one attempt of a job by its kind.
 async fn run(ctx: &Context, job: &ClaimedJob, cancel: &Cancel) -> Result<(), JobError> {
     match job.kind.as_str() {
         db::heatmaps::ITEM_JOB => heatmaps::job::run(ctx, job, cancel).await,

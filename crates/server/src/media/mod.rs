@@ -515,12 +515,16 @@ impl PreparedUpload {
                 (original, image)
             }
             Decode::Full(orientation) => {
-                let original = match stripped {
-                    Some(stripped) => Some(stripped),
-                    None if orientation == Orientation::NoTransforms => {
-                        Some(strip_in_memory(file, upload.len, probe.format, &dir)?)
-                    }
-                    None => None,
+                // Upright: the original is the upload without its metadata, ready before
+                // decoding. Turned: it is re-encoded from the decoded pixels below.
+                let original = if orientation == Orientation::NoTransforms {
+                    Some(match stripped {
+                        Some(stripped) => stripped,
+                        None => strip_in_memory(file, upload.len, probe.format, &dir)?,
+                    })
+                } else {
+                    drop(stripped);
+                    None
                 };
                 let mut reader =
                     ImageReader::with_format(buffered(file)?, probe.format.image_format());
@@ -532,9 +536,8 @@ impl PreparedUpload {
                 let mut image = DynamicImage::from_decoder(decoder)
                     .map_err(|e| MediaError::from_image(e, size, limits))?;
                 let original = match original {
-                    Some(original) if orientation == Orientation::NoTransforms => original,
-                    stripped => {
-                        drop(stripped);
+                    Some(original) => original,
+                    None => {
                         reencoded = true;
                         orient::apply(&mut image, orientation);
                         let out = temp_file(&dir).map_err(io_error)?;
@@ -614,18 +617,20 @@ pub fn prepare(upload: Upload, limits: &MediaLimits) -> Result<PreparedUpload, M
     let len = file.metadata().map_err(io_error)?.len();
 
     let size = (probe.width, probe.height);
-    let (exif, color) = match &jpeg {
+    // EXIF, and the pixel type the full decoder gives, from one read of the headers.
+    let (exif, color, interlaced) = match (&jpeg, probe.format) {
         // From the marker walk: `image`'s decoder would read the whole file into memory, outside
         // the budget, just to tell what the frame header already says.
-        Some(layout) => (
-            layout.exif.clone(),
-            if layout.components == 1 {
+        (Some(layout), _) => {
+            let color = if layout.components == 1 {
                 image::ColorType::L8
             } else {
                 image::ColorType::Rgb8
-            },
-        ),
-        None => {
+            };
+            (layout.exif.clone(), color, false)
+        }
+        (None, MediaFormat::Png) => png_header(file)?,
+        (None, _) => {
             let mut reader = ImageReader::with_format(buffered(file)?, probe.format.image_format());
             reader.limits(limits.decoder_limits());
             let mut decoder = reader
@@ -633,7 +638,8 @@ pub fn prepare(upload: Upload, limits: &MediaLimits) -> Result<PreparedUpload, M
                 .map_err(|e| MediaError::from_image(e, size, limits))?;
             // A broken metadata block must not reject a good image: it just means no
             // orientation and no GPS position.
-            (decoder.exif_metadata().ok().flatten(), decoder.color_type())
+            let exif = decoder.exif_metadata().ok().flatten();
+            (exif, decoder.color_type(), false)
         }
     };
     let orientation = exif
@@ -643,13 +649,10 @@ pub fn prepare(upload: Upload, limits: &MediaLimits) -> Result<PreparedUpload, M
     let gps = exif.as_deref().and_then(exif_gps::gps_from_exif);
 
     let decode = match probe.format {
-        MediaFormat::Png if orientation == Orientation::NoTransforms => {
-            if png_interlaced(file)? {
-                Decode::PngFrame
-            } else {
-                Decode::PngRows
-            }
+        MediaFormat::Png if orientation == Orientation::NoTransforms && interlaced => {
+            Decode::PngFrame
         }
+        MediaFormat::Png if orientation == Orientation::NoTransforms => Decode::PngRows,
         _ => Decode::Full(orientation),
     };
     let cost = decode_cost(probe, len, decode, color, jpeg.as_ref());
@@ -672,11 +675,29 @@ pub fn prepare(upload: Upload, limits: &MediaLimits) -> Result<PreparedUpload, M
     })
 }
 
-/// Whether a PNG is interlaced (Adam7), from its header.
-fn png_interlaced(file: &File) -> Result<bool, MediaError> {
-    let decoder = png::Decoder::new(buffered(file)?);
+/// A PNG's EXIF block, the pixel type `image`'s decoder gives it (palettes and bit depths
+/// under 8 expanded, 16 bits kept) and whether it is interlaced (Adam7), from its header.
+fn png_header(file: &File) -> Result<(Option<Vec<u8>>, image::ColorType, bool), MediaError> {
+    use image::ColorType as C;
+    let mut decoder = png::Decoder::new(buffered(file)?);
+    decoder.set_transformations(png::Transformations::EXPAND);
     let reader = decoder.read_info().map_err(png_error)?;
-    Ok(reader.info().interlaced)
+    let (kind, depth) = reader.output_color_type();
+    let sixteen = depth == png::BitDepth::Sixteen;
+    let color = match kind {
+        png::ColorType::Grayscale if sixteen => C::L16,
+        png::ColorType::Grayscale => C::L8,
+        png::ColorType::GrayscaleAlpha if sixteen => C::La16,
+        png::ColorType::GrayscaleAlpha => C::La8,
+        png::ColorType::Rgb if sixteen => C::Rgb16,
+        png::ColorType::Rgb => C::Rgb8,
+        // RGBA, and a palette with transparency once expanded.
+        _ if sixteen => C::Rgba16,
+        _ => C::Rgba8,
+    };
+    let info = reader.info();
+    let exif = info.exif_metadata.as_ref().map(|exif| exif.to_vec());
+    Ok((exif, color, info.interlaced))
 }
 
 fn png_error(err: png::DecodingError) -> MediaError {
