@@ -47,7 +47,7 @@ if [ -n "${REGARD_TEST_DATABASE_URL:-}" ]; then
 fi
 
 step "Web: types, lints, translations, unit tests, build"
-(cd web && npm run typecheck && npm run lint && npm run check:i18n && npm test && npm run build)
+(cd web && npm run typecheck && npm run lint && npm run check:i18n && npm run check:api && npm test && npm run build)
 
 step "auth-js compatibility and browser tests against the real binary"
 # `cargo test` above built target/debug/regard for the CLI tests; a separate `cargo build` would

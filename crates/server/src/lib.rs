@@ -2,6 +2,8 @@
 
 pub mod assistant;
 pub mod auth;
+#[macro_use]
+pub mod codes;
 pub mod cli;
 pub mod config;
 pub mod db;

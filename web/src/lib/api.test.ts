@@ -104,7 +104,7 @@ describe('helpers', () => {
   it('maps codes to messages in both languages', () => {
     expect(apiErrorKey('unsupported_media_type')).toBe('apiErrors.unsupported_media_type');
     expect(apiErrorKey(new ApiError(413, 'file_too_large', ''))).toBe('apiErrors.file_too_large');
-    expect(apiErrorKey('internal')).toBe('apiErrors.generic');
+    expect(apiErrorKey('internal')).toBe('apiErrors.internal');
     expect(apiErrorKey('something_new')).toBe('apiErrors.generic');
     expect(apiErrorKey(new Error('x'))).toBe('apiErrors.generic');
     expect(fieldErrorKey('not_clockwise')).toBe('fieldErrors.not_clockwise');

@@ -6,7 +6,9 @@
 //! the only browser API that reports upload progress. A 401 goes through
 //! `renewAfterUnauthorized` (lib/session.ts): one refresh and a retry, or the
 //! session ends and the request fails with `session_ended`.
+import type { components } from '@/api/schema';
 import { authClient } from '@/lib/auth';
+import en from '@/locales/en.json';
 import { renewAfterUnauthorized, trackUpload } from '@/lib/session';
 
 export const API_BASE = '/api/v1';
@@ -39,25 +41,11 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
-// ---------- Shapes (docs/architecture/api.md) ----------
+// ---------- Shapes (generated from the server's OpenAPI document: src/api/) ----------
 
-export type MediaUrls = { original: string; preview: string; thumbnail: string };
-
-export type Media = {
-  id: string;
-  kind: 'upload' | 'render' | 'heatmap';
-  mime: string;
-  width: number;
-  height: number;
-  bytes: number;
-  sha256: string;
-  original_name: string | null;
-  gps: { latitude: number; longitude: number } | null;
-  urls: MediaUrls;
-  urls_expire_at: string;
-  created_at: string;
-};
-
+export type Schemas = components['schemas'];
+export type MediaUrls = Schemas['MediaUrls'];
+export type Media = Schemas['Media'];
 export type Page<T> = { items: T[]; next_cursor: string | null };
 
 // ---------- Requests ----------
@@ -244,86 +232,27 @@ function sendFile(file: File, token: string | null, { onProgress, signal }: Uplo
 
 // ---------- Error messages ----------
 
-export type ApiErrorKey =
-  | 'apiErrors.unsupported_media_type'
-  | 'apiErrors.file_too_large'
-  | 'apiErrors.image_too_large'
-  | 'apiErrors.invalid_image'
-  | 'apiErrors.validation_failed'
-  | 'apiErrors.not_found'
-  | 'apiErrors.unauthorized'
-  | 'apiErrors.session_ended'
-  | 'apiErrors.network'
-  | 'apiErrors.not_rendered'
-  | 'apiErrors.already_rendering'
-  | 'apiErrors.source_missing'
-  | 'apiErrors.too_many_aois'
-  | 'apiErrors.share_expired'
-  | 'apiErrors.not_done'
-  | 'apiErrors.generic';
+/** The codes of `/api/v1` errors, of failed jobs and of validation problems (generated). */
+export type ErrorCode = components['schemas']['ErrorCode'];
+export type JobErrorCode = components['schemas']['JobErrorCode'];
+export type FieldCode = components['schemas']['FieldCode'];
 
-const ERROR_KEYS: Record<string, ApiErrorKey> = {
-  unsupported_media_type: 'apiErrors.unsupported_media_type',
-  file_too_large: 'apiErrors.file_too_large',
-  payload_too_large: 'apiErrors.file_too_large',
-  image_too_large: 'apiErrors.image_too_large',
-  invalid_image: 'apiErrors.invalid_image',
-  validation_failed: 'apiErrors.validation_failed',
-  not_found: 'apiErrors.not_found',
-  unauthorized: 'apiErrors.unauthorized',
-  session_ended: 'apiErrors.session_ended',
-  network: 'apiErrors.network',
-  not_rendered: 'apiErrors.not_rendered',
-  already_rendering: 'apiErrors.already_rendering',
-  source_missing: 'apiErrors.source_missing',
-  too_many_aois: 'apiErrors.too_many_aois',
-  share_expired: 'apiErrors.share_expired',
-  not_done: 'apiErrors.not_done',
-};
+/** Codes this client gives to failures that never got an answer from the server. */
+type ClientErrorCode = 'network' | 'session_ended' | 'generic';
+
+export type ApiErrorKey = `apiErrors.${ErrorCode | JobErrorCode | ClientErrorCode}`;
+export type FieldErrorKey = `fieldErrors.${FieldCode}`;
+
+// Every server code has a message (src/api/codes.test.ts checks both locales), so a code
+// without one is newer than this build: it gets the generic message.
+const API_ERROR_CODES = new Set(Object.keys(en.apiErrors));
+const FIELD_CODES = new Set(Object.keys(en.fieldErrors));
 
 /** The translation key of an error code (anything unknown → the generic message). */
 export function apiErrorKey(codeOrError: unknown): ApiErrorKey {
   const code = isApiError(codeOrError) ? codeOrError.code : codeOrError;
-  return (typeof code === 'string' && ERROR_KEYS[code]) || 'apiErrors.generic';
+  return typeof code === 'string' && API_ERROR_CODES.has(code) ? (`apiErrors.${code}` as ApiErrorKey) : 'apiErrors.generic';
 }
-
-export type FieldErrorKey =
-  | 'fieldErrors.required'
-  | 'fieldErrors.invalid_type'
-  | 'fieldErrors.too_long'
-  | 'fieldErrors.invalid_characters'
-  | 'fieldErrors.invalid_value'
-  | 'fieldErrors.out_of_range'
-  | 'fieldErrors.not_found'
-  | 'fieldErrors.unknown_field'
-  | 'fieldErrors.invalid_shape'
-  | 'fieldErrors.self_intersecting'
-  | 'fieldErrors.not_convex'
-  | 'fieldErrors.not_clockwise'
-  | 'fieldErrors.requires_photo'
-  | 'fieldErrors.too_small'
-  | 'fieldErrors.too_many'
-  | 'fieldErrors.taken'
-  | 'fieldErrors.invalid';
-
-const FIELD_CODES = new Set([
-  'required',
-  'invalid_type',
-  'too_long',
-  'invalid_characters',
-  'invalid_value',
-  'out_of_range',
-  'not_found',
-  'unknown_field',
-  'invalid_shape',
-  'self_intersecting',
-  'not_convex',
-  'not_clockwise',
-  'requires_photo',
-  'too_small',
-  'too_many',
-  'taken',
-]);
 
 /** The translation key of a `details.fields` code. */
 export function fieldErrorKey(code: string): FieldErrorKey {

@@ -572,8 +572,9 @@ pub async fn seed_bulk(
         "Orléans",
     ];
     // Every panel format the API accepts but "other".
-    let formats: Vec<&str> = crate::http::api::locations::FORMATS
-        .into_iter()
+    let formats: Vec<&str> = crate::http::api::locations::PanelFormat::ALL
+        .iter()
+        .map(|f| f.as_str())
         .filter(|f| *f != "other")
         .collect();
     let mut creative_ids = Vec::with_capacity(creatives);

@@ -30,7 +30,7 @@ pub const MAX_MESSAGE_CHARS: usize = 2000;
 pub const MAX_MESSAGES: usize = 50;
 
 /// The language of a conversation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Locale {
     Fr,
@@ -66,7 +66,7 @@ impl Locale {
 }
 
 /// Who wrote a message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
     User,
@@ -114,17 +114,20 @@ impl Question {
 }
 
 /// A link an answer carries: a label and an in-app address.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Link {
     pub label: String,
     pub href: String,
 }
 
 /// An answer: `{"answer", "links", "intent"}` (the API's JSON form).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Reply {
+    /// Plain text, several paragraphs.
     pub answer: String,
+    /// In-app links the answer points to.
     pub links: Vec<Link>,
+    /// What the question was understood as (`greeting`, `help`, `count`, …).
     pub intent: String,
 }
 

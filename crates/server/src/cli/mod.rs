@@ -43,6 +43,8 @@ pub enum Command {
     Backup(Box<backup::BackupArgs>),
     /// Put a `regard backup` folder back in place (stop the server first).
     Restore(Box<backup::RestoreArgs>),
+    /// Print the OpenAPI 3.1 document of /api/v1 (what GET /api/v1/openapi.json serves).
+    Openapi,
 }
 
 /// Parses the command line and runs the chosen command.
@@ -59,5 +61,12 @@ pub fn main() -> anyhow::Result<()> {
         Command::Keys(args) => admin::run_keys(args),
         Command::Backup(args) => backup::run_backup(*args),
         Command::Restore(args) => backup::run_restore(*args),
+        Command::Openapi => {
+            print!(
+                "{}",
+                crate::http::api::openapi::to_json(&crate::http::api::openapi())
+            );
+            Ok(())
+        }
     }
 }

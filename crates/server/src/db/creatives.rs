@@ -118,7 +118,8 @@ pub async fn list(
 }
 
 /// How a creatives list is ordered (ties broken by id, in the same direction).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum Sort {
     /// Newest first (the default, as [`list`]).
     Newest,

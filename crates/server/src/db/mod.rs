@@ -49,6 +49,29 @@ pub enum DbError {
 }
 
 impl DbError {
+    /// The database cannot be reached or dropped the connection (a pool timeout, an I/O or
+    /// TLS error, a server shutting down): worth trying again shortly, unlike a bug.
+    pub fn is_unavailable(&self) -> bool {
+        match self {
+            DbError::Sqlx(err) => match err {
+                sqlx::Error::PoolTimedOut
+                | sqlx::Error::PoolClosed
+                | sqlx::Error::Io(_)
+                | sqlx::Error::Tls(_)
+                | sqlx::Error::Protocol(_)
+                | sqlx::Error::WorkerCrashed => true,
+                // SQLSTATE class 08 (connection exception), 57P01-57P03 (admin shutdown, crash
+                // shutdown, cannot connect now), 53300 (too many connections).
+                sqlx::Error::Database(db) => db.code().is_some_and(|code| {
+                    code.starts_with("08")
+                        || matches!(code.as_ref(), "57P01" | "57P02" | "57P03" | "53300")
+                }),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
     /// Maps a unique-violation to [`DbError::Conflict`], keeps the rest.
     fn from_write(err: sqlx::Error) -> Self {
         match &err {

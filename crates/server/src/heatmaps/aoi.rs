@@ -2,6 +2,7 @@
 //! receives of an item's attention, computed from the item's stored result (its attention grid
 //! and hotspots), so it is known at once for any shape drawn at any time.
 
+use crate::codes::FieldCode;
 use regard_vision::AreaShare;
 use regard_vision::Plane;
 use regard_vision::analysis::polygon_share;
@@ -43,12 +44,16 @@ fn points_json(points: &[(f64, f64)]) -> Value {
 }
 
 /// Reads `{"x", "y", "width", "height"}` (relative to the image). Errors are field codes.
-pub fn parse_rect(value: &Value) -> Result<Shape, &'static str> {
-    let map = value.as_object().ok_or("invalid_type")?;
+pub fn parse_rect(value: &Value) -> Result<Shape, FieldCode> {
+    let map = value.as_object().ok_or(FieldCode::InvalidType)?;
     if map.len() != 4 {
-        return Err("invalid_type");
+        return Err(FieldCode::InvalidType);
     }
-    let get = |key: &str| map.get(key).and_then(Value::as_f64).ok_or("invalid_type");
+    let get = |key: &str| {
+        map.get(key)
+            .and_then(Value::as_f64)
+            .ok_or(FieldCode::InvalidType)
+    };
     let (x, y, w, h) = (get("x")?, get("y")?, get("width")?, get("height")?);
     if x < 0.0
         || y < 0.0
@@ -57,11 +62,11 @@ pub fn parse_rect(value: &Value) -> Result<Shape, &'static str> {
         || x + w > 1.0 + EDGE_SLACK
         || y + h > 1.0 + EDGE_SLACK
     {
-        return Err("out_of_range");
+        return Err(FieldCode::OutOfRange);
     }
     let (x2, y2) = ((x + w).min(1.0), (y + h).min(1.0));
     if (x2 - x) * (y2 - y) < MIN_AREA {
-        return Err("too_small");
+        return Err(FieldCode::TooSmall);
     }
     Ok(Shape {
         kind: "rect",
@@ -71,29 +76,35 @@ pub fn parse_rect(value: &Value) -> Result<Shape, &'static str> {
 
 /// Reads `[{"x", "y"}, …]`: 3 to [`MAX_POINTS`] points inside the image, enclosing at least
 /// [`MIN_AREA`]. Errors are field codes.
-pub fn parse_polygon(value: &Value) -> Result<Shape, &'static str> {
-    let items = value.as_array().ok_or("invalid_type")?;
+pub fn parse_polygon(value: &Value) -> Result<Shape, FieldCode> {
+    let items = value.as_array().ok_or(FieldCode::InvalidType)?;
     if items.len() < 3 {
-        return Err("too_few");
+        return Err(FieldCode::TooFew);
     }
     if items.len() > MAX_POINTS {
-        return Err("too_many");
+        return Err(FieldCode::TooMany);
     }
     let mut points = Vec::with_capacity(items.len());
     for item in items {
-        let map = item.as_object().ok_or("invalid_type")?;
-        let x = map.get("x").and_then(Value::as_f64).ok_or("invalid_type")?;
-        let y = map.get("y").and_then(Value::as_f64).ok_or("invalid_type")?;
+        let map = item.as_object().ok_or(FieldCode::InvalidType)?;
+        let x = map
+            .get("x")
+            .and_then(Value::as_f64)
+            .ok_or(FieldCode::InvalidType)?;
+        let y = map
+            .get("y")
+            .and_then(Value::as_f64)
+            .ok_or(FieldCode::InvalidType)?;
         if map.len() != 2 {
-            return Err("invalid_type");
+            return Err(FieldCode::InvalidType);
         }
         if !(0.0..=1.0).contains(&x) || !(0.0..=1.0).contains(&y) {
-            return Err("out_of_range");
+            return Err(FieldCode::OutOfRange);
         }
         points.push((x, y));
     }
     if polygon_area(&points) < MIN_AREA {
-        return Err("too_small");
+        return Err(FieldCode::TooSmall);
     }
     Ok(Shape {
         kind: "polygon",
@@ -258,35 +269,35 @@ mod tests {
 
     #[test]
     fn bad_shapes_get_field_codes() {
-        assert_eq!(parse_rect(&json!([1, 2])), Err("invalid_type"));
+        assert_eq!(parse_rect(&json!([1, 2])), Err(FieldCode::InvalidType));
         assert_eq!(
             parse_rect(&json!({"x": 0.5, "y": 0, "width": 0.6, "height": 0.5})),
-            Err("out_of_range")
+            Err(FieldCode::OutOfRange)
         );
         assert_eq!(
             parse_rect(&json!({"x": 0, "y": 0, "width": 0.005, "height": 0.005})),
-            Err("too_small")
+            Err(FieldCode::TooSmall)
         );
         assert_eq!(
             parse_rect(&json!({"x": 0, "y": 0, "width": 0.5, "height": 0.5, "z": 1})),
-            Err("invalid_type")
+            Err(FieldCode::InvalidType)
         );
         assert_eq!(
             parse_polygon(&json!([{"x": 0, "y": 0}, {"x": 1, "y": 0}])),
-            Err("too_few")
+            Err(FieldCode::TooFew)
         );
         assert_eq!(
             parse_polygon(&json!([{"x": 0, "y": 0}, {"x": 1, "y": 0}, {"x": 1, "y": 1.5}])),
-            Err("out_of_range")
+            Err(FieldCode::OutOfRange)
         );
         assert_eq!(
             parse_polygon(&json!([{"x": 0, "y": 0}, {"x": 0.5, "y": 0.5}, {"x": 1, "y": 1}])),
-            Err("too_small")
+            Err(FieldCode::TooSmall)
         );
         let many: Vec<Value> = (0..33)
             .map(|i| json!({"x": i as f64 / 40.0, "y": 0.5}))
             .collect();
-        assert_eq!(parse_polygon(&Value::Array(many)), Err("too_many"));
+        assert_eq!(parse_polygon(&Value::Array(many)), Err(FieldCode::TooMany));
     }
 
     #[test]

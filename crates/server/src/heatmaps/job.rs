@@ -9,6 +9,7 @@
 //!    meanwhile, nothing is saved and the stored objects are removed again.
 //! 5. Tell the tabs (`done` with the score, or `failed`).
 
+use crate::codes::JobErrorCode;
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
@@ -37,7 +38,7 @@ pub async fn publish(
     item_id: &str,
     status: &str,
     score: Option<f64>,
-    error: Option<(&str, &str)>,
+    error: Option<(JobErrorCode, &str)>,
 ) {
     let error = error.map(|(code, message)| json!({"code": code, "message": message}));
     let data = json!({
@@ -74,10 +75,10 @@ pub async fn run(ctx: &Context, job: &ClaimedJob, cancel: &Cancel) -> Result<(),
     .await;
     ctx.fault_hold(&job.id).await;
 
-    let fail = |code: &'static str, message: String| {
+    let fail = |code: JobErrorCode, message: String| {
         let item = &item;
         async move {
-            let saved = hdb::fail_item(&ctx.db, item_id, code, &message, db::now_ms())
+            let saved = hdb::fail_item(&ctx.db, item_id, code.as_str(), &message, db::now_ms())
                 .await
                 .map_err(transient)?;
             if saved {
@@ -101,7 +102,7 @@ pub async fn run(ctx: &Context, job: &ClaimedJob, cancel: &Cancel) -> Result<(),
         Ok(bytes) => bytes,
         Err(StorageError::NotFound(_)) => {
             return fail(
-                "source_missing",
+                JobErrorCode::SourceMissing,
                 "The source image's file is missing".into(),
             )
             .await;
@@ -122,7 +123,7 @@ pub async fn run(ctx: &Context, job: &ClaimedJob, cancel: &Cancel) -> Result<(),
         Ok(computed) => computed,
         Err(ComputeError::InvalidImage(reason)) => {
             return fail(
-                "invalid_image",
+                JobErrorCode::InvalidImage,
                 format!("The source image cannot be read: {reason}"),
             )
             .await;
@@ -295,7 +296,15 @@ async fn requeue(ctx: &Context, item_id: &str) -> Result<(), DbError> {
 pub async fn given_up(ctx: &Context, job: &ClaimedJob, error: &str) {
     tracing::error!(item_id = %job.subject_id, error, "heatmap item given up");
     let message = "The heatmap could not be generated";
-    match hdb::fail_item(&ctx.db, &job.subject_id, "internal", message, db::now_ms()).await {
+    match hdb::fail_item(
+        &ctx.db,
+        &job.subject_id,
+        JobErrorCode::Internal.as_str(),
+        message,
+        db::now_ms(),
+    )
+    .await
+    {
         Ok(true) => {
             if let Ok(Some(item)) = hdb::find_item(&ctx.db, &job.subject_id).await {
                 publish(
@@ -305,7 +314,7 @@ pub async fn given_up(ctx: &Context, job: &ClaimedJob, error: &str) {
                     &item.id,
                     "failed",
                     None,
-                    Some(("internal", message)),
+                    Some((JobErrorCode::Internal, message)),
                 )
                 .await;
             }

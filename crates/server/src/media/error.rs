@@ -1,9 +1,11 @@
 //! [`MediaError`]: why an upload was refused, with a stable code and HTTP status for each case.
 
+use crate::codes::ErrorCode;
+
 /// Why an upload was refused (or, for `Internal`, could not be processed).
 ///
-/// [`code`](Self::code) and [`http_status`](Self::http_status) are part of the API contract: the
-/// frontend translates the code. The `Display` text of `InvalidImage` and `Internal` comes from
+/// [`error_code`](Self::error_code) is part of the API contract: the frontend translates the
+/// code. The `Display` text of `InvalidImage` and `Internal` comes from
 /// decoders and encoders; the HTTP layer logs it and shows its own message.
 #[derive(Debug, thiserror::Error)]
 pub enum MediaError {
@@ -60,29 +62,26 @@ pub enum MediaError {
 }
 
 impl MediaError {
-    /// Stable snake_case code for API error bodies.
-    pub fn code(&self) -> &'static str {
+    /// The API error code of this error (which fixes its status and message).
+    pub fn error_code(&self) -> ErrorCode {
         match self {
-            Self::UnsupportedMediaType => "unsupported_media_type",
-            Self::FileTooLarge { .. } => "file_too_large",
-            Self::ImageTooLarge { .. } | Self::TooLargeToDecode { .. } => "image_too_large",
-            Self::InvalidImage(_) => "invalid_image",
-            Self::Upload(_) => "upload_failed",
-            Self::Internal(_) => "internal",
+            Self::UnsupportedMediaType => ErrorCode::UnsupportedMediaType,
+            Self::FileTooLarge { .. } => ErrorCode::FileTooLarge,
+            Self::ImageTooLarge { .. } | Self::TooLargeToDecode { .. } => ErrorCode::ImageTooLarge,
+            Self::InvalidImage(_) => ErrorCode::InvalidImage,
+            Self::Upload(_) => ErrorCode::UploadFailed,
+            Self::Internal(_) => ErrorCode::Internal,
         }
     }
 
-    /// HTTP status for the API response (a plain number: this layer knows no HTTP types).
+    /// The code as sent (`image_too_large`, ...).
+    pub fn code(&self) -> &'static str {
+        self.error_code().as_str()
+    }
+
+    /// The HTTP status of the API's answer.
     pub fn http_status(&self) -> u16 {
-        match self {
-            Self::UnsupportedMediaType => 415,
-            Self::FileTooLarge { .. } => 413,
-            Self::ImageTooLarge { .. } | Self::TooLargeToDecode { .. } | Self::InvalidImage(_) => {
-                422
-            }
-            Self::Upload(_) => 400,
-            Self::Internal(_) => 500,
-        }
+        self.error_code().status().as_u16()
     }
 
     /// Maps a decoder error: limits become `ImageTooLarge`, unsupported variants of a format

@@ -12,6 +12,7 @@
 //!    released (kept if a heatmap uses it).
 //! 5. Tell the tabs (`done`, or `failed` with the error).
 
+use crate::codes::JobErrorCode;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
@@ -38,7 +39,7 @@ pub async fn publish(
     owner_id: &str,
     simulation_id: &str,
     status: &str,
-    error: Option<(&str, &str)>,
+    error: Option<(JobErrorCode, &str)>,
 ) {
     let error = error.map(|(code, message)| json!({"code": code, "message": message}));
     let data = json!({"simulation_id": simulation_id, "status": status, "error": error});
@@ -90,8 +91,13 @@ struct Plan {
     panel_aspect: Option<f64>,
 }
 
-fn plan(view: &SimulationView) -> Result<Plan, (&'static str, String)> {
-    let missing = |what: &str| ("source_missing", format!("The {what} no longer exists"));
+fn plan(view: &SimulationView) -> Result<Plan, (JobErrorCode, String)> {
+    let missing = |what: &str| {
+        (
+            JobErrorCode::SourceMissing,
+            format!("The {what} no longer exists"),
+        )
+    };
     let creative = view.creative.as_ref().ok_or_else(|| missing("creative"))?;
     let location = view.location.as_ref().ok_or_else(|| missing("location"))?;
     let photo = location
@@ -106,11 +112,11 @@ fn plan(view: &SimulationView) -> Result<Plan, (&'static str, String)> {
         .and_then(parse_quad)
         .ok_or_else(|| {
             (
-                "invalid_settings",
+                JobErrorCode::InvalidSettings,
                 "Neither the simulation nor its location has a panel quad".to_owned(),
             )
         })?;
-    let key = |k: &str| StorageKey::new(k).map_err(|e| ("internal", e.to_string()));
+    let key = |k: &str| StorageKey::new(k).map_err(|e| (JobErrorCode::Internal, e.to_string()));
     let mask = match &view.mask {
         Some(mask) => Some(key(&mask.original_key)?),
         None => None,
@@ -144,10 +150,10 @@ pub async fn run(ctx: &Context, job: &ClaimedJob, cancel: &Cancel) -> Result<(),
     publish(ctx, &owner_id, &id, "rendering", None).await;
     ctx.fault_hold(&job.id).await;
 
-    let fail = |code: &'static str, message: String| {
+    let fail = |code: JobErrorCode, message: String| {
         let (id, token, owner_id) = (&id, &token, &owner_id);
         async move {
-            let saved = sdb::fail(&ctx.db, id, token, code, &message, db::now_ms())
+            let saved = sdb::fail(&ctx.db, id, token, code.as_str(), &message, db::now_ms())
                 .await
                 .map_err(transient)?;
             if saved {
@@ -170,7 +176,11 @@ pub async fn run(ctx: &Context, job: &ClaimedJob, cancel: &Cancel) -> Result<(),
         match ctx.storage.get_bytes(key).await {
             Ok(bytes) => sources.push(bytes),
             Err(StorageError::NotFound(_)) => {
-                return fail("source_missing", "A source image's file is missing".into()).await;
+                return fail(
+                    JobErrorCode::SourceMissing,
+                    "A source image's file is missing".into(),
+                )
+                .await;
             }
             Err(err) => return Err(transient(err)),
         }
@@ -200,14 +210,14 @@ pub async fn run(ctx: &Context, job: &ClaimedJob, cancel: &Cancel) -> Result<(),
         Ok(rendered) => rendered,
         Err(RenderFailure::InvalidImage(reason)) => {
             return fail(
-                "invalid_image",
+                JobErrorCode::InvalidImage,
                 format!("A source image cannot be read: {reason}"),
             )
             .await;
         }
         Err(RenderFailure::InvalidSettings(reason)) => {
             return fail(
-                "invalid_settings",
+                JobErrorCode::InvalidSettings,
                 format!("The panel cannot be rendered: {reason}"),
             )
             .await;
@@ -362,7 +372,16 @@ pub async fn given_up(ctx: &Context, job: &ClaimedJob, error: &str) {
     };
     tracing::error!(simulation_id = %id, error, "render given up");
     let message = "The render could not be made";
-    match sdb::fail(&ctx.db, &id, &token, "internal", message, db::now_ms()).await {
+    match sdb::fail(
+        &ctx.db,
+        &id,
+        &token,
+        JobErrorCode::Internal.as_str(),
+        message,
+        db::now_ms(),
+    )
+    .await
+    {
         Ok(true) => {
             if let Ok(Some(view)) = sdb::find_any(&ctx.db, &id).await {
                 publish(
@@ -370,7 +389,7 @@ pub async fn given_up(ctx: &Context, job: &ClaimedJob, error: &str) {
                     &view.sim.owner_id,
                     &id,
                     "failed",
-                    Some(("internal", message)),
+                    Some((JobErrorCode::Internal, message)),
                 )
                 .await;
             }

@@ -73,6 +73,19 @@ pub enum StorageError {
     Backend(#[source] object_store::Error),
 }
 
+impl StorageError {
+    /// The backend could not be reached or failed for a reason of its own (a network error,
+    /// an S3 endpoint down, a full disk): worth trying again shortly, unlike a missing object
+    /// or a bad key.
+    pub fn is_unavailable(&self) -> bool {
+        match self {
+            StorageError::Io(_) => true,
+            StorageError::Backend(err) => matches!(err, object_store::Error::Generic { .. }),
+            _ => false,
+        }
+    }
+}
+
 impl From<StorageError> for std::io::Error {
     fn from(err: StorageError) -> Self {
         let kind = match &err {

@@ -24,6 +24,7 @@ mod metrics;
 mod mfa;
 mod notify;
 mod oauth;
+mod openapi;
 mod passwordless;
 mod refresh;
 mod reports;

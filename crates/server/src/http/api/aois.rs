@@ -13,6 +13,7 @@ use super::error::ApiError;
 use super::heatmaps::{aoi_json, heatmap_json};
 use super::input::{ApiUser, Fields, JsonObject, Patch, parse_id};
 use super::media::now_secs;
+use crate::codes::{ErrorCode, FieldCode};
 use crate::db::aois::{self as adb, AoiRow, AoiShape, AoiWriteError};
 use crate::db::heatmaps::{self as hdb, HeatmapWithItems, ItemRow};
 use crate::db::{self};
@@ -60,7 +61,7 @@ fn parsed(
     fields: &mut Fields,
     key: &str,
     value: &Value,
-    parse: fn(&Value) -> Result<Shape, &'static str>,
+    parse: fn(&Value) -> Result<Shape, FieldCode>,
 ) -> Option<Shape> {
     match parse(value) {
         Ok(shape) => Some(shape),
@@ -78,22 +79,22 @@ fn shape_field(fields: &mut Fields, required: bool) -> Option<Shape> {
     let points = fields.raw("points");
     match (rect, points) {
         (Patch::Value(_), Patch::Value(_)) => {
-            fields.error("points", "conflict");
+            fields.error("points", FieldCode::Conflict);
             None
         }
         (Patch::Value(value), Patch::Absent) => parsed(fields, "rect", &value, parse_rect),
         (Patch::Absent, Patch::Value(value)) => parsed(fields, "points", &value, parse_polygon),
         (Patch::Null, _) => {
-            fields.error("rect", "invalid_type");
+            fields.error("rect", FieldCode::InvalidType);
             None
         }
         (_, Patch::Null) => {
-            fields.error("points", "invalid_type");
+            fields.error("points", FieldCode::InvalidType);
             None
         }
         (Patch::Absent, Patch::Absent) => {
             if required {
-                fields.error("rect", "required");
+                fields.error("rect", FieldCode::Required);
             }
             None
         }
@@ -104,12 +105,12 @@ fn name_field(fields: &mut Fields, required: bool) -> Option<String> {
     match fields.text("name", MAX_NAME, false) {
         Patch::Value(name) => Some(name),
         Patch::Null => {
-            fields.error("name", "required");
+            fields.error("name", FieldCode::Required);
             None
         }
         Patch::Absent => {
             if required && !fields.has_error("name") {
-                fields.error("name", "required");
+                fields.error("name", FieldCode::Required);
             }
             None
         }
@@ -118,12 +119,8 @@ fn name_field(fields: &mut Fields, required: bool) -> Option<String> {
 
 fn write_error(err: AoiWriteError) -> ApiError {
     match err {
-        AoiWriteError::NameTaken => ApiError::field("name", "taken"),
-        AoiWriteError::TooMany => ApiError::new(
-            StatusCode::CONFLICT,
-            "too_many_aois",
-            format!("An image holds at most {MAX_PER_ITEM} areas of interest"),
-        ),
+        AoiWriteError::NameTaken => ApiError::field("name", FieldCode::Taken),
+        AoiWriteError::TooMany => ApiError::new(ErrorCode::TooManyAois),
         AoiWriteError::Db(err) => err.into(),
     }
 }
@@ -248,16 +245,16 @@ async fn copy(
         Patch::Value(Value::String(raw)) => {
             let from = item_of(&raw);
             if from.is_none() {
-                fields.error("from_item_id", "not_found");
+                fields.error("from_item_id", FieldCode::NotFound);
             }
             from
         }
         Patch::Value(_) => {
-            fields.error("from_item_id", "invalid_type");
+            fields.error("from_item_id", FieldCode::InvalidType);
             None
         }
         Patch::Null | Patch::Absent => {
-            fields.error("from_item_id", "required");
+            fields.error("from_item_id", FieldCode::Required);
             None
         }
     };
@@ -274,7 +271,7 @@ async fn copy(
         sources = found.aois_of(from).cloned().collect();
         if let Some(ids) = &aoi_ids {
             if ids.iter().any(|id| !sources.iter().any(|a| &a.id == id)) {
-                fields.error("aoi_ids", "not_found");
+                fields.error("aoi_ids", FieldCode::NotFound);
             }
             sources.retain(|a| ids.contains(&a.id));
         }
@@ -282,7 +279,7 @@ async fn copy(
     let targets: Vec<String> = match &to_ids {
         Some(ids) => {
             if ids.iter().any(|id| item_of(id).is_none()) {
-                fields.error("to_item_ids", "not_found");
+                fields.error("to_item_ids", FieldCode::NotFound);
             }
             ids.iter()
                 .filter(|id| Some(*id) != from.as_ref())

@@ -5,18 +5,22 @@
 
 use std::collections::HashMap;
 
+use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
-use axum::routing::get;
-use axum::{Json, Router};
-use serde_json::{Value, json};
+use serde::Serialize;
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::error::ApiError;
 use super::error::FieldErrors;
 use super::input::{
-    ApiUser, Fields, JsonObject, Page, Patch, decode_cursor, encode_cursor, parse_id, rfc3339,
+    ApiUser, Fields, JsonObject, ListParams, Page, Paged, Patch, decode_cursor, encode_cursor,
+    parse_id, rfc3339,
 };
-use super::media::{media_json, now_secs, release};
+use super::media::{Media, media_body, now_secs, release};
+use crate::codes::FieldCode;
 use crate::db::creatives::{Sort, SortKey, SortedPage};
 use crate::db::{self, creatives::CreativeRow, creatives::CreativeWithMedia};
 use crate::state::AppState;
@@ -27,28 +31,71 @@ pub const MAX_NAME: usize = 200;
 pub const MAX_NOTES: usize = 5000;
 
 /// Routes of this module.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/creatives", get(list).post(create))
-        .route("/creatives/facets", get(facets))
-        .route(
-            "/creatives/{id}",
-            get(get_one).patch(update).delete(delete_one),
-        )
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list, create))
+        .routes(routes!(facets))
+        .routes(routes!(get_one, update, delete_one))
 }
 
-fn creative_json(item: &CreativeWithMedia, now: u64, state: &AppState) -> Value {
+/// A creative: an uploaded image with a name and optional brand, campaign and notes.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Creative {
+    pub id: String,
+    pub name: String,
+    pub brand: Option<String>,
+    pub campaign: Option<String>,
+    pub notes: Option<String>,
+    pub media: Media,
+    /// RFC 3339.
+    pub created_at: String,
+    /// RFC 3339.
+    pub updated_at: String,
+    /// How many simulations deleting it would also delete: on the answers about one creative;
+    /// `null` in lists.
+    pub simulation_count: Option<i64>,
+}
+
+fn creative_body(item: &CreativeWithMedia, now: u64, state: &AppState) -> Creative {
     let c = &item.creative;
-    json!({
-        "id": c.id,
-        "name": c.name,
-        "brand": c.brand,
-        "campaign": c.campaign,
-        "notes": c.notes,
-        "media": media_json(&state.signer, &item.media, now),
-        "created_at": rfc3339(c.created_at),
-        "updated_at": rfc3339(c.updated_at),
-    })
+    Creative {
+        id: c.id.clone(),
+        name: c.name.clone(),
+        brand: c.brand.clone(),
+        campaign: c.campaign.clone(),
+        notes: c.notes.clone(),
+        media: media_body(&state.signer, &item.media, now),
+        created_at: rfc3339(c.created_at),
+        updated_at: rfc3339(c.updated_at),
+        simulation_count: None,
+    }
+}
+
+/// The body of `POST /creatives`.
+#[derive(ToSchema)]
+#[allow(dead_code)] // Read field by field (see `read_edits`); this type describes the body.
+struct NewCreative {
+    /// An uploaded image of the caller's.
+    media_id: String,
+    /// At most 200 characters; the file's name without its extension when absent.
+    name: Option<String>,
+    /// At most 200 characters.
+    brand: Option<String>,
+    /// At most 200 characters.
+    campaign: Option<String>,
+    /// At most 5000 characters, several lines.
+    notes: Option<String>,
+}
+
+/// The body of `PATCH /creatives/{id}`: absent fields stay, `null` or `""` clears one (not
+/// the name).
+#[derive(ToSchema)]
+#[allow(dead_code)] // Read field by field (see `read_edits`); this type describes the body.
+struct CreativeChanges {
+    name: Option<String>,
+    brand: Option<String>,
+    campaign: Option<String>,
+    notes: Option<String>,
 }
 
 /// The editable fields of a body, read and checked.
@@ -79,11 +126,18 @@ fn name_from_file(original_name: Option<&str>) -> Option<String> {
 }
 
 /// `POST /creatives {media_id, name?, brand?, campaign?, notes?}` → 201.
+#[utoipa::path(
+    post,
+    path = "/creatives",
+    tag = "creatives",
+    request_body = NewCreative,
+    responses((status = 201, description = "The new creative", body = Creative))
+)]
 async fn create(
     State(state): State<AppState>,
     user: ApiUser,
     JsonObject(mut fields): JsonObject,
-) -> Result<(StatusCode, Json<Value>), ApiError> {
+) -> Result<(StatusCode, Json<Creative>), ApiError> {
     let media_id = fields.text("media_id", 64, false);
     let edits = read_edits(&mut fields);
     let media = match media_id {
@@ -95,13 +149,13 @@ async fn create(
         },
         _ => {
             if !fields.has_error("media_id") {
-                fields.error("media_id", "required");
+                fields.error("media_id", FieldCode::Required);
             }
             None
         }
     };
     if media.is_none() && !fields.has_error("media_id") {
-        fields.error("media_id", "not_found");
+        fields.error("media_id", FieldCode::NotFound);
     }
     let name = match (&edits.name, &media) {
         (Patch::Value(name), _) => Some(name.clone()),
@@ -111,7 +165,7 @@ async fn create(
         _ => None,
     };
     if name.is_none() && !fields.has_error("name") && media.is_some() {
-        fields.error("name", "required");
+        fields.error("name", FieldCode::Required);
     }
     fields.finish()?;
     let (Some(media), Some(name)) = (media, name) else {
@@ -133,21 +187,27 @@ async fn create(
     };
     db::creatives::insert(&state.db, &creative).await?;
     let item = CreativeWithMedia { creative, media };
-    let mut body = creative_json(&item, now_secs(), &state);
-    body["simulation_count"] = json!(0);
+    let mut body = creative_body(&item, now_secs(), &state);
+    body.simulation_count = Some(0);
     Ok((StatusCode::CREATED, Json(body)))
 }
 
-/// `GET /creatives?limit=&cursor=&q=` → `{items, next_cursor}`, newest first.
 /// `GET /creatives?limit=&cursor=&q=&sort=&brand=&campaign=`: one page of the library.
 /// `sort`: `newest` (the default), `oldest`, `name`, `name_desc`, `largest`, `smallest`
 /// (pixels); `brand` and `campaign` keep the creatives with exactly that value. A cursor
 /// continues the order it was made in; one from another order is refused.
+#[utoipa::path(
+    get,
+    path = "/creatives",
+    tag = "creatives",
+    params(ListParams, CreativeFilters),
+    responses((status = 200, description = "One page of the library", body = Paged<Creative>))
+)]
 async fn list(
     State(state): State<AppState>,
     user: ApiUser,
     Query(params): Query<HashMap<String, String>>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Paged<Creative>>, ApiError> {
     let get = |key: &str| {
         params
             .get(key)
@@ -159,7 +219,7 @@ async fn list(
     let sort = match get("sort") {
         None => Sort::Newest,
         Some(text) => Sort::parse(text).unwrap_or_else(|| {
-            errors.insert("sort".into(), "invalid");
+            errors.insert("sort".into(), FieldCode::Invalid);
             Sort::Newest
         }),
     };
@@ -168,7 +228,7 @@ async fn list(
         Some(raw) => {
             let decoded = decode_sorted_cursor(sort, raw);
             if decoded.is_none() {
-                errors.insert("cursor".into(), "invalid_value");
+                errors.insert("cursor".into(), FieldCode::InvalidValue);
             }
             decoded
         }
@@ -188,15 +248,29 @@ async fn list(
     let more = rows.len() as i64 > limit;
     rows.truncate(usize::try_from(limit).unwrap_or(0));
     let next_cursor = match rows.last() {
-        Some((last, key)) if more => json!(encode_sorted_cursor(sort, last, key)),
-        _ => Value::Null,
+        Some((last, key)) if more => Some(encode_sorted_cursor(sort, last, key)),
+        _ => None,
     };
     let now = now_secs();
-    let items: Vec<Value> = rows
+    let items = rows
         .iter()
-        .map(|(item, _)| creative_json(item, now, &state))
+        .map(|(item, _)| creative_body(item, now, &state))
         .collect();
-    Ok(Json(json!({"items": items, "next_cursor": next_cursor})))
+    Ok(Json(Paged { items, next_cursor }))
+}
+
+/// The filters and orders of `GET /creatives`, besides the page.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)] // Read from the query map in `list`; this type describes them.
+struct CreativeFilters {
+    /// The order (`newest` by default).
+    #[param(inline)]
+    sort: Option<Sort>,
+    /// Keeps the creatives of exactly this brand.
+    brand: Option<String>,
+    /// Keeps the creatives of exactly this campaign.
+    campaign: Option<String>,
 }
 
 /// The cursor after an item: newest-first cursors are the shared lists' (`created_at:id`),
@@ -229,19 +303,40 @@ fn decode_sorted_cursor(sort: Sort, raw: &str) -> Option<(SortKey, String)> {
     Some((key, id))
 }
 
+/// A value of a filter and how many creatives have it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Facet {
+    pub name: String,
+    pub count: i64,
+}
+
+/// The values the library's filters offer.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Facets {
+    pub brands: Vec<Facet>,
+    pub campaigns: Vec<Facet>,
+}
+
 /// `GET /creatives/facets` → `{"brands": [{"name", "count"}], "campaigns": [...]}`: the values
 /// the library's filters offer.
-async fn facets(State(state): State<AppState>, user: ApiUser) -> Result<Json<Value>, ApiError> {
+#[utoipa::path(
+    get,
+    path = "/creatives/facets",
+    tag = "creatives",
+    responses((status = 200, description = "Brands and campaigns in use", body = Facets))
+)]
+async fn facets(State(state): State<AppState>, user: ApiUser) -> Result<Json<Facets>, ApiError> {
     let (brands, campaigns) = db::creatives::facets(&state.db, user.id()).await?;
-    let list = |values: Vec<(String, i64)>| -> Vec<Value> {
+    let list = |values: Vec<(String, i64)>| -> Vec<Facet> {
         values
             .into_iter()
-            .map(|(name, count)| json!({"name": name, "count": count}))
+            .map(|(name, count)| Facet { name, count })
             .collect()
     };
-    Ok(Json(
-        json!({"brands": list(brands), "campaigns": list(campaigns)}),
-    ))
+    Ok(Json(Facets {
+        brands: list(brands),
+        campaigns: list(campaigns),
+    }))
 }
 
 async fn find(state: &AppState, user: &ApiUser, id: &str) -> Result<CreativeWithMedia, ApiError> {
@@ -251,40 +346,55 @@ async fn find(state: &AppState, user: &ApiUser, id: &str) -> Result<CreativeWith
         .ok_or_else(ApiError::not_found)
 }
 
-async fn detail_json(
+async fn detail_body(
     state: &AppState,
     user: &ApiUser,
     item: &CreativeWithMedia,
-) -> Result<Value, ApiError> {
+) -> Result<Creative, ApiError> {
     let count =
         db::simulations::count_for_creative(&state.db, user.id(), &item.creative.id).await?;
-    let mut body = creative_json(item, now_secs(), state);
-    body["simulation_count"] = json!(count);
+    let mut body = creative_body(item, now_secs(), state);
+    body.simulation_count = Some(count);
     Ok(body)
 }
 
 /// `GET /creatives/{id}`, with `simulation_count` (what deleting it would also delete).
+#[utoipa::path(
+    get,
+    path = "/creatives/{id}",
+    tag = "creatives",
+    params(("id" = String, Path, description = "The creative's id")),
+    responses((status = 200, description = "The creative", body = Creative))
+)]
 async fn get_one(
     State(state): State<AppState>,
     user: ApiUser,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Creative>, ApiError> {
     let item = find(&state, &user, &id).await?;
-    Ok(Json(detail_json(&state, &user, &item).await?))
+    Ok(Json(detail_body(&state, &user, &item).await?))
 }
 
 /// `PATCH /creatives/{id} {name?, brand?, campaign?, notes?}`: absent fields stay, `null` (or
 /// an empty string) clears an optional one; the name cannot be cleared.
+#[utoipa::path(
+    patch,
+    path = "/creatives/{id}",
+    tag = "creatives",
+    params(("id" = String, Path, description = "The creative's id")),
+    request_body = CreativeChanges,
+    responses((status = 200, description = "The creative, changed", body = Creative))
+)]
 async fn update(
     State(state): State<AppState>,
     user: ApiUser,
     Path(id): Path<String>,
     JsonObject(mut fields): JsonObject,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Creative>, ApiError> {
     let mut item = find(&state, &user, &id).await?;
     let edits = read_edits(&mut fields);
     if edits.name == Patch::Null {
-        fields.error("name", "required");
+        fields.error("name", FieldCode::Required);
     }
     fields.finish()?;
     let c = &mut item.creative;
@@ -298,11 +408,18 @@ async fn update(
     if !db::creatives::update(&state.db, c).await? {
         return Err(ApiError::not_found());
     }
-    Ok(Json(detail_json(&state, &user, &item).await?))
+    Ok(Json(detail_body(&state, &user, &item).await?))
 }
 
 /// `DELETE /creatives/{id}` → 204, with the simulations made from it (one transaction). Its
 /// image and the simulations' media go too unless something else uses them.
+#[utoipa::path(
+    delete,
+    path = "/creatives/{id}",
+    tag = "creatives",
+    params(("id" = String, Path, description = "The creative's id")),
+    responses((status = 204, description = "Deleted, with its simulations"))
+)]
 async fn delete_one(
     State(state): State<AppState>,
     user: ApiUser,

@@ -12,12 +12,12 @@ use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::Router;
 use axum::extract::State;
 use axum::response::IntoResponse;
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
-use axum::routing::get;
 use tokio::sync::{broadcast, watch};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::error::ApiError;
 use super::input::ApiUser;
@@ -28,8 +28,8 @@ use crate::state::AppState;
 const PING: Duration = Duration::from_secs(15);
 
 /// Routes of this module.
-pub fn router() -> Router<AppState> {
-    Router::new().route("/events", get(events))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(events))
 }
 
 /// Where a stream is.
@@ -52,6 +52,14 @@ fn sse(name: &str, data: &serde_json::Value) -> SseEvent {
     SseEvent::default().event(name).data(data.to_string())
 }
 
+/// `GET /events`: the caller's live events (server-sent events): `ready`, then `heatmap_item`,
+/// `simulation` and the other events of the user's data, `resync` when the stream fell behind.
+#[utoipa::path(
+    get,
+    path = "/events",
+    tag = "events",
+    responses((status = 200, description = "The event stream", content_type = "text/event-stream", body = String))
+)]
 async fn events(
     State(state): State<AppState>,
     user: ApiUser,

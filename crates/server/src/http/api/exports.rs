@@ -6,29 +6,63 @@
 
 use std::collections::HashMap;
 
-use axum::Router;
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
 use serde_json::Value;
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::error::{ApiError, FieldErrors};
 use super::input::{ApiUser, parse_id};
 use super::reports::{load_images, slug};
+use crate::codes::{ErrorCode, FieldCode};
 use crate::db::heatmaps::{self as hdb, HeatmapWithItems, ItemRow};
 use crate::reports::marks_of;
 use crate::reports::png::{self, ExportError, Layers, View};
 use crate::state::AppState;
 
 /// Routes of this module.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route(
-            "/heatmaps/{id}/items/{item_id}/export.png",
-            get(export_item),
-        )
-        .route("/heatmaps/{id}/compare.png", get(export_compare))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(export_item))
+        .routes(routes!(export_compare))
+}
+
+/// What an export shows.
+#[derive(ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)] // Parsed by `View::parse`; this type describes the values.
+enum ExportView {
+    /// The heatmap over the image (the default).
+    Overlay,
+    /// The image darkened where attention is low.
+    Fog,
+    /// Image, overlay and fog side by side (one image only).
+    SideBySide,
+}
+
+/// The query of the PNG exports.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)] // Read from the query map (see `options`); this type describes it.
+struct ExportQuery {
+    #[param(inline)]
+    view: Option<ExportView>,
+    /// 0 to 1: the strength of the overlay or fog (their usual strength by default).
+    opacity: Option<f32>,
+    /// `1` (the default) draws the areas of interest and the panel; `0` leaves them out.
+    areas: Option<String>,
+}
+
+/// The images of `GET /heatmaps/{id}/compare.png`.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)] // Read from the query map in `export_compare`; this type describes it.
+struct CompareQuery {
+    /// Two to four comma-separated image ids, in the order shown.
+    items: String,
 }
 
 /// Tallest image a side-by-side export is scaled to (each part), in pixels.
@@ -49,7 +83,7 @@ fn options(query: &HashMap<String, String>, allowed: &[View], errors: &mut Field
         Some(text) => match View::parse(text).filter(|v| allowed.contains(v)) {
             Some(view) => view,
             None => {
-                errors.insert("view".into(), "invalid");
+                errors.insert("view".into(), FieldCode::Invalid);
                 View::Overlay
             }
         },
@@ -59,11 +93,11 @@ fn options(query: &HashMap<String, String>, allowed: &[View], errors: &mut Field
         Some(text) => match text.parse::<f32>() {
             Ok(value) if (0.0..=1.0).contains(&value) => Some(value),
             Ok(_) => {
-                errors.insert("opacity".into(), "out_of_range");
+                errors.insert("opacity".into(), FieldCode::OutOfRange);
                 None
             }
             Err(_) => {
-                errors.insert("opacity".into(), "invalid_type");
+                errors.insert("opacity".into(), FieldCode::InvalidType);
                 None
             }
         },
@@ -72,13 +106,13 @@ fn options(query: &HashMap<String, String>, allowed: &[View], errors: &mut Field
         None | Some("" | "1" | "true") => true,
         Some("0" | "false") => false,
         Some(_) => {
-            errors.insert("areas".into(), "invalid_type");
+            errors.insert("areas".into(), FieldCode::InvalidType);
             true
         }
     };
     for key in query.keys() {
         if !["view", "opacity", "areas", "items"].contains(&key.as_str()) {
-            errors.insert(key.clone(), "unknown_field");
+            errors.insert(key.clone(), FieldCode::UnknownField);
         }
     }
     Options {
@@ -90,11 +124,7 @@ fn options(query: &HashMap<String, String>, allowed: &[View], errors: &mut Field
 
 /// 409 `not_done`: the image has no result to export yet (or failed).
 fn not_done() -> ApiError {
-    ApiError::new(
-        StatusCode::CONFLICT,
-        "not_done",
-        "This image has no result to export yet",
-    )
+    ApiError::new(ErrorCode::NotDone)
 }
 
 fn export_error(err: ExportError) -> ApiError {
@@ -176,6 +206,18 @@ fn image_name(found: &HeatmapWithItems, item: &ItemRow) -> String {
         .unwrap_or_default()
 }
 
+/// `GET /heatmaps/{id}/items/{item_id}/export.png`: one image's result as a PNG.
+#[utoipa::path(
+    get,
+    path = "/heatmaps/{id}/items/{item_id}/export.png",
+    tag = "deliverables",
+    params(
+        ("id" = String, Path, description = "The heatmap's id"),
+        ("item_id" = String, Path, description = "The image's id"),
+        ExportQuery,
+    ),
+    responses((status = 200, description = "The PNG (a download)", content_type = "image/png", body = Vec<u8>))
+)]
 async fn export_item(
     State(state): State<AppState>,
     user: ApiUser,
@@ -190,7 +232,7 @@ async fn export_item(
         &mut errors,
     );
     if query.contains_key("items") {
-        errors.insert("items".into(), "unknown_field");
+        errors.insert("items".into(), FieldCode::UnknownField);
     }
     if !errors.is_empty() {
         return Err(ApiError::validation(errors));
@@ -239,6 +281,14 @@ fn view_or_default(
     png::view_over(layers, fog, opacity.unwrap_or(default), Some(marks))
 }
 
+/// `GET /heatmaps/{id}/compare.png`: two to four images' results side by side, as a PNG.
+#[utoipa::path(
+    get,
+    path = "/heatmaps/{id}/compare.png",
+    tag = "deliverables",
+    params(("id" = String, Path, description = "The heatmap's id"), CompareQuery, ExportQuery),
+    responses((status = 200, description = "The PNG (a download)", content_type = "image/png", body = Vec<u8>))
+)]
 async fn export_compare(
     State(state): State<AppState>,
     user: ApiUser,
@@ -259,9 +309,9 @@ async fn export_compare(
         })
         .unwrap_or_default();
     if ids.len() < 2 {
-        errors.insert("items".into(), "too_few");
+        errors.insert("items".into(), FieldCode::TooFew);
     } else if ids.len() > MAX_COMPARED {
-        errors.insert("items".into(), "too_many");
+        errors.insert("items".into(), FieldCode::TooMany);
     }
     if !errors.is_empty() {
         return Err(ApiError::validation(errors));
@@ -278,7 +328,7 @@ async fn export_compare(
         match item {
             Some(item) if item.status == "done" => items.push(item),
             Some(_) => return Err(not_done()),
-            None => return Err(ApiError::field("items", "not_found")),
+            None => return Err(ApiError::field("items", FieldCode::NotFound)),
         }
     }
     let images = load_images(&state, items.iter().copied()).await?;

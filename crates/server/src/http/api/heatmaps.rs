@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 use super::error::ApiError;
 use super::input::{ApiUser, JsonObject, ListQuery, Patch, parse_id, rfc3339};
 use super::media::{media_json, now_secs, release};
+use crate::codes::{ErrorCode, FieldCode};
 use crate::db::aois::AoiRow;
 use crate::db::heatmaps::{
     self as hdb, HeatmapRow, HeatmapSummary, HeatmapWithItems, ItemRow, NewItem, Retry,
@@ -186,7 +187,7 @@ async fn create(
         Patch::Value(name) => Some(name),
         Patch::Null | Patch::Absent => {
             if !fields.has_error("name") {
-                fields.error("name", "required");
+                fields.error("name", FieldCode::Required);
             }
             None
         }
@@ -199,7 +200,7 @@ async fn create(
                 // Only images the user can see as images: uploads and renders, not our outputs.
                 Some(media) if media.kind != "heatmap" => sources.push(media),
                 _ => {
-                    fields.error("media_ids", "not_found");
+                    fields.error("media_ids", FieldCode::NotFound);
                     break;
                 }
             }
@@ -303,11 +304,7 @@ async fn retry(
     match hdb::retry_item(&state.db, user.id(), &id, &item_id, &job_id, max_attempts).await? {
         Retry::NotFound => return Err(ApiError::not_found()),
         Retry::NotFailed => {
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                "not_failed",
-                "Only a failed image can be retried",
-            ));
+            return Err(ApiError::new(ErrorCode::NotFailed));
         }
         Retry::Queued => {}
     }

@@ -8,10 +8,13 @@ use std::collections::HashMap;
 use axum::extract::{FromRequest, FromRequestParts, Query, Request};
 use axum::http::StatusCode;
 use axum::http::request::Parts;
+use serde::Serialize;
 use serde_json::{Map, Value, json};
+use utoipa::{IntoParams, ToSchema};
 
 use super::error::{ApiError, FieldErrors};
 use crate::auth::AuthUser;
+use crate::codes::{ErrorCode, FieldCode};
 use crate::state::AppState;
 
 /// The signed-in user of an `/api/v1` request. Wraps [`AuthUser`] (same checks: valid token,
@@ -46,28 +49,16 @@ impl FromRequestParts<AppState> for ApiUser {
             Ok(user) if user.claims.aal != "aal2" => {
                 match crate::db::factors::has_verified(&state.db, &user.user.id).await {
                     Ok(false) => Ok(ApiUser(user)),
-                    Ok(true) => Err(ApiError::new(
-                        StatusCode::FORBIDDEN,
-                        "insufficient_aal",
-                        "Enter your two-step verification code to continue",
-                    )),
+                    Ok(true) => Err(ApiError::new(ErrorCode::InsufficientAal)),
                     Err(err) => {
                         tracing::error!(error = %err, "checking the user's factors failed");
-                        Err(ApiError::new(
-                            StatusCode::INTERNAL_SERVER_ERROR,
-                            "internal",
-                            "Something went wrong on our side; please try again",
-                        ))
+                        Err(ApiError::new(ErrorCode::Internal))
                     }
                 }
             }
             Ok(user) => Ok(ApiUser(user)),
             // Already logged by `AuthError::internal`.
-            Err(err) if err.status.is_server_error() => Err(ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "internal",
-                "Something went wrong on our side; please try again",
-            )),
+            Err(err) if err.status.is_server_error() => Err(ApiError::new(ErrorCode::Internal)),
             Err(err) => Err(ApiError::unauthorized(err.code)),
         }
     }
@@ -83,27 +74,23 @@ impl<S: Send + Sync> FromRequest<S> for JsonObject {
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
         let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
             if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::new(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    "payload_too_large",
-                    "The request body is too large",
-                )
+                ApiError::new(ErrorCode::PayloadTooLarge)
             } else {
-                ApiError::new(
-                    StatusCode::BAD_REQUEST,
-                    "invalid_json",
-                    "Could not read the request body",
-                )
+                invalid_json("unreadable")
             }
         })?;
-        let invalid =
-            |message: &str| ApiError::new(StatusCode::BAD_REQUEST, "invalid_json", message);
         match serde_json::from_slice::<Value>(&bytes) {
             Ok(Value::Object(map)) => Ok(JsonObject(Fields::new(map))),
-            Ok(_) => Err(invalid("The request body must be a JSON object")),
-            Err(_) => Err(invalid("The request body is not valid JSON")),
+            Ok(_) => Err(invalid_json("not_an_object")),
+            Err(_) => Err(invalid_json("not_json")),
         }
     }
+}
+
+/// 400 `invalid_json`; `details.reason`: `not_json`, `not_an_object` or `unreadable` (the body
+/// stream failed).
+fn invalid_json(reason: &str) -> ApiError {
+    ApiError::new(ErrorCode::InvalidJson).with_details(json!({ "reason": reason }))
 }
 
 /// A field of a create or update body: absent (leave as is), `null` (clear) or a value.
@@ -121,6 +108,15 @@ impl<T> Patch<T> {
             Patch::Absent => current,
             Patch::Null => None,
             Patch::Value(value) => Some(value),
+        }
+    }
+
+    /// The value, changed by `f`.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Patch<U> {
+        match self {
+            Patch::Absent => Patch::Absent,
+            Patch::Null => Patch::Null,
+            Patch::Value(value) => Patch::Value(f(value)),
         }
     }
 
@@ -149,7 +145,7 @@ impl Fields {
     }
 
     /// Records a problem with `key` (the first one per field wins).
-    pub fn error(&mut self, key: &str, code: &'static str) {
+    pub fn error(&mut self, key: &str, code: FieldCode) {
         self.errors.entry(key.to_owned()).or_insert(code);
     }
 
@@ -181,20 +177,20 @@ impl Fields {
                 if s.is_empty() {
                     Patch::Null
                 } else if s.chars().count() > max {
-                    self.error(key, "too_long");
+                    self.error(key, FieldCode::TooLong);
                     Patch::Absent
                 } else if s
                     .chars()
                     .any(|c| c.is_control() && !(multiline && matches!(c, '\n' | '\r' | '\t')))
                 {
-                    self.error(key, "invalid_characters");
+                    self.error(key, FieldCode::InvalidCharacters);
                     Patch::Absent
                 } else {
                     Patch::Value(s.to_owned())
                 }
             }
             Patch::Value(_) => {
-                self.error(key, "invalid_type");
+                self.error(key, FieldCode::InvalidType);
                 Patch::Absent
             }
             Patch::Null => Patch::Null,
@@ -208,12 +204,12 @@ impl Fields {
             Patch::Value(Value::Number(n)) => match n.as_f64().filter(|v| v.is_finite()) {
                 Some(v) => Patch::Value(v),
                 None => {
-                    self.error(key, "invalid_type");
+                    self.error(key, FieldCode::InvalidType);
                     Patch::Absent
                 }
             },
             Patch::Value(_) => {
-                self.error(key, "invalid_type");
+                self.error(key, FieldCode::InvalidType);
                 Patch::Absent
             }
             Patch::Null => Patch::Null,
@@ -226,7 +222,7 @@ impl Fields {
         match self.number(key) {
             Patch::Value(v) if v.fract() == 0.0 && v.abs() < 9.0e15 => Patch::Value(v as i64),
             Patch::Value(_) => {
-                self.error(key, "invalid_type");
+                self.error(key, FieldCode::InvalidType);
                 Patch::Absent
             }
             Patch::Null => Patch::Null,
@@ -241,22 +237,22 @@ impl Fields {
         let raw = match self.raw(key) {
             Patch::Value(Value::Array(items)) if !items.is_empty() => items,
             Patch::Value(Value::Array(_)) | Patch::Null | Patch::Absent => {
-                self.error(key, "required");
+                self.error(key, FieldCode::Required);
                 return None;
             }
             Patch::Value(_) => {
-                self.error(key, "invalid_type");
+                self.error(key, FieldCode::InvalidType);
                 return None;
             }
         };
         let mut ids: Vec<String> = Vec::with_capacity(raw.len());
         for value in raw {
             let Value::String(text) = value else {
-                self.error(key, "invalid_type");
+                self.error(key, FieldCode::InvalidType);
                 return None;
             };
             let Ok(id) = uuid::Uuid::parse_str(text.trim()) else {
-                self.error(key, "not_found");
+                self.error(key, FieldCode::NotFound);
                 return None;
             };
             let id = id.hyphenated().to_string();
@@ -265,7 +261,7 @@ impl Fields {
             }
         }
         if ids.len() > max {
-            self.error(key, "too_many");
+            self.error(key, FieldCode::TooMany);
             return None;
         }
         Some(ids)
@@ -275,7 +271,7 @@ impl Fields {
     pub fn finish(mut self) -> Result<(), ApiError> {
         let unknown: Vec<String> = self.map.keys().cloned().collect();
         for key in unknown {
-            self.error(&key, "unknown_field");
+            self.error(&key, FieldCode::UnknownField);
         }
         if self.errors.is_empty() {
             Ok(())
@@ -294,11 +290,7 @@ pub fn parse_id(raw: &str) -> Result<String, ApiError> {
 
 /// 400 `invalid_query`: a query string that cannot be decoded at all.
 pub fn invalid_query() -> ApiError {
-    ApiError::new(
-        StatusCode::BAD_REQUEST,
-        "invalid_query",
-        "The query string cannot be read",
-    )
+    ApiError::new(ErrorCode::InvalidQuery)
 }
 
 /// Default and largest page sizes of lists.
@@ -323,11 +315,11 @@ impl Page {
             Some(raw) => match raw.parse::<i64>() {
                 Ok(n) if (1..=MAX_LIMIT).contains(&n) => n,
                 Ok(_) => {
-                    errors.insert("limit".to_owned(), "out_of_range");
+                    errors.insert("limit".to_owned(), FieldCode::OutOfRange);
                     DEFAULT_LIMIT
                 }
                 Err(_) => {
-                    errors.insert("limit".to_owned(), "invalid_type");
+                    errors.insert("limit".to_owned(), FieldCode::InvalidType);
                     DEFAULT_LIMIT
                 }
             },
@@ -337,7 +329,7 @@ impl Page {
             Some(raw) => match decode_cursor(raw) {
                 Some(after) => Some(after),
                 None => {
-                    errors.insert("cursor".to_owned(), "invalid_value");
+                    errors.insert("cursor".to_owned(), FieldCode::InvalidValue);
                     None
                 }
             },
@@ -351,6 +343,29 @@ impl Page {
 }
 
 impl Page {
+    /// One page from rows fetched with `limit + 1` (the extra row only says that more
+    /// follow). `key` gives an item's `(created_at, id)`.
+    pub fn paged<R, T>(
+        &self,
+        mut rows: Vec<R>,
+        key: impl Fn(&R) -> (i64, &str),
+        to_item: impl Fn(&R) -> T,
+    ) -> Paged<T> {
+        let more = rows.len() as i64 > self.limit;
+        rows.truncate(usize::try_from(self.limit).unwrap_or(0));
+        let next_cursor = match rows.last() {
+            Some(last) if more => {
+                let (created_at, id) = key(last);
+                Some(encode_cursor(created_at, id))
+            }
+            _ => None,
+        };
+        Paged {
+            items: rows.iter().map(to_item).collect(),
+            next_cursor,
+        }
+    }
+
     /// The `{items, next_cursor}` answer for rows fetched with `limit + 1` (the extra row only
     /// says that more follow). `key` gives an item's `(created_at, id)`.
     pub fn respond<T>(
@@ -371,6 +386,28 @@ impl Page {
         let items: Vec<Value> = rows.iter().map(to_json).collect();
         json!({"items": items, "next_cursor": next_cursor})
     }
+}
+
+/// One page of a list.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Paged<T> {
+    pub items: Vec<T>,
+    /// Pass as `cursor` to get the next page; `null` on the last one.
+    pub next_cursor: Option<String>,
+}
+
+/// The query parameters [`ListQuery`] reads, for the API document.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)] // Read by ListQuery; this type only describes them.
+pub struct ListParams {
+    /// Items per page, 1 to 100 (50 by default).
+    limit: Option<i64>,
+    /// The `next_cursor` of the previous page.
+    cursor: Option<String>,
+    /// Search text: keeps the items whose name (or address, brand, …) holds every word,
+    /// ignoring case and accents.
+    q: Option<String>,
 }
 
 /// The query string of a list endpoint: `?limit=&cursor=&q=`.

@@ -6,41 +6,133 @@
 //! `invalid_type`, `invalid_value`, `out_of_range`, `not_found`, and for the quad
 //! `invalid_shape`, `self_intersecting`, `not_convex`, `not_clockwise`, `requires_photo`).
 
+use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::routing::get;
-use axum::{Json, Router};
+use serde::Serialize;
 use serde_json::{Value, json};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::error::ApiError;
-use super::input::{ApiUser, Fields, JsonObject, ListQuery, Patch, parse_id, rfc3339};
-use super::media::{media_json, now_secs, release};
+use super::input::{
+    ApiUser, Fields, JsonObject, ListParams, ListQuery, Paged, Patch, parse_id, rfc3339,
+};
+use super::media::{Media, media_body, now_secs, release};
+use crate::codes::FieldCode;
 use crate::db::{self, locations::LocationRow, locations::LocationWithPhoto};
 use crate::state::AppState;
 
-/// Panel formats.
-pub const FORMATS: [&str; 7] = [
-    "billboard_4x3",
-    "billboard_12m2",
-    "bus_shelter",
-    "mupi_2m2",
-    "digital_screen",
-    "shop_window",
-    "other",
-];
-/// Panel lighting.
-pub const ILLUMINATIONS: [&str; 4] = ["none", "front", "back", "digital"];
+wire_enum! {
+    /// A panel's format.
+    pub enum PanelFormat {
+        /// 4 × 3 m billboard.
+        Billboard4x3 = "billboard_4x3";
+        /// 12 m² billboard.
+        Billboard12m2 = "billboard_12m2";
+        BusShelter = "bus_shelter";
+        /// 2 m² street furniture (MUPI).
+        Mupi2m2 = "mupi_2m2";
+        DigitalScreen = "digital_screen";
+        ShopWindow = "shop_window";
+        Other = "other";
+    }
+}
+
+wire_enum! {
+    /// How a panel is lit.
+    pub enum Illumination {
+        None = "none";
+        Front = "front";
+        Back = "back";
+        Digital = "digital";
+    }
+}
+
 /// Largest panel side in centimetres (a kilometre: anything above is a typo).
 pub const MAX_PANEL_CM: i64 = 100_000;
 
 /// Routes of this module.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/locations", get(list).post(create))
-        .route(
-            "/locations/{id}",
-            get(get_one).patch(update).delete(delete_one),
-        )
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list, create))
+        .routes(routes!(get_one, update, delete_one))
+}
+
+/// A corner of the panel in the photo, relative to its size (0..1, y downwards).
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+pub struct QuadPoint {
+    pub x: f64,
+    pub y: f64,
+}
+
+/// An out-of-home site.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Location {
+    pub id: String,
+    pub name: String,
+    pub address: Option<String>,
+    pub city: Option<String>,
+    pub postal_code: Option<String>,
+    pub country: Option<String>,
+    /// Degrees, north positive.
+    pub latitude: Option<f64>,
+    /// Degrees, east positive.
+    pub longitude: Option<f64>,
+    pub format: PanelFormat,
+    pub panel_width_cm: Option<i64>,
+    pub panel_height_cm: Option<i64>,
+    pub illumination: Illumination,
+    /// Which way the panel faces, in degrees from north, clockwise.
+    pub orientation_deg: Option<f64>,
+    pub photo_media_id: Option<String>,
+    pub photo: Option<Media>,
+    /// The panel's four corners in the photo, clockwise from the top left.
+    pub panel_quad: Option<Vec<QuadPoint>>,
+    pub notes: Option<String>,
+    /// RFC 3339.
+    pub created_at: String,
+    /// RFC 3339.
+    pub updated_at: String,
+    /// How many simulations deleting it would also delete: on the answers about one location;
+    /// `null` in lists.
+    pub simulation_count: Option<i64>,
+}
+
+/// The body of `POST /locations` (`name` required) and `PATCH /locations/{id}` (absent fields
+/// stay, `null` clears).
+#[derive(ToSchema)]
+#[allow(dead_code)] // Read field by field (see `apply_body`); this type describes the body.
+struct LocationFields {
+    /// At most 200 characters.
+    name: Option<String>,
+    /// At most 500 characters.
+    address: Option<String>,
+    city: Option<String>,
+    /// At most 20 characters.
+    postal_code: Option<String>,
+    country: Option<String>,
+    /// -90 to 90; given with `longitude`.
+    latitude: Option<f64>,
+    /// -180 to 180; given with `latitude`.
+    longitude: Option<f64>,
+    /// `other` by default.
+    format: Option<PanelFormat>,
+    /// 1 to 100000.
+    panel_width_cm: Option<i64>,
+    /// 1 to 100000.
+    panel_height_cm: Option<i64>,
+    /// `none` by default.
+    illumination: Option<Illumination>,
+    /// 0 (inclusive) to 360 (exclusive).
+    orientation_deg: Option<f64>,
+    /// An uploaded image of the caller's.
+    photo_media_id: Option<String>,
+    /// Four `{x, y}` points (or `[x, y]` pairs), convex, clockwise; needs a photo.
+    panel_quad: Option<Vec<QuadPoint>>,
+    /// At most 5000 characters, several lines.
+    notes: Option<String>,
 }
 
 /// A point of the panel quad, normalised to the photo (0..1, y downwards).
@@ -48,22 +140,22 @@ pub type Point = (f64, f64);
 
 /// Reads a quad: four `{"x", "y"}` objects (or `[x, y]` pairs), each inside [0, 1], forming a
 /// convex quadrilateral listed clockwise on screen (from the top-left corner).
-pub fn parse_quad(value: &Value) -> Result<[Point; 4], &'static str> {
+pub fn parse_quad(value: &Value) -> Result<[Point; 4], FieldCode> {
     let items = value
         .as_array()
         .filter(|items| items.len() == 4)
-        .ok_or("invalid_shape")?;
+        .ok_or(FieldCode::InvalidShape)?;
     let mut points = [(0.0, 0.0); 4];
     for (point, item) in points.iter_mut().zip(items) {
         let (x, y) = match item {
             Value::Object(map) => (map.get("x"), map.get("y")),
             Value::Array(pair) if pair.len() == 2 => (pair.first(), pair.get(1)),
-            _ => return Err("invalid_shape"),
+            _ => return Err(FieldCode::InvalidShape),
         };
-        let x = x.and_then(Value::as_f64).ok_or("invalid_shape")?;
-        let y = y.and_then(Value::as_f64).ok_or("invalid_shape")?;
+        let x = x.and_then(Value::as_f64).ok_or(FieldCode::InvalidShape)?;
+        let y = y.and_then(Value::as_f64).ok_or(FieldCode::InvalidShape)?;
         if !(0.0..=1.0).contains(&x) || !(0.0..=1.0).contains(&y) {
-            return Err("out_of_range");
+            return Err(FieldCode::OutOfRange);
         }
         *point = (x, y);
     }
@@ -84,9 +176,9 @@ fn segments_cross(a: Point, b: Point, c: Point, d: Point) -> bool {
 }
 
 /// Convex, clockwise, not self-intersecting, not degenerate.
-pub fn check_quad(p: &[Point; 4]) -> Result<(), &'static str> {
+pub fn check_quad(p: &[Point; 4]) -> Result<(), FieldCode> {
     if segments_cross(p[0], p[1], p[2], p[3]) || segments_cross(p[1], p[2], p[3], p[0]) {
-        return Err("self_intersecting");
+        return Err(FieldCode::SelfIntersecting);
     }
     // Turn at each corner; all the same sign means convex. A tolerance refuses slivers.
     let turns: Vec<f64> = (0..4)
@@ -96,9 +188,9 @@ pub fn check_quad(p: &[Point; 4]) -> Result<(), &'static str> {
     if turns.iter().all(|t| *t > EPS) {
         Ok(())
     } else if turns.iter().all(|t| *t < -EPS) {
-        Err("not_clockwise")
+        Err(FieldCode::NotClockwise)
     } else {
-        Err("not_convex")
+        Err(FieldCode::NotConvex)
     }
 }
 
@@ -112,45 +204,53 @@ pub fn quad_json(points: &[Point; 4]) -> Value {
     )
 }
 
-fn location_json(item: &LocationWithPhoto, now: u64, state: &AppState) -> Value {
+/// A stored quad (written by [`quad_json`]) as points.
+pub fn stored_quad(text: &str) -> Option<Vec<QuadPoint>> {
+    let value = serde_json::from_str::<Value>(text).ok()?;
+    parse_quad(&value)
+        .ok()
+        .map(|points| points.iter().map(|&(x, y)| QuadPoint { x, y }).collect())
+}
+
+fn location_body(item: &LocationWithPhoto, now: u64, state: &AppState) -> Location {
     let l = &item.location;
-    let quad = l
-        .panel_quad
-        .as_deref()
-        .and_then(|text| serde_json::from_str::<Value>(text).ok());
-    json!({
-        "id": l.id,
-        "name": l.name,
-        "address": l.address,
-        "city": l.city,
-        "postal_code": l.postal_code,
-        "country": l.country,
-        "latitude": l.latitude,
-        "longitude": l.longitude,
-        "format": l.format,
-        "panel_width_cm": l.panel_width_cm,
-        "panel_height_cm": l.panel_height_cm,
-        "illumination": l.illumination,
-        "orientation_deg": l.orientation_deg,
-        "photo_media_id": l.photo_media_id,
-        "photo": item.photo.as_ref().map(|m| media_json(&state.signer, m, now)),
-        "panel_quad": quad,
-        "notes": l.notes,
-        "created_at": rfc3339(l.created_at),
-        "updated_at": rfc3339(l.updated_at),
-    })
+    Location {
+        id: l.id.clone(),
+        name: l.name.clone(),
+        address: l.address.clone(),
+        city: l.city.clone(),
+        postal_code: l.postal_code.clone(),
+        country: l.country.clone(),
+        latitude: l.latitude,
+        longitude: l.longitude,
+        format: PanelFormat::parse(&l.format).unwrap_or(PanelFormat::Other),
+        panel_width_cm: l.panel_width_cm,
+        panel_height_cm: l.panel_height_cm,
+        illumination: Illumination::parse(&l.illumination).unwrap_or(Illumination::None),
+        orientation_deg: l.orientation_deg,
+        photo_media_id: l.photo_media_id.clone(),
+        photo: item
+            .photo
+            .as_ref()
+            .map(|m| media_body(&state.signer, m, now)),
+        panel_quad: l.panel_quad.as_deref().and_then(stored_quad),
+        notes: l.notes.clone(),
+        created_at: rfc3339(l.created_at),
+        updated_at: rfc3339(l.updated_at),
+        simulation_count: None,
+    }
 }
 
 /// Reads an enum-valued text field.
-fn choice(fields: &mut Fields, key: &str, allowed: &[&str]) -> Patch<String> {
-    match fields.text(key, 64, false) {
-        Patch::Value(v) if allowed.contains(&v.as_str()) => Patch::Value(v),
-        Patch::Value(_) => {
-            fields.error(key, "invalid_value");
+fn choice<T: Copy>(fields: &mut Fields, key: &str, parse: fn(&str) -> Option<T>) -> Patch<T> {
+    match fields.text(key, 64, false).map(|text| parse(&text)) {
+        Patch::Value(Some(value)) => Patch::Value(value),
+        Patch::Value(None) => {
+            fields.error(key, FieldCode::InvalidValue);
             Patch::Absent
         }
         Patch::Null => {
-            fields.error(key, "required");
+            fields.error(key, FieldCode::Required);
             Patch::Absent
         }
         Patch::Absent => Patch::Absent,
@@ -161,7 +261,7 @@ fn choice(fields: &mut Fields, key: &str, allowed: &[&str]) -> Patch<String> {
 fn bounded(fields: &mut Fields, key: &str, ok: impl Fn(f64) -> bool) -> Patch<f64> {
     match fields.number(key) {
         Patch::Value(v) if !ok(v) => {
-            fields.error(key, "out_of_range");
+            fields.error(key, FieldCode::OutOfRange);
             Patch::Absent
         }
         other => other,
@@ -171,7 +271,7 @@ fn bounded(fields: &mut Fields, key: &str, ok: impl Fn(f64) -> bool) -> Patch<f6
 fn panel_side(fields: &mut Fields, key: &str) -> Patch<i64> {
     match fields.integer(key) {
         Patch::Value(v) if !(1..=MAX_PANEL_CM).contains(&v) => {
-            fields.error(key, "out_of_range");
+            fields.error(key, FieldCode::OutOfRange);
             Patch::Absent
         }
         other => other,
@@ -189,8 +289,10 @@ async fn apply_body(
 ) -> Result<(), ApiError> {
     match fields.text("name", 200, false) {
         Patch::Value(name) => row.name = name,
-        Patch::Null => fields.error("name", "required"),
-        Patch::Absent if creating && !fields.has_error("name") => fields.error("name", "required"),
+        Patch::Null => fields.error("name", FieldCode::Required),
+        Patch::Absent if creating && !fields.has_error("name") => {
+            fields.error("name", FieldCode::Required)
+        }
         Patch::Absent => {}
     }
     row.address = fields.text("address", 500, false).apply(row.address.take());
@@ -204,15 +306,19 @@ async fn apply_body(
     row.longitude =
         bounded(fields, "longitude", |v| (-180.0..=180.0).contains(&v)).apply(row.longitude);
     match (row.latitude, row.longitude) {
-        (Some(_), None) if !fields.has_error("longitude") => fields.error("longitude", "required"),
-        (None, Some(_)) if !fields.has_error("latitude") => fields.error("latitude", "required"),
+        (Some(_), None) if !fields.has_error("longitude") => {
+            fields.error("longitude", FieldCode::Required)
+        }
+        (None, Some(_)) if !fields.has_error("latitude") => {
+            fields.error("latitude", FieldCode::Required)
+        }
         _ => {}
     }
-    if let Patch::Value(format) = choice(fields, "format", &FORMATS) {
-        row.format = format;
+    if let Patch::Value(format) = choice(fields, "format", PanelFormat::parse) {
+        row.format = format.as_str().to_owned();
     }
-    if let Patch::Value(illumination) = choice(fields, "illumination", &ILLUMINATIONS) {
-        row.illumination = illumination;
+    if let Patch::Value(illumination) = choice(fields, "illumination", Illumination::parse) {
+        row.illumination = illumination.as_str().to_owned();
     }
     row.panel_width_cm = panel_side(fields, "panel_width_cm").apply(row.panel_width_cm);
     row.panel_height_cm = panel_side(fields, "panel_height_cm").apply(row.panel_height_cm);
@@ -230,7 +336,7 @@ async fn apply_body(
             };
             match found {
                 Some(media) => row.photo_media_id = Some(media.id),
-                None => fields.error("photo_media_id", "not_found"),
+                None => fields.error("photo_media_id", FieldCode::NotFound),
             }
         }
         Patch::Null => row.photo_media_id = None,
@@ -249,17 +355,24 @@ async fn apply_body(
         && !fields.has_error("panel_quad")
         && !fields.has_error("photo_media_id")
     {
-        fields.error("panel_quad", "requires_photo");
+        fields.error("panel_quad", FieldCode::RequiresPhoto);
     }
     Ok(())
 }
 
 /// `POST /locations` → 201. `format` defaults to `other`, `illumination` to `none`.
+#[utoipa::path(
+    post,
+    path = "/locations",
+    tag = "locations",
+    request_body = LocationFields,
+    responses((status = 201, description = "The new location", body = Location))
+)]
 async fn create(
     State(state): State<AppState>,
     user: ApiUser,
     JsonObject(mut fields): JsonObject,
-) -> Result<(StatusCode, Json<Value>), ApiError> {
+) -> Result<(StatusCode, Json<Location>), ApiError> {
     let now = db::now_ms();
     let mut row = LocationRow {
         id: uuid::Uuid::new_v4().to_string(),
@@ -278,24 +391,31 @@ async fn create(
         .ok_or_else(|| ApiError::internal("a location vanished right after its insert"))?;
     Ok((
         StatusCode::CREATED,
-        Json(location_json(&item, now_secs(), &state)),
+        Json(location_body(&item, now_secs(), &state)),
     ))
 }
 
 /// `GET /locations?limit=&cursor=&q=` → `{items, next_cursor}`, newest first; `q` matches
 /// name, address, city and postal code, ignoring case and accents.
+#[utoipa::path(
+    get,
+    path = "/locations",
+    tag = "locations",
+    params(ListParams),
+    responses((status = 200, description = "One page of locations, newest first", body = Paged<Location>))
+)]
 async fn list(
     State(state): State<AppState>,
     user: ApiUser,
     list: ListQuery,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Paged<Location>>, ApiError> {
     let rows =
         db::locations::list(&state.db, user.id(), list.page.limit, list.after(), &list.q).await?;
     let now = now_secs();
-    Ok(Json(list.page.respond(
+    Ok(Json(list.page.paged(
         rows,
         |item| (item.location.created_at, item.location.id.as_str()),
-        |item| location_json(item, now, &state),
+        |item| location_body(item, now, &state),
     )))
 }
 
@@ -307,27 +427,42 @@ async fn find(state: &AppState, user: &ApiUser, id: &str) -> Result<LocationWith
 }
 
 /// `GET /locations/{id}`, with `simulation_count` (what deleting it would also delete).
+#[utoipa::path(
+    get,
+    path = "/locations/{id}",
+    tag = "locations",
+    params(("id" = String, Path, description = "The location's id")),
+    responses((status = 200, description = "The location", body = Location))
+)]
 async fn get_one(
     State(state): State<AppState>,
     user: ApiUser,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Location>, ApiError> {
     let item = find(&state, &user, &id).await?;
     let count =
         db::simulations::count_for_location(&state.db, user.id(), &item.location.id).await?;
-    let mut body = location_json(&item, now_secs(), &state);
-    body["simulation_count"] = json!(count);
+    let mut body = location_body(&item, now_secs(), &state);
+    body.simulation_count = Some(count);
     Ok(Json(body))
 }
 
 /// `PATCH /locations/{id}`: absent fields stay, `null` clears; the result is checked as a
 /// whole (e.g. a quad needs a photo). A replaced photo is released.
+#[utoipa::path(
+    patch,
+    path = "/locations/{id}",
+    tag = "locations",
+    params(("id" = String, Path, description = "The location's id")),
+    request_body = LocationFields,
+    responses((status = 200, description = "The location, changed", body = Location))
+)]
 async fn update(
     State(state): State<AppState>,
     user: ApiUser,
     Path(id): Path<String>,
     JsonObject(mut fields): JsonObject,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Location>, ApiError> {
     let item = find(&state, &user, &id).await?;
     let mut row = item.location.clone();
     apply_body(&state, &user, &mut fields, &mut row, false).await?;
@@ -342,11 +477,18 @@ async fn update(
         release(&state, old).await;
     }
     let item = find(&state, &user, &row.id).await?;
-    Ok(Json(location_json(&item, now_secs(), &state)))
+    Ok(Json(location_body(&item, now_secs(), &state)))
 }
 
 /// `DELETE /locations/{id}` → 204, with the simulations placed in it (one transaction). Its
 /// photo and the simulations' media go too unless something else uses them.
+#[utoipa::path(
+    delete,
+    path = "/locations/{id}",
+    tag = "locations",
+    params(("id" = String, Path, description = "The location's id")),
+    responses((status = 204, description = "Deleted, with its simulations"))
+)]
 async fn delete_one(
     State(state): State<AppState>,
     user: ApiUser,
@@ -403,12 +545,16 @@ mod tests {
             ),
         ];
         for (value, code) in cases {
-            assert_eq!(parse_quad(&value).err(), Some(code), "{value}");
+            assert_eq!(
+                parse_quad(&value).err().map(FieldCode::as_str),
+                Some(code),
+                "{value}"
+            );
         }
         // Degenerate: three points on a line.
         assert_eq!(
             parse_quad(&quad([(0.1, 0.1), (0.5, 0.1), (0.9, 0.1), (0.5, 0.9)])).err(),
-            Some("not_convex")
+            Some(FieldCode::NotConvex)
         );
     }
 }

@@ -4,20 +4,22 @@
 //! [`release`], which deletes a media row and its objects once nothing references them.
 
 use axum::Json;
-use axum::Router;
 use axum::body::Body;
 use axum::extract::multipart::{MultipartError, MultipartRejection};
 use axum::extract::{DefaultBodyLimit, Multipart, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
 use futures::StreamExt;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::error::ApiError;
 use super::input::{ApiUser, parse_id, rfc3339};
 use super::signing::{SignatureError, UrlSigner};
+use crate::codes::{ErrorCode, FieldCode};
 use crate::db::{self, media::MediaRow};
 use crate::media::{self as ingest, MediaError, MediaLimits, VariantKind};
 use crate::state::AppState;
@@ -27,18 +29,20 @@ use crate::storage::StorageKey;
 const MULTIPART_OVERHEAD: u64 = 1024 * 1024;
 
 /// Routes of this module.
-pub fn router(state: &AppState) -> Router<AppState> {
-    let body_limit = state
-        .config
-        .media_max_bytes
+pub fn router(body_limit: usize) -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(upload))
+        .routes(routes!(get_one, delete_one))
+        .routes(routes!(file))
+        .layer(DefaultBodyLimit::max(body_limit))
+}
+
+/// The body limit of `POST /media`: the largest file plus the multipart framing.
+pub fn upload_body_limit(media_max_bytes: u64) -> usize {
+    media_max_bytes
         .saturating_add(MULTIPART_OVERHEAD)
         .try_into()
-        .unwrap_or(usize::MAX);
-    Router::new()
-        .route("/media", post(upload))
-        .route("/media/{id}", get(get_one).delete(delete_one))
-        .route("/files/{media_id}/{variant}", get(file))
-        .layer(DefaultBodyLimit::max(body_limit))
+        .unwrap_or(usize::MAX)
 }
 
 /// Now, in unix seconds (the unit of signed URL expiries).
@@ -46,31 +50,106 @@ pub fn now_secs() -> u64 {
     u64::try_from(db::now_ms() / 1000).unwrap_or(0)
 }
 
-/// The JSON of a media row, with signed URLs of its three variants.
-pub fn media_json(signer: &UrlSigner, media: &MediaRow, now: u64) -> Value {
+/// What made a media row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MediaKind {
+    /// An image the user uploaded.
+    Upload,
+    /// A simulation's render.
+    Render,
+    /// A heatmap's layer (map, overlay, fog).
+    Heatmap,
+}
+
+impl MediaKind {
+    /// The kind stored in a row (unknown values read as `upload`).
+    pub fn parse(kind: &str) -> Self {
+        match kind {
+            "render" => Self::Render,
+            "heatmap" => Self::Heatmap,
+            _ => Self::Upload,
+        }
+    }
+}
+
+/// Where a photo was taken, from its EXIF GPS tags.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Gps {
+    /// Degrees, north positive.
+    pub latitude: f64,
+    /// Degrees, east positive.
+    pub longitude: f64,
+}
+
+/// Signed links to the three variants of an image, valid until `urls_expire_at`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct MediaUrls {
+    /// The file as uploaded (metadata removed, upright).
+    pub original: String,
+    /// At most 2048 pixels on its longer side.
+    pub preview: String,
+    /// At most 400 pixels on its longer side.
+    pub thumbnail: String,
+}
+
+/// An image: its size, type, content hash and signed links to its variants.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Media {
+    pub id: String,
+    pub kind: MediaKind,
+    /// `image/jpeg`, `image/png` or `image/webp`.
+    pub mime: String,
+    /// Pixels, upright.
+    pub width: i64,
+    pub height: i64,
+    /// Size of the original file.
+    pub bytes: i64,
+    /// SHA-256 of the uploaded file, in hex.
+    pub sha256: String,
+    /// The uploaded file's name, cleaned.
+    pub original_name: Option<String>,
+    pub gps: Option<Gps>,
+    pub urls: MediaUrls,
+    /// RFC 3339.
+    pub urls_expire_at: String,
+    /// RFC 3339.
+    pub created_at: String,
+}
+
+/// A media row, with signed URLs of its three variants.
+pub fn media_body(signer: &UrlSigner, media: &MediaRow, now: u64) -> Media {
     let exp = signer.expiry(now);
     let gps = match (media.gps_latitude, media.gps_longitude) {
-        (Some(latitude), Some(longitude)) => json!({"latitude": latitude, "longitude": longitude}),
-        _ => Value::Null,
+        (Some(latitude), Some(longitude)) => Some(Gps {
+            latitude,
+            longitude,
+        }),
+        _ => None,
     };
-    json!({
-        "id": media.id,
-        "kind": media.kind,
-        "mime": media.mime,
-        "width": media.width,
-        "height": media.height,
-        "bytes": media.bytes,
-        "sha256": media.sha256,
-        "original_name": media.original_name,
-        "gps": gps,
-        "urls": {
-            "original": signer.url(&media.id, "original", exp),
-            "preview": signer.url(&media.id, "preview", exp),
-            "thumbnail": signer.url(&media.id, "thumbnail", exp),
+    Media {
+        id: media.id.clone(),
+        kind: MediaKind::parse(&media.kind),
+        mime: media.mime.clone(),
+        width: media.width,
+        height: media.height,
+        bytes: media.bytes,
+        sha256: media.sha256.clone(),
+        original_name: media.original_name.clone(),
+        gps,
+        urls: MediaUrls {
+            original: signer.url(&media.id, "original", exp),
+            preview: signer.url(&media.id, "preview", exp),
+            thumbnail: signer.url(&media.id, "thumbnail", exp),
         },
-        "urls_expire_at": rfc3339(i64::try_from(exp).unwrap_or(i64::MAX / 1000) * 1000),
-        "created_at": rfc3339(media.created_at),
-    })
+        urls_expire_at: rfc3339(i64::try_from(exp).unwrap_or(i64::MAX / 1000) * 1000),
+        created_at: rfc3339(media.created_at),
+    }
+}
+
+/// The JSON of a media row (see [`media_body`]), for bodies not typed yet.
+pub fn media_json(signer: &UrlSigner, media: &MediaRow, now: u64) -> Value {
+    serde_json::to_value(media_body(signer, media, now)).unwrap_or(Value::Null)
 }
 
 /// The client's file name, reduced to its last path component, without control or
@@ -109,22 +188,34 @@ fn upload_error(err: MediaError, limits: &MediaLimits) -> ApiError {
 }
 
 fn invalid_multipart() -> ApiError {
-    ApiError::new(
-        StatusCode::BAD_REQUEST,
-        "invalid_multipart",
-        "Send the image as multipart/form-data in a field named \"file\"",
-    )
+    ApiError::new(ErrorCode::InvalidMultipart)
+}
+
+/// The body of `POST /media`.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+struct UploadForm {
+    /// A JPEG, PNG or WebP image.
+    #[schema(format = Binary, content_media_type = "application/octet-stream")]
+    file: String,
 }
 
 /// `POST /media`: multipart field `file`. Streams the upload (refused as soon as it passes the
 /// size limit), ingests it on the blocking pool (at most `REGARD_MEDIA_INGEST_CONCURRENCY` at
 /// once, within `REGARD_MEDIA_DECODE_BUDGET` of memory), stores its objects and records the
 /// row. A refused upload leaves nothing behind: validation happens before anything is written.
+#[utoipa::path(
+    post,
+    path = "/media",
+    tag = "media",
+    request_body(content = UploadForm, content_type = "multipart/form-data"),
+    responses((status = 201, description = "The stored image", body = Media))
+)]
 async fn upload(
     State(state): State<AppState>,
     user: ApiUser,
     multipart: Result<Multipart, MultipartRejection>,
-) -> Result<(StatusCode, Json<Value>), ApiError> {
+) -> Result<(StatusCode, Json<Media>), ApiError> {
     let mut multipart = multipart.map_err(|_| invalid_multipart())?;
     let limits = state.config.media_limits();
     let mut upload = None;
@@ -152,7 +243,7 @@ async fn upload(
         break;
     }
     let Some((original_name, data)) = upload else {
-        return Err(ApiError::field("file", "required"));
+        return Err(ApiError::field("file", FieldCode::Required));
     };
 
     let slot = state
@@ -212,24 +303,38 @@ async fn upload(
     tracing::info!(media_id = %row.id, bytes = row.bytes, deduplicated = stored.deduplicated, "media stored");
     Ok((
         StatusCode::CREATED,
-        Json(media_json(&state.signer, &row, now_secs())),
+        Json(media_body(&state.signer, &row, now_secs())),
     ))
 }
 
 /// `GET /media/{id}`.
+#[utoipa::path(
+    get,
+    path = "/media/{id}",
+    tag = "media",
+    params(("id" = String, Path, description = "The media id")),
+    responses((status = 200, description = "The image", body = Media))
+)]
 async fn get_one(
     State(state): State<AppState>,
     user: ApiUser,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Media>, ApiError> {
     let id = parse_id(&id)?;
     let media = db::media::find_owned(&state.db, user.id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;
-    Ok(Json(media_json(&state.signer, &media, now_secs())))
+    Ok(Json(media_body(&state.signer, &media, now_secs())))
 }
 
 /// `DELETE /media/{id}`: 204, or 409 `media_in_use` while a creative, location or heatmap uses it.
+#[utoipa::path(
+    delete,
+    path = "/media/{id}",
+    tag = "media",
+    params(("id" = String, Path, description = "The media id")),
+    responses((status = 204, description = "Deleted"))
+)]
 async fn delete_one(
     State(state): State<AppState>,
     user: ApiUser,
@@ -240,11 +345,7 @@ async fn delete_one(
         .await?
         .ok_or_else(ApiError::not_found)?;
     if !db::media::delete_if_unreferenced(&state.db, &id).await? {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "media_in_use",
-            "This image is still used by a creative, a location or a heatmap",
-        ));
+        return Err(ApiError::new(ErrorCode::MediaInUse));
     }
     delete_objects_if_orphaned(&state, &media).await;
     Ok(StatusCode::NO_CONTENT)
@@ -262,9 +363,12 @@ async fn delete_objects_if_orphaned(state: &AppState, media: &MediaRow) {
 
 /// Query of a signed URL. `download` is not signed: it only changes how the browser saves
 /// what the signature already grants.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct Signed {
+    /// Expiry, in unix seconds.
     exp: Option<String>,
+    /// HMAC-SHA256 of the media id, the variant and `exp`, base64url.
     sig: Option<String>,
     /// `1`: answer `Content-Disposition: attachment` with the media's file name.
     download: Option<String>,
@@ -302,6 +406,21 @@ fn content_disposition(media: &MediaRow, extension: &str) -> String {
 /// `GET /files/{media_id}/{variant}?exp=&sig=`: one variant's bytes, for `<img>` tags. The
 /// signature is the authorisation (no bearer token). Cached privately for as long as the URL
 /// stays valid; the ETag is the content hash, so revalidation is a 304.
+#[utoipa::path(
+    get,
+    path = "/files/{media_id}/{variant}",
+    tag = "media",
+    security(()),
+    params(
+        ("media_id" = String, Path, description = "The media id"),
+        ("variant" = String, Path, description = "`original`, `preview` or `thumbnail`"),
+        Signed,
+    ),
+    responses(
+        (status = 200, description = "The file (`Range` is honoured: 206)", content_type = "image/*"),
+        (status = 304, description = "Not modified (`If-None-Match`)"),
+    )
+)]
 async fn file(
     State(state): State<AppState>,
     Path((media_id, variant)): Path<(String, String)>,
@@ -314,13 +433,7 @@ async fn file(
         "thumbnail" => VariantKind::Thumbnail,
         _ => return Err(ApiError::not_found()),
     };
-    let invalid = || {
-        ApiError::new(
-            StatusCode::FORBIDDEN,
-            "invalid_signature",
-            "This image link is not valid",
-        )
-    };
+    let invalid = || ApiError::new(ErrorCode::InvalidSignature);
     let Ok(Query(signed)) = query else {
         return Err(invalid());
     };
@@ -337,11 +450,7 @@ async fn file(
         Ok(remaining) => remaining,
         Err(SignatureError::Invalid) => return Err(invalid()),
         Err(SignatureError::Expired) => {
-            return Err(ApiError::new(
-                StatusCode::FORBIDDEN,
-                "url_expired",
-                "This image link has expired; reload the page",
-            ));
+            return Err(ApiError::new(ErrorCode::UrlExpired));
         }
     };
     let media = db::media::find(&state.db, &parse_id(&media_id)?)
@@ -412,12 +521,7 @@ async fn file(
                     .into_response());
             }
             Some(Err(())) => {
-                let mut response = ApiError::new(
-                    StatusCode::RANGE_NOT_SATISFIABLE,
-                    "range_not_satisfiable",
-                    "The requested byte range is outside the file",
-                )
-                .into_response();
+                let mut response = ApiError::new(ErrorCode::RangeNotSatisfiable).into_response();
                 if let Ok(value) = format!("bytes */{size}").parse() {
                     response.headers_mut().insert(header::CONTENT_RANGE, value);
                 }

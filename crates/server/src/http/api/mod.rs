@@ -14,53 +14,84 @@ pub mod heatmaps;
 pub mod input;
 pub mod locations;
 pub mod media;
+pub mod openapi;
 pub mod reports;
 pub mod shares;
 pub mod signing;
 pub mod simulations;
 
+use std::sync::OnceLock;
+
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
+use axum::http::header;
+use axum::response::IntoResponse;
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 pub use error::ApiError;
 
+use crate::codes::ErrorCode;
 use crate::state::AppState;
 
-/// Routes of this module (to be nested under `/api/v1`). JSON bodies are limited to
-/// `REGARD_MAX_BODY_BYTES`; `POST /media` has its own, larger limit.
-pub fn router(state: &AppState) -> Router<AppState> {
-    Router::new()
+/// Every route of this module with its documentation. JSON bodies are limited to
+/// `max_body_bytes`; `POST /media` has its own limit, `max_upload_bytes`.
+fn routes(max_body_bytes: usize, max_upload_bytes: usize) -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(openapi::ApiDoc::openapi())
         .merge(creatives::router())
         .merge(locations::router())
-        .merge(heatmaps::router())
-        .merge(aois::router())
-        .merge(benchmarks::router())
-        .merge(shares::router())
+        .merge(heatmaps::router().into())
+        .merge(aois::router().into())
+        .merge(benchmarks::router().into())
+        .merge(shares::router().into())
         .merge(reports::router())
         .merge(exports::router())
-        .merge(shares::public_router())
-        .merge(simulations::router())
+        .merge(shares::public_router().into())
+        .merge(simulations::router().into())
         .merge(events::router())
         .merge(assistant::router())
-        .fallback(not_found)
-        .layer(DefaultBodyLimit::max(state.config.max_body_bytes))
+        .routes(routes!(openapi_json))
+        .layer(DefaultBodyLimit::max(max_body_bytes))
         // Merged after the layer above so its own body limit is the only one that applies.
-        .merge(media::router(state))
+        .merge(media::router(max_upload_bytes))
+}
+
+/// Routes of this module (to be nested under `/api/v1`).
+pub fn router(state: &AppState) -> Router<AppState> {
+    let (router, _) = routes(
+        state.config.max_body_bytes,
+        media::upload_body_limit(state.config.media_max_bytes),
+    )
+    .split_for_parts();
+    router
+        .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
 }
 
+/// The OpenAPI document of `/api/v1`.
+pub fn openapi() -> serde_json::Value {
+    openapi::finish(routes(0, 0).into_openapi())
+}
+
+/// `GET /openapi.json`: the OpenAPI 3.1 document of this API.
+#[utoipa::path(
+    get,
+    path = "/openapi.json",
+    tag = "meta",
+    security(()),
+    responses((status = 200, description = "This document", content_type = "application/json"))
+)]
+async fn openapi_json() -> impl IntoResponse {
+    static DOCUMENT: OnceLock<String> = OnceLock::new();
+    let text = DOCUMENT.get_or_init(|| openapi::to_json(&openapi()));
+    ([(header::CONTENT_TYPE, "application/json")], text.as_str())
+}
+
 async fn method_not_allowed() -> ApiError {
-    ApiError::new(
-        axum::http::StatusCode::METHOD_NOT_ALLOWED,
-        "method_not_allowed",
-        "This endpoint does not accept this method",
-    )
+    ApiError::new(ErrorCode::MethodNotAllowed)
 }
 
 async fn not_found() -> ApiError {
-    ApiError::new(
-        axum::http::StatusCode::NOT_FOUND,
-        "not_found",
-        "No such API endpoint",
-    )
+    ApiError::new(ErrorCode::NotFound)
 }

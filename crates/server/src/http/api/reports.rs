@@ -5,15 +5,17 @@
 
 use std::collections::HashMap;
 
-use axum::Router;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use utoipa::IntoParams;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::error::ApiError;
 use super::input::{ApiUser, parse_id};
 use crate::assistant::Locale;
+use crate::codes::FieldCode;
 use crate::db::heatmaps::{self as hdb, ItemRow};
 use crate::db::{self};
 use crate::reports::{Report, pdf};
@@ -21,8 +23,20 @@ use crate::state::AppState;
 use crate::storage::StorageKey;
 
 /// Routes of this module.
-pub fn router() -> Router<AppState> {
-    Router::new().route("/heatmaps/{id}/report.pdf", get(report))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(report))
+}
+
+/// The query of `GET /heatmaps/{id}/report.pdf`.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)] // Read from the query map in `report`; this type describes it.
+struct ReportQuery {
+    /// The report's language: `fr` (the default) or `en`.
+    #[param(inline)]
+    lang: Option<Locale>,
+    /// Comma-separated image ids: only these, in this order (all images by default).
+    items: Option<String>,
 }
 
 /// ASCII letters, digits and single dashes from a name, at most 60 characters (file names).
@@ -91,6 +105,14 @@ pub(super) async fn load_images<'a>(
     Ok(images)
 }
 
+/// `GET /heatmaps/{id}/report.pdf`: the heatmap's report, A4 PDF.
+#[utoipa::path(
+    get,
+    path = "/heatmaps/{id}/report.pdf",
+    tag = "deliverables",
+    params(("id" = String, Path, description = "The heatmap's id"), ReportQuery),
+    responses((status = 200, description = "The report", content_type = "application/pdf", body = Vec<u8>))
+)]
 async fn report(
     State(state): State<AppState>,
     user: ApiUser,
@@ -119,7 +141,7 @@ async fn report(
                     chosen.push(item.clone())
                 }
                 Some(_) => {}
-                None => return Err(ApiError::field("items", "not_found")),
+                None => return Err(ApiError::field("items", FieldCode::NotFound)),
             }
         }
         found.items = chosen;

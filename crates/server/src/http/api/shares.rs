@@ -20,6 +20,7 @@ use super::heatmaps::heatmap_json;
 use super::input::{ApiUser, JsonObject, Patch, parse_id, rfc3339};
 use super::media::now_secs;
 use crate::auth::tokens::{REFRESH_TOKEN_LENGTH, is_well_formed, random_token};
+use crate::codes::{ErrorCode, FieldCode};
 use crate::db::heatmaps as hdb;
 use crate::db::shares::{self as sdb, ShareRow};
 use crate::db::{self};
@@ -76,7 +77,7 @@ async fn create(
     let days = match fields.integer("expires_in_days") {
         Patch::Value(days) if (1..=MAX_DAYS).contains(&days) => days,
         Patch::Value(_) => {
-            fields.error("expires_in_days", "out_of_range");
+            fields.error("expires_in_days", FieldCode::OutOfRange);
             DEFAULT_DAYS
         }
         Patch::Null | Patch::Absent => DEFAULT_DAYS,
@@ -144,11 +145,7 @@ async fn open(
         .await?
         .ok_or_else(ApiError::not_found)?;
     if share.expires_at <= db::now_ms() {
-        return Err(ApiError::new(
-            StatusCode::GONE,
-            "share_expired",
-            "This share link has expired",
-        ));
+        return Err(ApiError::new(ErrorCode::ShareExpired));
     }
     let found = hdb::find_owned(&state.db, &share.owner_id, &share.heatmap_id)
         .await?

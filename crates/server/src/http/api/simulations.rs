@@ -19,6 +19,7 @@ use super::error::ApiError;
 use super::input::{ApiUser, Fields, JsonObject, ListQuery, Patch, parse_id, rfc3339};
 use super::locations::{Point, parse_quad, quad_json};
 use super::media::{media_json, now_secs, release};
+use crate::codes::{ErrorCode, FieldCode};
 use crate::db::creatives::CreativeWithMedia;
 use crate::db::heatmaps::{self as hdb, HeatmapRow, NewItem};
 use crate::db::locations::LocationWithPhoto;
@@ -159,7 +160,7 @@ fn id_field(fields: &mut Fields, key: &str) -> Patch<String> {
         Patch::Value(raw) => match uuid::Uuid::parse_str(&raw) {
             Ok(id) => Patch::Value(id.hyphenated().to_string()),
             Err(_) => {
-                fields.error(key, "not_found");
+                fields.error(key, FieldCode::NotFound);
                 Patch::Absent
             }
         },
@@ -175,7 +176,7 @@ async fn find_creative(
 ) -> Result<Option<CreativeWithMedia>, ApiError> {
     let found = db::creatives::find(&state.db, user.id(), id).await?;
     if found.is_none() {
-        fields.error("creative_id", "not_found");
+        fields.error("creative_id", FieldCode::NotFound);
     }
     Ok(found)
 }
@@ -190,11 +191,11 @@ async fn find_location(
 ) -> Result<Option<LocationWithPhoto>, ApiError> {
     match db::locations::find(&state.db, user.id(), id).await? {
         None => {
-            fields.error(key, "not_found");
+            fields.error(key, FieldCode::NotFound);
             Ok(None)
         }
         Some(found) if found.photo.is_none() => {
-            fields.error(key, "requires_photo");
+            fields.error(key, FieldCode::RequiresPhoto);
             Ok(None)
         }
         Some(found) => Ok(Some(found)),
@@ -206,11 +207,11 @@ fn read_fit(fields: &mut Fields) -> Option<String> {
     match fields.text("fit", 16, false) {
         Patch::Value(fit) if FITS.contains(&fit.as_str()) => Some(fit),
         Patch::Value(_) => {
-            fields.error("fit", "invalid_value");
+            fields.error("fit", FieldCode::InvalidValue);
             None
         }
         Patch::Null => {
-            fields.error("fit", "required");
+            fields.error("fit", FieldCode::Required);
             None
         }
         Patch::Absent => None,
@@ -228,11 +229,11 @@ fn read_background(fields: &mut Fields) -> Option<String> {
             Some(text.to_ascii_lowercase())
         }
         Patch::Value(_) => {
-            fields.error("background", "invalid_value");
+            fields.error("background", FieldCode::InvalidValue);
             None
         }
         Patch::Null => {
-            fields.error("background", "required");
+            fields.error("background", FieldCode::Required);
             None
         }
         Patch::Absent => None,
@@ -248,7 +249,7 @@ fn read_adjustments(fields: &mut Fields, current: &Adjustments) -> Option<Adjust
         Patch::Null => return Some(default_adjustments()),
         Patch::Value(Value::Object(map)) => map,
         Patch::Value(_) => {
-            fields.error("adjustments", "invalid_type");
+            fields.error("adjustments", FieldCode::InvalidType);
             return None;
         }
     };
@@ -273,15 +274,15 @@ fn read_adjustments(fields: &mut Fields, current: &Adjustments) -> Option<Adjust
         match (key.as_str(), range, &value) {
             (_, Some(range), Value::Number(n)) => match n.as_f64() {
                 Some(v) if range.contains(&v) => {}
-                _ => bad(fields, "out_of_range"),
+                _ => bad(fields, FieldCode::OutOfRange),
             },
-            (_, Some(_), _) => bad(fields, "invalid_type"),
+            (_, Some(_), _) => bad(fields, FieldCode::InvalidType),
             ("auto_match", _, Value::Bool(_)) => {}
-            ("auto_match", _, _) => bad(fields, "invalid_type"),
+            ("auto_match", _, _) => bad(fields, FieldCode::InvalidType),
             ("night", _, Value::Null) => {}
             ("night", _, Value::String(s)) if s == "backlit" || s == "led" => {}
-            ("night", _, _) => bad(fields, "invalid_value"),
-            _ => bad(fields, "unknown_field"),
+            ("night", _, _) => bad(fields, FieldCode::InvalidValue),
+            _ => bad(fields, FieldCode::UnknownField),
         }
         merged.insert(key, value);
     }
@@ -291,7 +292,7 @@ fn read_adjustments(fields: &mut Fields, current: &Adjustments) -> Option<Adjust
     match serde_json::from_value(Value::Object(merged)) {
         Ok(adjustments) => Some(adjustments),
         Err(_) => {
-            fields.error("adjustments", "invalid_value");
+            fields.error("adjustments", FieldCode::InvalidValue);
             None
         }
     }
@@ -303,7 +304,7 @@ fn read_render(fields: &mut Fields) -> bool {
         Patch::Value(Value::Bool(render)) => render,
         Patch::Absent | Patch::Null => true,
         Patch::Value(_) => {
-            fields.error("render", "invalid_type");
+            fields.error("render", FieldCode::InvalidType);
             true
         }
     }
@@ -350,7 +351,7 @@ async fn read_settings(
     match id_field(fields, "mask_media_id") {
         Patch::Value(id) => match db::media::find_owned(&state.db, user.id(), &id).await? {
             Some(media) if media.kind == "upload" => row.mask_media_id = Some(media.id),
-            _ => fields.error("mask_media_id", "not_found"),
+            _ => fields.error("mask_media_id", FieldCode::NotFound),
         },
         Patch::Null => row.mask_media_id = None,
         Patch::Absent => {}
@@ -369,13 +370,13 @@ fn check_render_quad(fields: &mut Fields, row: &SimulationRow, location: &Locati
         .as_deref()
         .or(location.location.panel_quad.as_deref());
     let Some(quad) = text.and_then(job::parse_quad) else {
-        fields.error("quad", "required");
+        fields.error("quad", FieldCode::Required);
         return;
     };
     if let Some(photo) = &location.photo
         && area_px(&quad, photo.width, photo.height) < MIN_QUAD_AREA_PX
     {
-        fields.error("quad", "too_small");
+        fields.error("quad", FieldCode::TooSmall);
     }
 }
 
@@ -457,7 +458,7 @@ async fn create(
         Patch::Value(id) => find_creative(&state, &user, &mut fields, &id).await?,
         _ => {
             if !fields.has_error("creative_id") {
-                fields.error("creative_id", "required");
+                fields.error("creative_id", FieldCode::Required);
             }
             None
         }
@@ -466,7 +467,7 @@ async fn create(
         Patch::Value(id) => find_location(&state, &user, &mut fields, "location_id", &id).await?,
         _ => {
             if !fields.has_error("location_id") {
-                fields.error("location_id", "required");
+                fields.error("location_id", FieldCode::Required);
             }
             None
         }
@@ -527,7 +528,7 @@ async fn batch(
         Patch::Value(id) => find_creative(&state, &user, &mut fields, &id).await?,
         _ => {
             if !fields.has_error("creative_id") {
-                fields.error("creative_id", "required");
+                fields.error("creative_id", FieldCode::Required);
             }
             None
         }
@@ -543,9 +544,9 @@ async fn batch(
         check_render_quad(&mut probe, &template, &location);
         if probe.has_error("quad") {
             let code = if location.location.panel_quad.is_none() {
-                "requires_quad"
+                FieldCode::RequiresQuad
             } else {
-                "too_small"
+                FieldCode::TooSmall
             };
             fields.error("location_ids", code);
             break;
@@ -650,14 +651,14 @@ async fn update(
     let mut row = before.clone();
     match fields.text("name", MAX_NAME, false) {
         Patch::Value(name) => row.name = name,
-        Patch::Null => fields.error("name", "required"),
+        Patch::Null => fields.error("name", FieldCode::Required),
         Patch::Absent => {}
     }
     let render = match fields.raw("render") {
         Patch::Value(Value::Bool(render)) => Some(render),
         Patch::Absent | Patch::Null => None,
         Patch::Value(_) => {
-            fields.error("render", "invalid_type");
+            fields.error("render", FieldCode::InvalidType);
             None
         }
     };
@@ -673,13 +674,13 @@ async fn update(
                 row.creative_id = id;
             }
         }
-        Patch::Null => fields.error("creative_id", "required"),
+        Patch::Null => fields.error("creative_id", FieldCode::Required),
         Patch::Absent => {}
     }
     let location = match location_id {
         Patch::Value(id) => find_location(&state, &user, &mut fields, "location_id", &id).await?,
         Patch::Null => {
-            fields.error("location_id", "required");
+            fields.error("location_id", FieldCode::Required);
             None
         }
         Patch::Absent => db::locations::find(&state.db, user.id(), &row.location_id).await?,
@@ -771,7 +772,7 @@ async fn render(
         Some(location) if location.photo.is_some() => {
             check_render_quad(&mut fields, &view.sim, &location)
         }
-        _ => fields.error("location_id", "requires_photo"),
+        _ => fields.error("location_id", FieldCode::RequiresPhoto),
     }
     fields.finish()?;
     let token = uuid::Uuid::new_v4().to_string();
@@ -789,11 +790,7 @@ async fn render(
     {
         Render::NotFound => return Err(ApiError::not_found()),
         Render::AlreadyRendering => {
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                "already_rendering",
-                "This simulation is already being rendered",
-            ));
+            return Err(ApiError::new(ErrorCode::AlreadyRendering));
         }
         Render::Queued => {}
     }
@@ -812,13 +809,7 @@ async fn attention(
     Path(id): Path<String>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let view = find(&state, &user, &id).await?;
-    let not_rendered = || {
-        ApiError::new(
-            StatusCode::CONFLICT,
-            "not_rendered",
-            "This simulation has no render to analyse yet",
-        )
-    };
+    let not_rendered = || ApiError::new(ErrorCode::NotRendered);
     let output: &MediaRow = view.output.as_ref().ok_or_else(not_rendered)?;
     let location_quad = view.location.as_ref().and_then(|l| l.panel_quad.as_deref());
     let aoi = view

@@ -5,16 +5,12 @@
 //! the session once on a 401, as for every API call.
 import { createParser } from 'eventsource-parser';
 
-import { ApiError, authorizedFetch, errorFromBody } from '@/lib/api';
+import { ApiError, authorizedFetch, errorFromBody, type Schemas } from '@/lib/api';
 
-export type ChatRole = 'user' | 'assistant';
-export type ChatLink = { label: string; href: string };
-export type ChatReply = { answer: string; links: ChatLink[]; intent: string };
-export type ChatRequest = {
-  messages: { role: ChatRole; content: string }[];
-  locale: 'fr' | 'en';
-  path: string;
-};
+export type ChatRole = Schemas['Role'];
+export type ChatLink = Schemas['Link'];
+export type ChatReply = Schemas['Reply'];
+export type ChatRequest = Schemas['ChatRequest'];
 
 /** Longest message the server accepts, in characters. */
 export const MAX_MESSAGE_LENGTH = 2000;

@@ -2,20 +2,11 @@
 //! mutation invalidates the `['creatives']` prefix (list and details).
 import { infiniteQueryOptions, type InfiniteData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { apiFetch, queryString, type Media, type Page } from '@/lib/api';
+import type { operations } from '@/api/schema';
+import { apiFetch, queryString, type Page, type Schemas } from '@/lib/api';
 
-export type Creative = {
-  id: string;
-  name: string;
-  brand: string | null;
-  campaign: string | null;
-  notes: string | null;
-  media: Media;
-  created_at: string;
-  updated_at: string;
-  /** On GET/POST/PATCH of one creative: simulations its deletion would also delete. */
-  simulation_count?: number;
-};
+/** A creative (generated from the API document). */
+export type Creative = Schemas['Creative'];
 
 export type CreativePatch = Partial<Pick<Creative, 'name' | 'brand' | 'campaign' | 'notes'>>;
 
@@ -64,8 +55,8 @@ export function useDeleteCreative() {
 }
 
 /** The library's orders (`GET /creatives?sort=`). */
-export const CREATIVE_SORTS = ['newest', 'oldest', 'name', 'name_desc', 'largest', 'smallest'] as const;
-export type CreativeSort = (typeof CREATIVE_SORTS)[number];
+export type CreativeSort = NonNullable<NonNullable<operations['creatives_list']['parameters']['query']>['sort']>;
+export const CREATIVE_SORTS = ['newest', 'oldest', 'name', 'name_desc', 'largest', 'smallest'] as const satisfies readonly CreativeSort[];
 
 /** What the library shows: search text, brand and campaign filters, order. */
 export type CreativeFilters = { q: string; brand: string; campaign: string; sort: CreativeSort };
@@ -86,12 +77,12 @@ export function creativesInfiniteQueryOptions(filters: CreativeFilters = NO_FILT
   });
 }
 
-export type Facet = { name: string; count: number };
+export type Facet = Schemas['Facet'];
 
 /** The brands and campaigns of the user's creatives, for the filters. */
 export function creativeFacetsQueryOptions() {
   return queryOptions({
     queryKey: [...creativeKeys.all, 'facets'] as const,
-    queryFn: ({ signal }) => apiFetch<{ brands: Facet[]; campaigns: Facet[] }>('/creatives/facets', { signal }),
+    queryFn: ({ signal }) => apiFetch<Schemas['Facets']>('/creatives/facets', { signal }),
   });
 }

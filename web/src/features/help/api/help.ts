@@ -2,11 +2,11 @@
 //! assistant answers from, rendered to HTML by the server.
 import { queryOptions } from '@tanstack/react-query';
 
-import { apiFetch } from '@/lib/api';
+import { apiFetch, type Schemas } from '@/lib/api';
 
-export type HelpLanguage = 'fr' | 'en';
-export type HelpSummary = { slug: string; title: string; summary: string };
-export type HelpArticle = HelpSummary & { locale: HelpLanguage; html: string };
+export type HelpLanguage = Schemas['Locale'];
+export type HelpSummary = Schemas['HelpSummary'];
+export type HelpArticle = Schemas['HelpArticle'];
 
 export function helpLanguage(language: string): HelpLanguage {
   return language.startsWith('en') ? 'en' : 'fr';

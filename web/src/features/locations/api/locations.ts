@@ -2,10 +2,9 @@
 //! mutation invalidates the `['locations']` prefix (lists and details).
 import { infiniteQueryOptions, type InfiniteData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { apiFetch, queryString, type Media, type Page } from '@/lib/api';
+import { apiFetch, queryString, type Page, type Schemas } from '@/lib/api';
 
-import type { Point } from '@/lib/quad';
-
+export type LocationFormat = Schemas['PanelFormat'];
 export const FORMATS = [
   'billboard_4x3',
   'billboard_12m2',
@@ -14,8 +13,7 @@ export const FORMATS = [
   'digital_screen',
   'shop_window',
   'other',
-] as const;
-export type LocationFormat = (typeof FORMATS)[number];
+] as const satisfies readonly LocationFormat[];
 
 /**
  * The formats the form offers. `billboard_12m2` is the same panel as `billboard_4x3` (4 m × 3 m
@@ -31,32 +29,11 @@ export const FORMAT_SIZES: Partial<Record<LocationFormat, { width: number; heigh
   bus_shelter: { width: 120, height: 176 },
 };
 
-export const ILLUMINATIONS = ['none', 'front', 'back', 'digital'] as const;
-export type Illumination = (typeof ILLUMINATIONS)[number];
+export type Illumination = Schemas['Illumination'];
+export const ILLUMINATIONS = ['none', 'front', 'back', 'digital'] as const satisfies readonly Illumination[];
 
-export type Location = {
-  id: string;
-  name: string;
-  address: string | null;
-  city: string | null;
-  postal_code: string | null;
-  country: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  format: LocationFormat;
-  panel_width_cm: number | null;
-  panel_height_cm: number | null;
-  illumination: Illumination;
-  orientation_deg: number | null;
-  photo_media_id: string | null;
-  photo: Media | null;
-  panel_quad: Point[] | null;
-  notes: string | null;
-  created_at: string;
-  updated_at: string;
-  /** Simulations a deletion would also delete, when the server reports it. */
-  simulation_count?: number;
-};
+/** A location (generated from the API document). */
+export type Location = Schemas['Location'];
 
 /** The writable fields (POST body; PATCH sends the same, null clearing a field). */
 export type LocationInput = Omit<Location, 'id' | 'photo' | 'created_at' | 'updated_at' | 'simulation_count'>;

@@ -1,0 +1,202 @@
+//! The OpenAPI 3.1 document of `/api/v1`, served at `GET /api/v1/openapi.json`.
+//!
+//! The paths come from the handlers' `#[utoipa::path]` annotations, registered with their
+//! routes through `utoipa_axum`'s `routes!` (so a route cannot be served without being
+//! documented); the schemas from the body types' `ToSchema`. [`ApiDoc`] adds what is common:
+//! the bearer security scheme, the error body as every operation's `default` answer, and the
+//! three code tables. The web app's API types are generated from this document
+//! (`web/src/api/openapi.json` → `web/src/api/schema.d.ts`); `tests/openapi.rs` fails when the
+//! checked-in copy differs from what the server serves.
+
+use serde_json::Value;
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
+use utoipa::{Modify, OpenApi};
+
+use super::error::ErrorBody;
+use crate::codes::{ErrorCode, FieldCode, JobErrorCode};
+
+/// Name of the bearer-token security scheme.
+pub const BEARER: &str = "bearer";
+
+/// The parts of the document that no handler gives.
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Regard API",
+        version = "1",
+        description = "The domain API of Regard: media, creatives, locations, simulations, \
+            attention heatmaps and the assistant. Every answer is JSON unless the operation \
+            says otherwise; every error is an `ErrorBody` whose `code` is one of `ErrorCode`. \
+            Authentication: the access token of a GoTrue session (`/auth/v1`) as a bearer \
+            token.",
+        license(name = "Proprietary")
+    ),
+    servers((url = "/api/v1")),
+    components(schemas(ErrorBody, ErrorCode, FieldCode, JobErrorCode)),
+    security(("bearer" = [])),
+    tags(
+        (name = "media", description = "Uploaded images and their signed file links"),
+        (name = "creatives", description = "The ad images of the library"),
+        (name = "locations", description = "Out-of-home sites: photo, panel corners, address"),
+        (name = "simulations", description = "A creative placed on a location's panel"),
+        (name = "heatmaps", description = "Attention heatmaps and their images"),
+        (name = "areas", description = "Areas of interest on a heatmap image"),
+        (name = "deliverables", description = "Exports, reports and share links"),
+        (name = "events", description = "The live event stream"),
+        (name = "assistant", description = "The chat assistant and the help articles"),
+        (name = "meta", description = "This document")
+    )
+)]
+pub struct ApiDoc;
+
+/// Adds the bearer scheme and the shared error answer to every operation: run on the whole
+/// document, once the routers' paths are in it (by [`finish`]).
+struct Common;
+
+impl Modify for Common {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            BEARER,
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("JWT")
+                    .description(Some(
+                        "The access token of a session from `/auth/v1` (`Authorization: Bearer …`)",
+                    ))
+                    .build(),
+            ),
+        );
+        components.responses.insert(
+            "Error".to_owned(),
+            RefOr::T(
+                ResponseBuilder::new()
+                    .description(
+                        "An error: the status and `code` come from `ErrorCode`; \
+                         `validation_failed` lists the fields in `details.fields`",
+                    )
+                    .content(
+                        "application/json",
+                        ContentBuilder::new()
+                            .schema(Some(Ref::from_schema_name("ErrorBody")))
+                            .build(),
+                    )
+                    .build(),
+            ),
+        );
+        for item in openapi.paths.paths.values_mut() {
+            for operation in [
+                &mut item.get,
+                &mut item.post,
+                &mut item.put,
+                &mut item.patch,
+                &mut item.delete,
+            ]
+            .into_iter()
+            .flatten()
+            {
+                operation
+                    .responses
+                    .responses
+                    .entry("default".to_owned())
+                    .or_insert_with(|| RefOr::Ref(Ref::from_response_name("Error")));
+            }
+        }
+    }
+}
+
+/// The finished document: [`Common`]'s additions, then two rules the derive cannot express.
+///
+/// - Each `operationId` is `<tag>_<handler>` (`creatives_list`), unique across the API;
+///   `utoipa` would give the bare handler name, which several modules share.
+/// - In every schema an answer uses, every property is required: serde writes `None` as
+///   `null`, never leaves a key out (no response type skips a field), so a client can count on
+///   each key being there. Request bodies keep their optional fields.
+pub fn finish(mut doc: utoipa::openapi::OpenApi) -> Value {
+    Common.modify(&mut doc);
+    let mut value = serde_json::to_value(&doc).expect("an OpenAPI document always serialises");
+    name_operations(&mut value);
+    require_answer_fields(&mut value);
+    value
+}
+
+/// The document as served, pretty-printed with a final newline (the form checked in).
+pub fn to_json(doc: &Value) -> String {
+    let mut text = serde_json::to_string_pretty(doc).expect("JSON values always serialise");
+    text.push('\n');
+    text
+}
+
+const METHODS: [&str; 5] = ["get", "post", "put", "patch", "delete"];
+
+fn operations_mut(doc: &mut Value) -> impl Iterator<Item = &mut Value> {
+    doc["paths"]
+        .as_object_mut()
+        .into_iter()
+        .flat_map(|paths| paths.values_mut())
+        .flat_map(|item| {
+            item.as_object_mut()
+                .into_iter()
+                .flat_map(|item| item.iter_mut())
+                .filter(|(method, _)| METHODS.contains(&method.as_str()))
+                .map(|(_, operation)| operation)
+        })
+}
+
+fn name_operations(doc: &mut Value) {
+    for operation in operations_mut(doc) {
+        let tag = operation["tags"][0].as_str().unwrap_or("api").to_owned();
+        if let Some(id) = operation["operationId"].as_str() {
+            operation["operationId"] = Value::String(format!("{tag}_{id}"));
+        }
+    }
+}
+
+/// The schema names `value` refers to (`#/components/schemas/<name>`), anywhere inside it.
+fn collect_refs(value: &Value, into: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            if let Some(name) = map
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| r.strip_prefix("#/components/schemas/"))
+            {
+                into.push(name.to_owned());
+            }
+            map.values().for_each(|v| collect_refs(v, into));
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_refs(v, into)),
+        _ => {}
+    }
+}
+
+fn require_answer_fields(doc: &mut Value) {
+    // The schemas the success answers name, and everything they name in turn.
+    let mut pending = Vec::new();
+    for operation in operations_mut(doc) {
+        if let Some(responses) = operation["responses"].as_object() {
+            for (status, response) in responses {
+                if status.starts_with('2') {
+                    collect_refs(response, &mut pending);
+                }
+            }
+        }
+    }
+    pending.push("ErrorBody".to_owned());
+    let mut answered = std::collections::BTreeSet::new();
+    while let Some(name) = pending.pop() {
+        if answered.insert(name.clone()) {
+            collect_refs(&doc["components"]["schemas"][&name], &mut pending);
+        }
+    }
+    for name in answered {
+        let schema = &mut doc["components"]["schemas"][&name];
+        let Some(properties) = schema["properties"].as_object() else {
+            continue;
+        };
+        let all: Vec<Value> = properties.keys().cloned().map(Value::String).collect();
+        schema["required"] = Value::Array(all);
+    }
+}
