@@ -140,3 +140,28 @@ fn answers_have_every_field_and_requests_keep_their_optional_ones() {
     // A request body: only what must be sent.
     assert_eq!(required("NewCreative"), ["media_id"]);
 }
+
+/// Routes are registered with their documentation (`utoipa_axum`'s `routes!`), so none can be
+/// served undocumented: no module of `/api/v1` adds a plain axum route.
+#[test]
+fn no_api_route_bypasses_the_document() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/http/api");
+    let mut modules = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "rs") {
+            modules += 1;
+            let text = std::fs::read_to_string(&path)
+                .unwrap()
+                .replace("OpenApiRouter", "");
+            for forbidden in [".route(", "Router::new()", "axum::routing"] {
+                assert!(
+                    !text.contains(forbidden),
+                    "{} uses {forbidden}: register routes with `.routes(routes!(…))`",
+                    path.display()
+                );
+            }
+        }
+    }
+    assert!(modules > 10);
+}

@@ -130,6 +130,84 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/heatmaps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /heatmaps?limit=&cursor=&q=` → `{items, next_cursor}`, newest first. */
+        get: operations["heatmaps_list"];
+        put?: never;
+        /** `POST /heatmaps {name, media_ids}` → 202 with the heatmap and its queued items. */
+        post: operations["heatmaps_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/heatmaps/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /heatmaps/{id}` → the heatmap with its items. */
+        get: operations["heatmaps_get_one"];
+        put?: never;
+        post?: never;
+        /**
+         * `DELETE /heatmaps/{id}` → 204. Queued work is cancelled with the rows; a worker busy with
+         *     an item finds it gone when it saves, and removes what it stored.
+         */
+        delete: operations["heatmaps_delete_one"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/heatmaps/{id}/aois/copy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `POST /heatmaps/{id}/aois/copy {from_item_id, aoi_ids?, to_item_ids?}` → 200 with the
+         *     heatmap. Each chosen area of `from_item_id` (all by default) is put on each target item
+         *     (every other item by default) at the same relative position; a target's area of the same
+         *     name takes the copied shape. One transaction: all or nothing.
+         */
+        post: operations["areas_copy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/heatmaps/{id}/benchmarks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /heatmaps/{id}/benchmarks`. */
+        get: operations["heatmaps_benchmarks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/heatmaps/{id}/compare.png": {
         parameters: {
             query?: never;
@@ -145,6 +223,41 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/heatmaps/{id}/items/{item_id}/aois": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** `POST /heatmaps/{id}/items/{item_id}/aois {name, rect | points}` → 201 with the area. */
+        post: operations["areas_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/heatmaps/{id}/items/{item_id}/aois/{aoi_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** `DELETE /heatmaps/{id}/items/{item_id}/aois/{aoi_id}` → 204. */
+        delete: operations["areas_delete_one"];
+        options?: never;
+        head?: never;
+        /** `PATCH /heatmaps/{id}/items/{item_id}/aois/{aoi_id} {name?, rect? | points?}` → 200. */
+        patch: operations["areas_update"];
         trace?: never;
     };
     "/heatmaps/{id}/items/{item_id}/export.png": {
@@ -164,6 +277,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/heatmaps/{id}/items/{item_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `POST /heatmaps/{id}/items/{item_id}/retry` → 202 with the item, queued again; 409
+         *     `not_failed` unless the item failed.
+         */
+        post: operations["heatmaps_retry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/heatmaps/{id}/report.pdf": {
         parameters: {
             query?: never;
@@ -176,6 +309,41 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/heatmaps/{id}/shares": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /heatmaps/{id}/shares` → `{items}`, newest first, expired ones included (tokens never). */
+        get: operations["deliverables_list"];
+        put?: never;
+        /** `POST /heatmaps/{id}/shares {expires_in_days?}` → 201 `{id, token, path, expires_at, …}`. */
+        post: operations["deliverables_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/heatmaps/{id}/shares/{share_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** `DELETE /heatmaps/{id}/shares/{share_id}` → 204: the link stops working at once. */
+        delete: operations["deliverables_revoke"];
         options?: never;
         head?: never;
         patch?: never;
@@ -301,6 +469,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/media/{id}/heatmap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * `GET /media/{id}/heatmap` → `{media, heatmap, item}`: the latest item made from this image
+         *     (`heatmap` and `item` null when there is none yet).
+         */
+        get: operations["heatmaps_for_media"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -318,10 +506,285 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/shared/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * `GET /shared/{token}` (no account) → `{heatmap, expires_at}`: the heatmap JSON with its
+         *     items, as its owner sees it. 404 `not_found` for a token that is not (or no longer) a link;
+         *     410 `share_expired` once it has expired.
+         */
+        get: operations["deliverables_open"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simulations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /simulations?limit=&cursor=&q=&creative_id=&location_id=` → `{items, next_cursor}`. */
+        get: operations["simulations_list"];
+        put?: never;
+        /** `POST /simulations` → 201 (`queued`, or `draft` with `render: false`). */
+        post: operations["simulations_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simulations/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `POST /simulations/batch {creative_id, location_ids, fit?, adjustments?, background?}` →
+         *     201 `{items}`: one queued simulation per location, in the given order, in one transaction.
+         */
+        post: operations["simulations_batch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simulations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /simulations/{id}`. */
+        get: operations["simulations_get_one"];
+        put?: never;
+        post?: never;
+        /**
+         * `DELETE /simulations/{id}` → 204; its jobs go with it, its output and mask are released
+         *     (a render that a heatmap uses stays there).
+         */
+        delete: operations["simulations_delete_one"];
+        options?: never;
+        head?: never;
+        /**
+         * `PATCH /simulations/{id}`: absent fields stay, `null` clears (`quad`: back to the
+         *     location's; `mask_media_id`: none; `adjustments`: defaults). Any change queues a new render
+         *     (new token: a render in flight is discarded when it saves) unless `render: false`, which
+         *     leaves a `draft` when render settings changed.
+         */
+        patch: operations["simulations_update"];
+        trace?: never;
+    };
+    "/simulations/{id}/attention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `POST /simulations/{id}/attention` → 202 `{heatmap_id}`: a one-image heatmap of the current
+         *     output, with the panel's quad as its area of interest; 409 `not_rendered` without output.
+         */
+        post: operations["simulations_attention"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simulations/{id}/render": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `POST /simulations/{id}/render` → 202, queued again (after a failure, or to redo a draft);
+         *     409 `already_rendering` while queued or rendering.
+         */
+        post: operations["simulations_render"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description How the creative is made to look real (regard_vision's `Adjustments`). In a body, any
+         *     subset: the others keep their values.
+         */
+        AdjustmentsBody: {
+            /** @description Match the creative's exposure and colour cast to the photo around the panel. */
+            auto_match: boolean;
+            /**
+             * Format: float
+             * @description −1 to 1: exposure, ±1.5 stops.
+             */
+            brightness: number;
+            /**
+             * Format: float
+             * @description −1 to 1.
+             */
+            contrast: number;
+            /**
+             * Format: float
+             * @description 0 to 1: a soft specular band.
+             */
+            glare: number;
+            /**
+             * Format: float
+             * @description 0 to 1: 1 is the photo's own noise level.
+             */
+            grain: number;
+            night: null | components["schemas"]["NightMode"];
+            /**
+             * Format: float
+             * @description −1 to 1: −1 is grey.
+             */
+            saturation: number;
+            /**
+             * Format: float
+             * @description −1 to 1: negative blurs, positive sharpens.
+             */
+            sharpness: number;
+            /**
+             * Format: float
+             * @description −1 to 1: cooler to warmer.
+             */
+            warmth: number;
+        };
+        /** @description An area of interest on an image. */
+        Aoi: {
+            attention: null | components["schemas"]["AoiAttention"];
+            /** @description RFC 3339. */
+            created_at: string;
+            id: string;
+            item_id: string;
+            name: string;
+            /** @description The outline (four corners for a rectangle). */
+            points: components["schemas"]["Point"][];
+            /** @description The outline's bounding box. */
+            rect: components["schemas"]["Rect"];
+            shape: components["schemas"]["AoiShapeKind"];
+            /** @description RFC 3339. */
+            updated_at: string;
+        };
+        /** @description What an area of interest receives of its image's attention. */
+        AoiAttention: {
+            /**
+             * Format: double
+             * @description Share of the image's surface the area covers (0..1).
+             */
+            area: number;
+            /**
+             * Format: double
+             * @description `share / area`: 1 is attention in proportion to its size.
+             */
+            relative: number;
+            /** @description Whether that place is among the first few. */
+            seen_early: boolean;
+            /**
+             * Format: int64
+             * @description The place, in the predicted viewing order, of the first hotspot inside the area.
+             */
+            seen_rank: number | null;
+            /**
+             * Format: double
+             * @description Share of all the image's attention inside the area (0..1).
+             */
+            share: number;
+        };
+        /** @description The body of `POST /heatmaps/{id}/aois/copy`. */
+        AoiCopy: {
+            /** @description Which of its areas (all by default). */
+            aoi_ids?: string[] | null;
+            /** @description The image whose areas are copied. */
+            from_item_id: string;
+            /** @description Onto which images (every other one by default). */
+            to_item_ids?: string[] | null;
+        };
+        /**
+         * @description The body of `POST …/aois` (`name` and one of `rect` or `points` required) and of
+         *     `PATCH …/aois/{aoi_id}` (any of them).
+         */
+        AoiInput: {
+            /** @description At most 80 characters, unique on the image. */
+            name?: string | null;
+            /** @description A polygon of 3 to 32 points inside the image, at least 1% of it. */
+            points?: components["schemas"]["Point"][] | null;
+            rect?: null | components["schemas"]["RectInput"];
+        };
+        /**
+         * @description How an area of interest was drawn.
+         * @enum {string}
+         */
+        AoiShapeKind: "rect" | "polygon";
+        /** @description An area of interest's share of attention and where it stands among areas of the same name. */
+        AreaBenchmark: {
+            aoi_id: string;
+            library: null | components["schemas"]["LibraryStanding"];
+            reference: null | components["schemas"]["ReferenceStanding"];
+            /** Format: double */
+            share: number;
+        };
+        /** @description The map reduced to at most 64 cells a side, for drawn areas (values 0–65535). */
+        AttentionGrid: {
+            /** Format: int32 */
+            height: number;
+            values: number[];
+            /** Format: int32 */
+            width: number;
+        };
+        /** @description The heatmap an attention analysis was queued in. */
+        AttentionQueued: {
+            heatmap_id: string;
+        };
+        /** @description The body of `POST /simulations/batch`. */
+        BatchFields: {
+            adjustments?: null | components["schemas"]["AdjustmentsBody"];
+            background?: string | null;
+            creative_id: string;
+            fit?: null | components["schemas"]["FitMode"];
+            /** @description 1 to 50 locations, each with a photo and a panel outline. */
+            location_ids: string[];
+        };
+        /**
+         * @description What an image is, for comparisons (an `image` is none of the others: compared with all).
+         * @enum {string}
+         */
+        BenchmarkKind: "creative" | "location" | "render" | "image";
+        /** @description Where each done image's measures and areas stand. */
+        Benchmarks: {
+            items: components["schemas"]["ItemBenchmarks"][];
+            reference: components["schemas"]["ReferenceSource"];
+        };
         /** @description One message of a conversation. */
         ChatMessage: {
             /** @description At most 2000 characters. */
@@ -365,6 +828,11 @@ export interface components {
             name?: string | null;
             notes?: string | null;
         };
+        /** @description Signed download links of the render (`Content-Disposition: attachment`). */
+        Downloads: {
+            jpeg: string;
+            png: string;
+        };
         /** @description The body of every `/api/v1` error answer. */
         ErrorBody: {
             /** @description The stable code: what the web app translates. */
@@ -398,6 +866,11 @@ export interface components {
          * @enum {string}
          */
         FieldCode: "required" | "invalid_type" | "too_long" | "invalid_characters" | "invalid_value" | "invalid" | "out_of_range" | "not_found" | "unknown_field" | "invalid_shape" | "self_intersecting" | "not_convex" | "not_clockwise" | "requires_photo" | "requires_quad" | "too_small" | "too_few" | "too_many" | "taken" | "conflict";
+        /**
+         * @description How the creative fills the panel.
+         * @enum {string}
+         */
+        FitMode: "stretch" | "cover" | "contain";
         /** @description Where a photo was taken, from its EXIF GPS tags. */
         Gps: {
             /**
@@ -410,6 +883,123 @@ export interface components {
              * @description Degrees, east positive.
              */
             longitude: number;
+        };
+        /** @description A heatmap with its images. */
+        Heatmap: components["schemas"]["HeatmapSummary"] & {
+            items: components["schemas"]["HeatmapItem"][];
+        };
+        /** @description One image of a heatmap and, once analysed, its result. */
+        HeatmapItem: {
+            /** @description The panel's outline when the image is a simulation's render. */
+            aoi: components["schemas"]["Point"][] | null;
+            /** @description The areas of interest drawn on it. */
+            aois: components["schemas"]["Aoi"][];
+            /**
+             * Format: int64
+             * @description Attempts made so far.
+             */
+            attempts: number;
+            error: null | components["schemas"]["ItemError"];
+            /** @description RFC 3339. */
+            finished_at: string | null;
+            id: string;
+            label: null | components["schemas"]["SourceLabel"];
+            /**
+             * Format: int64
+             * @description Its place in the heatmap, from 0.
+             */
+            position: number;
+            result: null | components["schemas"]["HeatmapResult"];
+            source: components["schemas"]["Media"];
+            /** @description RFC 3339. */
+            started_at: string | null;
+            status: components["schemas"]["ItemStatus"];
+        };
+        /** @description The heatmap an image's latest analysis belongs to. */
+        HeatmapRef: {
+            /** @description RFC 3339. */
+            created_at: string;
+            id: string;
+            name: string;
+        };
+        /** @description The analysis of one image. */
+        HeatmapResult: {
+            /**
+             * Format: double
+             * @description Clarity, 0–100.
+             */
+            clarity: number;
+            /**
+             * Format: double
+             * @description Entropy of the map over its maximum (0–1).
+             */
+            entropy: number;
+            faces: components["schemas"]["RegionShare"][];
+            /**
+             * Format: double
+             * @description Focus, 0–100.
+             */
+            focus: number;
+            grid: components["schemas"]["AttentionGrid"];
+            /** Format: int32 */
+            height: number;
+            hotspots: components["schemas"]["Hotspot"][];
+            /**
+             * @description The attention model that made the map (`v1`, `v2`): scores of different models do
+             *     not compare.
+             */
+            model: string;
+            panel: null | components["schemas"]["PanelShare"];
+            /**
+             * Format: double
+             * @description Attention score, 0–100.
+             */
+            score: number;
+            texts: components["schemas"]["RegionShare"][];
+            /**
+             * Format: double
+             * @description Share of attention in the most-attended 10% of the image.
+             */
+            top10_share: number;
+            urls: components["schemas"]["ResultUrls"];
+            /**
+             * Format: int32
+             * @description The analysed image's size in pixels.
+             */
+            width: number;
+        };
+        /**
+         * @description Where a heatmap's images are, as a whole.
+         * @enum {string}
+         */
+        HeatmapStatus: "queued" | "processing" | "done" | "failed" | "partial";
+        /** @description A heatmap in a list: its status and scores, without its images. */
+        HeatmapSummary: {
+            /**
+             * Format: double
+             * @description The best attention score of the done images, 0–100.
+             */
+            best_score: number | null;
+            /** @description RFC 3339. */
+            created_at: string;
+            /** Format: int64 */
+            done_count: number;
+            /** Format: int64 */
+            failed_count: number;
+            id: string;
+            /** Format: int64 */
+            item_count: number;
+            name: string;
+            /**
+             * Format: double
+             * @description The mean attention score of the done images, 0–100.
+             */
+            score: number | null;
+            status: components["schemas"]["HeatmapStatus"];
+            /** @description A signed link to the first image's thumbnail. */
+            thumbnail: string | null;
+            /** @description RFC 3339. */
+            updated_at: string;
         };
         /** @description One help article. */
         HelpArticle: {
@@ -430,16 +1020,79 @@ export interface components {
             summary: string;
             title: string;
         };
+        /** @description A peak of attention and the region around it. */
+        Hotspot: {
+            /**
+             * Format: double
+             * @description The region's share of the image's surface.
+             */
+            area: number;
+            /**
+             * Format: int32
+             * @description 1 for the first region predicted to be looked at, then 2, …
+             */
+            rank: number;
+            /** @description The region's bounding box. */
+            rect: components["schemas"]["ResultRect"];
+            /**
+             * Format: double
+             * @description Share of all attention inside the region.
+             */
+            share: number;
+            /**
+             * Format: float
+             * @description The peak, relative to the image.
+             */
+            x: number;
+            /** Format: float */
+            y: number;
+        };
         /**
          * @description How a panel is lit.
          * @enum {string}
          */
         Illumination: "none" | "front" | "back" | "digital";
+        /** @description The benchmarks of one done image. */
+        ItemBenchmarks: {
+            aois: components["schemas"]["AreaBenchmark"][];
+            item_id: string;
+            kind: components["schemas"]["BenchmarkKind"];
+            /** @description By measure: `score`, `focus`, `clarity`, and `panel` for a render. */
+            metrics: {
+                [key: string]: components["schemas"]["MetricBenchmark"];
+            };
+        };
+        /** @description Why an image could not be analysed. */
+        ItemError: {
+            code: components["schemas"]["JobErrorCode"];
+            /** @description English, for logs; the web app shows its translation of `code`. */
+            message: string;
+        };
+        /**
+         * @description Where one image of a heatmap is.
+         * @enum {string}
+         */
+        ItemStatus: "queued" | "processing" | "done" | "failed";
         /**
          * @description Why a background job failed, in the `error.code` of a heatmap image or a simulation.
          * @enum {string}
          */
         JobErrorCode: "source_missing" | "invalid_image" | "invalid_settings" | "internal";
+        /**
+         * @description What an analysed image is in the library.
+         * @enum {string}
+         */
+        LabelKind: "creative" | "location" | "simulation";
+        /**
+         * @description Where a value stands among the caller's own results: `percentile` is null until there are
+         *     enough of them.
+         */
+        LibraryStanding: {
+            /** Format: int64 */
+            count: number;
+            /** Format: double */
+            percentile: number | null;
+        };
         /** @description A link an answer carries: a label and an in-app address. */
         Link: {
             href: string;
@@ -571,6 +1224,12 @@ export interface components {
              */
             width: number;
         };
+        /** @description The latest analysis of one image. */
+        MediaHeatmap: {
+            heatmap: null | components["schemas"]["HeatmapRef"];
+            item: null | components["schemas"]["HeatmapItem"];
+            media: components["schemas"]["Media"];
+        };
         /**
          * @description What made a media row.
          * @enum {string}
@@ -585,6 +1244,13 @@ export interface components {
             /** @description At most 400 pixels on its longer side. */
             thumbnail: string;
         };
+        /** @description One measure of an image and where it stands. */
+        MetricBenchmark: {
+            library: null | components["schemas"]["LibraryStanding"];
+            reference: null | components["schemas"]["ReferenceStanding"];
+            /** Format: double */
+            value: number;
+        };
         /** @description The body of `POST /creatives`. */
         NewCreative: {
             /** @description At most 200 characters. */
@@ -598,6 +1264,24 @@ export interface components {
             /** @description At most 5000 characters, several lines. */
             notes?: string | null;
         };
+        /** @description The body of `POST /heatmaps`. */
+        NewHeatmap: {
+            /** @description 1 to 20 of the caller's images (uploads or renders), in order. */
+            media_ids: string[];
+            /** @description At most 200 characters. */
+            name: string;
+        };
+        /** @description A new share link, with its token: the only time it is given. */
+        NewShare: components["schemas"]["Share"] & {
+            /** @description The page that opens it, in the web app. */
+            path: string;
+            token: string;
+        };
+        /**
+         * @description Night lighting of the panel.
+         * @enum {string}
+         */
+        NightMode: "backlit" | "led";
         /** @description One page of a list. */
         Paged_Creative: {
             items: {
@@ -615,6 +1299,38 @@ export interface components {
                  *     `null` in lists.
                  */
                 simulation_count?: number | null;
+                /** @description RFC 3339. */
+                updated_at: string;
+            }[];
+            /** @description Pass as `cursor` to get the next page; `null` on the last one. */
+            next_cursor: string | null;
+        };
+        /** @description One page of a list. */
+        Paged_HeatmapSummary: {
+            items: {
+                /**
+                 * Format: double
+                 * @description The best attention score of the done images, 0–100.
+                 */
+                best_score?: number | null;
+                /** @description RFC 3339. */
+                created_at: string;
+                /** Format: int64 */
+                done_count: number;
+                /** Format: int64 */
+                failed_count: number;
+                id: string;
+                /** Format: int64 */
+                item_count: number;
+                name: string;
+                /**
+                 * Format: double
+                 * @description The mean attention score of the done images, 0–100.
+                 */
+                score?: number | null;
+                status: components["schemas"]["HeatmapStatus"];
+                /** @description A signed link to the first image's thumbnail. */
+                thumbnail?: string | null;
                 /** @description RFC 3339. */
                 updated_at: string;
             }[];
@@ -670,17 +1386,139 @@ export interface components {
             /** @description Pass as `cursor` to get the next page; `null` on the last one. */
             next_cursor: string | null;
         };
+        /** @description One page of a list. */
+        Paged_Simulation: {
+            items: {
+                adjustments: components["schemas"]["AdjustmentsBody"];
+                attention?: null | components["schemas"]["SimulationAttention"];
+                /** @description `#rrggbb`, around the creative in `contain` mode. */
+                background: string;
+                /** @description RFC 3339. */
+                created_at: string;
+                creative?: null | components["schemas"]["SimulationCreative"];
+                creative_id: string;
+                downloads?: null | components["schemas"]["Downloads"];
+                error?: null | components["schemas"]["RenderError"];
+                fit: components["schemas"]["FitMode"];
+                id: string;
+                location?: null | components["schemas"]["SimulationLocation"];
+                location_id: string;
+                mask?: null | components["schemas"]["Media"];
+                name: string;
+                output?: null | components["schemas"]["Media"];
+                /** @description The panel's corners used: the override, else the location's. */
+                quad?: components["schemas"]["QuadPoint"][] | null;
+                /** @description Whether `quad` is this simulation's own. */
+                quad_override: boolean;
+                /** @description RFC 3339. */
+                rendered_at?: string | null;
+                status: components["schemas"]["SimulationStatus"];
+                /** @description RFC 3339. */
+                updated_at: string;
+            }[];
+            /** @description Pass as `cursor` to get the next page; `null` on the last one. */
+            next_cursor: string | null;
+        };
         /**
          * @description A panel's format.
          * @enum {string}
          */
         PanelFormat: "billboard_4x3" | "billboard_12m2" | "bus_shelter" | "mupi_2m2" | "digital_screen" | "shop_window" | "other";
+        /** @description What the panel of a rendered simulation receives. */
+        PanelShare: {
+            /** Format: double */
+            area_share: number;
+            /** Format: double */
+            share: number;
+            /**
+             * Format: double
+             * @description `share / area_share`; `null` for an empty outline.
+             */
+            visibility: number | null;
+        };
+        /** @description A point relative to the image (0..1, y downwards). */
+        Point: {
+            /** Format: double */
+            x: number;
+            /** Format: double */
+            y: number;
+        };
         /** @description A corner of the panel in the photo, relative to its size (0..1, y downwards). */
         QuadPoint: {
             /** Format: double */
             x: number;
             /** Format: double */
             y: number;
+        };
+        /** @description A box relative to the image (0..1). */
+        Rect: {
+            /** Format: double */
+            height: number;
+            /** Format: double */
+            width: number;
+            /** Format: double */
+            x: number;
+            /** Format: double */
+            y: number;
+        };
+        /** @description A rectangle relative to the image. */
+        RectInput: {
+            /** Format: double */
+            height: number;
+            /** Format: double */
+            width: number;
+            /** Format: double */
+            x: number;
+            /** Format: double */
+            y: number;
+        };
+        /** @description Where the reference comes from. */
+        ReferenceSource: {
+            citation: string;
+            /**
+             * Format: int64
+             * @description How many images it was computed on.
+             */
+            images: number;
+            licence: string;
+            method: string;
+            /** @description The attention model it was computed with. */
+            model: string;
+            name: string;
+        };
+        /** @description Where a value stands in the shipped reference. */
+        ReferenceStanding: {
+            /** Format: int64 */
+            count: number;
+            /**
+             * Format: double
+             * @description 0–100, to one decimal.
+             */
+            percentile: number;
+        };
+        /** @description A face or a text-like region and its share of attention. */
+        RegionShare: {
+            /** Format: double */
+            area: number;
+            /**
+             * Format: float
+             * @description Detector confidence.
+             */
+            confidence: number;
+            rect: components["schemas"]["ResultRect"];
+            /**
+             * Format: double
+             * @description `share / area`.
+             */
+            relative: number;
+            /** Format: double */
+            share: number;
+        };
+        /** @description Why a render failed. */
+        RenderError: {
+            code: components["schemas"]["JobErrorCode"];
+            /** @description English, for logs; the web app shows its translation of `code`. */
+            message: string;
         };
         /** @description An answer: `{"answer", "links", "intent"}` (the API's JSON form). */
         Reply: {
@@ -691,11 +1529,171 @@ export interface components {
             /** @description In-app links the answer points to. */
             links: components["schemas"]["Link"][];
         };
+        /** @description A box relative to the image, as the engine writes it. */
+        ResultRect: {
+            /** Format: float */
+            height: number;
+            /** Format: float */
+            width: number;
+            /** Format: float */
+            x: number;
+            /** Format: float */
+            y: number;
+        };
+        /** @description Signed links to the analysis' images. */
+        ResultUrls: {
+            fog: string;
+            /** @description The map, 16-bit grey PNG. */
+            map: string;
+            overlay: string;
+            overlay_thumbnail: string;
+        };
         /**
          * @description Who wrote a message.
          * @enum {string}
          */
         Role: "user" | "assistant";
+        /** @description A share link of a heatmap (its token is never given again after its creation). */
+        Share: {
+            /** @description RFC 3339. */
+            created_at: string;
+            expired: boolean;
+            /** @description RFC 3339. */
+            expires_at: string;
+            id: string;
+        };
+        /** @description A heatmap's share links. */
+        ShareList: {
+            items: components["schemas"]["Share"][];
+        };
+        /** @description The body of `POST /heatmaps/{id}/shares`. */
+        ShareRequest: {
+            /**
+             * Format: int64
+             * @description 1 to 90 (30 by default).
+             */
+            expires_in_days?: number | null;
+        };
+        /** @description What a share link opens. */
+        SharedHeatmap: {
+            /** @description Against the reference only: the owner's other results are not the visitor's business. */
+            benchmarks: components["schemas"]["Benchmarks"];
+            /** @description RFC 3339. */
+            expires_at: string;
+            heatmap: components["schemas"]["Heatmap"];
+        };
+        /** @description A simulation: a creative placed on a location's panel, its settings and its render. */
+        Simulation: {
+            adjustments: components["schemas"]["AdjustmentsBody"];
+            attention: null | components["schemas"]["SimulationAttention"];
+            /** @description `#rrggbb`, around the creative in `contain` mode. */
+            background: string;
+            /** @description RFC 3339. */
+            created_at: string;
+            creative: null | components["schemas"]["SimulationCreative"];
+            creative_id: string;
+            downloads: null | components["schemas"]["Downloads"];
+            error: null | components["schemas"]["RenderError"];
+            fit: components["schemas"]["FitMode"];
+            id: string;
+            location: null | components["schemas"]["SimulationLocation"];
+            location_id: string;
+            mask: null | components["schemas"]["Media"];
+            name: string;
+            output: null | components["schemas"]["Media"];
+            /** @description The panel's corners used: the override, else the location's. */
+            quad: components["schemas"]["QuadPoint"][] | null;
+            /** @description Whether `quad` is this simulation's own. */
+            quad_override: boolean;
+            /** @description RFC 3339. */
+            rendered_at: string | null;
+            status: components["schemas"]["SimulationStatus"];
+            /** @description RFC 3339. */
+            updated_at: string;
+        };
+        /** @description The latest attention analysis of the render. */
+        SimulationAttention: {
+            /**
+             * Format: double
+             * @description The panel's share of the surface (`done` only).
+             */
+            area_share: number | null;
+            heatmap_id: string;
+            item_id: string;
+            /**
+             * Format: double
+             * @description The panel's share of all attention (`done` only).
+             */
+            panel_share: number | null;
+            /**
+             * Format: double
+             * @description Attention score, 0–100 (`done` only).
+             */
+            score: number | null;
+            status: components["schemas"]["ItemStatus"];
+            /**
+             * Format: double
+             * @description `panel_share / area_share` (`done` only).
+             */
+            visibility: number | null;
+        };
+        /** @description The simulations a batch made, in the order of its locations. */
+        SimulationBatch: {
+            items: components["schemas"]["Simulation"][];
+        };
+        /** @description The creative of a simulation. */
+        SimulationCreative: {
+            id: string;
+            media: components["schemas"]["Media"];
+            name: string;
+        };
+        /** @description The render settings a create or update body may give. */
+        SimulationFields: {
+            adjustments?: null | components["schemas"]["AdjustmentsBody"];
+            /** @description `#rrggbb`. */
+            background?: string | null;
+            /** @description Required to create. */
+            creative_id?: string | null;
+            fit?: null | components["schemas"]["FitMode"];
+            /** @description Required to create; the location needs a photo and a panel outline. */
+            location_id?: string | null;
+            /** @description An uploaded grey image of the caller's (`null`: none). */
+            mask_media_id?: string | null;
+            /** @description At most 200 characters; "creative — location" by default. */
+            name?: string | null;
+            /** @description This simulation's own panel corners (`null`: back to the location's). */
+            quad?: components["schemas"]["QuadPoint"][] | null;
+            /** @description `false` saves without rendering (a `draft` when render settings changed). */
+            render?: boolean | null;
+        };
+        /** @description The location of a simulation. */
+        SimulationLocation: {
+            city: string | null;
+            format: components["schemas"]["PanelFormat"];
+            id: string;
+            illumination: components["schemas"]["Illumination"];
+            name: string;
+            /** Format: int64 */
+            panel_height_cm: number | null;
+            panel_quad: components["schemas"]["QuadPoint"][] | null;
+            /** Format: int64 */
+            panel_width_cm: number | null;
+            photo: null | components["schemas"]["Media"];
+        };
+        /**
+         * @description Where a simulation's render is.
+         * @enum {string}
+         */
+        SimulationStatus: "draft" | "queued" | "rendering" | "done" | "failed";
+        /**
+         * @description What an analysed image is in the library, when it is one of its creatives, locations or
+         *     simulations.
+         */
+        SourceLabel: {
+            id: string;
+            kind: components["schemas"]["LabelKind"];
+            name: string;
+        };
         /** @description The body of `POST /media`. */
         UploadForm: {
             /**
@@ -967,6 +1965,160 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    heatmaps_list: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100 (50 by default). */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+                /**
+                 * @description Search text: keeps the items whose name (or address, brand, …) holds every word,
+                 *     ignoring case and accents.
+                 */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of heatmaps, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Paged_HeatmapSummary"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    heatmaps_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewHeatmap"];
+            };
+        };
+        responses: {
+            /** @description The heatmap, its images queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Heatmap"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    heatmaps_get_one: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The heatmap's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The heatmap with its images */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Heatmap"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    heatmaps_delete_one: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The heatmap's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted, its queued work cancelled */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    areas_copy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The heatmap's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AoiCopy"];
+            };
+        };
+        responses: {
+            /** @description The heatmap, with the copies */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Heatmap"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    heatmaps_benchmarks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The heatmap's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The benchmarks of its done images */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Benchmarks"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
     deliverables_export_compare: {
         parameters: {
             query: {
@@ -994,6 +2146,94 @@ export interface operations {
                 };
                 content: {
                     "image/png": number[];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    areas_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The heatmap's id */
+                id: string;
+                /** @description The image's id */
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AoiInput"];
+            };
+        };
+        responses: {
+            /** @description The new area */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Aoi"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    areas_delete_one: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The heatmap's id */
+                id: string;
+                /** @description The image's id */
+                item_id: string;
+                /** @description The area's id */
+                aoi_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    areas_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The heatmap's id */
+                id: string;
+                /** @description The image's id */
+                item_id: string;
+                /** @description The area's id */
+                aoi_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AoiInput"];
+            };
+        };
+        responses: {
+            /** @description The area, changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Aoi"];
                 };
             };
             default: components["responses"]["Error"];
@@ -1031,6 +2271,32 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    heatmaps_retry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The heatmap's id */
+                id: string;
+                /** @description The image's id */
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image, queued again */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeatmapItem"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
     deliverables_report: {
         parameters: {
             query?: {
@@ -1056,6 +2322,82 @@ export interface operations {
                 content: {
                     "application/pdf": number[];
                 };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    deliverables_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The heatmap's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Its links, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareList"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    deliverables_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The heatmap's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareRequest"];
+            };
+        };
+        responses: {
+            /** @description The new link, with its token */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewShare"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    deliverables_revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The heatmap's id */
+                id: string;
+                /** @description The link's id */
+                share_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             default: components["responses"]["Error"];
         };
@@ -1312,6 +2654,30 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    heatmaps_for_media: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The media id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image and its latest analysis */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MediaHeatmap"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
     meta_openapi_json: {
         parameters: {
             query?: never;
@@ -1328,6 +2694,237 @@ export interface operations {
                 };
                 content: {
                     "application/json": unknown;
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    deliverables_open: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link's token */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shared heatmap */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharedHeatmap"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    simulations_list: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100 (50 by default). */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+                /**
+                 * @description Search text: keeps the items whose name (or address, brand, …) holds every word,
+                 *     ignoring case and accents.
+                 */
+                q?: string;
+                /** @description Only the simulations of this creative. */
+                creative_id?: string;
+                /** @description Only the simulations at this location. */
+                location_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of simulations, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Paged_Simulation"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    simulations_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SimulationFields"];
+            };
+        };
+        responses: {
+            /** @description The new simulation */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Simulation"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    simulations_batch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchFields"];
+            };
+        };
+        responses: {
+            /** @description One simulation per location */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimulationBatch"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    simulations_get_one: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The simulation's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The simulation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Simulation"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    simulations_delete_one: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The simulation's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    simulations_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The simulation's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SimulationFields"];
+            };
+        };
+        responses: {
+            /** @description The simulation, changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Simulation"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    simulations_attention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The simulation's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The heatmap the analysis is queued in */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttentionQueued"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    simulations_render: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The simulation's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The simulation, queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Simulation"];
                 };
             };
             default: components["responses"]["Error"];

@@ -14,7 +14,7 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 
-import { accessToken, API_BASE } from '@/lib/api';
+import { accessToken, API_BASE, type JobErrorCode } from '@/lib/api';
 import { renewAfterUnauthorized } from '@/lib/session';
 
 // ---------- Events (docs/architecture/heatmaps.md, "Live events") ----------
@@ -27,15 +27,18 @@ export type HeatmapItemEvent = {
   item_id: string;
   status: LiveItemStatus;
   score: number | null;
-  error: { code: string; message: string } | null;
+  error: JobError | null;
 };
+
+/** Why a job failed (a code unknown to this build gets the generic message). */
+export type JobError = { code: JobErrorCode; message: string };
 
 /** `data` of a `simulation` event (docs/architecture/simulations.md): one status change of a simulation. */
 export type SimulationStatus = 'draft' | 'queued' | 'rendering' | 'done' | 'failed';
 export type SimulationEvent = {
   simulation_id: string;
   status: SimulationStatus;
-  error: { code: string; message: string } | null;
+  error: JobError | null;
 };
 
 export type LiveEvent =
@@ -80,7 +83,7 @@ export function parseLiveEvent(message: EventSourceMessage): LiveEvent | null {
       score: typeof score === 'number' && Number.isFinite(score) ? score : null,
       error:
         isRecord(error) && typeof error.code === 'string'
-          ? { code: error.code, message: typeof error.message === 'string' ? error.message : error.code }
+          ? { code: error.code as JobErrorCode, message: typeof error.message === 'string' ? error.message : error.code }
           : null,
     },
   };
@@ -103,7 +106,7 @@ function parseSimulationEvent(text: string): LiveEvent | null {
       status: status as SimulationStatus,
       error:
         isRecord(error) && typeof error.code === 'string'
-          ? { code: error.code, message: typeof error.message === 'string' ? error.message : error.code }
+          ? { code: error.code as JobErrorCode, message: typeof error.message === 'string' ? error.message : error.code }
           : null,
     },
   };

@@ -151,14 +151,30 @@ fn contains(points: &[(f64, f64)], x: f64, y: f64) -> bool {
     inside
 }
 
-/// The bounding box of points, as `{"x", "y", "width", "height"}`.
-pub fn bounds_json(points: &[(f64, f64)]) -> Value {
+/// The bounding box of points: `(x, y, width, height)`.
+pub fn bounds(points: &[(f64, f64)]) -> (f64, f64, f64, f64) {
     let fold = |f: fn(f64, f64) -> f64, init: f64, pick: fn(&(f64, f64)) -> f64| {
         points.iter().map(pick).fold(init, f)
     };
     let (x0, x1) = (fold(f64::min, 1.0, |p| p.0), fold(f64::max, 0.0, |p| p.0));
     let (y0, y1) = (fold(f64::min, 1.0, |p| p.1), fold(f64::max, 0.0, |p| p.1));
-    json!({"x": x0, "y": y0, "width": (x1 - x0).max(0.0), "height": (y1 - y0).max(0.0)})
+    (x0, y0, (x1 - x0).max(0.0), (y1 - y0).max(0.0))
+}
+
+/// What an area receives of its image's attention.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AreaFigures {
+    /// Share of all attention inside the area.
+    pub share: f64,
+    /// Share of the image's surface.
+    pub area: f64,
+    /// `share / area`.
+    pub relative: f64,
+    /// The place in the predicted viewing order of the first hotspot whose peak lies in the
+    /// area (`None` when none does).
+    pub seen_rank: Option<u64>,
+    /// Whether that place is at most [`SEEN_EARLY_RANK`].
+    pub seen_early: bool,
 }
 
 /// An item's attention as areas need it: the grid of its result as a plane, and its hotspots'
@@ -215,11 +231,8 @@ impl ItemAttention {
         polygon_share(&self.map, &to_f32(points))
     }
 
-    /// What an area receives: `{share, area, relative, seen_rank, seen_early}`. `seen_rank` is
-    /// the place in the predicted viewing order of the first hotspot whose peak lies in the
-    /// area (null when none does); `seen_early` whether that place is at most
-    /// [`SEEN_EARLY_RANK`].
-    pub fn of(&self, points: &[(f64, f64)]) -> Value {
+    /// What an area receives (see [`AreaFigures`]).
+    pub fn of(&self, points: &[(f64, f64)]) -> AreaFigures {
         let share = polygon_share(&self.map, &to_f32(points));
         let rank = self
             .peaks
@@ -227,13 +240,13 @@ impl ItemAttention {
             .filter(|(_, x, y)| contains(points, *x, *y))
             .map(|(rank, _, _)| *rank)
             .min();
-        json!({
-            "share": share.share,
-            "area": share.area,
-            "relative": share.relative,
-            "seen_rank": rank,
-            "seen_early": rank.is_some_and(|r| r <= SEEN_EARLY_RANK),
-        })
+        AreaFigures {
+            share: share.share,
+            area: share.area,
+            relative: share.relative,
+            seen_rank: rank,
+            seen_early: rank.is_some_and(|r| r <= SEEN_EARLY_RANK),
+        }
     }
 }
 
@@ -305,26 +318,23 @@ mod tests {
         let attention = ItemAttention::from_result(&result()).unwrap();
         let top_left = parse_rect(&json!({"x": 0, "y": 0, "width": 0.25, "height": 0.5})).unwrap();
         let stats = attention.of(&top_left.points);
-        assert!(
-            (stats["share"].as_f64().unwrap() - 0.9).abs() < 1e-9,
-            "{stats}"
-        );
-        assert!((stats["area"].as_f64().unwrap() - 0.125).abs() < 1e-9);
-        assert!((stats["relative"].as_f64().unwrap() - 7.2).abs() < 1e-6);
-        assert_eq!(stats["seen_rank"], 1);
-        assert_eq!(stats["seen_early"], true);
+        assert!((stats.share - 0.9).abs() < 1e-9, "{stats:?}");
+        assert!((stats.area - 0.125).abs() < 1e-9);
+        assert!((stats.relative - 7.2).abs() < 1e-6);
+        assert_eq!(stats.seen_rank, Some(1));
+        assert!(stats.seen_early);
 
         // A triangle over the bottom-right cell's peak: second place.
         let triangle =
             parse_polygon(&json!([{"x": 0.7, "y": 0.5}, {"x": 1, "y": 0.5}, {"x": 1, "y": 1}]))
                 .unwrap();
-        assert_eq!(attention.of(&triangle.points)["seen_rank"], 2);
+        assert_eq!(attention.of(&triangle.points).seen_rank, Some(2));
 
         let empty = parse_rect(&json!({"x": 0.3, "y": 0, "width": 0.4, "height": 0.4})).unwrap();
         let stats = attention.of(&empty.points);
-        assert_eq!(stats["share"], 0.0);
-        assert_eq!(stats["seen_rank"], Value::Null);
-        assert_eq!(stats["seen_early"], false);
+        assert_eq!(stats.share, 0.0);
+        assert_eq!(stats.seen_rank, None);
+        assert!(!stats.seen_early);
     }
 
     #[test]
@@ -332,8 +342,8 @@ mod tests {
         let shape = parse_rect(&json!({"x": 0.1, "y": 0.2, "width": 0.3, "height": 0.4})).unwrap();
         let points = stored_points(&shape.points_json().to_string());
         assert_eq!(points, shape.points);
-        let bounds = bounds_json(&points);
-        assert!((bounds["width"].as_f64().unwrap() - 0.3).abs() < 1e-12);
-        assert!((bounds["height"].as_f64().unwrap() - 0.4).abs() < 1e-12);
+        let (_, _, width, height) = bounds(&points);
+        assert!((width - 0.3).abs() < 1e-12);
+        assert!((height - 0.4).abs() < 1e-12);
     }
 }

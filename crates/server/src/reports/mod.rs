@@ -180,10 +180,10 @@ impl Report {
                         Some(AoiLine {
                             name: aoi.name.clone(),
                             key: crate::db::aois::name_key(&aoi.name),
-                            share: number(&figures, "share"),
-                            area: number(&figures, "area"),
-                            relative: number(&figures, "relative"),
-                            seen_rank: figures.get("seen_rank").and_then(Value::as_u64),
+                            share: figures.share,
+                            area: figures.area,
+                            relative: figures.relative,
+                            seen_rank: figures.seen_rank,
                         })
                     })
                     .collect();

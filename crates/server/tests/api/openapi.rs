@@ -1,16 +1,12 @@
 //! `GET /api/v1/openapi.json`: served without an account, the document the web app's types
-//! are generated from; and the answers it describes keep to it.
+//! are generated from; and real answers of every part of the API conform to it, deeply
+//! (every documented key present, no other key, types, enums and nullability as documented).
 
 use reqwest::{Method, Response};
 use serde_json::{Value, json};
 
-use crate::fixtures::png;
-use crate::helpers::spawn_app;
-
-async fn json_of(response: Response, status: u16) -> Value {
-    assert_eq!(response.status(), status);
-    response.json().await.unwrap()
-}
+use crate::fixtures::{jpeg, png};
+use crate::helpers::{TestApp, User, spawn_app, spawn_app_with};
 
 #[tokio::test]
 async fn the_document_is_served_without_an_account() {
@@ -33,69 +29,434 @@ async fn the_document_is_served_without_an_account() {
     assert_eq!(served["info"]["title"], "Regard API");
 }
 
-/// Every property the document requires of an answer is in the answer, and nothing else is.
-fn assert_keys(doc: &Value, schema: &str, body: &Value) {
-    let properties = doc["components"]["schemas"][schema]["properties"]
-        .as_object()
-        .unwrap_or_else(|| panic!("{schema} has properties"));
-    let mut expected: Vec<&String> = properties.keys().collect();
-    let mut got: Vec<&String> = body.as_object().expect("an object").keys().collect();
-    expected.sort();
-    got.sort();
-    assert_eq!(got, expected, "{schema}");
+/// Checks `value` against `schema` (resolving references in `doc`); `at` names the place.
+fn conforms(doc: &Value, schema: &Value, value: &Value, at: &str) -> Result<(), String> {
+    if let Some(target) = schema["$ref"].as_str() {
+        let pointer = target.trim_start_matches('#');
+        let resolved = doc.pointer(pointer).ok_or(format!("{at}: no {target}"))?;
+        return conforms(doc, resolved, value, at);
+    }
+    if let Some(options) = schema["oneOf"].as_array().or(schema["anyOf"].as_array()) {
+        let errors: Vec<String> = options
+            .iter()
+            .filter_map(|option| conforms(doc, option, value, at).err())
+            .collect();
+        return if errors.len() < options.len() {
+            Ok(())
+        } else {
+            Err(errors.join(" | "))
+        };
+    }
+    if let Some(parts) = schema["allOf"].as_array() {
+        // A flattened object: its keys are the union of the parts' properties.
+        let mut merged = json!({"type": "object", "properties": {}});
+        for part in parts {
+            let part = match part["$ref"].as_str() {
+                Some(target) => doc.pointer(target.trim_start_matches('#')).unwrap(),
+                None => part,
+            };
+            for (key, property) in part["properties"].as_object().into_iter().flatten() {
+                merged["properties"][key] = property.clone();
+            }
+        }
+        return conforms(doc, &merged, value, at);
+    }
+    let types: Vec<&str> = match &schema["type"] {
+        Value::String(one) => vec![one.as_str()],
+        Value::Array(many) => many.iter().filter_map(Value::as_str).collect(),
+        _ => vec![],
+    };
+    let matches = |ty: &str| match ty {
+        "null" => value.is_null(),
+        "boolean" => value.is_boolean(),
+        "string" => value.is_string(),
+        "integer" => value.is_i64() || value.is_u64(),
+        "number" => value.is_number(),
+        "array" => value.is_array(),
+        "object" => value.is_object(),
+        _ => false,
+    };
+    if !types.is_empty() && !types.iter().any(|ty| matches(ty)) {
+        return Err(format!("{at}: {value} is not {types:?}"));
+    }
+    if let Some(allowed) = schema["enum"].as_array()
+        && !value.is_null()
+        && !allowed.contains(value)
+    {
+        return Err(format!("{at}: {value} is not one of {allowed:?}"));
+    }
+    match value {
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                conforms(doc, &schema["items"], item, &format!("{at}[{i}]"))?;
+            }
+        }
+        Value::Object(map) => {
+            if let Some(properties) = schema["properties"].as_object() {
+                let mut documented: Vec<&String> = properties.keys().collect();
+                let mut got: Vec<&String> = map.keys().collect();
+                documented.sort();
+                got.sort();
+                if documented != got {
+                    return Err(format!("{at}: keys {got:?}, documented {documented:?}"));
+                }
+                for (key, property) in properties {
+                    conforms(doc, property, &map[key], &format!("{at}.{key}"))?;
+                }
+            } else if schema["additionalProperties"].is_object() {
+                for (key, item) in map {
+                    conforms(
+                        doc,
+                        &schema["additionalProperties"],
+                        item,
+                        &format!("{at}.{key}"),
+                    )?;
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Sends a request and checks its JSON answer against the document's schema for the
+/// operation `method template` and the answer's status.
+struct Checker<'a> {
+    app: &'a TestApp,
+    user: &'a User,
+    doc: Value,
+    checked: Vec<String>,
+}
+
+impl Checker<'_> {
+    async fn call(
+        &mut self,
+        method: Method,
+        template: &str,
+        path: &str,
+        body: Option<Value>,
+    ) -> Value {
+        let request = self.app.api(method.clone(), path, self.user);
+        let response: Response = match body {
+            Some(body) => request.json(&body).send().await.unwrap(),
+            None => request.send().await.unwrap(),
+        };
+        let status = response.status().as_u16().to_string();
+        assert!(status.starts_with('2'), "{method} {path}: {status}");
+        let value: Value = response.json().await.unwrap();
+        let operation = &self.doc["paths"][template][method.as_str().to_lowercase()];
+        let schema = &operation["responses"][&status]["content"]["application/json"]["schema"];
+        assert!(
+            !schema.is_null(),
+            "{method} {template} {status} is not documented"
+        );
+        if let Err(problem) = conforms(&self.doc, schema, &value, &format!("{method} {template}")) {
+            panic!("{problem}\nin {value:#}");
+        }
+        self.checked.push(format!("{method} {template}"));
+        value
+    }
 }
 
 #[tokio::test]
-async fn answers_have_exactly_the_documented_fields() {
-    let app = spawn_app().await;
-    let doc = regard::http::api::openapi();
+async fn answers_conform_to_the_document() {
+    let app = spawn_app_with(|config| config.no_worker = true).await;
+    let ctx = app.state.job_context();
+    let drain = || regard::jobs::run_ready(&ctx);
     let user = app.new_user().await;
-    let media = app.upload_ok(&user, "a.png", png(40, 30)).await;
-    assert_keys(&doc, "Media", &media);
-    assert_keys(&doc, "MediaUrls", &media["urls"]);
+    let mut c = Checker {
+        app: &app,
+        user: &user,
+        doc: regard::http::api::openapi(),
+        checked: Vec::new(),
+    };
+    let id = |v: &Value| v["id"].as_str().unwrap().to_owned();
 
-    let creative = json_of(
-        app.api_json(
+    let media = app.upload_ok(&user, "a.png", png(400, 300)).await;
+    let photo = app.upload_ok(&user, "gare.jpg", jpeg(640, 480)).await;
+    // The upload's answer (multipart, so not through `call`).
+    let upload = &c.doc["paths"]["/media"]["post"]["responses"]["201"]["content"]["application/json"]
+        ["schema"];
+    conforms(&c.doc, upload, &media, "POST /media").unwrap();
+    c.checked.push("POST /media".into());
+    c.call(
+        Method::GET,
+        "/media/{id}",
+        &format!("/media/{}", id(&media)),
+        None,
+    )
+    .await;
+
+    let creative = c
+        .call(
             Method::POST,
             "/creatives",
-            &user,
-            &json!({"media_id": media["id"]}),
-        )
-        .await,
-        201,
-    )
-    .await;
-    assert_keys(&doc, "Creative", &creative);
-    let page = json_of(app.api_send(Method::GET, "/creatives", &user).await, 200).await;
-    assert_keys(&doc, "Paged_Creative", &page);
-    assert_keys(&doc, "Creative", &page["items"][0]);
-
-    let location = json_of(
-        app.api_json(
-            Method::POST,
-            "/locations",
-            &user,
-            &json!({
-                "name": "Gare",
-                "photo_media_id": media["id"],
-                "panel_quad": [[0.1, 0.1], [0.9, 0.1], [0.9, 0.9], [0.1, 0.9]],
-            }),
-        )
-        .await,
-        201,
-    )
-    .await;
-    assert_keys(&doc, "Location", &location);
-    assert_keys(&doc, "QuadPoint", &location["panel_quad"][0]);
-
-    let missing = app
-        .api_send(
-            Method::GET,
-            &format!("/creatives/{}", uuid::Uuid::new_v4()),
-            &user,
+            "/creatives",
+            Some(json!({"media_id": media["id"], "brand": "Marque"})),
         )
         .await;
-    assert_eq!(missing.status(), 404);
-    let error = json_of(missing, 404).await;
-    assert_keys(&doc, "ErrorBody", &error);
+    c.call(Method::GET, "/creatives", "/creatives", None).await;
+    c.call(Method::GET, "/creatives/facets", "/creatives/facets", None)
+        .await;
+    let path = format!("/creatives/{}", id(&creative));
+    c.call(
+        Method::PATCH,
+        "/creatives/{id}",
+        &path,
+        Some(json!({"notes": "x"})),
+    )
+    .await;
+    c.call(Method::GET, "/creatives/{id}", &path, None).await;
+
+    let location = c
+        .call(
+            Method::POST,
+            "/locations",
+            "/locations",
+            Some(json!({
+                "name": "Gare",
+                "format": "billboard_4x3",
+                "photo_media_id": photo["id"],
+                "panel_quad": [[0.2, 0.2], [0.8, 0.25], [0.8, 0.75], [0.2, 0.8]],
+            })),
+        )
+        .await;
+    c.call(Method::GET, "/locations", "/locations", None).await;
+    let path = format!("/locations/{}", id(&location));
+    c.call(Method::GET, "/locations/{id}", &path, None).await;
+    c.call(
+        Method::PATCH,
+        "/locations/{id}",
+        &path,
+        Some(json!({"illumination": "back", "latitude": 48.85, "longitude": 2.35})),
+    )
+    .await;
+
+    let simulation = c
+        .call(
+            Method::POST,
+            "/simulations",
+            "/simulations",
+            Some(json!({"creative_id": creative["id"], "location_id": location["id"]})),
+        )
+        .await;
+    drain().await;
+    let sim_path = format!("/simulations/{}", id(&simulation));
+    let rendered = c
+        .call(Method::GET, "/simulations/{id}", &sim_path, None)
+        .await;
+    assert_eq!(rendered["status"], "done");
+    c.call(
+        Method::PATCH,
+        "/simulations/{id}",
+        &sim_path,
+        Some(json!({"adjustments": {"night": "led"}, "render": false})),
+    )
+    .await;
+    let redone = c
+        .call(
+            Method::POST,
+            "/simulations/{id}/render",
+            &format!("{sim_path}/render"),
+            None,
+        )
+        .await;
+    assert_eq!(redone["status"], "queued");
+    drain().await;
+    c.call(
+        Method::POST,
+        "/simulations/batch",
+        "/simulations/batch",
+        Some(json!({"creative_id": creative["id"], "location_ids": [location["id"]]})),
+    )
+    .await;
+    c.call(Method::GET, "/simulations", "/simulations", None)
+        .await;
+    let queued = c
+        .call(
+            Method::POST,
+            "/simulations/{id}/attention",
+            &format!("{sim_path}/attention"),
+            None,
+        )
+        .await;
+    drain().await;
+    let analysed = c
+        .call(Method::GET, "/simulations/{id}", &sim_path, None)
+        .await;
+    assert_eq!(analysed["attention"]["status"], "done");
+
+    let heatmap = c
+        .call(
+            Method::POST,
+            "/heatmaps",
+            "/heatmaps",
+            Some(json!({"name": "Campagne", "media_ids": [media["id"], photo["id"]]})),
+        )
+        .await;
+    drain().await;
+    let heatmap_path = format!("/heatmaps/{}", id(&heatmap));
+    let done = c
+        .call(Method::GET, "/heatmaps/{id}", &heatmap_path, None)
+        .await;
+    let item_id = done["items"][0]["id"].as_str().unwrap().to_owned();
+    let aoi = c
+        .call(
+            Method::POST,
+            "/heatmaps/{id}/items/{item_id}/aois",
+            &format!("{heatmap_path}/items/{item_id}/aois"),
+            Some(
+                json!({"name": "Logo", "rect": {"x": 0.1, "y": 0.1, "width": 0.3, "height": 0.2}}),
+            ),
+        )
+        .await;
+    assert!(aoi["attention"].is_object());
+    c.call(
+        Method::PATCH,
+        "/heatmaps/{id}/items/{item_id}/aois/{aoi_id}",
+        &format!("{heatmap_path}/items/{item_id}/aois/{}", id(&aoi)),
+        Some(json!({"name": "Marque"})),
+    )
+    .await;
+    c.call(
+        Method::POST,
+        "/heatmaps/{id}/aois/copy",
+        &format!("{heatmap_path}/aois/copy"),
+        Some(json!({"from_item_id": item_id})),
+    )
+    .await;
+    c.call(Method::GET, "/heatmaps", "/heatmaps", None).await;
+
+    // An image whose file is gone fails, with its error, and can be retried.
+    let gone = app.upload_ok(&user, "gone.png", png(200, 100)).await;
+    let row = regard::db::media::find(&app.state.db, &id(&gone))
+        .await
+        .unwrap()
+        .unwrap();
+    let key = regard::storage::StorageKey::new(row.preview_key).unwrap();
+    app.state.storage.delete(&key).await.unwrap();
+    let failing = c
+        .call(
+            Method::POST,
+            "/heatmaps",
+            "/heatmaps",
+            Some(json!({"name": "Perdue", "media_ids": [gone["id"]]})),
+        )
+        .await;
+    drain().await;
+    let failing_path = format!("/heatmaps/{}", id(&failing));
+    let failed = c
+        .call(Method::GET, "/heatmaps/{id}", &failing_path, None)
+        .await;
+    assert_eq!(failed["items"][0]["error"]["code"], "source_missing");
+    c.call(
+        Method::POST,
+        "/heatmaps/{id}/items/{item_id}/retry",
+        &format!(
+            "{failing_path}/items/{}/retry",
+            failed["items"][0]["id"].as_str().unwrap()
+        ),
+        None,
+    )
+    .await;
+    c.call(
+        Method::GET,
+        "/heatmaps/{id}/benchmarks",
+        &format!("{heatmap_path}/benchmarks"),
+        None,
+    )
+    .await;
+    c.call(
+        Method::GET,
+        "/heatmaps/{id}",
+        &format!("/heatmaps/{}", queued["heatmap_id"].as_str().unwrap()),
+        None,
+    )
+    .await;
+    c.call(
+        Method::GET,
+        "/media/{id}/heatmap",
+        &format!("/media/{}/heatmap", id(&media)),
+        None,
+    )
+    .await;
+    let share = c
+        .call(
+            Method::POST,
+            "/heatmaps/{id}/shares",
+            &format!("{heatmap_path}/shares"),
+            Some(json!({})),
+        )
+        .await;
+    c.call(
+        Method::GET,
+        "/heatmaps/{id}/shares",
+        &format!("{heatmap_path}/shares"),
+        None,
+    )
+    .await;
+    c.call(
+        Method::GET,
+        "/shared/{token}",
+        &format!("/shared/{}", share["token"].as_str().unwrap()),
+        None,
+    )
+    .await;
+    c.call(Method::GET, "/help", "/help?locale=en", None).await;
+    let articles = c.call(Method::GET, "/help", "/help", None).await;
+    c.call(
+        Method::GET,
+        "/help/{slug}",
+        &format!("/help/{}", articles["items"][0]["slug"].as_str().unwrap()),
+        None,
+    )
+    .await;
+    c.call(
+        Method::POST,
+        "/assistant/chat",
+        "/assistant/chat",
+        Some(json!({"messages": [{"role": "user", "content": "Combien de créations ?"}]})),
+    )
+    .await;
+
+    // Every JSON operation of the document was checked above.
+    let mut json_operations: Vec<String> = Vec::new();
+    for (template, item) in c.doc["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            let json = operation["responses"]
+                .as_object()
+                .unwrap()
+                .iter()
+                .any(|(status, r)| {
+                    status.starts_with('2') && !r["content"]["application/json"].is_null()
+                });
+            if json && template != "/openapi.json" {
+                json_operations.push(format!("{} {template}", method.to_uppercase()));
+            }
+        }
+    }
+    let missing: Vec<&String> = json_operations
+        .iter()
+        .filter(|op| !c.checked.contains(op))
+        .collect();
+    assert!(missing.is_empty(), "not checked: {missing:?}");
+}
+
+#[test]
+fn the_conformance_check_catches_each_kind_of_drift() {
+    let doc = regard::http::api::openapi();
+    let schema = json!({"$ref": "#/components/schemas/Facets"});
+    let good = json!({"brands": [{"name": "A", "count": 2}], "campaigns": []});
+    assert!(conforms(&doc, &schema, &good, "facets").is_ok());
+    for bad in [
+        json!({"brands": []}),
+        json!({"brands": [], "campaigns": [], "extra": 1}),
+        json!({"brands": [{"name": "A", "count": "2"}], "campaigns": []}),
+        json!({"brands": [{"name": null, "count": 2}], "campaigns": []}),
+    ] {
+        assert!(conforms(&doc, &schema, &bad, "facets").is_err(), "{bad}");
+    }
+    let status = json!({"$ref": "#/components/schemas/SimulationStatus"});
+    assert!(conforms(&doc, &status, &json!("done"), "status").is_ok());
+    assert!(conforms(&doc, &status, &json!("finished"), "status").is_err());
 }

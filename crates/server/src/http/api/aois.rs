@@ -3,14 +3,16 @@
 //! `POST /heatmaps/{id}/aois/copy` (the same areas on the other images). Shapes and codes:
 //! docs/architecture/heatmaps.md.
 
+use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::routing::{patch, post};
-use axum::{Json, Router};
-use serde_json::Value;
+use serde_json::{Value, json};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::error::ApiError;
-use super::heatmaps::{aoi_json, heatmap_json};
+use super::heatmaps::{Aoi, Heatmap, Point, aoi_body, heatmap_body};
 use super::input::{ApiUser, Fields, JsonObject, Patch, parse_id};
 use super::media::now_secs;
 use crate::codes::{ErrorCode, FieldCode};
@@ -26,14 +28,46 @@ pub const MAX_NAME: usize = 80;
 pub const MAX_PER_ITEM: i64 = 30;
 
 /// Routes of this module.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/heatmaps/{id}/items/{item_id}/aois", post(create))
-        .route(
-            "/heatmaps/{id}/items/{item_id}/aois/{aoi_id}",
-            patch(update).delete(delete_one),
-        )
-        .route("/heatmaps/{id}/aois/copy", post(copy))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(create))
+        .routes(routes!(update, delete_one))
+        .routes(routes!(copy))
+}
+
+/// A rectangle relative to the image.
+#[derive(ToSchema)]
+#[allow(dead_code)] // Read by `parse_rect`; this type describes it.
+struct RectInput {
+    x: f64,
+    y: f64,
+    width: f64,
+    height: f64,
+}
+
+/// The body of `POST …/aois` (`name` and one of `rect` or `points` required) and of
+/// `PATCH …/aois/{aoi_id}` (any of them).
+#[derive(ToSchema)]
+#[allow(dead_code)] // Read field by field (see `shape_field`); this type describes it.
+struct AoiInput {
+    /// At most 80 characters, unique on the image.
+    name: Option<String>,
+    /// A rectangle, at least 1% of the image.
+    rect: Option<RectInput>,
+    /// A polygon of 3 to 32 points inside the image, at least 1% of it.
+    points: Option<Vec<Point>>,
+}
+
+/// The body of `POST /heatmaps/{id}/aois/copy`.
+#[derive(ToSchema)]
+#[allow(dead_code)] // Read field by field in `copy`; this type describes it.
+struct AoiCopy {
+    /// The image whose areas are copied.
+    from_item_id: String,
+    /// Which of its areas (all by default).
+    aoi_ids: Option<Vec<String>>,
+    /// Onto which images (every other one by default).
+    to_item_ids: Option<Vec<String>>,
 }
 
 /// The caller's heatmap and one of its items, or 404.
@@ -120,29 +154,42 @@ fn name_field(fields: &mut Fields, required: bool) -> Option<String> {
 fn write_error(err: AoiWriteError) -> ApiError {
     match err {
         AoiWriteError::NameTaken => ApiError::field("name", FieldCode::Taken),
-        AoiWriteError::TooMany => ApiError::new(ErrorCode::TooManyAois),
+        AoiWriteError::TooMany => {
+            ApiError::new(ErrorCode::TooManyAois).with_details(json!({ "max": MAX_PER_ITEM }))
+        }
         AoiWriteError::Db(err) => err.into(),
     }
 }
 
 /// An area as answered, with what it receives of its item's attention.
-fn answer(item: &ItemRow, aoi: &AoiRow) -> Value {
+fn answer(item: &ItemRow, aoi: &AoiRow) -> Aoi {
     let attention = item
         .result
         .as_deref()
         .filter(|_| item.status == "done")
         .and_then(|text| serde_json::from_str::<Value>(text).ok())
         .and_then(|result| ItemAttention::from_result(&result));
-    aoi_json(aoi, attention.as_ref())
+    aoi_body(aoi, attention.as_ref())
 }
 
 /// `POST /heatmaps/{id}/items/{item_id}/aois {name, rect | points}` → 201 with the area.
+#[utoipa::path(
+    post,
+    path = "/heatmaps/{id}/items/{item_id}/aois",
+    tag = "areas",
+    params(
+        ("id" = String, Path, description = "The heatmap's id"),
+        ("item_id" = String, Path, description = "The image's id"),
+    ),
+    request_body = AoiInput,
+    responses((status = 201, description = "The new area", body = Aoi))
+)]
 async fn create(
     State(state): State<AppState>,
     user: ApiUser,
     Path((id, item_id)): Path<(String, String)>,
     JsonObject(mut fields): JsonObject,
-) -> Result<(StatusCode, Json<Value>), ApiError> {
+) -> Result<(StatusCode, Json<Aoi>), ApiError> {
     let (found, item) = owned_item(&state, &user, &id, &item_id).await?;
     let name = name_field(&mut fields, true);
     let shape = shape_field(&mut fields, true);
@@ -171,12 +218,24 @@ async fn create(
 }
 
 /// `PATCH /heatmaps/{id}/items/{item_id}/aois/{aoi_id} {name?, rect? | points?}` → 200.
+#[utoipa::path(
+    patch,
+    path = "/heatmaps/{id}/items/{item_id}/aois/{aoi_id}",
+    tag = "areas",
+    params(
+        ("id" = String, Path, description = "The heatmap's id"),
+        ("item_id" = String, Path, description = "The image's id"),
+        ("aoi_id" = String, Path, description = "The area's id"),
+    ),
+    request_body = AoiInput,
+    responses((status = 200, description = "The area, changed", body = Aoi))
+)]
 async fn update(
     State(state): State<AppState>,
     user: ApiUser,
     Path((id, item_id, aoi_id)): Path<(String, String, String)>,
     JsonObject(mut fields): JsonObject,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Aoi>, ApiError> {
     let (found, item) = owned_item(&state, &user, &id, &item_id).await?;
     let aoi_id = parse_id(&aoi_id)?;
     if !found.aois_of(&item.id).any(|a| a.id == aoi_id) {
@@ -207,6 +266,17 @@ async fn update(
 }
 
 /// `DELETE /heatmaps/{id}/items/{item_id}/aois/{aoi_id}` → 204.
+#[utoipa::path(
+    delete,
+    path = "/heatmaps/{id}/items/{item_id}/aois/{aoi_id}",
+    tag = "areas",
+    params(
+        ("id" = String, Path, description = "The heatmap's id"),
+        ("item_id" = String, Path, description = "The image's id"),
+        ("aoi_id" = String, Path, description = "The area's id"),
+    ),
+    responses((status = 204, description = "Deleted"))
+)]
 async fn delete_one(
     State(state): State<AppState>,
     user: ApiUser,
@@ -225,12 +295,20 @@ async fn delete_one(
 /// heatmap. Each chosen area of `from_item_id` (all by default) is put on each target item
 /// (every other item by default) at the same relative position; a target's area of the same
 /// name takes the copied shape. One transaction: all or nothing.
+#[utoipa::path(
+    post,
+    path = "/heatmaps/{id}/aois/copy",
+    tag = "areas",
+    params(("id" = String, Path, description = "The heatmap's id")),
+    request_body = AoiCopy,
+    responses((status = 200, description = "The heatmap, with the copies", body = Heatmap))
+)]
 async fn copy(
     State(state): State<AppState>,
     user: ApiUser,
     Path(id): Path<String>,
     JsonObject(mut fields): JsonObject,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Heatmap>, ApiError> {
     let id = parse_id(&id)?;
     let found = hdb::find_owned(&state.db, user.id(), &id)
         .await?
@@ -307,5 +385,5 @@ async fn copy(
     let found = hdb::find_owned(&state.db, user.id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;
-    Ok(Json(heatmap_json(&state, &found, now_secs())))
+    Ok(Json(heatmap_body(&state, &found, now_secs())))
 }

@@ -3,23 +3,27 @@
 //! `GET /media/{id}/heatmap` (the latest result for one image). Shapes:
 //! docs/architecture/heatmaps.md.
 
+use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::routing::{get, post};
-use axum::{Json, Router};
+use serde::Serialize;
 use serde_json::{Value, json};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::error::ApiError;
-use super::input::{ApiUser, JsonObject, ListQuery, Patch, parse_id, rfc3339};
-use super::media::{media_json, now_secs, release};
-use crate::codes::{ErrorCode, FieldCode};
+use super::input::{ApiUser, JsonObject, ListParams, ListQuery, Paged, Patch, parse_id, rfc3339};
+use super::media::{Media, media_body, now_secs, release};
+use crate::codes::{ErrorCode, FieldCode, JobErrorCode};
 use crate::db::aois::AoiRow;
 use crate::db::heatmaps::{
-    self as hdb, HeatmapRow, HeatmapSummary, HeatmapWithItems, ItemRow, NewItem, Retry,
+    self as hdb, HeatmapRow, HeatmapSummary as DbHeatmapSummary, HeatmapWithItems, ItemRow,
+    NewItem, Retry,
 };
 use crate::db::media::MediaLabel;
 use crate::db::{self};
-use crate::heatmaps::aoi::{ItemAttention, bounds_json, stored_points};
+use crate::heatmaps::aoi::{ItemAttention, bounds, stored_points};
 use crate::heatmaps::job;
 use crate::state::AppState;
 
@@ -29,105 +33,419 @@ pub const MAX_NAME: usize = 200;
 pub const MAX_ITEMS: usize = 20;
 
 /// Routes of this module.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/heatmaps", get(list).post(create))
-        .route("/heatmaps/{id}", get(get_one).delete(delete_one))
-        .route("/heatmaps/{id}/items/{item_id}/retry", post(retry))
-        .route("/media/{id}/heatmap", get(for_media))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list, create))
+        .routes(routes!(get_one, delete_one))
+        .routes(routes!(retry))
+        .routes(routes!(for_media))
 }
 
-/// An item's JSON, with signed URLs of its source and outputs, and its areas of interest with
+wire_enum! {
+    /// Where a heatmap's images are, as a whole.
+    pub enum HeatmapStatus {
+        /// None started yet.
+        Queued = "queued";
+        /// Some still waiting or running.
+        Processing = "processing";
+        /// All done.
+        Done = "done";
+        /// All failed.
+        Failed = "failed";
+        /// All finished, some failed.
+        Partial = "partial";
+    }
+}
+
+wire_enum! {
+    /// Where one image of a heatmap is.
+    pub enum ItemStatus {
+        Queued = "queued";
+        Processing = "processing";
+        Done = "done";
+        Failed = "failed";
+    }
+}
+
+wire_enum! {
+    /// What an analysed image is in the library.
+    pub enum LabelKind {
+        Creative = "creative";
+        Location = "location";
+        Simulation = "simulation";
+    }
+}
+
+wire_enum! {
+    /// How an area of interest was drawn.
+    pub enum AoiShapeKind {
+        Rect = "rect";
+        Polygon = "polygon";
+    }
+}
+
+/// A point relative to the image (0..1, y downwards).
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+pub struct Point {
+    pub x: f64,
+    pub y: f64,
+}
+
+/// A box relative to the image (0..1).
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+pub struct Rect {
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+}
+
+/// What an area of interest receives of its image's attention.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct AoiAttention {
+    /// Share of all the image's attention inside the area (0..1).
+    pub share: f64,
+    /// Share of the image's surface the area covers (0..1).
+    pub area: f64,
+    /// `share / area`: 1 is attention in proportion to its size.
+    pub relative: f64,
+    /// The place, in the predicted viewing order, of the first hotspot inside the area.
+    pub seen_rank: Option<u64>,
+    /// Whether that place is among the first few.
+    pub seen_early: bool,
+}
+
+/// An area of interest on an image.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Aoi {
+    pub id: String,
+    pub item_id: String,
+    pub name: String,
+    pub shape: AoiShapeKind,
+    /// The outline (four corners for a rectangle).
+    pub points: Vec<Point>,
+    /// The outline's bounding box.
+    pub rect: Rect,
+    /// `null` until the image is analysed.
+    pub attention: Option<AoiAttention>,
+    /// RFC 3339.
+    pub created_at: String,
+    /// RFC 3339.
+    pub updated_at: String,
+}
+
+/// Why an image could not be analysed.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ItemError {
+    pub code: JobErrorCode,
+    /// English, for logs; the web app shows its translation of `code`.
+    pub message: String,
+}
+
+/// What an analysed image is in the library, when it is one of its creatives, locations or
+/// simulations.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct SourceLabel {
+    pub kind: LabelKind,
+    pub id: String,
+    pub name: String,
+}
+
+/// One image of a heatmap and, once analysed, its result.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct HeatmapItem {
+    pub id: String,
+    /// Its place in the heatmap, from 0.
+    pub position: i64,
+    pub status: ItemStatus,
+    /// Why it failed (`failed` only).
+    pub error: Option<ItemError>,
+    pub source: Media,
+    pub label: Option<SourceLabel>,
+    /// Attempts made so far.
+    pub attempts: i64,
+    /// RFC 3339.
+    pub started_at: Option<String>,
+    /// RFC 3339.
+    pub finished_at: Option<String>,
+    /// The panel's outline when the image is a simulation's render.
+    pub aoi: Option<Vec<Point>>,
+    /// The areas of interest drawn on it.
+    pub aois: Vec<Aoi>,
+    /// The analysis (`done` only).
+    #[schema(value_type = Option<HeatmapResult>)]
+    pub result: Option<Value>,
+}
+
+/// A heatmap in a list: its status and scores, without its images.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct HeatmapSummary {
+    pub id: String,
+    pub name: String,
+    pub status: HeatmapStatus,
+    pub item_count: i64,
+    pub done_count: i64,
+    pub failed_count: i64,
+    /// The mean attention score of the done images, 0–100.
+    pub score: Option<f64>,
+    /// The best attention score of the done images, 0–100.
+    pub best_score: Option<f64>,
+    /// A signed link to the first image's thumbnail.
+    pub thumbnail: Option<String>,
+    /// RFC 3339.
+    pub created_at: String,
+    /// RFC 3339.
+    pub updated_at: String,
+}
+
+/// A heatmap with its images.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Heatmap {
+    #[serde(flatten)]
+    pub summary: HeatmapSummary,
+    pub items: Vec<HeatmapItem>,
+}
+
+/// The heatmap an image's latest analysis belongs to.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct HeatmapRef {
+    pub id: String,
+    pub name: String,
+    /// RFC 3339.
+    pub created_at: String,
+}
+
+/// The latest analysis of one image.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct MediaHeatmap {
+    pub media: Media,
+    /// `null` when the image was never analysed.
+    pub heatmap: Option<HeatmapRef>,
+    pub item: Option<HeatmapItem>,
+}
+
+/// The body of `POST /heatmaps`.
+#[derive(ToSchema)]
+#[allow(dead_code)] // Read field by field in `create`; this type describes the body.
+struct NewHeatmap {
+    /// At most 200 characters.
+    name: String,
+    /// 1 to 20 of the caller's images (uploads or renders), in order.
+    media_ids: Vec<String>,
+}
+
+// The analysis of an image, as stored by the attention engine (crate::heatmaps::compute) and
+// answered with signed links added. Described here for the API document; tests/api/openapi.rs
+// checks real answers against it.
+
+/// A box relative to the image, as the engine writes it.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+struct ResultRect {
+    x: f32,
+    y: f32,
+    width: f32,
+    height: f32,
+}
+
+/// A peak of attention and the region around it.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+struct Hotspot {
+    /// 1 for the first region predicted to be looked at, then 2, …
+    rank: u32,
+    /// The peak, relative to the image.
+    x: f32,
+    y: f32,
+    /// The region's bounding box.
+    rect: ResultRect,
+    /// Share of all attention inside the region.
+    share: f64,
+    /// The region's share of the image's surface.
+    area: f64,
+}
+
+/// A face or a text-like region and its share of attention.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+struct RegionShare {
+    rect: ResultRect,
+    /// Detector confidence.
+    confidence: f32,
+    share: f64,
+    area: f64,
+    /// `share / area`.
+    relative: f64,
+}
+
+/// The map reduced to at most 64 cells a side, for drawn areas (values 0–65535).
+#[derive(ToSchema)]
+#[allow(dead_code)]
+struct AttentionGrid {
+    width: u32,
+    height: u32,
+    values: Vec<u16>,
+}
+
+/// What the panel of a rendered simulation receives.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+struct PanelShare {
+    share: f64,
+    area_share: f64,
+    /// `share / area_share`; `null` for an empty outline.
+    visibility: Option<f64>,
+}
+
+/// Signed links to the analysis' images.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+struct ResultUrls {
+    /// The map, 16-bit grey PNG.
+    map: String,
+    overlay: String,
+    fog: String,
+    overlay_thumbnail: String,
+}
+
+/// The analysis of one image.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+struct HeatmapResult {
+    /// Attention score, 0–100.
+    score: f64,
+    /// Focus, 0–100.
+    focus: f64,
+    /// Clarity, 0–100.
+    clarity: f64,
+    /// Share of attention in the most-attended 10% of the image.
+    top10_share: f64,
+    /// Entropy of the map over its maximum (0–1).
+    entropy: f64,
+    hotspots: Vec<Hotspot>,
+    faces: Vec<RegionShare>,
+    texts: Vec<RegionShare>,
+    grid: AttentionGrid,
+    /// The analysed image's size in pixels.
+    width: u32,
+    height: u32,
+    /// The attention model that made the map (`v1`, `v2`): scores of different models do
+    /// not compare.
+    model: String,
+    /// The panel's share, for a simulation's render.
+    panel: Option<PanelShare>,
+    urls: ResultUrls,
+}
+
+/// An item's answer, with signed URLs of its source and outputs, and its areas of interest with
 /// what each receives of the attention (once the item is done).
-pub(super) fn item_json<'a>(
+pub(super) fn item_body<'a>(
     state: &AppState,
     item: &ItemRow,
     label: Option<&MediaLabel>,
     aois: impl IntoIterator<Item = &'a AoiRow>,
     now: u64,
-) -> Value {
+) -> HeatmapItem {
     let exp = state.signer.expiry(now);
+    let status = ItemStatus::parse(&item.status).unwrap_or(ItemStatus::Queued);
     let mut attention = None;
-    let result = match (&item.result, item.status.as_str()) {
-        (Some(text), "done") => {
+    let outputs = (
+        &item.map_media_id,
+        &item.overlay_media_id,
+        &item.fog_media_id,
+    );
+    let result = match (&item.result, status, outputs) {
+        (Some(text), ItemStatus::Done, (Some(map), Some(overlay), Some(fog))) => {
             let mut result: Value = serde_json::from_str(text).unwrap_or_else(|err| {
                 tracing::error!(error = %err, item_id = %item.id, "stored heatmap result is not JSON");
                 Value::Null
             });
             attention = ItemAttention::from_result(&result);
-            let url = |id: &Option<String>, variant: &str| {
-                id.as_deref()
-                    .map(|id| state.signer.url(id, variant, exp))
-                    .map_or(Value::Null, Value::String)
-            };
+            let url = |id: &str, variant: &str| state.signer.url(id, variant, exp);
             if let Some(object) = result.as_object_mut() {
                 object.insert(
                     "urls".into(),
                     json!({
-                        "map": url(&item.map_media_id, "original"),
-                        "overlay": url(&item.overlay_media_id, "original"),
-                        "fog": url(&item.fog_media_id, "original"),
-                        "overlay_thumbnail": url(&item.overlay_media_id, "thumbnail"),
+                        "map": url(map, "original"),
+                        "overlay": url(overlay, "original"),
+                        "fog": url(fog, "original"),
+                        "overlay_thumbnail": url(overlay, "thumbnail"),
                     }),
                 );
+                // Results stored before these keys existed: every documented key is answered.
+                object.entry("panel").or_insert(Value::Null);
+                object.entry("model").or_insert_with(|| json!("v1"));
             }
-            result
+            Some(result).filter(|r| !r.is_null())
         }
-        _ => Value::Null,
+        _ => None,
     };
     let error = match (&item.error_code, &item.error_message) {
-        (Some(code), message) => json!({"code": code, "message": message.as_deref().unwrap_or("")}),
-        _ => Value::Null,
+        (Some(code), message) if status == ItemStatus::Failed => Some(ItemError {
+            code: JobErrorCode::parse(code).unwrap_or(JobErrorCode::Internal),
+            message: message.clone().unwrap_or_default(),
+        }),
+        _ => None,
     };
-    json!({
-        "id": item.id,
-        "position": item.position,
-        "status": item.status,
-        "error": if item.status == "failed" { error } else { Value::Null },
-        "source": media_json(&state.signer, &item.source, now),
-        "label": label.map_or(Value::Null, |l| json!({"kind": l.kind, "id": l.id, "name": l.name})),
-        "attempts": item.attempts,
-        "started_at": item.started_at.map(rfc3339),
-        "finished_at": item.finished_at.map(rfc3339),
-        "aoi": item.aoi.as_deref().and_then(|text| serde_json::from_str::<Value>(text).ok()),
-        "aois": aois
+    HeatmapItem {
+        id: item.id.clone(),
+        position: item.position,
+        status,
+        error,
+        source: media_body(&state.signer, &item.source, now),
+        label: label.map(label_body),
+        attempts: item.attempts,
+        started_at: item.started_at.map(rfc3339),
+        finished_at: item.finished_at.map(rfc3339),
+        aoi: item.aoi.as_deref().map(|text| points(&stored_points(text))),
+        aois: aois
             .into_iter()
-            .map(|aoi| aoi_json(aoi, attention.as_ref()))
-            .collect::<Vec<_>>(),
-        "result": result,
-    })
+            .map(|aoi| aoi_body(aoi, attention.as_ref()))
+            .collect(),
+        result,
+    }
 }
 
-fn summary_fields(
+fn label_body(label: &MediaLabel) -> SourceLabel {
+    SourceLabel {
+        kind: LabelKind::parse(label.kind).unwrap_or(LabelKind::Creative),
+        id: label.id.clone(),
+        name: label.name.clone(),
+    }
+}
+
+fn points(points: &[(f64, f64)]) -> Vec<Point> {
+    points.iter().map(|&(x, y)| Point { x, y }).collect()
+}
+
+fn summary_body(
     heatmap: &HeatmapRow,
     counts: hdb::ItemCounts,
     (score, best_score): (Option<f64>, Option<f64>),
-    thumbnail: Value,
-) -> Value {
-    json!({
-        "id": heatmap.id,
-        "name": heatmap.name,
-        "status": counts.status(),
-        "item_count": counts.total,
-        "done_count": counts.done,
-        "failed_count": counts.failed,
-        "score": score,
-        "best_score": best_score,
-        "thumbnail": thumbnail,
-        "created_at": rfc3339(heatmap.created_at),
-        "updated_at": rfc3339(heatmap.updated_at),
-    })
+    thumbnail: Option<String>,
+) -> HeatmapSummary {
+    HeatmapSummary {
+        id: heatmap.id.clone(),
+        name: heatmap.name.clone(),
+        status: HeatmapStatus::parse(counts.status()).unwrap_or(HeatmapStatus::Queued),
+        item_count: counts.total,
+        done_count: counts.done,
+        failed_count: counts.failed,
+        score,
+        best_score,
+        thumbnail,
+        created_at: rfc3339(heatmap.created_at),
+        updated_at: rfc3339(heatmap.updated_at),
+    }
 }
 
-fn summary_json(state: &AppState, row: &HeatmapSummary, now: u64) -> Value {
-    let thumbnail = row.first_source.as_ref().map_or(Value::Null, |m| {
-        Value::String(
-            state
-                .signer
-                .url(&m.id, "thumbnail", state.signer.expiry(now)),
-        )
+fn list_summary(state: &AppState, row: &DbHeatmapSummary, now: u64) -> HeatmapSummary {
+    let thumbnail = row.first_source.as_ref().map(|m| {
+        state
+            .signer
+            .url(&m.id, "thumbnail", state.signer.expiry(now))
     });
-    summary_fields(
+    summary_body(
         &row.heatmap,
         row.counts,
         (row.score, row.best_score),
@@ -135,54 +453,75 @@ fn summary_json(state: &AppState, row: &HeatmapSummary, now: u64) -> Value {
     )
 }
 
-pub(super) fn heatmap_json(state: &AppState, found: &HeatmapWithItems, now: u64) -> Value {
-    let thumbnail = found.items.first().map_or(Value::Null, |i| {
-        Value::String(
-            state
-                .signer
-                .url(&i.source.id, "thumbnail", state.signer.expiry(now)),
-        )
+/// A heatmap with its items, as answered.
+pub(super) fn heatmap_body(state: &AppState, found: &HeatmapWithItems, now: u64) -> Heatmap {
+    let thumbnail = found.items.first().map(|i| {
+        state
+            .signer
+            .url(&i.source.id, "thumbnail", state.signer.expiry(now))
     });
-    let mut body = summary_fields(
+    let summary = summary_body(
         &found.heatmap,
         found.counts(),
         (found.score(), found.best_score()),
         thumbnail,
     );
-    body["items"] = found
+    let items = found
         .items
         .iter()
         .map(|item| {
             let label = found.labels.get(&item.source.id);
-            item_json(state, item, label, found.aois_of(&item.id), now)
+            item_body(state, item, label, found.aois_of(&item.id), now)
         })
         .collect();
-    body
+    Heatmap { summary, items }
 }
 
-/// An area of interest's JSON: its shape, and what it receives of the attention (null until
-/// its item is done).
-pub(super) fn aoi_json(aoi: &AoiRow, attention: Option<&ItemAttention>) -> Value {
-    let points = stored_points(&aoi.points);
-    json!({
-        "id": aoi.id,
-        "item_id": aoi.item_id,
-        "name": aoi.name,
-        "shape": aoi.shape,
-        "points": points.iter().map(|(x, y)| json!({"x": x, "y": y})).collect::<Vec<_>>(),
-        "rect": bounds_json(&points),
-        "attention": attention.map_or(Value::Null, |a| a.of(&points)),
-        "created_at": rfc3339(aoi.created_at),
-        "updated_at": rfc3339(aoi.updated_at),
-    })
+/// An area of interest as answered: its shape, and what it receives of the attention (null
+/// until its item is done).
+pub(super) fn aoi_body(aoi: &AoiRow, attention: Option<&ItemAttention>) -> Aoi {
+    let outline = stored_points(&aoi.points);
+    let (x, y, width, height) = bounds(&outline);
+    Aoi {
+        id: aoi.id.clone(),
+        item_id: aoi.item_id.clone(),
+        name: aoi.name.clone(),
+        shape: AoiShapeKind::parse(&aoi.shape).unwrap_or(AoiShapeKind::Polygon),
+        points: points(&outline),
+        rect: Rect {
+            x,
+            y,
+            width,
+            height,
+        },
+        attention: attention.map(|a| {
+            let of = a.of(&outline);
+            AoiAttention {
+                share: of.share,
+                area: of.area,
+                relative: of.relative,
+                seen_rank: of.seen_rank,
+                seen_early: of.seen_early,
+            }
+        }),
+        created_at: rfc3339(aoi.created_at),
+        updated_at: rfc3339(aoi.updated_at),
+    }
 }
 
 /// `POST /heatmaps {name, media_ids}` → 202 with the heatmap and its queued items.
+#[utoipa::path(
+    post,
+    path = "/heatmaps",
+    tag = "heatmaps",
+    request_body = NewHeatmap,
+    responses((status = 202, description = "The heatmap, its images queued", body = Heatmap))
+)]
 async fn create(
     State(state): State<AppState>,
     user: ApiUser,
     JsonObject(mut fields): JsonObject,
-) -> Result<(StatusCode, Json<Value>), ApiError> {
+) -> Result<(StatusCode, Json<Heatmap>), ApiError> {
     let name = match fields.text("name", MAX_NAME, false) {
         Patch::Value(name) => Some(name),
         Patch::Null | Patch::Absent => {
@@ -242,40 +581,61 @@ async fn create(
         .ok_or_else(|| ApiError::internal("a heatmap vanished right after its creation"))?;
     Ok((
         StatusCode::ACCEPTED,
-        Json(heatmap_json(&state, &found, now_secs())),
+        Json(heatmap_body(&state, &found, now_secs())),
     ))
 }
 
 /// `GET /heatmaps?limit=&cursor=&q=` → `{items, next_cursor}`, newest first.
+#[utoipa::path(
+    get,
+    path = "/heatmaps",
+    tag = "heatmaps",
+    params(ListParams),
+    responses((status = 200, description = "One page of heatmaps, newest first", body = Paged<HeatmapSummary>))
+)]
 async fn list(
     State(state): State<AppState>,
     user: ApiUser,
     list: ListQuery,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Paged<HeatmapSummary>>, ApiError> {
     let rows = hdb::list(&state.db, user.id(), list.page.limit, list.after(), &list.q).await?;
     let now = now_secs();
-    Ok(Json(list.page.respond(
+    Ok(Json(list.page.paged(
         rows,
         |row| (row.heatmap.created_at, row.heatmap.id.as_str()),
-        |row| summary_json(&state, row, now),
+        |row| list_summary(&state, row, now),
     )))
 }
 
 /// `GET /heatmaps/{id}` → the heatmap with its items.
+#[utoipa::path(
+    get,
+    path = "/heatmaps/{id}",
+    tag = "heatmaps",
+    params(("id" = String, Path, description = "The heatmap's id")),
+    responses((status = 200, description = "The heatmap with its images", body = Heatmap))
+)]
 async fn get_one(
     State(state): State<AppState>,
     user: ApiUser,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Heatmap>, ApiError> {
     let id = parse_id(&id)?;
     let found = hdb::find_owned(&state.db, user.id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;
-    Ok(Json(heatmap_json(&state, &found, now_secs())))
+    Ok(Json(heatmap_body(&state, &found, now_secs())))
 }
 
 /// `DELETE /heatmaps/{id}` → 204. Queued work is cancelled with the rows; a worker busy with
 /// an item finds it gone when it saves, and removes what it stored.
+#[utoipa::path(
+    delete,
+    path = "/heatmaps/{id}",
+    tag = "heatmaps",
+    params(("id" = String, Path, description = "The heatmap's id")),
+    responses((status = 204, description = "Deleted, its queued work cancelled"))
+)]
 async fn delete_one(
     State(state): State<AppState>,
     user: ApiUser,
@@ -293,11 +653,21 @@ async fn delete_one(
 
 /// `POST /heatmaps/{id}/items/{item_id}/retry` → 202 with the item, queued again; 409
 /// `not_failed` unless the item failed.
+#[utoipa::path(
+    post,
+    path = "/heatmaps/{id}/items/{item_id}/retry",
+    tag = "heatmaps",
+    params(
+        ("id" = String, Path, description = "The heatmap's id"),
+        ("item_id" = String, Path, description = "The image's id"),
+    ),
+    responses((status = 202, description = "The image, queued again", body = HeatmapItem))
+)]
 async fn retry(
     State(state): State<AppState>,
     user: ApiUser,
     Path((id, item_id)): Path<(String, String)>,
-) -> Result<(StatusCode, Json<Value>), ApiError> {
+) -> Result<(StatusCode, Json<HeatmapItem>), ApiError> {
     let (id, item_id) = (parse_id(&id)?, parse_id(&item_id)?);
     let job_id = uuid::Uuid::new_v4().to_string();
     let max_attempts = i64::from(state.config.job_max_attempts.max(1));
@@ -328,7 +698,7 @@ async fn retry(
         db::media::labels(&state.db, user.id(), std::slice::from_ref(&item.source.id)).await?;
     Ok((
         StatusCode::ACCEPTED,
-        Json(item_json(
+        Json(item_body(
             &state,
             &item,
             labels.get(&item.source.id),
@@ -340,11 +710,18 @@ async fn retry(
 
 /// `GET /media/{id}/heatmap` → `{media, heatmap, item}`: the latest item made from this image
 /// (`heatmap` and `item` null when there is none yet).
+#[utoipa::path(
+    get,
+    path = "/media/{id}/heatmap",
+    tag = "heatmaps",
+    params(("id" = String, Path, description = "The media id")),
+    responses((status = 200, description = "The image and its latest analysis", body = MediaHeatmap))
+)]
 async fn for_media(
     State(state): State<AppState>,
     user: ApiUser,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<MediaHeatmap>, ApiError> {
     let id = parse_id(&id)?;
     let media = db::media::find_owned(&state.db, user.id(), &id)
         .await?
@@ -353,8 +730,12 @@ async fn for_media(
     let latest = hdb::latest_for_media(&state.db, user.id(), &id).await?;
     let (heatmap, item) = match &latest {
         Some((heatmap, item)) => (
-            json!({"id": heatmap.id, "name": heatmap.name, "created_at": rfc3339(heatmap.created_at)}),
-            item_json(
+            Some(HeatmapRef {
+                id: heatmap.id.clone(),
+                name: heatmap.name.clone(),
+                created_at: rfc3339(heatmap.created_at),
+            }),
+            Some(item_body(
                 &state,
                 item,
                 db::media::labels(&state.db, user.id(), std::slice::from_ref(&id))
@@ -362,13 +743,13 @@ async fn for_media(
                     .get(&id),
                 &db::aois::for_item(&state.db, &item.id).await?,
                 now,
-            ),
+            )),
         ),
-        None => (Value::Null, Value::Null),
+        None => (None, None),
     };
-    Ok(Json(json!({
-        "media": media_json(&state.signer, &media, now),
-        "heatmap": heatmap,
-        "item": item,
-    })))
+    Ok(Json(MediaHeatmap {
+        media: media_body(&state.signer, &media, now),
+        heatmap,
+        item,
+    }))
 }

@@ -365,27 +365,6 @@ impl Page {
             next_cursor,
         }
     }
-
-    /// The `{items, next_cursor}` answer for rows fetched with `limit + 1` (the extra row only
-    /// says that more follow). `key` gives an item's `(created_at, id)`.
-    pub fn respond<T>(
-        &self,
-        mut rows: Vec<T>,
-        key: impl Fn(&T) -> (i64, &str),
-        to_json: impl Fn(&T) -> Value,
-    ) -> Value {
-        let more = rows.len() as i64 > self.limit;
-        rows.truncate(usize::try_from(self.limit).unwrap_or(0));
-        let next_cursor = match rows.last() {
-            Some(last) if more => {
-                let (created_at, id) = key(last);
-                json!(encode_cursor(created_at, id))
-            }
-            _ => Value::Null,
-        };
-        let items: Vec<Value> = rows.iter().map(to_json).collect();
-        json!({"items": items, "next_cursor": next_cursor})
-    }
 }
 
 /// One page of a list.

@@ -11,7 +11,6 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use futures::StreamExt;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -145,11 +144,6 @@ pub fn media_body(signer: &UrlSigner, media: &MediaRow, now: u64) -> Media {
         urls_expire_at: rfc3339(i64::try_from(exp).unwrap_or(i64::MAX / 1000) * 1000),
         created_at: rfc3339(media.created_at),
     }
-}
-
-/// The JSON of a media row (see [`media_body`]), for bodies not typed yet.
-pub fn media_json(signer: &UrlSigner, media: &MediaRow, now: u64) -> Value {
-    serde_json::to_value(media_body(signer, media, now)).unwrap_or(Value::Null)
 }
 
 /// The client's file name, reduced to its last path component, without control or

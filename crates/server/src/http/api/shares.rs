@@ -8,15 +8,19 @@
 //! as its SHA-256, so it cannot be guessed, forged or read back from the database. It grants
 //! reading that one heatmap until it expires or is revoked, nothing else.
 
+use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::routing::{delete, get};
-use axum::{Json, Router};
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 use sha2::{Digest, Sha256};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
+use super::benchmarks::Benchmarks;
 use super::error::ApiError;
-use super::heatmaps::heatmap_json;
+use super::heatmaps::{Heatmap, heatmap_body};
 use super::input::{ApiUser, JsonObject, Patch, parse_id, rfc3339};
 use super::media::now_secs;
 use crate::auth::tokens::{REFRESH_TOKEN_LENGTH, is_well_formed, random_token};
@@ -33,29 +37,71 @@ pub const DEFAULT_DAYS: i64 = 30;
 pub const MAX_DAYS: i64 = 90;
 const DAY_MS: i64 = 24 * 60 * 60 * 1000;
 
-/// Routes that need an account.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/heatmaps/{id}/shares", get(list).post(create))
-        .route("/heatmaps/{id}/shares/{share_id}", delete(revoke))
+/// Routes of this module (`/shared/{token}` needs no account).
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list, create))
+        .routes(routes!(revoke))
+        .routes(routes!(open))
 }
 
-/// The public route (no account).
-pub fn public_router() -> Router<AppState> {
-    Router::new().route("/shared/{token}", get(open))
+/// A share link of a heatmap (its token is never given again after its creation).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Share {
+    pub id: String,
+    /// RFC 3339.
+    pub expires_at: String,
+    pub expired: bool,
+    /// RFC 3339.
+    pub created_at: String,
+}
+
+/// A new share link, with its token: the only time it is given.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct NewShare {
+    #[serde(flatten)]
+    pub share: Share,
+    pub token: String,
+    /// The page that opens it, in the web app.
+    pub path: String,
+}
+
+/// A heatmap's share links.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ShareList {
+    pub items: Vec<Share>,
+}
+
+/// The body of `POST /heatmaps/{id}/shares`.
+#[derive(ToSchema)]
+#[allow(dead_code)] // Read field by field in `create`; this type describes it.
+struct ShareRequest {
+    /// 1 to 90 (30 by default).
+    expires_in_days: Option<i64>,
+}
+
+/// What a share link opens.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SharedHeatmap {
+    pub heatmap: Heatmap,
+    /// Against the reference only: the owner's other results are not the visitor's business.
+    #[schema(value_type = Benchmarks)]
+    pub benchmarks: Value,
+    /// RFC 3339.
+    pub expires_at: String,
 }
 
 fn token_hash(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
 }
 
-fn share_json(share: &ShareRow, now_ms: i64) -> Value {
-    json!({
-        "id": share.id,
-        "expires_at": rfc3339(share.expires_at),
-        "expired": share.expires_at <= now_ms,
-        "created_at": rfc3339(share.created_at),
-    })
+fn share_body(share: &ShareRow, now_ms: i64) -> Share {
+    Share {
+        id: share.id.clone(),
+        expires_at: rfc3339(share.expires_at),
+        expired: share.expires_at <= now_ms,
+        created_at: rfc3339(share.created_at),
+    }
 }
 
 async fn owned_heatmap(state: &AppState, user: &ApiUser, id: &str) -> Result<String, ApiError> {
@@ -67,12 +113,20 @@ async fn owned_heatmap(state: &AppState, user: &ApiUser, id: &str) -> Result<Str
 }
 
 /// `POST /heatmaps/{id}/shares {expires_in_days?}` → 201 `{id, token, path, expires_at, …}`.
+#[utoipa::path(
+    post,
+    path = "/heatmaps/{id}/shares",
+    tag = "deliverables",
+    params(("id" = String, Path, description = "The heatmap's id")),
+    request_body = ShareRequest,
+    responses((status = 201, description = "The new link, with its token", body = NewShare))
+)]
 async fn create(
     State(state): State<AppState>,
     user: ApiUser,
     Path(id): Path<String>,
     JsonObject(mut fields): JsonObject,
-) -> Result<(StatusCode, Json<Value>), ApiError> {
+) -> Result<(StatusCode, Json<NewShare>), ApiError> {
     let heatmap_id = owned_heatmap(&state, &user, &id).await?;
     let days = match fields.integer("expires_in_days") {
         Patch::Value(days) if (1..=MAX_DAYS).contains(&days) => days,
@@ -93,29 +147,51 @@ async fn create(
     };
     let token = random_token();
     sdb::insert(&state.db, &share, &token_hash(&token)).await?;
-    let mut body = share_json(&share, now);
-    body["token"] = json!(token);
-    body["path"] = json!(format!("/shared/{token}"));
-    Ok((StatusCode::CREATED, Json(body)))
+    let path = format!("/shared/{token}");
+    Ok((
+        StatusCode::CREATED,
+        Json(NewShare {
+            share: share_body(&share, now),
+            token,
+            path,
+        }),
+    ))
 }
 
 /// `GET /heatmaps/{id}/shares` → `{items}`, newest first, expired ones included (tokens never).
+#[utoipa::path(
+    get,
+    path = "/heatmaps/{id}/shares",
+    tag = "deliverables",
+    params(("id" = String, Path, description = "The heatmap's id")),
+    responses((status = 200, description = "Its links, newest first", body = ShareList))
+)]
 async fn list(
     State(state): State<AppState>,
     user: ApiUser,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<ShareList>, ApiError> {
     let heatmap_id = owned_heatmap(&state, &user, &id).await?;
     let now = db::now_ms();
-    let items: Vec<Value> = sdb::for_heatmap(&state.db, user.id(), &heatmap_id)
+    let items = sdb::for_heatmap(&state.db, user.id(), &heatmap_id)
         .await?
         .iter()
-        .map(|share| share_json(share, now))
+        .map(|share| share_body(share, now))
         .collect();
-    Ok(Json(json!({ "items": items })))
+    Ok(Json(ShareList { items }))
 }
 
 /// `DELETE /heatmaps/{id}/shares/{share_id}` → 204: the link stops working at once.
+#[utoipa::path(
+    delete,
+    path = "/heatmaps/{id}/shares/{share_id}",
+    tag = "deliverables",
+    params(
+        ("id" = String, Path, description = "The heatmap's id"),
+        ("share_id" = String, Path, description = "The link's id"),
+    ),
+    responses((status = 204, description = "Revoked"))
+)]
 async fn revoke(
     State(state): State<AppState>,
     user: ApiUser,
@@ -133,10 +209,18 @@ async fn revoke(
 /// `GET /shared/{token}` (no account) → `{heatmap, expires_at}`: the heatmap JSON with its
 /// items, as its owner sees it. 404 `not_found` for a token that is not (or no longer) a link;
 /// 410 `share_expired` once it has expired.
+#[utoipa::path(
+    get,
+    path = "/shared/{token}",
+    tag = "deliverables",
+    security(()),
+    params(("token" = String, Path, description = "The link's token")),
+    responses((status = 200, description = "The shared heatmap", body = SharedHeatmap))
+)]
 async fn open(
     State(state): State<AppState>,
     Path(token): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<SharedHeatmap>, ApiError> {
     // Our tokens are refresh-token shaped (`random_token`): anything else is no link.
     if token.len() != REFRESH_TOKEN_LENGTH || !is_well_formed(&token) {
         return Err(ApiError::not_found());
@@ -150,10 +234,9 @@ async fn open(
     let found = hdb::find_owned(&state.db, &share.owner_id, &share.heatmap_id)
         .await?
         .ok_or_else(ApiError::not_found)?;
-    Ok(Json(json!({
-        "heatmap": heatmap_json(&state, &found, now_secs()),
-        // Against the reference only: the owner's other results are not the visitor's business.
-        "benchmarks": heatmap_benchmarks(&found, None),
-        "expires_at": rfc3339(share.expires_at),
-    })))
+    Ok(Json(SharedHeatmap {
+        heatmap: heatmap_body(&state, &found, now_secs()),
+        benchmarks: heatmap_benchmarks(&found, None),
+        expires_at: rfc3339(share.expires_at),
+    }))
 }

@@ -7,19 +7,27 @@
 //! change queues a render job (unless `render: false`) with a new `render_token`, so an older
 //! render in flight can never overwrite the newer settings.
 
+use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
-use axum::routing::{get, post};
-use axum::{Json, Router};
 use regard_vision::composite::Adjustments;
-use serde_json::{Map, Value, json};
+use serde::Serialize;
+use serde_json::{Map, Value};
 use std::collections::HashMap;
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::error::ApiError;
-use super::input::{ApiUser, Fields, JsonObject, ListQuery, Patch, parse_id, rfc3339};
-use super::locations::{Point, parse_quad, quad_json};
-use super::media::{media_json, now_secs, release};
-use crate::codes::{ErrorCode, FieldCode};
+use super::heatmaps::ItemStatus;
+use super::input::{
+    ApiUser, Fields, JsonObject, ListParams, ListQuery, Paged, Patch, parse_id, rfc3339,
+};
+use super::locations::{
+    Illumination, PanelFormat, Point, QuadPoint, parse_quad, quad_json, stored_quad,
+};
+use super::media::{Media, media_body, now_secs, release};
+use crate::codes::{ErrorCode, FieldCode, JobErrorCode};
 use crate::db::creatives::CreativeWithMedia;
 use crate::db::heatmaps::{self as hdb, HeatmapRow, NewItem};
 use crate::db::locations::LocationWithPhoto;
@@ -34,8 +42,6 @@ use crate::state::AppState;
 pub const MAX_NAME: usize = 200;
 /// Most locations in one batch.
 pub const MAX_BATCH: usize = 50;
-/// How the creative may fill the panel.
-pub const FITS: [&str; 3] = ["stretch", "cover", "contain"];
 /// Smallest panel accepted, in photo pixels².
 pub const MIN_QUAD_AREA_PX: f64 = 4.0;
 /// Adjustments in −1..=1.
@@ -50,16 +56,37 @@ const SIGNED: [&str; 5] = [
 const UNSIGNED: [&str; 2] = ["grain", "glare"];
 
 /// Routes of this module.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/simulations", get(list).post(create))
-        .route("/simulations/batch", post(batch))
-        .route(
-            "/simulations/{id}",
-            get(get_one).patch(update).delete(delete_one),
-        )
-        .route("/simulations/{id}/render", post(render))
-        .route("/simulations/{id}/attention", post(attention))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list, create))
+        .routes(routes!(batch))
+        .routes(routes!(get_one, update, delete_one))
+        .routes(routes!(render))
+        .routes(routes!(attention))
+}
+
+wire_enum! {
+    /// Where a simulation's render is.
+    pub enum SimulationStatus {
+        /// Saved without a render (`render: false`).
+        Draft = "draft";
+        Queued = "queued";
+        Rendering = "rendering";
+        Done = "done";
+        Failed = "failed";
+    }
+}
+
+wire_enum! {
+    /// How the creative fills the panel.
+    pub enum FitMode {
+        /// The whole creative stretched to the panel's corners.
+        Stretch = "stretch";
+        /// Cropped (centred) to the panel's aspect (the default).
+        Cover = "cover";
+        /// Whole, centred, the background colour around it.
+        Contain = "contain";
+    }
 }
 
 /// Default adjustments of a new simulation: unchanged, with the automatic match to the photo
@@ -71,86 +98,270 @@ fn default_adjustments() -> Adjustments {
     }
 }
 
-fn parse_json(text: Option<&str>) -> Value {
-    text.and_then(|t| serde_json::from_str(t).ok())
-        .unwrap_or(Value::Null)
+/// Night lighting of the panel.
+#[derive(ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)] // regard_vision's `Night`, described for the API document.
+enum NightMode {
+    /// Backlit paper in a light box.
+    Backlit,
+    /// An emissive LED screen.
+    Led,
 }
 
-/// The simulation JSON (simulations.md), with signed URLs.
-fn simulation_json(state: &AppState, view: &SimulationView, now: u64) -> Value {
+/// How the creative is made to look real (regard_vision's `Adjustments`). In a body, any
+/// subset: the others keep their values.
+#[derive(ToSchema)]
+#[allow(dead_code)] // regard_vision's `Adjustments`, described for the API document.
+struct AdjustmentsBody {
+    /// −1 to 1: exposure, ±1.5 stops.
+    brightness: f32,
+    /// −1 to 1.
+    contrast: f32,
+    /// −1 to 1: −1 is grey.
+    saturation: f32,
+    /// −1 to 1: cooler to warmer.
+    warmth: f32,
+    /// −1 to 1: negative blurs, positive sharpens.
+    sharpness: f32,
+    /// 0 to 1: 1 is the photo's own noise level.
+    grain: f32,
+    /// 0 to 1: a soft specular band.
+    glare: f32,
+    /// Match the creative's exposure and colour cast to the photo around the panel.
+    auto_match: bool,
+    /// Night lighting, or `null` for day.
+    night: Option<NightMode>,
+}
+
+/// The creative of a simulation.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SimulationCreative {
+    pub id: String,
+    pub name: String,
+    pub media: Media,
+}
+
+/// The location of a simulation.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SimulationLocation {
+    pub id: String,
+    pub name: String,
+    pub city: Option<String>,
+    pub format: PanelFormat,
+    pub illumination: Illumination,
+    pub panel_width_cm: Option<i64>,
+    pub panel_height_cm: Option<i64>,
+    pub panel_quad: Option<Vec<QuadPoint>>,
+    pub photo: Option<Media>,
+}
+
+/// Signed download links of the render (`Content-Disposition: attachment`).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Downloads {
+    pub jpeg: String,
+    pub png: String,
+}
+
+/// The latest attention analysis of the render.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SimulationAttention {
+    pub heatmap_id: String,
+    pub item_id: String,
+    pub status: ItemStatus,
+    /// Attention score, 0–100 (`done` only).
+    pub score: Option<f64>,
+    /// The panel's share of all attention (`done` only).
+    pub panel_share: Option<f64>,
+    /// The panel's share of the surface (`done` only).
+    pub area_share: Option<f64>,
+    /// `panel_share / area_share` (`done` only).
+    pub visibility: Option<f64>,
+}
+
+/// Why a render failed.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RenderError {
+    pub code: JobErrorCode,
+    /// English, for logs; the web app shows its translation of `code`.
+    pub message: String,
+}
+
+/// A simulation: a creative placed on a location's panel, its settings and its render.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Simulation {
+    pub id: String,
+    pub name: String,
+    pub creative_id: String,
+    pub location_id: String,
+    /// `null` once the creative is deleted (the simulation goes with it).
+    pub creative: Option<SimulationCreative>,
+    pub location: Option<SimulationLocation>,
+    /// The panel's corners used: the override, else the location's.
+    pub quad: Option<Vec<QuadPoint>>,
+    /// Whether `quad` is this simulation's own.
+    pub quad_override: bool,
+    pub fit: FitMode,
+    /// `#rrggbb`, around the creative in `contain` mode.
+    pub background: String,
+    #[schema(value_type = AdjustmentsBody)]
+    pub adjustments: Value,
+    /// What stands in front of the panel (white), over the whole photo.
+    pub mask: Option<Media>,
+    pub status: SimulationStatus,
+    /// Why the render failed (`failed` only).
+    pub error: Option<RenderError>,
+    /// The render.
+    pub output: Option<Media>,
+    /// `null` until rendered.
+    pub downloads: Option<Downloads>,
+    pub attention: Option<SimulationAttention>,
+    /// RFC 3339.
+    pub rendered_at: Option<String>,
+    /// RFC 3339.
+    pub created_at: String,
+    /// RFC 3339.
+    pub updated_at: String,
+}
+
+/// The simulations a batch made, in the order of its locations.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SimulationBatch {
+    pub items: Vec<Simulation>,
+}
+
+/// The heatmap an attention analysis was queued in.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AttentionQueued {
+    pub heatmap_id: String,
+}
+
+/// The render settings a create or update body may give.
+#[derive(ToSchema)]
+#[allow(dead_code)] // Read field by field (see `read_settings`); this type describes the body.
+struct SimulationFields {
+    /// At most 200 characters; "creative — location" by default.
+    name: Option<String>,
+    /// Required to create.
+    creative_id: Option<String>,
+    /// Required to create; the location needs a photo and a panel outline.
+    location_id: Option<String>,
+    /// This simulation's own panel corners (`null`: back to the location's).
+    quad: Option<Vec<QuadPoint>>,
+    fit: Option<FitMode>,
+    /// `#rrggbb`.
+    background: Option<String>,
+    /// Any subset (`null`: back to the defaults).
+    adjustments: Option<AdjustmentsBody>,
+    /// An uploaded grey image of the caller's (`null`: none).
+    mask_media_id: Option<String>,
+    /// `false` saves without rendering (a `draft` when render settings changed).
+    render: Option<bool>,
+}
+
+/// The body of `POST /simulations/batch`.
+#[derive(ToSchema)]
+#[allow(dead_code)] // Read field by field in `batch`; this type describes the body.
+struct BatchFields {
+    creative_id: String,
+    /// 1 to 50 locations, each with a photo and a panel outline.
+    location_ids: Vec<String>,
+    fit: Option<FitMode>,
+    background: Option<String>,
+    adjustments: Option<AdjustmentsBody>,
+}
+
+/// The filters of `GET /simulations`, besides the page.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)] // Read from the query map in `list`; this type describes them.
+struct SimulationFilters {
+    /// Only the simulations of this creative.
+    creative_id: Option<String>,
+    /// Only the simulations at this location.
+    location_id: Option<String>,
+}
+
+/// The simulation answered (simulations.md), with signed URLs.
+fn simulation_body(state: &AppState, view: &SimulationView, now: u64) -> Simulation {
     let s = &view.sim;
     let signer = &state.signer;
     let exp = signer.expiry(now);
     let location_quad = view.location.as_ref().and_then(|l| l.panel_quad.as_deref());
-    let quad = parse_json(s.quad.as_deref().or(location_quad));
-    let creative = view.creative.as_ref().map_or(
-        Value::Null,
-        |c| json!({"id": c.id, "name": c.name, "media": media_json(signer, &c.media, now)}),
-    );
-    let location = view.location.as_ref().map_or(Value::Null, |l| {
-        json!({
-            "id": l.id, "name": l.name, "city": l.city, "format": l.format,
-            "illumination": l.illumination, "panel_width_cm": l.panel_width_cm,
-            "panel_height_cm": l.panel_height_cm, "panel_quad": parse_json(l.panel_quad.as_deref()),
-            "photo": l.photo.as_ref().map(|m| media_json(signer, m, now)),
-        })
+    let creative = view.creative.as_ref().map(|c| SimulationCreative {
+        id: c.id.clone(),
+        name: c.name.clone(),
+        media: media_body(signer, &c.media, now),
     });
-    let download = |id: &Option<String>| {
-        id.as_deref().map_or(Value::Null, |id| {
-            Value::String(format!("{}&download=1", signer.url(id, "original", exp)))
-        })
-    };
-    let downloads = match &view.output {
-        Some(_) => {
-            json!({"jpeg": download(&s.output_media_id), "png": download(&s.output_png_media_id)})
-        }
-        None => Value::Null,
-    };
-    let attention = view.attention.as_ref().map_or(Value::Null, |a| {
-        let panel = parse_json(a.panel.as_deref());
-        let done = a.status == "done";
-        let pick = |key: &str| {
-            if done {
-                panel[key].clone()
-            } else {
-                Value::Null
-            }
-        };
-        json!({
-            "heatmap_id": a.heatmap_id, "item_id": a.item_id, "status": a.status,
-            "score": if done { json!(a.score) } else { Value::Null },
-            "panel_share": pick("share"), "area_share": pick("area_share"),
-            "visibility": pick("visibility"),
-        })
+    let location = view.location.as_ref().map(|l| SimulationLocation {
+        id: l.id.clone(),
+        name: l.name.clone(),
+        city: l.city.clone(),
+        format: PanelFormat::parse(&l.format).unwrap_or(PanelFormat::Other),
+        illumination: Illumination::parse(&l.illumination).unwrap_or(Illumination::None),
+        panel_width_cm: l.panel_width_cm,
+        panel_height_cm: l.panel_height_cm,
+        panel_quad: l.panel_quad.as_deref().and_then(stored_quad),
+        photo: l.photo.as_ref().map(|m| media_body(signer, m, now)),
     });
-    let error = match (&s.error_code, s.status.as_str()) {
-        (Some(code), "failed") => {
-            json!({"code": code, "message": s.error_message.as_deref().unwrap_or("")})
-        }
-        _ => Value::Null,
+    let download = |id: &str| format!("{}&download=1", signer.url(id, "original", exp));
+    // A render writes both files; a row with only one is no render to download.
+    let downloads = match (&view.output, &s.output_media_id, &s.output_png_media_id) {
+        (Some(_), Some(jpeg), Some(png)) => Some(Downloads {
+            jpeg: download(jpeg),
+            png: download(png),
+        }),
+        _ => None,
     };
-    json!({
-        "id": s.id,
-        "name": s.name,
-        "creative_id": s.creative_id,
-        "location_id": s.location_id,
-        "creative": creative,
-        "location": location,
-        "quad": quad,
-        "quad_override": s.quad.is_some(),
-        "fit": s.fit,
-        "background": s.background,
-        "adjustments": parse_json(Some(&s.adjustments)),
-        "mask": view.mask.as_ref().map(|m| media_json(signer, m, now)),
-        "status": s.status,
-        "error": error,
-        "output": view.output.as_ref().map(|m| media_json(signer, m, now)),
-        "downloads": downloads,
-        "attention": attention,
-        "rendered_at": s.rendered_at.map(rfc3339),
-        "created_at": rfc3339(s.created_at),
-        "updated_at": rfc3339(s.updated_at),
-    })
+    let attention = view.attention.as_ref().map(|a| {
+        let status = ItemStatus::parse(&a.status).unwrap_or(ItemStatus::Queued);
+        let done = status == ItemStatus::Done;
+        let panel: Value = a
+            .panel
+            .as_deref()
+            .and_then(|t| serde_json::from_str(t).ok())
+            .unwrap_or(Value::Null);
+        let pick = |key: &str| panel[key].as_f64().filter(|_| done);
+        SimulationAttention {
+            heatmap_id: a.heatmap_id.clone(),
+            item_id: a.item_id.clone(),
+            status,
+            score: a.score.filter(|_| done),
+            panel_share: pick("share"),
+            area_share: pick("area_share"),
+            visibility: pick("visibility"),
+        }
+    });
+    let status = SimulationStatus::parse(&s.status).unwrap_or(SimulationStatus::Draft);
+    let error = match &s.error_code {
+        Some(code) if status == SimulationStatus::Failed => Some(RenderError {
+            code: JobErrorCode::parse(code).unwrap_or(JobErrorCode::Internal),
+            message: s.error_message.clone().unwrap_or_default(),
+        }),
+        _ => None,
+    };
+    Simulation {
+        id: s.id.clone(),
+        name: s.name.clone(),
+        creative_id: s.creative_id.clone(),
+        location_id: s.location_id.clone(),
+        creative,
+        location,
+        quad: s.quad.as_deref().or(location_quad).and_then(stored_quad),
+        quad_override: s.quad.is_some(),
+        fit: FitMode::parse(&s.fit).unwrap_or(FitMode::Cover),
+        background: s.background.clone(),
+        adjustments: serde_json::from_str(&s.adjustments).unwrap_or(Value::Null),
+        mask: view.mask.as_ref().map(|m| media_body(signer, m, now)),
+        status,
+        error,
+        output: view.output.as_ref().map(|m| media_body(signer, m, now)),
+        downloads,
+        attention,
+        rendered_at: s.rendered_at.map(rfc3339),
+        created_at: rfc3339(s.created_at),
+        updated_at: rfc3339(s.updated_at),
+    }
 }
 
 /// Reads a uuid text field naming one of the user's rows; `None` (with `not_found` or a type
@@ -202,10 +413,10 @@ async fn find_location(
     }
 }
 
-/// Reads `fit`: one of [`FITS`]; `null` is `required`.
+/// Reads `fit`: one of [`FitMode`]; `null` is `required`.
 fn read_fit(fields: &mut Fields) -> Option<String> {
     match fields.text("fit", 16, false) {
-        Patch::Value(fit) if FITS.contains(&fit.as_str()) => Some(fit),
+        Patch::Value(fit) if FitMode::parse(&fit).is_some() => Some(fit),
         Patch::Value(_) => {
             fields.error("fit", FieldCode::InvalidValue);
             None
@@ -424,11 +635,11 @@ async fn find(state: &AppState, user: &ApiUser, id: &str) -> Result<SimulationVi
 }
 
 /// Answers a simulation read back after a write.
-async fn respond(state: &AppState, user: &ApiUser, id: &str) -> Result<Value, ApiError> {
+async fn respond(state: &AppState, user: &ApiUser, id: &str) -> Result<Simulation, ApiError> {
     let view = sdb::find(&state.db, user.id(), id)
         .await?
         .ok_or_else(ApiError::not_found)?;
-    Ok(simulation_json(state, &view, now_secs()))
+    Ok(simulation_body(state, &view, now_secs()))
 }
 
 /// Announces queued renders: `simulation` events first, then the workers' wake-up, so tabs see
@@ -442,11 +653,18 @@ async fn announce_queued(state: &AppState, user: &ApiUser, ids: &[&str]) {
 }
 
 /// `POST /simulations` → 201 (`queued`, or `draft` with `render: false`).
+#[utoipa::path(
+    post,
+    path = "/simulations",
+    tag = "simulations",
+    request_body = SimulationFields,
+    responses((status = 201, description = "The new simulation", body = Simulation))
+)]
 async fn create(
     State(state): State<AppState>,
     user: ApiUser,
     JsonObject(mut fields): JsonObject,
-) -> Result<(StatusCode, Json<Value>), ApiError> {
+) -> Result<(StatusCode, Json<Simulation>), ApiError> {
     let name = fields.text("name", MAX_NAME, false);
     let creative_id = id_field(&mut fields, "creative_id");
     let location_id = id_field(&mut fields, "location_id");
@@ -506,11 +724,18 @@ async fn create(
 
 /// `POST /simulations/batch {creative_id, location_ids, fit?, adjustments?, background?}` →
 /// 201 `{items}`: one queued simulation per location, in the given order, in one transaction.
+#[utoipa::path(
+    post,
+    path = "/simulations/batch",
+    tag = "simulations",
+    request_body = BatchFields,
+    responses((status = 201, description = "One simulation per location", body = SimulationBatch))
+)]
 async fn batch(
     State(state): State<AppState>,
     user: ApiUser,
     JsonObject(mut fields): JsonObject,
-) -> Result<(StatusCode, Json<Value>), ApiError> {
+) -> Result<(StatusCode, Json<SimulationBatch>), ApiError> {
     let creative_id = id_field(&mut fields, "creative_id");
     let location_ids = fields.id_list("location_ids", MAX_BATCH);
     let now = db::now_ms();
@@ -586,16 +811,23 @@ async fn batch(
     for id in &ids {
         items.push(respond(&state, &user, id).await?);
     }
-    Ok((StatusCode::CREATED, Json(json!({"items": items}))))
+    Ok((StatusCode::CREATED, Json(SimulationBatch { items })))
 }
 
 /// `GET /simulations?limit=&cursor=&q=&creative_id=&location_id=` → `{items, next_cursor}`.
+#[utoipa::path(
+    get,
+    path = "/simulations",
+    tag = "simulations",
+    params(ListParams, SimulationFilters),
+    responses((status = 200, description = "One page of simulations, newest first", body = Paged<Simulation>))
+)]
 async fn list(
     State(state): State<AppState>,
     user: ApiUser,
     list: ListQuery,
     Query(params): Query<HashMap<String, String>>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Paged<Simulation>>, ApiError> {
     // A filter id that is not a uuid matches nothing, like another user's id.
     let filter_id = |key: &str| {
         params.get(key).filter(|v| !v.trim().is_empty()).map(|v| {
@@ -619,33 +851,48 @@ async fn list(
     )
     .await?;
     let now = now_secs();
-    Ok(Json(list.page.respond(
+    Ok(Json(list.page.paged(
         rows,
         |v| (v.sim.created_at, v.sim.id.as_str()),
-        |v| simulation_json(&state, v, now),
+        |v| simulation_body(&state, v, now),
     )))
 }
 
 /// `GET /simulations/{id}`.
+#[utoipa::path(
+    get,
+    path = "/simulations/{id}",
+    tag = "simulations",
+    params(("id" = String, Path, description = "The simulation's id")),
+    responses((status = 200, description = "The simulation", body = Simulation))
+)]
 async fn get_one(
     State(state): State<AppState>,
     user: ApiUser,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Simulation>, ApiError> {
     let view = find(&state, &user, &id).await?;
-    Ok(Json(simulation_json(&state, &view, now_secs())))
+    Ok(Json(simulation_body(&state, &view, now_secs())))
 }
 
 /// `PATCH /simulations/{id}`: absent fields stay, `null` clears (`quad`: back to the
 /// location's; `mask_media_id`: none; `adjustments`: defaults). Any change queues a new render
 /// (new token: a render in flight is discarded when it saves) unless `render: false`, which
 /// leaves a `draft` when render settings changed.
+#[utoipa::path(
+    patch,
+    path = "/simulations/{id}",
+    tag = "simulations",
+    params(("id" = String, Path, description = "The simulation's id")),
+    request_body = SimulationFields,
+    responses((status = 200, description = "The simulation, changed", body = Simulation))
+)]
 async fn update(
     State(state): State<AppState>,
     user: ApiUser,
     Path(id): Path<String>,
     JsonObject(mut fields): JsonObject,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Simulation>, ApiError> {
     let view = find(&state, &user, &id).await?;
     let before = view.sim.clone();
     let mut row = before.clone();
@@ -743,6 +990,13 @@ async fn update(
 
 /// `DELETE /simulations/{id}` → 204; its jobs go with it, its output and mask are released
 /// (a render that a heatmap uses stays there).
+#[utoipa::path(
+    delete,
+    path = "/simulations/{id}",
+    tag = "simulations",
+    params(("id" = String, Path, description = "The simulation's id")),
+    responses((status = 204, description = "Deleted"))
+)]
 async fn delete_one(
     State(state): State<AppState>,
     user: ApiUser,
@@ -760,11 +1014,18 @@ async fn delete_one(
 
 /// `POST /simulations/{id}/render` → 202, queued again (after a failure, or to redo a draft);
 /// 409 `already_rendering` while queued or rendering.
+#[utoipa::path(
+    post,
+    path = "/simulations/{id}/render",
+    tag = "simulations",
+    params(("id" = String, Path, description = "The simulation's id")),
+    responses((status = 202, description = "The simulation, queued", body = Simulation))
+)]
 async fn render(
     State(state): State<AppState>,
     user: ApiUser,
     Path(id): Path<String>,
-) -> Result<(StatusCode, Json<Value>), ApiError> {
+) -> Result<(StatusCode, Json<Simulation>), ApiError> {
     let view = find(&state, &user, &id).await?;
     // The settings may have become unrenderable since (the location's photo was removed).
     let mut fields = Fields::default();
@@ -803,11 +1064,18 @@ async fn render(
 
 /// `POST /simulations/{id}/attention` → 202 `{heatmap_id}`: a one-image heatmap of the current
 /// output, with the panel's quad as its area of interest; 409 `not_rendered` without output.
+#[utoipa::path(
+    post,
+    path = "/simulations/{id}/attention",
+    tag = "simulations",
+    params(("id" = String, Path, description = "The simulation's id")),
+    responses((status = 202, description = "The heatmap the analysis is queued in", body = AttentionQueued))
+)]
 async fn attention(
     State(state): State<AppState>,
     user: ApiUser,
     Path(id): Path<String>,
-) -> Result<(StatusCode, Json<Value>), ApiError> {
+) -> Result<(StatusCode, Json<AttentionQueued>), ApiError> {
     let view = find(&state, &user, &id).await?;
     let not_rendered = || ApiError::new(ErrorCode::NotRendered);
     let output: &MediaRow = view.output.as_ref().ok_or_else(not_rendered)?;
@@ -838,13 +1106,16 @@ async fn attention(
     state.bus.jobs_enqueued().await;
     Ok((
         StatusCode::ACCEPTED,
-        Json(json!({"heatmap_id": heatmap.id})),
+        Json(AttentionQueued {
+            heatmap_id: heatmap.id,
+        }),
     ))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn quad_areas_are_in_photo_pixels() {

@@ -5,43 +5,24 @@
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 
-import { apiFetch } from '@/lib/api';
+import { apiFetch, type Schemas } from '@/lib/api';
 
 import type { HeatmapItem } from './heatmaps';
 
+// Generated from the API document (src/api/): the server's own types.
 /** What an image is, for comparisons (an `image` is none of the others: compared with all). */
-export type BenchmarkKind = 'creative' | 'location' | 'render' | 'image';
+export type BenchmarkKind = Schemas['BenchmarkKind'];
 export type BenchmarkMetric = 'score' | 'focus' | 'clarity' | 'panel';
-
 /** The user's library: `percentile` is null until there are enough results to compare with. */
-export type LibraryStanding = { percentile: number | null; count: number };
-export type ReferenceStanding = { percentile: number; count: number };
-
-export type MetricBenchmark = {
-  value: number;
-  /** Null on a share link's page (the owner's library is not shown to visitors). */
-  library: LibraryStanding | null;
-  reference: ReferenceStanding | null;
-};
-
-export type AreaBenchmark = {
-  aoi_id: string;
-  share: number;
-  library: LibraryStanding | null;
-  reference: ReferenceStanding | null;
-};
-
-export type ItemBenchmarks = {
-  item_id: string;
-  kind: BenchmarkKind;
+export type LibraryStanding = Schemas['LibraryStanding'];
+export type ReferenceStanding = Schemas['ReferenceStanding'];
+export type MetricBenchmark = Schemas['MetricBenchmark'];
+export type AreaBenchmark = Schemas['AreaBenchmark'];
+/** `metrics` by measure (`panel` only for renders). */
+export type ItemBenchmarks = Omit<Schemas['ItemBenchmarks'], 'metrics'> & {
   metrics: Partial<Record<BenchmarkMetric, MetricBenchmark>>;
-  aois: AreaBenchmark[];
 };
-
-export type Benchmarks = {
-  reference: { name: string; images: number; licence: string; citation: string; method: string; model: string };
-  items: ItemBenchmarks[];
-};
+export type Benchmarks = Omit<Schemas['Benchmarks'], 'items'> & { items: ItemBenchmarks[] };
 
 /** Fewest other results for a library percentile (the server's `MIN_LIBRARY`). */
 export const MIN_LIBRARY = 5;

@@ -12,129 +12,47 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 
-import { apiFetch, publicFetch, queryString, type Media, type Page } from '@/lib/api';
+import { apiFetch, publicFetch, queryString, type Page, type Schemas } from '@/lib/api';
 import { getLiveStatus } from '@/lib/events';
 
 import type { Benchmarks } from './benchmarks';
 
 // ---------- Shapes ----------
 
-export type HeatmapStatus = 'queued' | 'processing' | 'done' | 'failed' | 'partial';
-export type ItemStatus = 'queued' | 'processing' | 'done' | 'failed';
+// Generated from the API document (src/api/): the server's own types.
+export type HeatmapStatus = Schemas['HeatmapStatus'];
+export type ItemStatus = Schemas['ItemStatus'];
 
 /** A rectangle relative to the image (0..1). */
-export type Rect = { x: number; y: number; width: number; height: number };
-
+export type Rect = Schemas['Rect'];
 /** A hotspot in predicted viewing order (rank 1 = looked at first). */
-export type Hotspot = { rank: number; x: number; y: number; rect: Rect; share: number; area: number };
-
+export type Hotspot = Schemas['Hotspot'];
 /** A face or a text-like region found in the image. */
-export type Region = { rect: Rect; confidence: number; share: number; area: number; relative: number };
-
+export type Region = Schemas['RegionShare'];
 /** The attention map at long side 64, row-major, values 0..=65535. */
-export type AttentionGrid = { width: number; height: number; values: number[] };
-
-export type HeatmapResult = {
-  score: number;
-  focus: number;
-  clarity: number;
-  top10_share: number;
-  entropy: number;
-  hotspots: Hotspot[];
-  faces: Region[];
-  texts: Region[];
-  grid: AttentionGrid;
-  urls: { map: string; overlay: string; fog: string; overlay_thumbnail: string };
-  /** With an area of interest (a simulation's panel): its share of attention, of the area, and their ratio. */
-  panel?: PanelShare | null;
-};
-
-export type PanelShare = { share: number; area_share: number; visibility: number | null };
-
+export type AttentionGrid = Schemas['AttentionGrid'];
+export type HeatmapResult = Schemas['HeatmapResult'];
+export type PanelShare = Schemas['PanelShare'];
 /** A point relative to the image (0..1). */
-export type AoiPoint = { x: number; y: number };
-
+export type AoiPoint = Schemas['Point'];
 /** What an area of interest receives of its image's attention (docs/architecture/heatmaps.md). */
-export type AoiAttention = {
-  /** Fraction of all attention inside the area (0..1). */
-  share: number;
-  /** Fraction of the image the area covers (0..1). */
-  area: number;
-  /** share / area. */
-  relative: number;
-  /** Place in the predicted viewing order of the first hotspot whose peak lies in the area. */
-  seen_rank: number | null;
-  /** Whether that place is among the first three (seen in the first seconds). */
-  seen_early: boolean;
-};
-
+export type AoiAttention = Schemas['AoiAttention'];
 /** A named area of interest saved on an item. */
-export type Aoi = {
-  id: string;
-  item_id: string;
-  name: string;
-  shape: 'rect' | 'polygon';
-  points: AoiPoint[];
-  /** The bounding box. */
-  rect: Rect;
-  /** Null until the item is done. */
-  attention: AoiAttention | null;
-  created_at: string;
-  updated_at: string;
-};
+export type Aoi = Schemas['Aoi'];
 
 /** The most areas one image holds (`409 too_many_aois` above). */
 export const MAX_AOIS = 30;
 /** The longest area name the server accepts. */
 export const MAX_AOI_NAME = 80;
 
-export type ItemError = { code: string; message: string };
-
+export type ItemError = Schemas['ItemError'];
 /** What a source image is: the creative, location (photo) or simulation (render) it belongs to. */
-export type SourceLabel = { kind: 'creative' | 'location' | 'simulation'; id: string; name: string };
-
-export type HeatmapItem = {
-  id: string;
-  position: number;
-  status: ItemStatus;
-  error: ItemError | null;
-  source: Media;
-  /** Null for an image that is none of those (an upload made for the heatmap). */
-  label?: SourceLabel | null;
-  attempts: number;
-  started_at: string | null;
-  finished_at: string | null;
-  result: HeatmapResult | null;
-  /** The area of interest (a simulation's panel quad, normalised), when the item has one. */
-  aoi?: AoiPoint[] | null;
-  /** The named areas of interest saved on the item, in the order they were made. */
-  aois: Aoi[];
-};
-
-export type HeatmapSummary = {
-  id: string;
-  name: string;
-  status: HeatmapStatus;
-  item_count: number;
-  done_count: number;
-  failed_count: number;
-  /** Mean score of the done images (not shown: different images do not average into anything). */
-  score: number | null;
-  /** The best score of the done images. */
-  best_score: number | null;
-  thumbnail: string | null;
-  created_at: string;
-  updated_at: string;
-};
-
-export type Heatmap = HeatmapSummary & { items: HeatmapItem[] };
-
+export type SourceLabel = Schemas['SourceLabel'];
+export type HeatmapItem = Schemas['HeatmapItem'];
+export type HeatmapSummary = Schemas['HeatmapSummary'];
+export type Heatmap = Schemas['Heatmap'];
 /** `GET /media/{id}/heatmap`: the latest item made from a media, if any. */
-export type MediaHeatmap = {
-  media: Media;
-  heatmap: { id: string; name: string; created_at: string } | null;
-  item: HeatmapItem | null;
-};
+export type MediaHeatmap = Schemas['MediaHeatmap'];
 
 /** The most images one heatmap takes (`fields.media_ids: too_many` above). */
 export const MAX_IMAGES = 20;
@@ -319,10 +237,10 @@ export function useCopyAois() {
 // ---------- Share links ----------
 
 /** A read-only link to a heatmap (its token only in the answer that made it). */
-export type Share = { id: string; expires_at: string; expired: boolean; created_at: string };
-export type NewShare = Share & { token: string; path: string };
+export type Share = Schemas['Share'];
+export type NewShare = Schemas['NewShare'];
 /** What a share link opens. */
-export type SharedHeatmap = { heatmap: Heatmap; benchmarks?: Benchmarks; expires_at: string };
+export type SharedHeatmap = Omit<Schemas['SharedHeatmap'], 'benchmarks'> & { benchmarks: Benchmarks };
 
 export const SHARE_DAYS = [7, 30, 90] as const;
 

@@ -18,6 +18,8 @@ const item = (id: string, status: HeatmapItem['status']): HeatmapItem => ({
   error: null,
   source: fakeMedia(`m-${id}`) as Media,
   attempts: 0,
+  label: null,
+  aoi: null,
   aois: [],
   started_at: null,
   finished_at: null,

@@ -11,7 +11,7 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 
-import { apiFetch, queryString, type Media, type Page } from '@/lib/api';
+import { apiFetch, queryString, type Media, type Page, type Schemas } from '@/lib/api';
 import type { SimulationStatus } from '@/lib/events';
 
 import type { Adjustments, Fit, Point, Quad } from '../lib/types';
@@ -20,54 +20,12 @@ export type { SimulationStatus } from '@/lib/events';
 
 // ---------- Shapes ----------
 
-export type SimulationCreative = { id: string; name: string; media: Media };
-
-export type SimulationLocation = {
-  id: string;
-  name: string;
-  city: string | null;
-  format: string;
-  illumination: string;
-  panel_width_cm: number | null;
-  panel_height_cm: number | null;
-  panel_quad: Point[] | null;
-  photo: Media | null;
-};
-
-export type SimulationAttention = {
-  heatmap_id: string;
-  item_id: string;
-  status: 'queued' | 'processing' | 'done' | 'failed';
-  score: number | null;
-  panel_share: number | null;
-  area_share: number | null;
-  visibility: number | null;
-};
-
-export type SimulationError = { code: string; message: string };
-
-export type Simulation = {
-  id: string;
-  name: string;
-  creative_id: string;
-  location_id: string;
-  creative: SimulationCreative | null;
-  location: SimulationLocation | null;
-  quad: Point[] | null;
-  quad_override: boolean;
-  fit: Fit;
-  background: string;
-  adjustments: Adjustments;
-  mask: Media | null;
-  status: SimulationStatus;
-  error: SimulationError | null;
-  output: Media | null;
-  downloads: { jpeg: string; png: string } | null;
-  attention: SimulationAttention | null;
-  rendered_at: string | null;
-  created_at: string;
-  updated_at: string;
-};
+// Generated from the API document (src/api/): the server's own types.
+export type SimulationCreative = Schemas['SimulationCreative'];
+export type SimulationLocation = Schemas['SimulationLocation'];
+export type SimulationAttention = Schemas['SimulationAttention'];
+export type SimulationError = Schemas['RenderError'];
+export type Simulation = Schemas['Simulation'];
 
 /** The body of POST (and PATCH) /simulations. */
 export type SimulationInput = {
