@@ -257,6 +257,7 @@ impl Application {
         let limits = Arc::clone(&state.limits);
         let sweep_db = state.db.clone();
         let staging_dir = state.config.data_dir.join("tmp");
+        let sweep_storage = Arc::clone(&state.storage);
         let link_ttl = Duration::from_secs(state.config.mail_link_ttl);
         let challenge_expiry_ms = crate::auth::mfa::challenge_expiry_ms(&state.config);
         let sweeper = tokio::spawn(async move {
@@ -273,6 +274,25 @@ impl Application {
                 limits.forget_idle();
                 if minutes.is_multiple_of(60) {
                     sweep_staging(&staging_dir);
+                }
+                // Hourly, from five minutes after the start: objects no row has and uploads
+                // nothing uses, a day old (media::sweep_orphans; safe on every node at once).
+                if minutes % 60 == 5 {
+                    match crate::media::sweep_orphans(
+                        &sweep_db,
+                        sweep_storage.as_ref(),
+                        db::now_ms(),
+                    )
+                    .await
+                    {
+                        Ok(swept) if swept != crate::media::Swept::default() => tracing::info!(
+                            media = swept.media,
+                            objects = swept.objects,
+                            "swept orphaned media"
+                        ),
+                        Ok(_) => {}
+                        Err(err) => tracing::warn!(error = %err, "sweeping orphaned media failed"),
+                    }
                 }
                 // Tokens of ended sessions are kept a week for `session_not_found` answers.
                 let cutoff = db::now_ms() - TOKEN_RETENTION.as_millis() as i64;

@@ -181,6 +181,50 @@ pub async fn delete_if_unreferenced(db: &Db, id: &str) -> Result<bool, DbError> 
     Ok(done.rows_affected() == 1)
 }
 
+/// Uploads created before `cutoff_ms` that nothing uses (see [`delete_if_unreferenced`]),
+/// oldest first, at most `limit`.
+pub async fn unused_uploads(db: &Db, cutoff_ms: i64, limit: i64) -> Result<Vec<String>, DbError> {
+    let rows = sqlx::query(
+        "SELECT m.id FROM media m WHERE m.kind = 'upload' AND m.created_at < $1 \
+         AND NOT EXISTS (SELECT 1 FROM creatives WHERE creatives.media_id = m.id) \
+         AND NOT EXISTS (SELECT 1 FROM locations WHERE locations.photo_media_id = m.id) \
+         AND NOT EXISTS (SELECT 1 FROM heatmap_items h WHERE h.source_media_id = m.id) \
+         AND NOT EXISTS (SELECT 1 FROM simulations s WHERE s.mask_media_id = m.id) \
+         ORDER BY m.created_at, m.id LIMIT $2",
+    )
+    .bind(cutoff_ms)
+    .bind(limit)
+    .fetch_all(db.pool())
+    .await?;
+    rows.iter()
+        .map(|row| row.try_get("id").map_err(DbError::from))
+        .collect()
+}
+
+/// Which of `hashes` some media row (of any owner) has.
+pub async fn existing_hashes(
+    db: &Db,
+    hashes: &[String],
+) -> Result<std::collections::HashSet<String>, DbError> {
+    let mut found = std::collections::HashSet::new();
+    if hashes.is_empty() {
+        return Ok(found);
+    }
+    let placeholders: Vec<String> = (1..=hashes.len()).map(|n| format!("${n}")).collect();
+    let sql = format!(
+        "SELECT DISTINCT sha256 FROM media WHERE sha256 IN ({})",
+        placeholders.join(", ")
+    );
+    let mut query = sqlx::query(&sql);
+    for hash in hashes {
+        query = query.bind(hash);
+    }
+    for row in query.fetch_all(db.pool()).await? {
+        found.insert(row.try_get("sha256")?);
+    }
+    Ok(found)
+}
+
 /// How many rows (of any owner) use the objects of this content hash.
 pub async fn count_by_sha256(db: &Db, sha256: &str) -> Result<i64, DbError> {
     let row = sqlx::query("SELECT COUNT(*) AS n FROM media WHERE sha256 = $1")

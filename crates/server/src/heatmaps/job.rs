@@ -233,7 +233,12 @@ async fn store(
         }
         None => original.clone(),
     };
-    if !ctx.storage.exists(&original).await.map_err(transient)? {
+    // Content written recently is reused; older content is written again, so the orphan
+    // sweep cannot remove it before this row names it (media::REUSE_WINDOW_MS).
+    if !media::reusable(ctx.storage.as_ref(), &original, db::now_ms())
+        .await
+        .map_err(transient)?
+    {
         if let Some(t) = thumbnail {
             ctx.storage
                 .put_bytes(&thumb_key, t.bytes.clone())

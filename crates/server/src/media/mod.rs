@@ -35,7 +35,10 @@ use tempfile::NamedTempFile;
 use tokio::io::AsyncWriteExt;
 
 pub use error::MediaError;
-pub use store::{StoredMedia, VariantKind, delete_objects_if_orphaned, object_key, release, store};
+pub use store::{
+    ORPHAN_GRACE_MS, REUSE_WINDOW_MS, StoredMedia, SweepError, Swept, VariantKind,
+    delete_objects_if_orphaned, object_key, release, reusable, store, sweep_orphans,
+};
 pub use variants::{PREVIEW_SIDE, THUMBNAIL_SIDE};
 pub(crate) use variants::{encode_jpeg, make_variants};
 

@@ -4,6 +4,12 @@
 //! Layout: `<sha[0..2]>/<sha>/<variant>.<ext>`, e.g. `3f/3f2a…/original.jpg`. The two-character
 //! fan-out keeps local folders small. The same upload by two users is stored once; the database
 //! rows (owner, name) are what differ.
+//!
+//! The orphan sweep ([`sweep_orphans`]) removes, on every node and without a leader, what a
+//! crash or an abandoned page leaves: objects no media row names, and uploads nothing uses,
+//! once they are [`ORPHAN_GRACE_MS`] old. Writers never lean on an object older than
+//! [`REUSE_WINDOW_MS`] (see [`reusable`]), so the sweep cannot delete an object between a
+//! writer's check and its row's insert.
 
 use bytes::BytesMut;
 use futures::StreamExt;
@@ -100,7 +106,7 @@ pub async fn store(
         preview: object_key(&media.sha256, VariantKind::Preview, media.preview.format)?,
         deduplicated: false,
     };
-    if storage.exists(&stored.original).await? {
+    if reusable(storage, &stored.original, db::now_ms()).await? {
         return Ok(StoredMedia {
             deduplicated: true,
             ..stored
@@ -173,6 +179,142 @@ pub async fn delete_objects_if_orphaned(db: &Db, storage: &dyn Storage, media: &
         };
         if let Err(err) = result {
             tracing::error!(error = %err, key = %key, "cannot delete a media object");
+        }
+    }
+}
+
+/// How long an object no row names, or an upload nothing uses, is kept before the orphan sweep
+/// removes it: far longer than any upload or job takes between writing an object and inserting
+/// its row.
+pub const ORPHAN_GRACE_MS: i64 = 24 * 60 * 60 * 1000;
+
+/// How recently an object must have been written for a writer to count on it instead of
+/// writing the same content again (half the grace).
+///
+/// The sweep deletes an object only when it is older than the grace and no row names its hash.
+/// A writer that found it younger than this window inserts its row well within the other half,
+/// before the object can look old enough to the sweep, which then sees the row.
+pub const REUSE_WINDOW_MS: i64 = ORPHAN_GRACE_MS / 2;
+const _: () = assert!(REUSE_WINDOW_MS * 2 <= ORPHAN_GRACE_MS);
+
+/// Whether the object under `key` exists and is recent enough to be reused (see
+/// [`REUSE_WINDOW_MS`]); otherwise the caller writes it (again).
+pub async fn reusable(
+    storage: &dyn Storage,
+    key: &StorageKey,
+    now_ms: i64,
+) -> Result<bool, StorageError> {
+    Ok(storage
+        .head(key)
+        .await?
+        .is_some_and(|info| info.modified_ms >= now_ms - REUSE_WINDOW_MS))
+}
+
+/// What one orphan sweep removed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Swept {
+    /// Unused uploads (rows), with their objects when no other row shares them.
+    pub media: usize,
+    /// Objects whose content no media row has.
+    pub objects: usize,
+}
+
+/// Why a sweep stopped early (what it removed until then stays removed).
+#[derive(Debug, thiserror::Error)]
+pub enum SweepError {
+    #[error(transparent)]
+    Db(#[from] db::DbError),
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+/// Uploads looked at per query.
+const SWEEP_BATCH: i64 = 500;
+
+/// Removes uploads nothing has used for [`ORPHAN_GRACE_MS`] (an image added on the heatmap page
+/// and left there), then objects older than that whose content no media row has (a process
+/// killed between writing objects and inserting their row). Safe to run on several nodes at
+/// once: every step is a conditional delete.
+pub async fn sweep_orphans(
+    db: &Db,
+    storage: &dyn Storage,
+    now_ms: i64,
+) -> Result<Swept, SweepError> {
+    let cutoff = now_ms - ORPHAN_GRACE_MS;
+    let mut swept = Swept::default();
+    loop {
+        let ids = db::media::unused_uploads(db, cutoff, SWEEP_BATCH).await?;
+        let mut released = 0;
+        for id in &ids {
+            if let Some(media) = db::media::find(db, id).await?
+                && db::media::delete_if_unreferenced(db, id).await?
+            {
+                delete_objects_if_orphaned(db, storage, &media).await;
+                released += 1;
+            }
+        }
+        swept.media += released;
+        // A batch where nothing could be released (all taken meanwhile) ends the pass.
+        if (ids.len() as i64) < SWEEP_BATCH || released == 0 {
+            break;
+        }
+    }
+
+    let old: Vec<(String, String)> = storage
+        .list_objects()
+        .await?
+        .into_iter()
+        .filter(|(_, info)| info.modified_ms < cutoff)
+        .filter_map(|(key, _)| Some((content_hash(&key)?.to_owned(), key)))
+        .collect();
+    for chunk in old.chunks(SWEEP_BATCH as usize) {
+        let hashes: Vec<String> = chunk.iter().map(|(hash, _)| hash.clone()).collect();
+        let kept = db::media::existing_hashes(db, &hashes).await?;
+        for (hash, key) in chunk {
+            if !kept.contains(hash) {
+                storage.delete(&StorageKey::new(key.as_str())?).await?;
+                tracing::info!(key = %key, "removed an object no media row has");
+                swept.objects += 1;
+            }
+        }
+    }
+    Ok(swept)
+}
+
+/// The content hash in an object key (`<sha[0..2]>/<sha>/<variant>.<ext>`); `None` for a key
+/// of another shape, which the sweep leaves alone.
+fn content_hash(key: &str) -> Option<&str> {
+    let mut parts = key.split('/');
+    let (fan, hash, _file) = (parts.next()?, parts.next()?, parts.next()?);
+    let valid = parts.next().is_none()
+        && hash.len() == 64
+        && hash.starts_with(fan)
+        && fan.len() == 2
+        && hash
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+    valid.then_some(hash)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_content_keys_name_a_hash() {
+        let hash = "3f".to_owned() + &"a".repeat(62);
+        assert_eq!(
+            content_hash(&format!("3f/{hash}/original.jpg")),
+            Some(hash.as_str())
+        );
+        for other in [
+            format!("ab/{hash}/original.jpg"),
+            format!("3f/{hash}/x/original.jpg"),
+            format!("3f/{hash}"),
+            "notes.txt".to_owned(),
+            format!("3f/{}/preview.jpg", "Z".repeat(64)),
+        ] {
+            assert_eq!(content_hash(&other), None, "{other}");
         }
     }
 }

@@ -310,7 +310,12 @@ async fn store(
     let original = key(VariantKind::Original, image.format)?;
     let preview = key(VariantKind::Preview, rendered.preview.format)?;
     let thumbnail = key(VariantKind::Thumbnail, rendered.thumbnail.format)?;
-    if !ctx.storage.exists(&original).await.map_err(transient)? {
+    // Content written recently is reused; older content is written again, so the orphan
+    // sweep cannot remove it before this row names it (media::REUSE_WINDOW_MS).
+    if !media::reusable(ctx.storage.as_ref(), &original, db::now_ms())
+        .await
+        .map_err(transient)?
+    {
         for (key, variant) in [
             (&thumbnail, &rendered.thumbnail),
             (&preview, &rendered.preview),

@@ -68,8 +68,8 @@ impl Storage for Metered {
         self.count("delete", self.inner.delete(key).await)
     }
 
-    async fn list(&self) -> Result<Vec<String>, StorageError> {
-        self.count("list", self.inner.list().await)
+    async fn list_objects(&self) -> Result<Vec<(String, ObjectInfo)>, StorageError> {
+        self.count("list", self.inner.list_objects().await)
     }
 
     fn describe(&self) -> String {

@@ -34,6 +34,8 @@ pub type ByteStream = Pin<Box<dyn Stream<Item = std::io::Result<Bytes>> + Send>>
 pub struct ObjectInfo {
     /// Size of the object in bytes.
     pub size: u64,
+    /// When it was last written, in unix milliseconds.
+    pub modified_ms: i64,
 }
 
 /// Errors of the storage layer. None of them is meant for an API response body as is: the HTTP
@@ -132,9 +134,19 @@ pub trait Storage: Send + Sync + std::fmt::Debug {
     /// Deletes the object. Deleting a missing object succeeds (idempotent).
     async fn delete(&self, key: &StorageKey) -> Result<(), StorageError>;
 
-    /// Every key in the storage, sorted. For tests and maintenance sweeps, not request paths:
-    /// it walks the whole folder or bucket prefix.
-    async fn list(&self) -> Result<Vec<String>, StorageError>;
+    /// Every object in the storage with its size and age, sorted by key. For maintenance sweeps
+    /// and tests, not request paths: it walks the whole folder or bucket prefix.
+    async fn list_objects(&self) -> Result<Vec<(String, ObjectInfo)>, StorageError>;
+
+    /// Every key in the storage, sorted (see [`Storage::list_objects`]).
+    async fn list(&self) -> Result<Vec<String>, StorageError> {
+        Ok(self
+            .list_objects()
+            .await?
+            .into_iter()
+            .map(|(key, _)| key)
+            .collect())
+    }
 
     /// Reads the whole object into memory. Meant for small objects (media variants, or originals
     /// already bounded by the upload limit).

@@ -159,6 +159,13 @@ fn not_found_or_backend(err: object_store::Error, key: &StorageKey) -> StorageEr
     }
 }
 
+fn info(meta: &object_store::ObjectMeta) -> ObjectInfo {
+    ObjectInfo {
+        size: meta.size,
+        modified_ms: meta.last_modified.timestamp_millis(),
+    }
+}
+
 #[async_trait]
 impl Storage for ObjectStorage {
     async fn put_stream(
@@ -240,7 +247,7 @@ impl Storage for ObjectStorage {
     async fn head(&self, key: &StorageKey) -> Result<Option<ObjectInfo>, StorageError> {
         let path = self.path(key)?;
         match self.store.head(&path).await {
-            Ok(meta) => Ok(Some(ObjectInfo { size: meta.size })),
+            Ok(meta) => Ok(Some(info(&meta))),
             Err(object_store::Error::NotFound { .. }) => Ok(None),
             Err(e) => Err(StorageError::Backend(e)),
         }
@@ -254,12 +261,13 @@ impl Storage for ObjectStorage {
         }
     }
 
-    async fn list(&self) -> Result<Vec<String>, StorageError> {
+    async fn list_objects(&self) -> Result<Vec<(String, ObjectInfo)>, StorageError> {
         let prefix = (!self.prefix.is_empty()).then(|| Path::from(self.prefix.as_str()));
         let mut stream = self.store.list(prefix.as_ref());
-        let mut keys = Vec::new();
+        let mut objects = Vec::new();
         while let Some(meta) = stream.next().await {
-            let location = meta.map_err(StorageError::Backend)?.location.to_string();
+            let meta = meta.map_err(StorageError::Backend)?;
+            let location = meta.location.to_string();
             let key = match prefix {
                 Some(_) => location
                     .strip_prefix(&format!("{}/", self.prefix))
@@ -267,10 +275,10 @@ impl Storage for ObjectStorage {
                     .unwrap_or(location),
                 None => location,
             };
-            keys.push(key);
+            objects.push((key, info(&meta)));
         }
-        keys.sort();
-        Ok(keys)
+        objects.sort_by(|a, b| a.0.cmp(&b.0));
+        Ok(objects)
     }
 
     fn describe(&self) -> String {

@@ -33,4 +33,5 @@ mod sign_in;
 mod signup;
 mod simulations;
 mod startup;
+mod sweep;
 mod user;
