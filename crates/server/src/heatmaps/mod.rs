@@ -6,3 +6,4 @@ pub mod aoi;
 pub mod benchmark;
 pub mod compute;
 pub mod job;
+pub mod service;

@@ -2,11 +2,14 @@
 //! correctly oriented original without metadata, its content hash, and thumbnail and preview
 //! variants — plus the facts the database records (format, size, GPS position).
 //!
-//! No HTTP and no database here; `POST /api/v1/media` composes [`collect_upload`] (streams the
-//! upload to a temporary file), [`prepare`] (reads the header and works out the memory decoding
-//! will take, [`PreparedUpload::cost`], refusing what exceeds `max_decode_bytes`),
-//! [`PreparedUpload::finish`] (CPU-bound: run it in `spawn_blocking`, holding that much of the
-//! server's decoding budget) and [`store`] (streams the original from its own temporary file).
+//! No HTTP here. `POST /api/v1/media` reads the multipart body with [`collect_upload`] (streams
+//! the upload to a temporary file) and hands it to [`accept`], which composes [`prepare`] (reads
+//! the header and works out the memory decoding will take, [`PreparedUpload::cost`], refusing
+//! what exceeds `max_decode_bytes`), [`PreparedUpload::finish`] (CPU-bound, on the blocking pool,
+//! holding that much of the node's decoding budget, [`IngestGate`]), [`store`] (streams the
+//! original from its own temporary file) and the row's insert. The database appears only in
+//! `store.rs`: [`accept`], [`release`] and the orphan sweep ([`sweep_orphans`]); everything else
+//! is pure.
 //! Temporary files are [`NamedTempFile`]s: removed when dropped, on success and on every error
 //! path. Validation follows pict-rs: the format is probed from the bytes, and size, width,
 //! height, area and decoding memory are checked from the header before any pixel is decoded;
@@ -36,8 +39,9 @@ use tokio::io::AsyncWriteExt;
 
 pub use error::MediaError;
 pub use store::{
-    ORPHAN_GRACE_MS, REUSE_WINDOW_MS, StoredMedia, SweepError, Swept, VariantKind,
-    delete_objects_if_orphaned, object_key, release, reusable, store, sweep_orphans,
+    AcceptError, IngestGate, ORPHAN_GRACE_MS, REUSE_WINDOW_MS, StoredMedia, SweepError, Swept,
+    VariantKind, accept, delete_objects_if_orphaned, object_key, release, reusable, store,
+    sweep_orphans,
 };
 pub use variants::{PREVIEW_SIDE, THUMBNAIL_SIDE};
 pub(crate) use variants::{encode_jpeg, make_variants};

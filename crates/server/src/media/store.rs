@@ -183,6 +183,105 @@ pub async fn delete_objects_if_orphaned(db: &Db, storage: &dyn Storage, media: &
     }
 }
 
+/// The shared limits of ingest on one node: how many uploads decode at once, and the memory
+/// their decoding may hold together (one permit per MiB; `REGARD_MEDIA_DECODE_BUDGET`).
+#[derive(Debug, Clone)]
+pub struct IngestGate {
+    pub slots: std::sync::Arc<tokio::sync::Semaphore>,
+    pub budget: std::sync::Arc<tokio::sync::Semaphore>,
+    /// The budget's size in MiB.
+    pub budget_mib: u32,
+}
+
+/// Why an upload was not accepted.
+#[derive(Debug, thiserror::Error)]
+pub enum AcceptError {
+    /// Refused (format, size, pixels, decoding budget, broken image).
+    #[error(transparent)]
+    Media(#[from] super::MediaError),
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+    #[error(transparent)]
+    Db(#[from] db::DbError),
+    /// A blocking task or a semaphore failed.
+    #[error("ingest task failed: {0}")]
+    Internal(String),
+}
+
+/// Takes a received upload to a stored media row of `owner_id`: reads its headers, refuses it
+/// when it breaks a limit or would need more than the whole decoding budget, waits for a slot
+/// and its share of the budget, decodes and makes the variants on the blocking pool, stores
+/// the objects and inserts the row. A refused upload leaves nothing behind.
+pub async fn accept(
+    db: &Db,
+    storage: &dyn Storage,
+    gate: &IngestGate,
+    limits: &super::MediaLimits,
+    owner_id: &str,
+    original_name: Option<String>,
+    upload: super::Upload,
+) -> Result<MediaRow, AcceptError> {
+    let internal = |err: &dyn std::fmt::Display| AcceptError::Internal(err.to_string());
+    let slot = gate
+        .slots
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(|e| internal(&e))?;
+    let limits = *limits;
+    let prepared = tokio::task::spawn_blocking(move || super::prepare(upload, &limits))
+        .await
+        .map_err(|e| internal(&e))??;
+    // The decoding's memory, from the shared budget: a large upload waits until the ones
+    // before it are done. `prepare` refused any upload that needs more than the whole budget.
+    let mib = u32::try_from(prepared.cost().div_ceil(1 << 20)).unwrap_or(u32::MAX);
+    let memory = gate
+        .budget
+        .clone()
+        .acquire_many_owned(mib.min(gate.budget_mib).max(1))
+        .await
+        .map_err(|e| internal(&e))?;
+
+    let ingested = tokio::task::spawn_blocking(move || {
+        let _held = (slot, memory);
+        prepared.finish(&limits)
+    })
+    .await
+    .map_err(|e| internal(&e))??;
+
+    let stored = store(storage, &ingested).await?;
+    let row = MediaRow {
+        id: uuid::Uuid::new_v4().to_string(),
+        owner_id: owner_id.to_owned(),
+        kind: "upload".to_owned(),
+        mime: ingested.mime().to_owned(),
+        width: ingested.width().into(),
+        height: ingested.height().into(),
+        bytes: i64::try_from(ingested.bytes()).unwrap_or(i64::MAX),
+        sha256: ingested.sha256.clone(),
+        original_name,
+        original_key: stored.original.to_string(),
+        preview_key: stored.preview.to_string(),
+        preview_mime: ingested.preview.mime().to_owned(),
+        thumbnail_key: stored.thumbnail.to_string(),
+        thumbnail_mime: ingested.thumbnail.mime().to_owned(),
+        gps_latitude: ingested.gps.map(|g| g.latitude),
+        gps_longitude: ingested.gps.map(|g| g.longitude),
+        created_at: db::now_ms(),
+    };
+    if let Err(err) = db::media::insert(db, &row).await {
+        delete_objects_if_orphaned(db, storage, &row).await;
+        return Err(err.into());
+    }
+    if stored.deduplicated && !storage.exists(&stored.original).await? {
+        // The last other row with this hash was deleted between our existence check and our
+        // insert, and its objects with it: write them again.
+        store(storage, &ingested).await?;
+    }
+    tracing::info!(media_id = %row.id, bytes = row.bytes, deduplicated = stored.deduplicated, "media stored");
+    Ok(row)
+}
+
 /// How long an object no row names, or an upload nothing uses, is kept before the orphan sweep
 /// removes it: far longer than any upload or job takes between writing an object and inserting
 /// its row.

@@ -71,19 +71,6 @@ pub fn parse_colour(text: &str) -> [u8; 3] {
     [channel(0), channel(1), channel(2)]
 }
 
-/// Reads a stored quad (`[{"x", "y"} × 4]`).
-pub fn parse_quad(text: &str) -> Option<[(f64, f64); 4]> {
-    let points: Vec<Value> = serde_json::from_str(text).ok()?;
-    if points.len() != 4 {
-        return None;
-    }
-    let mut quad = [(0.0, 0.0); 4];
-    for (corner, point) in quad.iter_mut().zip(&points) {
-        *corner = (point["x"].as_f64()?, point["y"].as_f64()?);
-    }
-    Some(quad)
-}
-
 /// What the job reads besides pixels, or the failure to report.
 struct Plan {
     input_keys: (StorageKey, StorageKey, Option<StorageKey>),
@@ -109,7 +96,7 @@ fn plan(view: &SimulationView) -> Result<Plan, (JobErrorCode, String)> {
         .quad
         .as_deref()
         .or(location.panel_quad.as_deref())
-        .and_then(parse_quad)
+        .and_then(crate::quad::read_stored)
         .ok_or_else(|| {
             (
                 JobErrorCode::InvalidSettings,
@@ -416,12 +403,7 @@ mod tests {
     }
 
     #[test]
-    fn colours_and_quads_parse() {
+    fn colours_parse() {
         assert_eq!(parse_colour("#ff8000"), [255, 128, 0]);
-        let quad = parse_quad(
-            r#"[{"x":0.1,"y":0.2},{"x":0.9,"y":0.2},{"x":0.9,"y":0.8},{"x":0.1,"y":0.8}]"#,
-        );
-        assert_eq!(quad.unwrap()[2], (0.9, 0.8));
-        assert_eq!(parse_quad("[1, 2]"), None);
     }
 }

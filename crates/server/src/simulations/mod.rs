@@ -4,3 +4,4 @@
 
 pub mod compute;
 pub mod job;
+pub mod service;

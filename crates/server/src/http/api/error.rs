@@ -145,6 +145,18 @@ impl From<StorageError> for ApiError {
     }
 }
 
+impl From<crate::media::AcceptError> for ApiError {
+    fn from(err: crate::media::AcceptError) -> Self {
+        use crate::media::AcceptError;
+        match err {
+            AcceptError::Media(err) => err.into(),
+            AcceptError::Storage(err) => err.into(),
+            AcceptError::Db(err) => err.into(),
+            AcceptError::Internal(cause) => Self::internal(cause),
+        }
+    }
+}
+
 impl From<MediaError> for ApiError {
     fn from(err: MediaError) -> Self {
         match &err {

@@ -14,17 +14,16 @@ use utoipa_axum::routes;
 
 use super::error::ApiError;
 use super::input::{ApiUser, JsonObject, ListParams, ListQuery, Paged, Patch, parse_id, rfc3339};
-use super::media::{Media, media_body, now_secs, release};
+use super::media::{Media, media_body, now_secs};
 use crate::codes::{ErrorCode, FieldCode, JobErrorCode};
 use crate::db::aois::AoiRow;
 use crate::db::heatmaps::{
-    self as hdb, HeatmapRow, HeatmapSummary as DbHeatmapSummary, HeatmapWithItems, ItemRow,
-    NewItem, Retry,
+    self as hdb, HeatmapRow, HeatmapSummary as DbHeatmapSummary, HeatmapWithItems, ItemRow, Retry,
 };
 use crate::db::media::MediaLabel;
 use crate::db::{self};
 use crate::heatmaps::aoi::{ItemAttention, bounds, stored_points};
-use crate::heatmaps::job;
+use crate::heatmaps::service::{self, NewImage};
 use crate::state::AppState;
 
 /// Longest heatmap name, in characters.
@@ -551,34 +550,14 @@ async fn create(
             "heatmap validation let a missing name through",
         ));
     };
-    let now = db::now_ms();
-    let heatmap = HeatmapRow {
-        id: uuid::Uuid::new_v4().to_string(),
-        owner_id: user.id().to_owned(),
-        name,
-        created_at: now,
-        updated_at: now,
-    };
-    let items: Vec<NewItem> = sources
+    let images: Vec<NewImage> = sources
         .iter()
-        .map(|media| NewItem {
-            id: uuid::Uuid::new_v4().to_string(),
-            source_media_id: media.id.clone(),
-            job_id: uuid::Uuid::new_v4().to_string(),
+        .map(|media| NewImage {
+            media_id: media.id.clone(),
             aoi: None,
         })
         .collect();
-    hdb::create(
-        &state.db,
-        &heatmap,
-        &items,
-        i64::from(state.config.job_max_attempts.max(1)),
-    )
-    .await?;
-    state.bus.jobs_enqueued().await;
-    let found = hdb::find_owned(&state.db, user.id(), &heatmap.id)
-        .await?
-        .ok_or_else(|| ApiError::internal("a heatmap vanished right after its creation"))?;
+    let found = service::create(&state.job_context(), user.id(), name, &images).await?;
     Ok((
         StatusCode::ACCEPTED,
         Json(heatmap_body(&state, &found, now_secs())),
@@ -642,13 +621,11 @@ async fn delete_one(
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiError> {
     let id = parse_id(&id)?;
-    let media = hdb::delete(&state.db, user.id(), &id)
-        .await?
-        .ok_or_else(ApiError::not_found)?;
-    for media_id in media {
-        release(&state, &media_id).await;
+    if service::delete(&state.job_context(), user.id(), &id).await? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(ApiError::not_found())
     }
-    Ok(StatusCode::NO_CONTENT)
 }
 
 /// `POST /heatmaps/{id}/items/{item_id}/retry` → 202 with the item, queued again; 409
@@ -669,27 +646,11 @@ async fn retry(
     Path((id, item_id)): Path<(String, String)>,
 ) -> Result<(StatusCode, Json<HeatmapItem>), ApiError> {
     let (id, item_id) = (parse_id(&id)?, parse_id(&item_id)?);
-    let job_id = uuid::Uuid::new_v4().to_string();
-    let max_attempts = i64::from(state.config.job_max_attempts.max(1));
-    match hdb::retry_item(&state.db, user.id(), &id, &item_id, &job_id, max_attempts).await? {
+    match service::retry(&state.job_context(), user.id(), &id, &item_id).await? {
         Retry::NotFound => return Err(ApiError::not_found()),
-        Retry::NotFailed => {
-            return Err(ApiError::new(ErrorCode::NotFailed));
-        }
+        Retry::NotFailed => return Err(ApiError::new(ErrorCode::NotFailed)),
         Retry::Queued => {}
     }
-    // Published before the workers are woken, so tabs see `queued` before `processing`.
-    job::publish(
-        &state.job_context(),
-        user.id(),
-        &id,
-        &item_id,
-        "queued",
-        None,
-        None,
-    )
-    .await;
-    state.bus.jobs_enqueued().await;
     let item = hdb::find_item(&state.db, &item_id)
         .await?
         .ok_or_else(ApiError::not_found)?;

@@ -240,61 +240,21 @@ async fn upload(
         return Err(ApiError::field("file", FieldCode::Required));
     };
 
-    let slot = state
-        .ingest_slots
-        .clone()
-        .acquire_owned()
-        .await
-        .map_err(ApiError::internal)?;
-    let prepared = tokio::task::spawn_blocking(move || ingest::prepare(data, &limits))
-        .await
-        .map_err(ApiError::internal)??;
-    // The decoding's memory, from the shared budget: a large upload waits until the ones
-    // before it are done. `prepare` refused any upload that needs more than the whole budget.
-    let mib = u32::try_from(prepared.cost().div_ceil(1 << 20)).unwrap_or(u32::MAX);
-    let memory = state
-        .decode_budget
-        .clone()
-        .acquire_many_owned(mib.min(state.config.media_decode_budget as u32).max(1))
-        .await
-        .map_err(ApiError::internal)?;
-    let ingested = tokio::task::spawn_blocking(move || {
-        let _held = (slot, memory);
-        prepared.finish(&limits)
-    })
-    .await
-    .map_err(ApiError::internal)??;
-
-    let stored = ingest::store(state.storage.as_ref(), &ingested).await?;
-    let row = MediaRow {
-        id: uuid::Uuid::new_v4().to_string(),
-        owner_id: user.id().to_owned(),
-        kind: "upload".to_owned(),
-        mime: ingested.mime().to_owned(),
-        width: ingested.width().into(),
-        height: ingested.height().into(),
-        bytes: i64::try_from(ingested.bytes()).unwrap_or(i64::MAX),
-        sha256: ingested.sha256.clone(),
-        original_name,
-        original_key: stored.original.to_string(),
-        preview_key: stored.preview.to_string(),
-        preview_mime: ingested.preview.mime().to_owned(),
-        thumbnail_key: stored.thumbnail.to_string(),
-        thumbnail_mime: ingested.thumbnail.mime().to_owned(),
-        gps_latitude: ingested.gps.map(|g| g.latitude),
-        gps_longitude: ingested.gps.map(|g| g.longitude),
-        created_at: db::now_ms(),
+    let gate = ingest::IngestGate {
+        slots: state.ingest_slots.clone(),
+        budget: state.decode_budget.clone(),
+        budget_mib: state.config.media_decode_budget as u32,
     };
-    if let Err(err) = db::media::insert(&state.db, &row).await {
-        delete_objects_if_orphaned(&state, &row).await;
-        return Err(err.into());
-    }
-    if stored.deduplicated && !state.storage.exists(&stored.original).await? {
-        // The last other row with this hash was deleted between our existence check and our
-        // insert, and its objects with it: write them again.
-        ingest::store(state.storage.as_ref(), &ingested).await?;
-    }
-    tracing::info!(media_id = %row.id, bytes = row.bytes, deduplicated = stored.deduplicated, "media stored");
+    let row = ingest::accept(
+        &state.db,
+        state.storage.as_ref(),
+        &gate,
+        &limits,
+        user.id(),
+        original_name,
+        data,
+    )
+    .await?;
     Ok((
         StatusCode::CREATED,
         Json(media_body(&state.signer, &row, now_secs())),

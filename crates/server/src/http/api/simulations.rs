@@ -23,19 +23,17 @@ use super::heatmaps::ItemStatus;
 use super::input::{
     ApiUser, Fields, JsonObject, ListParams, ListQuery, Paged, Patch, parse_id, rfc3339,
 };
-use super::locations::{
-    Illumination, PanelFormat, Point, QuadPoint, parse_quad, quad_json, stored_quad,
-};
-use super::media::{Media, media_body, now_secs, release};
+use super::locations::{Illumination, PanelFormat, QuadPoint, stored_quad};
+use super::media::{Media, media_body, now_secs};
 use crate::codes::{ErrorCode, FieldCode, JobErrorCode};
 use crate::db::creatives::CreativeWithMedia;
-use crate::db::heatmaps::{self as hdb, HeatmapRow, NewItem};
 use crate::db::locations::LocationWithPhoto;
 use crate::db::simulations::{
     self as sdb, ListFilter, NewSimulation, Render, RenderChange, SimulationRow, SimulationView,
 };
 use crate::db::{self, media::MediaRow};
-use crate::simulations::job;
+use crate::quad::{self, parse_quad, quad_json};
+use crate::simulations::service;
 use crate::state::AppState;
 
 /// Longest simulation name, in characters.
@@ -521,18 +519,6 @@ fn read_render(fields: &mut Fields) -> bool {
     }
 }
 
-/// Area of a quad given in normalised coordinates, in pixels² of a `width × height` photo.
-fn area_px(quad: &[Point; 4], width: i64, height: i64) -> f64 {
-    let (w, h) = (width as f64, height as f64);
-    let twice: f64 = (0..4)
-        .map(|i| {
-            let (a, b) = (quad[i], quad[(i + 1) % 4]);
-            a.0 * w * b.1 * h - b.0 * w * a.1 * h
-        })
-        .sum();
-    twice.abs() / 2.0
-}
-
 /// The render settings of a body, applied onto `row`: `quad`, `fit`, `background`,
 /// `adjustments`, `mask_media_id`. The quad is checked against the photo later.
 async fn read_settings(
@@ -580,12 +566,12 @@ fn check_render_quad(fields: &mut Fields, row: &SimulationRow, location: &Locati
         .quad
         .as_deref()
         .or(location.location.panel_quad.as_deref());
-    let Some(quad) = text.and_then(job::parse_quad) else {
+    let Some(quad) = text.and_then(quad::read_stored) else {
         fields.error("quad", FieldCode::Required);
         return;
     };
     if let Some(photo) = &location.photo
-        && area_px(&quad, photo.width, photo.height) < MIN_QUAD_AREA_PX
+        && quad::area_px(&quad, photo.width, photo.height) < MIN_QUAD_AREA_PX
     {
         fields.error("quad", FieldCode::TooSmall);
     }
@@ -597,10 +583,6 @@ fn default_name(creative: &CreativeWithMedia, location: &LocationWithPhoto) -> S
         .chars()
         .take(MAX_NAME)
         .collect()
-}
-
-fn max_attempts(state: &AppState) -> i64 {
-    i64::from(state.config.job_max_attempts.max(1))
 }
 
 /// A fresh row for `owner`, queued (with a token) or a draft.
@@ -640,16 +622,6 @@ async fn respond(state: &AppState, user: &ApiUser, id: &str) -> Result<Simulatio
         .await?
         .ok_or_else(ApiError::not_found)?;
     Ok(simulation_body(state, &view, now_secs()))
-}
-
-/// Announces queued renders: `simulation` events first, then the workers' wake-up, so tabs see
-/// `queued` before `rendering`.
-async fn announce_queued(state: &AppState, user: &ApiUser, ids: &[&str]) {
-    let ctx = state.job_context();
-    for id in ids {
-        job::publish(&ctx, user.id(), id, "queued", None).await;
-    }
-    state.bus.jobs_enqueued().await;
 }
 
 /// `POST /simulations` → 201 (`queued`, or `draft` with `render: false`).
@@ -707,15 +679,12 @@ async fn create(
     };
     let job_id = render.then(|| uuid::Uuid::new_v4().to_string());
     let id = row.id.clone();
-    sdb::create(
-        &state.db,
+    service::create(
+        &state.job_context(),
+        user.id(),
         &[NewSimulation { row, job_id }],
-        max_attempts(&state),
     )
     .await?;
-    if render {
-        announce_queued(&state, &user, &[&id]).await;
-    }
     Ok((
         StatusCode::CREATED,
         Json(respond(&state, &user, &id).await?),
@@ -804,9 +773,8 @@ async fn batch(
             }
         })
         .collect();
-    sdb::create(&state.db, &new, max_attempts(&state)).await?;
+    service::create(&state.job_context(), user.id(), &new).await?;
     let ids: Vec<&str> = new.iter().map(|n| n.row.id.as_str()).collect();
-    announce_queued(&state, &user, &ids).await;
     let mut items = Vec::with_capacity(ids.len());
     for id in &ids {
         items.push(respond(&state, &user, id).await?);
@@ -972,18 +940,8 @@ async fn update(
         }
     }
     row.updated_at = db::now_ms().max(row.updated_at);
-    if !sdb::update(&state.db, &row, &change, max_attempts(&state)).await? {
+    if !service::update(&state.job_context(), user.id(), &before, &row, &change).await? {
         return Err(ApiError::not_found());
-    }
-    if before.mask_media_id.is_some() && before.mask_media_id != row.mask_media_id {
-        release(&state, before.mask_media_id.as_deref().unwrap_or_default()).await;
-    }
-    match change {
-        RenderChange::Queue { .. } => announce_queued(&state, &user, &[&row.id]).await,
-        RenderChange::Draft if before.status != "draft" => {
-            job::publish(&state.job_context(), user.id(), &row.id, "draft", None).await;
-        }
-        _ => {}
     }
     Ok(Json(respond(&state, &user, &row.id).await?))
 }
@@ -1003,13 +961,11 @@ async fn delete_one(
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiError> {
     let id = parse_id(&id)?;
-    let media = sdb::delete(&state.db, user.id(), &id)
-        .await?
-        .ok_or_else(ApiError::not_found)?;
-    for media_id in media {
-        release(&state, &media_id).await;
+    if service::delete(&state.job_context(), user.id(), &id).await? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(ApiError::not_found())
     }
-    Ok(StatusCode::NO_CONTENT)
 }
 
 /// `POST /simulations/{id}/render` → 202, queued again (after a failure, or to redo a draft);
@@ -1036,26 +992,12 @@ async fn render(
         _ => fields.error("location_id", FieldCode::RequiresPhoto),
     }
     fields.finish()?;
-    let token = uuid::Uuid::new_v4().to_string();
-    let job_id = uuid::Uuid::new_v4().to_string();
     let id = view.sim.id;
-    match sdb::queue_render(
-        &state.db,
-        user.id(),
-        &id,
-        &token,
-        &job_id,
-        max_attempts(&state),
-    )
-    .await?
-    {
+    match service::queue_render(&state.job_context(), user.id(), &id).await? {
         Render::NotFound => return Err(ApiError::not_found()),
-        Render::AlreadyRendering => {
-            return Err(ApiError::new(ErrorCode::AlreadyRendering));
-        }
+        Render::AlreadyRendering => return Err(ApiError::new(ErrorCode::AlreadyRendering)),
         Render::Queued => {}
     }
-    announce_queued(&state, &user, &[&id]).await;
     Ok((
         StatusCode::ACCEPTED,
         Json(respond(&state, &user, &id).await?),
@@ -1085,45 +1027,18 @@ async fn attention(
         .quad
         .as_deref()
         .or(location_quad)
-        .and_then(job::parse_quad)
+        .and_then(quad::read_stored)
         .map(|quad| quad_json(&quad).to_string())
         .ok_or_else(not_rendered)?;
-    let now = db::now_ms();
-    let heatmap = HeatmapRow {
-        id: uuid::Uuid::new_v4().to_string(),
-        owner_id: user.id().to_owned(),
-        name: view.sim.name.clone(),
-        created_at: now,
-        updated_at: now,
-    };
-    let item = NewItem {
-        id: uuid::Uuid::new_v4().to_string(),
-        source_media_id: output.id.clone(),
-        job_id: uuid::Uuid::new_v4().to_string(),
-        aoi: Some(aoi),
-    };
-    hdb::create(&state.db, &heatmap, &[item], max_attempts(&state)).await?;
-    state.bus.jobs_enqueued().await;
-    Ok((
-        StatusCode::ACCEPTED,
-        Json(AttentionQueued {
-            heatmap_id: heatmap.id,
-        }),
-    ))
+    let heatmap_id =
+        service::analyse(&state.job_context(), user.id(), &view.sim.name, output, aoi).await?;
+    Ok((StatusCode::ACCEPTED, Json(AttentionQueued { heatmap_id })))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn quad_areas_are_in_photo_pixels() {
-        let square = [(0.0, 0.0), (0.5, 0.0), (0.5, 0.5), (0.0, 0.5)];
-        assert!((area_px(&square, 400, 200) - 200.0 * 100.0).abs() < 1e-9);
-        let tiny = [(0.0, 0.0), (0.001, 0.0), (0.001, 0.001), (0.0, 0.001)];
-        assert!(area_px(&tiny, 1000, 1000) < MIN_QUAD_AREA_PX);
-    }
 
     #[test]
     fn adjustments_are_checked_per_key() {
