@@ -4,6 +4,9 @@
 
 use std::io::Cursor;
 
+#[path = "support/fixtures.rs"]
+mod fixtures;
+
 use bytes::Bytes;
 use futures::stream;
 use image::{DynamicImage, ImageDecoder, ImageFormat, ImageReader, Rgb, RgbImage, Rgba, RgbaImage};
@@ -20,20 +23,8 @@ use sha2::{Digest, Sha256};
 // ---------------------------------------------------------------------------------------------
 // Fixtures
 
-/// A photo-like test image: gradients plus texture, so it compresses like a photo, with a red
-/// square in the top-left corner to check orientation.
 fn photo(width: u32, height: u32) -> RgbImage {
-    RgbImage::from_fn(width, height, |x, y| {
-        if x < width / 8 && y < height / 8 {
-            return Rgb([255, 0, 0]);
-        }
-        let t = ((x * 7 + y * 13) % 31) as u8;
-        Rgb([
-            (x * 255 / width) as u8 / 2 + t,
-            (y * 255 / height) as u8 / 2 + t,
-            128 + t,
-        ])
-    })
+    fixtures::marked_photo(width, height)
 }
 
 fn encode(image: &DynamicImage, format: ImageFormat) -> Vec<u8> {
@@ -43,10 +34,7 @@ fn encode(image: &DynamicImage, format: ImageFormat) -> Vec<u8> {
 }
 
 fn jpeg(width: u32, height: u32) -> Vec<u8> {
-    encode(
-        &DynamicImage::ImageRgb8(photo(width, height)),
-        ImageFormat::Jpeg,
-    )
+    fixtures::encode(photo(width, height), ImageFormat::Jpeg)
 }
 
 /// A raw EXIF block (little-endian TIFF) with an orientation and, optionally, a GPS position
@@ -155,19 +143,6 @@ fn ingest(data: &[u8], limits: &MediaLimits) -> Result<IngestedMedia, MediaError
 
 fn limits() -> MediaLimits {
     MediaLimits::default()
-}
-
-/// A valid PNG whose header claims `width × height`.
-fn png_claiming(width: u32, height: u32) -> Vec<u8> {
-    let small = encode(&DynamicImage::ImageRgb8(photo(8, 8)), ImageFormat::Png);
-    let mut png = Png::from_bytes(Bytes::from(small)).unwrap();
-    let ihdr = png.chunks()[0].contents().clone();
-    let mut contents = ihdr.to_vec();
-    contents[0..4].copy_from_slice(&width.to_be_bytes());
-    contents[4..8].copy_from_slice(&height.to_be_bytes());
-    png.chunks_mut()[0] = PngChunk::new(*b"IHDR", Bytes::from(contents));
-    // img-parts recomputes the CRC, so only the sizes are "wrong".
-    png.encoder().bytes().to_vec()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -292,7 +267,7 @@ async fn uploads_are_cut_off_at_the_size_limit() {
 #[test]
 fn huge_dimensions_are_refused_before_decoding() {
     // 60000 × 60000 would be 10.8 GB of RGB: refused from the header alone.
-    let bomb = png_claiming(60_000, 60_000);
+    let bomb = fixtures::png_claiming(60_000, 60_000);
     let err = media::probe(&bomb, &limits()).unwrap_err();
     assert!(
         matches!(
@@ -331,7 +306,7 @@ fn huge_dimensions_are_refused_before_decoding() {
     ));
     // A long strip within the area limit but over the side limit.
     assert!(matches!(
-        media::probe(&png_claiming(40_000, 10), &limits()),
+        media::probe(&fixtures::png_claiming(40_000, 10), &limits()),
         Err(MediaError::ImageTooLarge { .. })
     ));
 }
@@ -353,7 +328,7 @@ fn truncated_or_corrupt_images_are_invalid() {
         ("webp half", webp[..webp.len() / 2].to_vec()),
     ];
     // A PNG claiming zero width.
-    cases.push(("png zero width", png_claiming(0, 10)));
+    cases.push(("png zero width", fixtures::png_claiming(0, 10)));
     for (name, data) in cases {
         let err = ingest(&data, &limits()).unwrap_err();
         assert!(

@@ -12,7 +12,6 @@
 //! Nothing here sleeps to synchronise: the tests wait for lines in the processes' logs and for
 //! server-sent events, each with a timeout. `TEST_LOG=1` echoes the processes' logs.
 
-use std::io::Cursor;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
@@ -25,9 +24,14 @@ use tokio::process::{Child, Command};
 use tokio::sync::Notify;
 use tokio::time::Instant;
 
+#[path = "support/fixtures.rs"]
+mod fixtures;
 #[path = "support/postgres.rs"]
 mod postgres;
+#[path = "support/sse.rs"]
+mod sse;
 use postgres::PostgresDb;
+use sse::EventStream;
 
 /// Shared by every process of a test, so a token signed by one node is valid on the others.
 const JWT_SECRET: &str = "processes-test-jwt-secret-0123456789abcdef";
@@ -370,29 +374,6 @@ fn s3_endpoint() -> Option<String> {
 // ---------------------------------------------------------------------------------------------
 // HTTP: a signed-in user, uploads, heatmaps, the events stream
 
-/// A photo-like JPEG (gradients, texture and a bright square), so the attention engine has
-/// something to look at.
-fn test_jpeg(width: u32, height: u32) -> Vec<u8> {
-    let image = image::RgbImage::from_fn(width, height, |x, y| {
-        let t = ((x * 7 + y * 13) % 31) as u8;
-        let square = x > width / 2 && x < 3 * width / 4 && y > height / 4 && y < height / 2;
-        if square {
-            image::Rgb([240, 30, 30])
-        } else {
-            image::Rgb([
-                (x * 255 / width) as u8 / 2 + t,
-                (y * 255 / height) as u8 / 2 + t,
-                128 + t,
-            ])
-        }
-    });
-    let mut out = Cursor::new(Vec::new());
-    image::DynamicImage::ImageRgb8(image)
-        .write_to(&mut out, image::ImageFormat::Jpeg)
-        .unwrap();
-    out.into_inner()
-}
-
 fn client() -> reqwest::Client {
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
@@ -471,86 +452,46 @@ async fn get_heatmap(client: &reqwest::Client, server: &Server, user: &User, id:
     response.json().await.unwrap()
 }
 
-/// An open `GET /api/v1/events` stream.
-struct Events {
-    response: reqwest::Response,
-    buffer: Vec<u8>,
+/// Opens the user's event stream on `server`, up to its `ready` event.
+async fn open_events(client: &reqwest::Client, server: &Server, user: &User) -> EventStream {
+    let response = client
+        .get(server.url("/api/v1/events"))
+        .bearer_auth(&user.token)
+        .header("Accept", "text/event-stream")
+        .send()
+        .await
+        .expect("events request sent");
+    assert_eq!(response.status(), 200, "GET /api/v1/events failed");
+    EventStream::open(response).await
 }
 
-impl Events {
-    /// Opens the stream and waits for `ready` (from then on, every event is delivered).
-    async fn open(client: &reqwest::Client, server: &Server, user: &User) -> Self {
-        let response = client
-            .get(server.url("/api/v1/events"))
-            .bearer_auth(&user.token)
-            .header("Accept", "text/event-stream")
-            .send()
-            .await
-            .expect("events request sent");
-        assert_eq!(response.status(), 200, "GET /api/v1/events failed");
-        let mut events = Self {
-            response,
-            buffer: Vec::new(),
-        };
-        let deadline = Instant::now() + START_TIMEOUT;
-        let (name, _) = events.next(deadline).await;
-        assert_eq!(name, "ready", "the first event of a stream is `ready`");
-        events
-    }
-
-    /// The next event (`event:` name and `data:` JSON); comments (pings) are skipped.
-    async fn next(&mut self, deadline: Instant) -> (String, Value) {
-        loop {
-            if let Some(end) = self.buffer.windows(2).position(|w| w == b"\n\n") {
-                let frame = String::from_utf8(self.buffer[..end].to_vec()).expect("UTF-8 event");
-                self.buffer.drain(..end + 2);
-                let mut name = None;
-                let mut data = Vec::new();
-                for line in frame.lines() {
-                    if let Some(value) = line.strip_prefix("event:") {
-                        name = Some(value.trim().to_owned());
-                    } else if let Some(value) = line.strip_prefix("data:") {
-                        data.push(value.trim_start().to_owned());
-                    }
-                }
-                if name.is_none() && data.is_empty() {
-                    continue;
-                }
-                let data = serde_json::from_str(&data.join("\n")).expect("JSON event data");
-                return (name.unwrap_or_else(|| "message".to_owned()), data);
-            }
-            let chunk = tokio::time::timeout_at(deadline, self.response.chunk())
-                .await
-                .expect("no event before the deadline")
-                .expect("event stream failed")
-                .expect("event stream ended");
-            self.buffer.extend_from_slice(&chunk);
+/// Reads events until the item is `done` (panics if it fails, or on timeout); returns the
+/// statuses seen for it, in order.
+async fn until_item_done(
+    events: &mut EventStream,
+    item_id: &str,
+    timeout: Duration,
+) -> Vec<String> {
+    let deadline = tokio::time::Instant::now() + timeout;
+    let mut seen = Vec::new();
+    loop {
+        let event = events.next_before(deadline).await;
+        let data = event.json();
+        if event.event != "heatmap_item" || data["item_id"] != item_id {
+            continue;
         }
-    }
-
-    /// Reads events until the item is `done` (panics if it fails, or on timeout); returns the
-    /// statuses seen for it, in order.
-    async fn until_item_done(&mut self, item_id: &str, timeout: Duration) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut seen = Vec::new();
-        loop {
-            let (name, data) = self.next(deadline).await;
-            if name != "heatmap_item" || data["item_id"] != item_id {
-                continue;
+        let status = data["status"].as_str().unwrap_or_default().to_owned();
+        seen.push(status.clone());
+        match status.as_str() {
+            "done" => {
+                assert!(
+                    data["score"].is_number(),
+                    "a done event has a score: {data}"
+                );
+                return seen;
             }
-            let status = data["status"].as_str().unwrap_or_default().to_owned();
-            seen.push(status.clone());
-            match status.as_str() {
-                "done" => {
-                    assert!(
-                        data["score"].is_number(),
-                        "a done event has a score: {data}"
-                    );
-                    return seen;
-                }
-                "failed" => panic!("the item failed: {data}"),
-                _ => {}
-            }
+            "failed" => panic!("the item failed: {data}"),
+            _ => {}
         }
     }
 }
@@ -570,7 +511,7 @@ async fn a_job_whose_process_was_killed_is_finished_by_the_next_one() {
     let mut first = Server::start("serve-1", &[], &env).await;
 
     let user = sign_up(&client, &first).await;
-    let media_id = upload(&client, &first, &user, test_jpeg(640, 400)).await;
+    let media_id = upload(&client, &first, &user, fixtures::salient_jpeg(640, 400)).await;
     let heatmap = create_heatmap(&client, &first, &user, &media_id).await;
     let heatmap_id = heatmap["id"].as_str().unwrap().to_owned();
     let item_id = heatmap["items"][0]["id"].as_str().unwrap().to_owned();
@@ -611,10 +552,10 @@ async fn a_job_whose_process_was_killed_is_finished_by_the_next_one() {
 
     // The same data, without the fault.
     let second = Server::start("serve-2", &[], &backing.env("data")).await;
-    let mut events = Events::open(&client, &second, &user).await;
+    let mut events = open_events(&client, &second, &user).await;
     let current = get_heatmap(&client, &second, &user, &heatmap_id).await;
     if current["items"][0]["status"] != "done" {
-        events.until_item_done(&item_id, JOB_TIMEOUT).await;
+        until_item_done(&mut events, &item_id, JOB_TIMEOUT).await;
     }
 
     let found = get_heatmap(&client, &second, &user, &heatmap_id).await;
@@ -699,13 +640,13 @@ async fn api_nodes_see_the_work_of_a_separate_worker() {
     }
 
     let user = sign_up(&client, &node1).await;
-    let mut events = Events::open(&client, &node2, &user).await;
-    let media_id = upload(&client, &node1, &user, test_jpeg(640, 400)).await;
+    let mut events = open_events(&client, &node2, &user).await;
+    let media_id = upload(&client, &node1, &user, fixtures::salient_jpeg(640, 400)).await;
     let heatmap = create_heatmap(&client, &node1, &user, &media_id).await;
     let heatmap_id = heatmap["id"].as_str().unwrap().to_owned();
     let item_id = heatmap["items"][0]["id"].as_str().unwrap().to_owned();
 
-    let statuses = events.until_item_done(&item_id, JOB_TIMEOUT).await;
+    let statuses = until_item_done(&mut events, &item_id, JOB_TIMEOUT).await;
     assert_eq!(
         statuses,
         ["processing", "done"],

@@ -311,7 +311,7 @@ async fn a_render_is_placed_among_renders_on_its_panel_as_well() {
             .await;
         assert_eq!(response.status(), 201);
         let simulation: Value = response.json().await.unwrap();
-        regard::jobs::run_ready(&app.state.job_context()).await;
+        app.drain_jobs().await;
         let response = app
             .api_json(
                 Method::POST,
@@ -327,7 +327,7 @@ async fn a_render_is_placed_among_renders_on_its_panel_as_well() {
         let body: Value = response.json().await.unwrap();
         heatmaps.push(body["heatmap_id"].as_str().unwrap().to_owned());
     }
-    regard::jobs::run_ready(&app.state.job_context()).await;
+    app.drain_jobs().await;
 
     let mut visibilities = Vec::new();
     for id in &heatmaps {

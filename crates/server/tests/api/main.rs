@@ -10,6 +10,7 @@ mod assistant;
 mod benchmarks;
 mod creatives;
 mod exports;
+#[path = "../support/fixtures.rs"]
 mod fixtures;
 mod flow;
 mod health_and_web;
@@ -32,6 +33,8 @@ mod shares;
 mod sign_in;
 mod signup;
 mod simulations;
+#[path = "../support/sse.rs"]
+mod sse;
 mod startup;
 mod sweep;
 mod user;

@@ -94,7 +94,7 @@ async fn requests_jobs_streams_and_the_pool_are_counted() {
     assert!(text.ends_with("# EOF\n"));
 
     // The queue drained the way a worker would: one attempt, done, timed.
-    assert_eq!(regard::jobs::run_ready(&app.state.job_context()).await, 1);
+    assert_eq!(app.drain_jobs().await, 1);
     let text = scrape(&app).await;
     assert_eq!(
         value(&text, r#"regard_jobs_queued{kind="heatmap_item"}"#),

@@ -161,8 +161,6 @@ impl Checker<'_> {
 #[tokio::test]
 async fn answers_conform_to_the_document() {
     let app = spawn_app_with(|config| config.no_worker = true).await;
-    let ctx = app.state.job_context();
-    let drain = || regard::jobs::run_ready(&ctx);
     let user = app.new_user().await;
     let mut c = Checker {
         app: &app,
@@ -240,7 +238,7 @@ async fn answers_conform_to_the_document() {
             Some(json!({"creative_id": creative["id"], "location_id": location["id"]})),
         )
         .await;
-    drain().await;
+    app.drain_jobs().await;
     let sim_path = format!("/simulations/{}", id(&simulation));
     let rendered = c
         .call(Method::GET, "/simulations/{id}", &sim_path, None)
@@ -262,7 +260,7 @@ async fn answers_conform_to_the_document() {
         )
         .await;
     assert_eq!(redone["status"], "queued");
-    drain().await;
+    app.drain_jobs().await;
     c.call(
         Method::POST,
         "/simulations/batch",
@@ -280,7 +278,7 @@ async fn answers_conform_to_the_document() {
             None,
         )
         .await;
-    drain().await;
+    app.drain_jobs().await;
     let analysed = c
         .call(Method::GET, "/simulations/{id}", &sim_path, None)
         .await;
@@ -294,7 +292,7 @@ async fn answers_conform_to_the_document() {
             Some(json!({"name": "Campagne", "media_ids": [media["id"], photo["id"]]})),
         )
         .await;
-    drain().await;
+    app.drain_jobs().await;
     let heatmap_path = format!("/heatmaps/{}", id(&heatmap));
     let done = c
         .call(Method::GET, "/heatmaps/{id}", &heatmap_path, None)
@@ -343,7 +341,7 @@ async fn answers_conform_to_the_document() {
             Some(json!({"name": "Perdue", "media_ids": [gone["id"]]})),
         )
         .await;
-    drain().await;
+    app.drain_jobs().await;
     let failing_path = format!("/heatmaps/{}", id(&failing));
     let failed = c
         .call(Method::GET, "/heatmaps/{id}", &failing_path, None)

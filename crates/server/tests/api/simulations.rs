@@ -12,9 +12,8 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::fixtures::jpeg;
-use crate::helpers::{
-    EVENT_TIMEOUT, TestApp, User, assert_api_error, assert_fields, spawn_app_with,
-};
+use crate::helpers::{TestApp, User, assert_api_error, assert_fields, spawn_app_with};
+use crate::sse::EVENT_TIMEOUT;
 
 const PHOTO: (u32, u32) = (320, 240);
 const RED: [u8; 3] = [220, 20, 30];
@@ -25,11 +24,6 @@ fn quad() -> Value {
 
 async fn spawn() -> TestApp {
     spawn_app_with(|config| config.no_worker = true).await
-}
-
-/// Runs every ready job now; returns how many ran.
-async fn drain(app: &TestApp) -> usize {
-    regard::jobs::run_ready(&app.state.job_context()).await
 }
 
 fn solid_png(width: u32, height: u32, colour: [u8; 3]) -> Vec<u8> {
@@ -156,7 +150,7 @@ async fn a_simulation_is_created_rendered_listed_updated_and_deleted() {
     assert_eq!(sim["attention"], Value::Null);
     assert_eq!(jobs_of(&app, &sim_id).await.len(), 1);
 
-    assert_eq!(drain(&app).await, 1);
+    assert_eq!(app.drain_jobs().await, 1);
     let done = get(&app, &user, &format!("/simulations/{sim_id}")).await;
     assert_eq!(done["status"], "done", "{done}");
     assert_eq!(done["error"], Value::Null);
@@ -269,7 +263,7 @@ async fn a_simulation_is_created_rendered_listed_updated_and_deleted() {
         old_output.as_str(),
         "the previous output stays visible"
     );
-    assert_eq!(drain(&app).await, 2);
+    assert_eq!(app.drain_jobs().await, 2);
     let redone = get(&app, &user, &format!("/simulations/{sim_id}")).await;
     assert_eq!(redone["status"], "done");
     assert_ne!(redone["output"]["id"], old_output.as_str());
@@ -293,7 +287,7 @@ async fn a_simulation_is_created_rendered_listed_updated_and_deleted() {
         draft["adjustments"]["auto_match"], false,
         "other keys are kept"
     );
-    assert_eq!(drain(&app).await, 0);
+    assert_eq!(app.drain_jobs().await, 0);
 
     // DELETE releases the output and the PNG.
     let output_id = id(&redone["output"]);
@@ -441,7 +435,7 @@ async fn every_validation_code_is_reported_and_nothing_is_created() {
     }
     let page = get(&app, &user, "/simulations").await;
     assert_eq!(page["items"], json!([]), "nothing was created");
-    assert_eq!(drain(&app).await, 0, "no job was queued");
+    assert_eq!(app.drain_jobs().await, 0, "no job was queued");
 
     // PATCH codes, on an existing simulation; nothing changes.
     let sim = simulate(&app, &user, &c, &l).await;
@@ -472,7 +466,7 @@ async fn another_users_ids_answer_like_missing_ones() {
     let c = creative(&app, &alice, "C").await;
     let l = location(&app, &alice, "L", true).await;
     let sim = simulate(&app, &alice, &c, &l).await;
-    drain(&app).await;
+    app.drain_jobs().await;
     let path = format!("/simulations/{}", id(&sim));
     for (method, suffix) in [
         (Method::GET, ""),
@@ -572,7 +566,7 @@ async fn a_batch_places_one_creative_on_many_locations_at_once() {
         assert_eq!(item["fit"], "stretch");
         assert_eq!(item["adjustments"]["warmth"], 0.25);
     }
-    assert_eq!(drain(&app).await, 3);
+    assert_eq!(app.drain_jobs().await, 3);
     let page = get(&app, &user, "/simulations").await;
     assert!(
         page["items"]
@@ -666,7 +660,7 @@ async fn failed_renders_say_why_and_can_be_retried() {
     app.state.storage.delete(&photo_key).await.unwrap();
     let sim = simulate(&app, &user, &c, &l).await;
     let path = format!("/simulations/{}", id(&sim));
-    assert_eq!(drain(&app).await, 1);
+    assert_eq!(app.drain_jobs().await, 1);
     let failed = get(&app, &user, &path).await;
     assert_eq!(failed["status"], "failed");
     assert_eq!(failed["error"]["code"], "source_missing");
@@ -683,7 +677,7 @@ async fn failed_renders_say_why_and_can_be_retried() {
     assert_eq!(json_of(response, 202).await["status"], "queued");
     let response = post(&app, &user, &format!("{path}/render"), json!({})).await;
     assert_api_error(response, 409, "already_rendering").await;
-    assert_eq!(drain(&app).await, 1);
+    assert_eq!(app.drain_jobs().await, 1);
     let failed = get(&app, &user, &path).await;
     assert_eq!(failed["error"]["code"], "invalid_image");
 
@@ -696,7 +690,7 @@ async fn failed_renders_say_why_and_can_be_retried() {
     let response = post(&app, &user, &format!("{path}/render"), json!({})).await;
     let queued = json_of(response, 202).await;
     assert_eq!(queued["error"], Value::Null);
-    assert_eq!(drain(&app).await, 1);
+    assert_eq!(app.drain_jobs().await, 1);
     let done = get(&app, &user, &path).await;
     assert_eq!(done["status"], "done");
     assert_eq!(done["error"], Value::Null);
@@ -718,7 +712,7 @@ async fn deleting_a_creative_or_a_location_deletes_its_simulations() {
     let s12 = simulate(&app, &user, &c1, &l2).await;
     let s21 = simulate(&app, &user, &c2, &l1).await;
     let s22 = simulate(&app, &user, &c2, &l2).await;
-    assert_eq!(drain(&app).await, 4);
+    assert_eq!(app.drain_jobs().await, 4);
     let out11 = id(&get(&app, &user, &format!("/simulations/{}", id(&s11))).await["output"]);
     let out12 = id(&get(&app, &user, &format!("/simulations/{}", id(&s12))).await["output"]);
     assert_eq!(
@@ -800,7 +794,7 @@ async fn attention_in_context_measures_the_panel() {
     let path = format!("/simulations/{}", id(&sim));
     let response = post(&app, &user, &format!("{path}/attention"), json!({})).await;
     assert_api_error(response, 409, "not_rendered").await;
-    drain(&app).await;
+    app.drain_jobs().await;
     let done = get(&app, &user, &path).await;
     let response = post(&app, &user, &format!("{path}/attention"), json!({})).await;
     let heatmap_id = json_of(response, 202).await["heatmap_id"]
@@ -810,7 +804,7 @@ async fn attention_in_context_measures_the_panel() {
     let pending = get(&app, &user, &path).await;
     assert_eq!(pending["attention"]["status"], "queued");
     assert_eq!(pending["attention"]["visibility"], Value::Null);
-    assert_eq!(drain(&app).await, 1);
+    assert_eq!(app.drain_jobs().await, 1);
 
     let heatmap = get(&app, &user, &format!("/heatmaps/{heatmap_id}")).await;
     assert_eq!(heatmap["name"], done["name"]);
@@ -855,7 +849,7 @@ async fn attention_in_context_measures_the_panel() {
     // After a re-render the attention belongs to the old output: none for the new one.
     let response = post(&app, &user, &format!("{path}/render"), json!({})).await;
     json_of(response, 202).await;
-    drain(&app).await;
+    app.drain_jobs().await;
     let rerendered = get(&app, &user, &path).await;
     assert_eq!(rerendered["attention"], Value::Null);
     assert!(
@@ -882,7 +876,7 @@ async fn a_mask_is_kept_while_used_and_released_with_its_simulation() {
     .await;
     let sim = json_of(response, 201).await;
     assert_eq!(sim["mask"]["id"], mask["id"]);
-    assert_eq!(drain(&app).await, 1);
+    assert_eq!(app.drain_jobs().await, 1);
     let path = format!("/simulations/{}", id(&sim));
     let done = get(&app, &user, &path).await;
     assert_eq!(done["status"], "done");

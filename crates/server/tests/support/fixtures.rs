@@ -1,5 +1,10 @@
-//! Test images generated in code: photo-like JPEG and PNG, a JPEG with an EXIF GPS position,
-//! and a PNG whose header claims huge dimensions.
+//! Test images generated in code, shared by the API, media and process suites: photo-like JPEG
+//! and PNG (plain, with a red corner to check orientation, or with a bright square for the
+//! attention engine), a JPEG with an EXIF GPS position, a PNG whose header claims huge
+//! dimensions, and an incompressible PNG.
+
+// Each suite uses part of this module.
+#![allow(dead_code)]
 
 use std::io::Cursor;
 
@@ -19,7 +24,31 @@ pub fn photo(width: u32, height: u32) -> RgbImage {
     })
 }
 
-fn encode(image: RgbImage, format: ImageFormat) -> Vec<u8> {
+/// [`photo`] with a red square in its top-left corner, to check orientation.
+pub fn marked_photo(width: u32, height: u32) -> RgbImage {
+    let mut image = photo(width, height);
+    for y in 0..height / 8 {
+        for x in 0..width / 8 {
+            image.put_pixel(x, y, Rgb([255, 0, 0]));
+        }
+    }
+    image
+}
+
+/// A JPEG of [`photo`] with a bright red square right of the centre: something for the
+/// attention engine to look at.
+pub fn salient_jpeg(width: u32, height: u32) -> Vec<u8> {
+    let mut image = photo(width, height);
+    for y in height / 4 + 1..height / 2 {
+        for x in width / 2 + 1..3 * width / 4 {
+            image.put_pixel(x, y, Rgb([240, 30, 30]));
+        }
+    }
+    encode(image, ImageFormat::Jpeg)
+}
+
+/// Encodes an image (for suites that draw their own).
+pub fn encode(image: RgbImage, format: ImageFormat) -> Vec<u8> {
     let mut out = Cursor::new(Vec::new());
     DynamicImage::ImageRgb8(image)
         .write_to(&mut out, format)
