@@ -112,6 +112,33 @@ fn s3_runs_when_configured() {
     assert_eq!(backends("probe").len(), if configured { 2 } else { 1 });
 }
 
+/// An S3 endpoint that is down fails within seconds, as an error the API answers with 503
+/// `unavailable` (credentials come from the S3 test server's environment).
+#[tokio::test]
+async fn an_s3_endpoint_that_is_down_fails_fast_as_unavailable() {
+    if backends("down").len() < 2 {
+        // Without S3 credentials in the environment there is no S3 client to build; the local
+        // folder has no endpoint to be down. `s3_runs_when_configured` checks the switch.
+        return;
+    }
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let storage = from_url(
+        Some(&format!(
+            "s3://regard-test/down?endpoint=http://127.0.0.1:{closed}&region=us-east-1"
+        )),
+        Path::new("/nonexistent"),
+    )
+    .unwrap();
+    let started = std::time::Instant::now();
+    let err = storage.head(&key("a")).await.unwrap_err();
+    assert!(err.is_unavailable(), "{err}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(15));
+}
+
 #[tokio::test]
 async fn streamed_multi_megabyte_round_trip() {
     // 20 MiB: larger than one 8 MiB buffer, so S3 goes through a multipart upload.

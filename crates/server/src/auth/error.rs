@@ -127,6 +127,19 @@ impl AuthError {
         )
     }
 
+    /// 503 `unexpected_failure` with `Retry-After`: the database cannot be reached. auth-js
+    /// treats a 503 as retryable (a refresh is tried again rather than ending the session).
+    pub fn unavailable(cause: impl std::fmt::Display) -> Self {
+        tracing::warn!(error = %cause, "the database is unavailable to the auth API");
+        let mut err = Self::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "unexpected_failure",
+            "The service is briefly unavailable; please try again in a moment",
+        );
+        err.retry_after = Some(2);
+        err
+    }
+
     fn body(&self, dated: bool) -> Value {
         if self.oauth {
             return json!({"error": self.code, "error_description": self.message});
@@ -145,7 +158,11 @@ impl AuthError {
 
 impl From<DbError> for AuthError {
     fn from(err: DbError) -> Self {
-        AuthError::internal(err)
+        if err.is_unavailable() {
+            AuthError::unavailable(err)
+        } else {
+            AuthError::internal(err)
+        }
     }
 }
 

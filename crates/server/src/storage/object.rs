@@ -85,7 +85,18 @@ impl ObjectStorage {
             StorageKey::new(prefix.as_str())
                 .map_err(|e| StorageError::InvalidUrl(format!("S3 prefix: {e}")))?;
         }
-        let mut builder = AmazonS3Builder::from_env().with_bucket_name(bucket);
+        // An endpoint that is down fails a request within seconds (a 503 `unavailable` the
+        // client retries), instead of object_store's default of ten retries over three minutes.
+        let retry = object_store::RetryConfig {
+            backoff: object_store::BackoffConfig::default(),
+            max_retries: S3_MAX_RETRIES,
+            retry_timeout: S3_RETRY_TIMEOUT,
+        };
+        let client = object_store::ClientOptions::new().with_connect_timeout(S3_CONNECT_TIMEOUT);
+        let mut builder = AmazonS3Builder::from_env()
+            .with_bucket_name(bucket)
+            .with_retry(retry)
+            .with_client_options(client);
         let mut endpoint = None;
         for (name, value) in url.query_pairs() {
             match name.as_ref() {
@@ -158,6 +169,13 @@ fn not_found_or_backend(err: object_store::Error, key: &StorageKey) -> StorageEr
         other => StorageError::Backend(other),
     }
 }
+
+/// Retries of a failed S3 request (network errors, 5xx answers), within [`S3_RETRY_TIMEOUT`].
+const S3_MAX_RETRIES: usize = 3;
+/// How long a request may keep being retried.
+const S3_RETRY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+/// How long connecting to the S3 endpoint may take.
+const S3_CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
 fn info(meta: &object_store::ObjectMeta) -> ObjectInfo {
     ObjectInfo {

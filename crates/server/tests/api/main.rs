@@ -37,4 +37,5 @@ mod simulations;
 mod sse;
 mod startup;
 mod sweep;
+mod unavailable;
 mod user;

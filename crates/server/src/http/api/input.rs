@@ -50,14 +50,14 @@ impl FromRequestParts<AppState> for ApiUser {
                 match crate::db::factors::has_verified(&state.db, &user.user.id).await {
                     Ok(false) => Ok(ApiUser(user)),
                     Ok(true) => Err(ApiError::new(ErrorCode::InsufficientAal)),
-                    Err(err) => {
-                        tracing::error!(error = %err, "checking the user's factors failed");
-                        Err(ApiError::new(ErrorCode::Internal))
-                    }
+                    Err(err) => Err(err.into()),
                 }
             }
             Ok(user) => Ok(ApiUser(user)),
-            // Already logged by `AuthError::internal`.
+            // Already logged by `AuthError::unavailable` or `AuthError::internal`.
+            Err(err) if err.status == StatusCode::SERVICE_UNAVAILABLE => {
+                Err(ApiError::new(ErrorCode::Unavailable).retry_after(err.retry_after.unwrap_or(2)))
+            }
             Err(err) if err.status.is_server_error() => Err(ApiError::new(ErrorCode::Internal)),
             Err(err) => Err(ApiError::unauthorized(err.code)),
         }
