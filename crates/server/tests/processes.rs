@@ -333,17 +333,22 @@ impl Backing {
 
     /// Output media rows (kind `heatmap`) of a user.
     async fn heatmap_media_rows(&self, user_id: &str) -> i64 {
+        self.media_rows_of_kind(user_id, "heatmap").await
+    }
+
+    /// Media rows of one kind (`heatmap`, `render`) of a user.
+    async fn media_rows_of_kind(&self, user_id: &str, kind: &str) -> i64 {
         sqlx::any::install_default_drivers();
         let mut conn = AnyConnection::connect(&self.database_url())
             .await
             .expect("connect to the test database");
-        let count: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM media WHERE owner_id = $1 AND kind = 'heatmap'",
-        )
-        .bind(user_id)
-        .fetch_one(&mut conn)
-        .await
-        .unwrap();
+        let count: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM media WHERE owner_id = $1 AND kind = $2")
+                .bind(user_id)
+                .bind(kind)
+                .fetch_one(&mut conn)
+                .await
+                .unwrap();
         let _ = conn.close().await;
         count
     }
@@ -438,6 +443,37 @@ async fn create_heatmap(
         .await
         .expect("heatmap request sent");
     assert_eq!(response.status(), 202, "creating the heatmap failed");
+    response.json().await.unwrap()
+}
+
+/// `POST` of a JSON body that must answer `status`; the answer.
+async fn post_json(
+    client: &reqwest::Client,
+    server: &Server,
+    user: &User,
+    path: &str,
+    body: Value,
+    status: u16,
+) -> Value {
+    let response = client
+        .post(server.url(path))
+        .bearer_auth(&user.token)
+        .json(&body)
+        .send()
+        .await
+        .expect("request sent");
+    assert_eq!(response.status(), status, "POST {path}");
+    response.json().await.unwrap()
+}
+
+async fn get_json(client: &reqwest::Client, server: &Server, user: &User, path: &str) -> Value {
+    let response = client
+        .get(server.url(path))
+        .bearer_auth(&user.token)
+        .send()
+        .await
+        .expect("request sent");
+    assert_eq!(response.status(), 200, "GET {path}");
     response.json().await.unwrap()
 }
 
@@ -701,4 +737,103 @@ async fn api_nodes_see_the_work_of_a_separate_worker() {
     assert_eq!(jobs[0].attempts, 1, "{jobs:?}");
     db.close().await;
     assert_eq!(backing.heatmap_media_rows(&user.id).await, 3);
+}
+
+/// A server is killed (SIGKILL) in the middle of a render; the next one renders the simulation
+/// once, and nothing of the killed attempt is visible.
+#[tokio::test]
+async fn a_render_whose_process_was_killed_is_finished_by_the_next_one() {
+    let backing = Backing::new("render-crash").await;
+    let client = client();
+    let mut env = backing.env("data");
+    env.push(("REGARD_FAULT_HOLD_JOB_MS".into(), "600000".into()));
+    let mut first = Server::start("serve-1", &[], &env).await;
+
+    let user = sign_up(&client, &first).await;
+    let creative_media = upload(&client, &first, &user, fixtures::salient_jpeg(300, 200)).await;
+    let photo = upload(&client, &first, &user, fixtures::jpeg(640, 480)).await;
+    let creative = post_json(
+        &client,
+        &first,
+        &user,
+        "/api/v1/creatives",
+        json!({"media_id": creative_media}),
+        201,
+    )
+    .await;
+    let location = post_json(
+        &client,
+        &first,
+        &user,
+        "/api/v1/locations",
+        json!({
+            "name": "Gare",
+            "photo_media_id": photo,
+            "panel_quad": [[0.2, 0.2], [0.8, 0.25], [0.8, 0.75], [0.2, 0.8]],
+        }),
+        201,
+    )
+    .await;
+    let simulation = post_json(
+        &client,
+        &first,
+        &user,
+        "/api/v1/simulations",
+        json!({"creative_id": creative["id"], "location_id": location["id"]}),
+        201,
+    )
+    .await;
+    let id = simulation["id"].as_str().unwrap().to_owned();
+    let path = format!("/api/v1/simulations/{id}");
+
+    let started = first
+        .process
+        .wait_for_line("`job started` for the render", JOB_TIMEOUT, |l| {
+            l.contains("job started") && field(l, "subject") == Some(id.as_str())
+        })
+        .await;
+    let job_id = field(&started, "job_id").unwrap().to_owned();
+    first
+        .process
+        .wait_for_line("the fault-injection hold of the render", JOB_TIMEOUT, |l| {
+            l.contains("fault injection: holding the job")
+                && field(l, "job_id") == Some(job_id.as_str())
+        })
+        .await;
+    let held = get_json(&client, &first, &user, &path).await;
+    assert_eq!(held["status"], "rendering", "{held}");
+    first.process.kill().await;
+    assert_eq!(
+        backing.media_rows_of_kind(&user.id, "render").await,
+        0,
+        "nothing saved by the killed attempt"
+    );
+
+    let second = Server::start("serve-2", &[], &backing.env("data")).await;
+    let mut events = open_events(&client, &second, &user).await;
+    if get_json(&client, &second, &user, &path).await["status"] != "done" {
+        let deadline = tokio::time::Instant::now() + JOB_TIMEOUT;
+        loop {
+            let event = events.next_before(deadline).await;
+            let data = event.json();
+            if event.event == "simulation" && data["simulation_id"] == id.as_str() {
+                assert_ne!(data["status"], "failed", "{data}");
+                if data["status"] == "done" {
+                    break;
+                }
+            }
+        }
+    }
+    let done = get_json(&client, &second, &user, &path).await;
+    assert_eq!(done["status"], "done", "{done}");
+    assert!(done["output"]["id"].is_string(), "{done}");
+    assert!(done["error"].is_null(), "{done}");
+    // One render, stored as JPEG and PNG; the job claimed twice and done.
+    assert_eq!(backing.media_rows_of_kind(&user.id, "render").await, 2);
+    let db = backing.db().await;
+    let jobs = regard::db::jobs::for_subject(&db, &id).await.unwrap();
+    assert_eq!(jobs.len(), 1, "{jobs:?}");
+    assert_eq!(jobs[0].status, "done", "{jobs:?}");
+    assert_eq!(jobs[0].attempts, 2, "{jobs:?}");
+    db.close().await;
 }
