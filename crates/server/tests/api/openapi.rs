@@ -126,6 +126,8 @@ struct Checker<'a> {
     user: &'a User,
     doc: Value,
     checked: Vec<String>,
+    /// A concrete path of each operation called (`PATCH /creatives/{id}` → its path).
+    paths: std::collections::HashMap<String, String>,
 }
 
 impl Checker<'_> {
@@ -154,6 +156,8 @@ impl Checker<'_> {
             panic!("{problem}\nin {value:#}");
         }
         self.checked.push(format!("{method} {template}"));
+        self.paths
+            .insert(format!("{method} {template}"), path.to_owned());
         value
     }
 }
@@ -167,6 +171,7 @@ async fn answers_conform_to_the_document() {
         user: &user,
         doc: regard::http::api::openapi(),
         checked: Vec::new(),
+        paths: std::collections::HashMap::new(),
     };
     let id = |v: &Value| v["id"].as_str().unwrap().to_owned();
 
@@ -416,6 +421,48 @@ async fn answers_conform_to_the_document() {
         Some(json!({"messages": [{"role": "user", "content": "Combien de créations ?"}]})),
     )
     .await;
+
+    // Every documented field of every JSON body is one the handler reads: sent with a value of
+    // no valid type, it is refused for its value, never as an `unknown_field`.
+    let mut probed = 0;
+    for (template, item) in c.doc["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            let schema = &operation["requestBody"]["content"]["application/json"]["schema"];
+            if schema.is_null() {
+                continue;
+            }
+            let name = schema["$ref"].as_str().unwrap().trim_start_matches('#');
+            let properties = c.doc.pointer(name).unwrap()["properties"]
+                .as_object()
+                .unwrap()
+                .clone();
+            let operation_name = format!("{} {template}", method.to_uppercase());
+            let path = c
+                .paths
+                .get(&operation_name)
+                .unwrap_or_else(|| panic!("{operation_name} was called"));
+            let body: serde_json::Map<String, Value> = properties
+                .keys()
+                .map(|key| (key.clone(), json!({"__probe": true})))
+                .collect();
+            let response = app
+                .api(method.to_uppercase().parse().unwrap(), path, &user)
+                .json(&body)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(response.status(), 422, "{operation_name}");
+            let answer: Value = response.json().await.unwrap();
+            for key in properties.keys() {
+                assert_ne!(
+                    answer["details"]["fields"][key], "unknown_field",
+                    "{operation_name}: {key} is documented but not read"
+                );
+            }
+            probed += 1;
+        }
+    }
+    assert!(probed >= 10, "{probed} bodies probed");
 
     // Every JSON operation of the document was checked above.
     let mut json_operations: Vec<String> = Vec::new();
