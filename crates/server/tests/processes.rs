@@ -837,3 +837,58 @@ async fn a_render_whose_process_was_killed_is_finished_by_the_next_one() {
     assert_eq!(jobs[0].attempts, 2, "{jobs:?}");
     db.close().await;
 }
+
+/// A server is killed (SIGKILL) while an upload streams in; after a restart nothing of it is
+/// visible: no media row, no stored object.
+#[tokio::test]
+async fn an_upload_cut_by_a_kill_leaves_nothing_visible() {
+    use tokio::io::AsyncWriteExt;
+
+    let backing = Backing::new("upload-crash").await;
+    let client = client();
+    let mut first = Server::start("serve-1", &[], &backing.env("data")).await;
+    let user = sign_up(&client, &first).await;
+
+    // Half of a multipart upload, sent by hand so that the rest never comes.
+    let image = fixtures::jpeg(1600, 1200);
+    let boundary = "regard-test-boundary";
+    let head = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"big.jpg\"\r\n\
+         Content-Type: image/jpeg\r\n\r\n"
+    );
+    let tail = format!("\r\n--{boundary}--\r\n");
+    let length = head.len() + image.len() + tail.len();
+    let address = first.base.trim_start_matches("http://").to_owned();
+    let mut socket = tokio::net::TcpStream::connect(&address).await.unwrap();
+    let request = format!(
+        "POST /api/v1/media HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {}\r\n\
+         Content-Type: multipart/form-data; boundary={boundary}\r\nContent-Length: {length}\r\n\r\n",
+        user.token
+    );
+    socket.write_all(request.as_bytes()).await.unwrap();
+    socket.write_all(head.as_bytes()).await.unwrap();
+    socket.write_all(&image[..image.len() / 2]).await.unwrap();
+    socket.flush().await.unwrap();
+
+    // The server is streaming it into a staging file: kill it there.
+    first
+        .process
+        .wait_for_line("`receiving an upload`", START_TIMEOUT, |l| {
+            l.contains("receiving an upload")
+        })
+        .await;
+    first.process.kill().await;
+    drop(socket);
+
+    let second = Server::start("serve-2", &[], &backing.env("data")).await;
+    // The user's data as the API shows it, and what the database and the storage hold.
+    let creatives = get_json(&client, &second, &user, "/api/v1/creatives").await;
+    assert_eq!(creatives["items"], json!([]));
+    let db = backing.db().await;
+    assert_eq!(regard::db::media::count_all(&db).await.unwrap(), 0);
+    db.close().await;
+    let storage =
+        regard::storage::from_url(backing.storage_url.as_deref(), &backing.data_dir("data"))
+            .unwrap();
+    assert_eq!(storage.list().await.unwrap(), Vec::<String>::new());
+}

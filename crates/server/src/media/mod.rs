@@ -868,7 +868,11 @@ where
                 max_bytes: limits.max_bytes,
             });
         }
+        let first = len == chunk.len() as u64 && len > 0;
         out.write_all(&chunk).await.map_err(io_error)?;
+        if first {
+            tracing::info!(staging = %file.path().display(), "receiving an upload");
+        }
     }
     out.flush().await.map_err(io_error)?;
     Ok(Upload { file, len })
