@@ -30,6 +30,8 @@ mod fixtures;
 mod postgres;
 #[path = "support/sse.rs"]
 mod sse;
+#[path = "support/client.rs"]
+mod support_client;
 use postgres::PostgresDb;
 use sse::EventStream;
 
@@ -394,35 +396,17 @@ struct User {
 
 async fn sign_up(client: &reqwest::Client, server: &Server) -> User {
     let email = format!("user-{}@example.com", uuid::Uuid::new_v4().simple());
-    let response = client
-        .post(server.url("/auth/v1/signup"))
-        .header("apikey", "anon-key")
-        .bearer_auth("anon-key")
-        .json(&json!({"email": email, "password": "secret1"}))
-        .send()
-        .await
-        .expect("sign-up sent");
-    assert_eq!(response.status(), 200, "sign-up failed");
-    let session: Value = response.json().await.unwrap();
+    let session = support_client::sign_up(client, &server.base, &email, "secret1").await;
     User {
         id: session["user"]["id"].as_str().unwrap().to_owned(),
         token: session["access_token"].as_str().unwrap().to_owned(),
     }
 }
 
-/// `POST /api/v1/media`; returns the media id.
+/// Uploads an image; its media id.
 async fn upload(client: &reqwest::Client, server: &Server, user: &User, data: Vec<u8>) -> String {
-    let part = reqwest::multipart::Part::bytes(data)
-        .file_name("poster.jpg")
-        .mime_str("image/jpeg")
-        .unwrap();
-    let response = client
-        .post(server.url("/api/v1/media"))
-        .bearer_auth(&user.token)
-        .multipart(reqwest::multipart::Form::new().part("file", part))
-        .send()
-        .await
-        .expect("upload sent");
+    let response =
+        support_client::upload(client, &server.base, &user.token, "poster.jpg", data).await;
     assert_eq!(response.status(), 201, "upload failed");
     let media: Value = response.json().await.unwrap();
     media["id"].as_str().unwrap().to_owned()

@@ -140,14 +140,7 @@ impl TestApp {
 
     /// Signs up and returns the session JSON (panics on failure).
     pub async fn sign_up(&self, email: &str, password: &str) -> Value {
-        let response = self
-            .post(
-                "/auth/v1/signup",
-                &json!({"email": email, "password": password}),
-            )
-            .await;
-        assert_eq!(response.status(), 200, "sign-up of {email} failed");
-        response.json().await.unwrap()
+        crate::client::sign_up(&self.client, &self.address, email, password).await
     }
 
     /// Password sign-in; returns the raw response.
@@ -225,16 +218,7 @@ impl TestApp {
 
     /// `POST /api/v1/media` with `data` as the multipart field `file`.
     pub async fn upload(&self, user: &User, file_name: &str, data: Vec<u8>) -> Response {
-        let part = reqwest::multipart::Part::bytes(data)
-            .file_name(file_name.to_owned())
-            .mime_str("application/octet-stream")
-            .unwrap();
-        let form = reqwest::multipart::Form::new().part("file", part);
-        self.api(reqwest::Method::POST, "/media", user)
-            .multipart(form)
-            .send()
-            .await
-            .expect("upload sent")
+        crate::client::upload(&self.client, &self.address, &user.token, file_name, data).await
     }
 
     /// Uploads and returns the media JSON (panics unless 201).

@@ -8,6 +8,8 @@ mod admin;
 mod aois;
 mod assistant;
 mod benchmarks;
+#[path = "../support/client.rs"]
+mod client;
 mod creatives;
 mod exports;
 #[path = "../support/fixtures.rs"]
