@@ -19,7 +19,9 @@
 //!
 //! Prints requests per second, median and 99th-percentile latency, failed requests (non-2xx
 //! answers and socket errors: must be 0) and the server's peak resident memory during each
-//! run (VmHWM, reset between runs).
+//! run (VmHWM, reset between runs). On PostgreSQL it then loads the list for 15 s while every
+//! connection of the server is terminated 5 s in (a restart, a failover) and prints the
+//! answers by status: the requests caught by the drop get 503 `unavailable`, the rest 200.
 
 use std::io::Write as _;
 use std::path::Path;
@@ -285,6 +287,77 @@ function response(status, headers, body)
 end
 "#;
 
+/// Counts the answers by status, for the fault run.
+const STATUS_LUA: &str = r#"
+local threads = {}
+function setup(thread) table.insert(threads, thread) end
+function init(args) counts = {} end
+function response(status, headers, body)
+  counts[status] = (counts[status] or 0) + 1
+end
+function done(summary, latency, requests)
+  local total = {}
+  for _, thread in ipairs(threads) do
+    for status, n in pairs(thread:get("counts")) do total[status] = (total[status] or 0) + n end
+  end
+  for status, n in pairs(total) do io.write(string.format("status %d: %d\n", status, n)) end
+end
+"#;
+
+/// PostgreSQL only: loads the list for `seconds` while every connection of the server is
+/// terminated a third of the way in; prints what the clients got.
+async fn dropped_connections(
+    base: &str,
+    access: &str,
+    database_url: &str,
+    seconds: u64,
+    connections: usize,
+    dir: &Path,
+) {
+    let script = dir.join("status.lua");
+    std::fs::write(&script, STATUS_LUA).unwrap();
+    let url = database_url.to_owned();
+    let dropper = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_secs(seconds / 3)).await;
+        use sqlx::Connection;
+        sqlx::any::install_default_drivers();
+        let mut admin = sqlx::AnyConnection::connect(&url).await.unwrap();
+        let rows: Vec<(bool,)> = sqlx::query_as(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+             WHERE datname = current_database() AND pid <> pg_backend_pid()",
+        )
+        .fetch_all(&mut admin)
+        .await
+        .unwrap();
+        rows.len()
+    });
+    let args = vec![
+        "-t2".to_owned(),
+        format!("-c{connections}"),
+        format!("-d{seconds}s"),
+        "-s".into(),
+        script.display().to_string(),
+        "-H".into(),
+        format!("Authorization: Bearer {access}"),
+        format!("{base}/api/v1/creatives?limit=50"),
+    ];
+    let output = tokio::task::spawn_blocking(move || {
+        Command::new("wrk").args(&args).output().expect("wrk")
+    })
+    .await
+    .unwrap();
+    let terminated = dropper.await.unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    println!(
+        "fault: {terminated} PostgreSQL connections terminated {} s into a {seconds} s run of \
+         GET /api/v1/creatives:",
+        seconds / 3
+    );
+    for line in text.lines().filter(|l| l.starts_with("status ")) {
+        println!("  {line}");
+    }
+}
+
 #[tokio::main]
 async fn main() {
     let mut args = std::env::args().skip(1);
@@ -412,6 +485,9 @@ async fn main() {
             run.failed,
             peak_mib(pid)
         );
+    }
+    if let Some(url) = &database_url {
+        dropped_connections(&base, &access, url, 15, connections, dir.path()).await;
     }
     let _ = server.kill();
     let _ = server.wait();
