@@ -20,11 +20,12 @@ use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use regard::db::creatives::{self, CreativeRow};
-use regard::db::media::{self, MediaRow};
+use regard::db::creatives;
 use regard::{Application, Config};
 use serde_json::Value;
 use tower::ServiceExt;
+
+mod support;
 
 const CREATIVES: usize = 10_000;
 
@@ -98,44 +99,7 @@ async fn main() {
     let owner = session["user"]["id"].as_str().unwrap().to_owned();
 
     let seeding = Instant::now();
-    let now = regard::db::now_ms();
-    let brands = ["Café Noir", "Évian", "Lumière", "Nord", "Océan"];
-    for i in 0..CREATIVES {
-        let created_at = now - (CREATIVES - i) as i64 * 1000;
-        let sha = format!("{:064x}", i + 1);
-        let media = MediaRow {
-            id: uuid::Uuid::new_v4().to_string(),
-            owner_id: owner.clone(),
-            kind: "upload".to_owned(),
-            mime: "image/jpeg".to_owned(),
-            width: 6000,
-            height: 4000,
-            bytes: 14_000_000,
-            original_name: Some(format!("poster-{i}.jpg")),
-            original_key: format!("{}/{sha}/original.jpg", &sha[..2]),
-            preview_key: format!("{}/{sha}/preview.jpg", &sha[..2]),
-            preview_mime: "image/jpeg".to_owned(),
-            thumbnail_key: format!("{}/{sha}/thumbnail.jpg", &sha[..2]),
-            thumbnail_mime: "image/jpeg".to_owned(),
-            sha256: sha,
-            gps_latitude: None,
-            gps_longitude: None,
-            created_at,
-        };
-        media::insert(&state.db, &media).await.unwrap();
-        let creative = CreativeRow {
-            id: uuid::Uuid::new_v4().to_string(),
-            owner_id: owner.clone(),
-            media_id: media.id,
-            name: format!("Campagne d'été n° {i}"),
-            brand: Some(brands[i % brands.len()].to_owned()),
-            campaign: Some(format!("Rentrée {}", 2000 + i % 30)),
-            notes: None,
-            created_at,
-            updated_at: created_at,
-        };
-        creatives::insert(&state.db, &creative).await.unwrap();
-    }
+    support::seed_creatives(&state.db, &owner, CREATIVES).await;
     println!(
         "seeded {CREATIVES} creatives with their media in {:.1} s",
         seeding.elapsed().as_secs_f64()

@@ -30,12 +30,12 @@ use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use regard::db::creatives::{self, CreativeRow};
-use regard::db::media::{self, MediaRow};
 use regard::storage::StorageKey;
 use regard::{Application, Config};
 use serde_json::{Value, json};
 use tower::ServiceExt;
+
+mod support;
 
 const CREATIVES: usize = 10_000;
 const PASSWORD: &str = "load-bench-1";
@@ -92,52 +92,15 @@ async fn seed(dir: &Path, database_url: Option<&str>) -> String {
         out.into_inner()
     };
     let started = Instant::now();
-    let now = regard::db::now_ms();
-    for i in 0..CREATIVES {
-        let created_at = now - (CREATIVES - i) as i64 * 1000;
-        let sha = format!("{:064x}", i + 1);
-        let key = |variant: &str| format!("{}/{sha}/{variant}.jpg", &sha[..2]);
-        let row = MediaRow {
-            id: uuid::Uuid::new_v4().to_string(),
-            owner_id: owner.clone(),
-            kind: "upload".to_owned(),
-            mime: "image/jpeg".to_owned(),
-            width: 6000,
-            height: 4000,
-            bytes: 14_000_000,
-            original_name: Some(format!("poster-{i}.jpg")),
-            original_key: key("original"),
-            preview_key: key("preview"),
-            preview_mime: "image/jpeg".to_owned(),
-            thumbnail_key: key("thumbnail"),
-            thumbnail_mime: "image/jpeg".to_owned(),
-            sha256: sha.clone(),
-            gps_latitude: None,
-            gps_longitude: None,
-            created_at,
-        };
-        if i == CREATIVES - 1 {
-            let key = StorageKey::new(row.thumbnail_key.as_str()).unwrap();
-            state
-                .storage
-                .put_bytes(&key, thumbnail.clone().into())
-                .await
-                .unwrap();
-        }
-        media::insert(&state.db, &row).await.unwrap();
-        let creative = CreativeRow {
-            id: uuid::Uuid::new_v4().to_string(),
-            owner_id: owner.clone(),
-            media_id: row.id,
-            name: format!("Campagne d'été n° {i}"),
-            brand: Some(["Café Noir", "Évian", "Lumière"][i % 3].to_owned()),
-            campaign: Some(format!("Rentrée {}", 2000 + i % 30)),
-            notes: None,
-            created_at,
-            updated_at: created_at,
-        };
-        creatives::insert(&state.db, &creative).await.unwrap();
-    }
+    let rows = support::seed_creatives(&state.db, &owner, CREATIVES).await;
+    // The newest creative's thumbnail, for the signed file route.
+    let newest = rows.last().unwrap();
+    let key = StorageKey::new(newest.thumbnail_key.as_str()).unwrap();
+    state
+        .storage
+        .put_bytes(&key, thumbnail.into())
+        .await
+        .unwrap();
     println!(
         "seeded {CREATIVES} creatives in {:.1} s",
         started.elapsed().as_secs_f64()
@@ -341,11 +304,10 @@ async fn dropped_connections(
         format!("Authorization: Bearer {access}"),
         format!("{base}/api/v1/creatives?limit=50"),
     ];
-    let output = tokio::task::spawn_blocking(move || {
-        Command::new("wrk").args(&args).output().expect("wrk")
-    })
-    .await
-    .unwrap();
+    let output =
+        tokio::task::spawn_blocking(move || Command::new("wrk").args(&args).output().expect("wrk"))
+            .await
+            .unwrap();
     let terminated = dropper.await.unwrap();
     let text = String::from_utf8_lossy(&output.stdout);
     println!(

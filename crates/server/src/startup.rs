@@ -329,8 +329,15 @@ impl Application {
         sweep_staging(&state.config.data_dir.join("tmp"));
         tracing::info!(address = %self.address, "listening");
         let app = http::router(self.state);
+        // Small answers go out at once: without TCP_NODELAY, a response written in two parts
+        // (headers, then a streamed body) waits for the client's delayed ACK, 40 ms on Linux.
+        let listener = axum::serve::ListenerExt::tap_io(self.listener, |stream| {
+            if let Err(err) = stream.set_nodelay(true) {
+                tracing::debug!(error = %err, "cannot set TCP_NODELAY");
+            }
+        });
         let result = axum::serve(
-            self.listener,
+            listener,
             app.into_make_service_with_connect_info::<SocketAddr>(),
         )
         .with_graceful_shutdown(signal)

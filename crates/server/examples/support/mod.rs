@@ -33,6 +33,60 @@ pub fn reset_peak_rss() -> bool {
     std::fs::write("/proc/self/clear_refs", "5").is_ok()
 }
 
+/// Inserts `count` creatives of `owner` with their media rows (large JPEG originals whose
+/// objects are never read), one second apart and newest last, with five brands (one in five
+/// is "Évian") and thirty campaigns; returns the media rows.
+pub async fn seed_creatives(
+    db: &regard::db::Db,
+    owner: &str,
+    count: usize,
+) -> Vec<regard::db::media::MediaRow> {
+    use regard::db::creatives::{self, CreativeRow};
+    use regard::db::media::{self, MediaRow};
+    let now = regard::db::now_ms();
+    let brands = ["Café Noir", "Évian", "Lumière", "Nord", "Océan"];
+    let mut rows = Vec::with_capacity(count);
+    for i in 0..count {
+        let created_at = now - (count - i) as i64 * 1000;
+        let sha = format!("{:064x}", i + 1);
+        let key = |variant: &str| format!("{}/{sha}/{variant}.jpg", &sha[..2]);
+        let row = MediaRow {
+            id: uuid::Uuid::new_v4().to_string(),
+            owner_id: owner.to_owned(),
+            kind: "upload".to_owned(),
+            mime: "image/jpeg".to_owned(),
+            width: 6000,
+            height: 4000,
+            bytes: 14_000_000,
+            original_name: Some(format!("poster-{i}.jpg")),
+            original_key: key("original"),
+            preview_key: key("preview"),
+            preview_mime: "image/jpeg".to_owned(),
+            thumbnail_key: key("thumbnail"),
+            thumbnail_mime: "image/jpeg".to_owned(),
+            sha256: sha.clone(),
+            gps_latitude: None,
+            gps_longitude: None,
+            created_at,
+        };
+        media::insert(db, &row).await.unwrap();
+        let creative = CreativeRow {
+            id: uuid::Uuid::new_v4().to_string(),
+            owner_id: owner.to_owned(),
+            media_id: row.id.clone(),
+            name: format!("Campagne d'été n° {i}"),
+            brand: Some(brands[i % brands.len()].to_owned()),
+            campaign: Some(format!("Rentrée {}", 2000 + i % 30)),
+            notes: None,
+            created_at,
+            updated_at: created_at,
+        };
+        creatives::insert(db, &creative).await.unwrap();
+        rows.push(row);
+    }
+    rows
+}
+
 /// Median of sorted values.
 pub fn median(sorted: &[f64]) -> f64 {
     let n = sorted.len();
