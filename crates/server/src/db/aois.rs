@@ -198,7 +198,7 @@ async fn insert_row(
 
 /// Inserts an area, unless its item already holds `max` areas or one of the same name.
 pub async fn insert(db: &Db, aoi: &AoiRow, max: i64) -> Result<(), AoiWriteError> {
-    let mut tx = db.pool().begin().await.map_err(DbError::from)?;
+    let mut tx = db.begin_write().await.map_err(DbError::from)?;
     let (count, position) = count_on_item(&mut tx, &aoi.item_id).await?;
     if count >= max {
         return Err(AoiWriteError::TooMany);
@@ -257,7 +257,7 @@ pub async fn copy(
     now: i64,
     mut new_id: impl FnMut() -> String,
 ) -> Result<(), AoiWriteError> {
-    let mut tx = db.pool().begin().await.map_err(DbError::from)?;
+    let mut tx = db.begin_write().await.map_err(DbError::from)?;
     for target in targets {
         for source in sources {
             let updated = sqlx::query(

@@ -326,7 +326,7 @@ pub async fn update(db: &Db, creative: &CreativeRow) -> Result<bool, DbError> {
 /// transaction. Returns the media ids to release (the creative's image first, then the
 /// simulations' outputs and masks), or `None` when there was no such creative.
 pub async fn delete(db: &Db, owner_id: &str, id: &str) -> Result<Option<Vec<String>>, DbError> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin_write().await?;
     let released = super::simulations::delete_for_creative(&mut tx, owner_id, id).await?;
     let row =
         sqlx::query("DELETE FROM creatives WHERE id = $1 AND owner_id = $2 RETURNING media_id")

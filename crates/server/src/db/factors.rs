@@ -147,7 +147,7 @@ pub async fn rename(db: &Db, id: &str, friendly_name: &str, now: i64) -> Result<
 /// Deletes a factor and downgrades the sessions it raised to aal2 back to aal1 (their `totp`
 /// or `mfa/phone` claim goes too). Returns whether it existed.
 pub async fn delete(db: &Db, user_id: &str, id: &str, method: &str) -> Result<bool, DbError> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin_write().await?;
     let done = sqlx::query("DELETE FROM mfa_factors WHERE id = $1 AND user_id = $2")
         .bind(id)
         .bind(user_id)
@@ -186,7 +186,7 @@ pub struct ChallengeRow {
 
 /// Creates a challenge and notes when the factor was last challenged.
 pub async fn insert_challenge(db: &Db, challenge: &ChallengeRow) -> Result<(), DbError> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin_write().await?;
     sqlx::query("UPDATE mfa_factors SET last_challenged_at = $1, updated_at = $1 WHERE id = $2")
         .bind(challenge.created_at)
         .bind(&challenge.factor_id)
@@ -304,7 +304,7 @@ pub enum VerifyOutcome {
 /// refresh token is replaced (so the aal1 token cannot mint aal2 tokens), the user's other aal1
 /// sessions end and other unverified factors of the same type are removed.
 pub async fn save_verification(db: &Db, v: &Verification<'_>) -> Result<VerifyOutcome, DbError> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin_write().await?;
     let challenge = sqlx::query(
         "UPDATE mfa_challenges SET verified_at = $1 WHERE id = $2 AND verified_at IS NULL",
     )

@@ -201,7 +201,7 @@ pub async fn create(
     items: &[NewItem],
     max_attempts: i64,
 ) -> Result<(), DbError> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin_write().await?;
     sqlx::query(
         "INSERT INTO heatmaps (id, owner_id, name, search, created_at, updated_at) \
          VALUES ($1, $2, $3, $4, $5, $6)",
@@ -512,7 +512,7 @@ pub async fn latest_for_media(
 /// moment, the delete waits for its transaction and returns the saved output ids, so none is
 /// forgotten.
 pub async fn delete(db: &Db, owner_id: &str, id: &str) -> Result<Option<Vec<String>>, DbError> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin_write().await?;
     sqlx::query(
         "DELETE FROM jobs WHERE subject_id IN \
          (SELECT i.id FROM heatmap_items i JOIN heatmaps h ON h.id = i.heatmap_id \
@@ -597,7 +597,7 @@ pub async fn complete_item(
     outputs: &ItemOutputs<'_>,
     now: i64,
 ) -> Result<bool, DbError> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin_write().await?;
     // Claim the item first, so a concurrent delete either happened before (nothing to update)
     // or waits for this transaction (and then deletes the outputs with the item).
     let done = sqlx::query(
@@ -689,7 +689,7 @@ pub async fn retry_item(
     max_attempts: i64,
 ) -> Result<Retry, DbError> {
     let now = super::now_ms();
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin_write().await?;
     let status: Option<String> = sqlx::query(
         "SELECT status FROM heatmap_items WHERE id = $1 AND heatmap_id = $2 AND owner_id = $3",
     )

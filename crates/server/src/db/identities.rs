@@ -135,7 +135,7 @@ async fn change_user(
 /// Creates a user and its first identity together; [`DbError::Conflict`] when the email or
 /// the provider account is taken (a concurrent sign-in).
 pub async fn create_user(db: &Db, user: &UserRow, identity: &IdentityRow) -> Result<(), DbError> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin_write().await?;
     super::users::insert_on(&mut tx, user).await?;
     insert_identity(&mut tx, identity).await?;
     tx.commit().await?;
@@ -144,7 +144,7 @@ pub async fn create_user(db: &Db, user: &UserRow, identity: &IdentityRow) -> Res
 
 /// Adds an identity to an existing user and applies `change` to the user.
 pub async fn link(db: &Db, identity: &IdentityRow, change: &UserChange<'_>) -> Result<(), DbError> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin_write().await?;
     // The user's row is written first so SQLite takes its write lock at once.
     change_user(&mut tx, &identity.user_id, change).await?;
     insert_identity(&mut tx, identity).await?;
@@ -158,7 +158,7 @@ pub async fn record_sign_in(
     identity: &IdentityRow,
     change: &UserChange<'_>,
 ) -> Result<(), DbError> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin_write().await?;
     change_user(&mut tx, &identity.user_id, change).await?;
     sqlx::query(
         "UPDATE identities SET identity_data = $1, email = $2, last_sign_in_at = $3, \

@@ -213,7 +213,7 @@ pub async fn list(
 /// transaction. Returns the media ids to release (its photo, then the simulations' outputs and
 /// masks), or `None` when there was no such location.
 pub async fn delete(db: &Db, owner_id: &str, id: &str) -> Result<Option<Vec<String>>, DbError> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin_write().await?;
     let released = super::simulations::delete_for_location(&mut tx, owner_id, id).await?;
     let row = sqlx::query(
         "DELETE FROM locations WHERE id = $1 AND owner_id = $2 RETURNING photo_media_id",

@@ -47,7 +47,7 @@ fn from_row(row: &AnyRow) -> Result<OneTimeTokenRow, sqlx::Error> {
 /// Stores a token, replacing the user's earlier tokens of the same kind (only the newest link
 /// works, as GoTrue).
 pub async fn replace(db: &Db, token: &OneTimeTokenRow) -> Result<(), DbError> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin_write().await?;
     sqlx::query("DELETE FROM one_time_tokens WHERE user_id = $1 AND kind = $2")
         .bind(&token.user_id)
         .bind(&token.kind)

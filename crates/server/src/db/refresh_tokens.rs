@@ -76,7 +76,7 @@ pub async fn rotate(
     new_token: &str,
     now: i64,
 ) -> Result<bool, DbError> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin_write().await?;
     let revoked = sqlx::query(
         "UPDATE refresh_tokens SET revoked_at = $1, updated_at = $1 WHERE id = $2 AND revoked_at IS NULL",
     )

@@ -31,7 +31,7 @@ pub struct NewSession<'a> {
 
 /// Creates a session with its first AMR claim and refresh token, in one transaction.
 pub async fn create(db: &Db, new: &NewSession<'_>) -> Result<(), DbError> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin_write().await?;
     sqlx::query(
         "INSERT INTO sessions (id, user_id, aal, created_at, updated_at, refreshed_at, user_agent, ip) \
          VALUES ($1, $2, 'aal1', $3, $3, NULL, $4, $5)",
@@ -118,7 +118,7 @@ pub async fn delete(db: &Db, user_id: &str, scope: Scope<'_>, now: i64) -> Resul
         Scope::Only(id) => ("user_id = $1 AND id = $2", id),
         Scope::AllExcept(id) => ("user_id = $1 AND id <> $2", id),
     };
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin_write().await?;
     // The write comes first so SQLite takes its write lock at once (busy timeout applies).
     sqlx::query(&format!(
         "UPDATE refresh_tokens SET revoked_at = $3, updated_at = $3 \

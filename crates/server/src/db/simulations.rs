@@ -270,7 +270,7 @@ async fn insert_job(
 
 /// Inserts simulations (one, or a batch) and their render jobs in one transaction.
 pub async fn create(db: &Db, new: &[NewSimulation], max_attempts: i64) -> Result<(), DbError> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin_write().await?;
     let placeholders = (1..=COLUMNS.len())
         .map(|n| format!("${n}"))
         .collect::<Vec<_>>()
@@ -384,7 +384,7 @@ pub async fn update(
     change: &RenderChange,
     max_attempts: i64,
 ) -> Result<bool, DbError> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin_write().await?;
     let done = sqlx::query(
         "UPDATE simulations SET name = $1, search = $2, creative_id = $3, location_id = $4, \
          quad = $5, fit = $6, background = $7, adjustments = $8, mask_media_id = $9, \
@@ -456,7 +456,7 @@ pub async fn queue_render(
     max_attempts: i64,
 ) -> Result<Render, DbError> {
     let now = super::now_ms();
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin_write().await?;
     let done = sqlx::query(
         "UPDATE simulations SET status = 'queued', render_token = $1, error_code = NULL, \
          error_message = NULL, updated_at = $2 \
@@ -523,7 +523,7 @@ pub async fn complete(
     png: &MediaRow,
     now: i64,
 ) -> Result<Option<Vec<String>>, DbError> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin_write().await?;
     // The guarded update comes first: it locks the row, so a concurrent update or delete
     // either happened before (nothing matches) or waits for this transaction.
     let done = sqlx::query(
@@ -622,7 +622,7 @@ fn media_of(rows: &[AnyRow]) -> Result<Vec<String>, DbError> {
 /// release), or `None` when there was no such simulation. With `RETURNING`, a worker saving a
 /// render at that moment makes the delete wait, and its new output is returned too.
 pub async fn delete(db: &Db, owner_id: &str, id: &str) -> Result<Option<Vec<String>>, DbError> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin_write().await?;
     let rows = delete_where(&mut tx, "id = $1 AND owner_id = $2", id, owner_id).await?;
     if rows.is_empty() {
         tx.rollback().await?;

@@ -317,7 +317,7 @@ pub async fn delete(db: &Db, id: &str) -> Result<bool, DbError> {
 /// address and phone number are freed, the password and sessions go, and the user can no
 /// longer be found or sign in. Returns whether a row changed.
 pub async fn soft_delete(db: &Db, id: &str, now: i64) -> Result<bool, DbError> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin_write().await?;
     let done = sqlx::query(
         "UPDATE users SET email = NULL, phone = NULL, email_change = NULL, \
          encrypted_password = '', deleted_at = $1, updated_at = $1 \
