@@ -60,11 +60,16 @@ impl DbError {
                 | sqlx::Error::Tls(_)
                 | sqlx::Error::Protocol(_)
                 | sqlx::Error::WorkerCrashed => true,
-                // SQLSTATE class 08 (connection exception), 57P01-57P03 (admin shutdown, crash
-                // shutdown, cannot connect now), 53300 (too many connections).
+                // PostgreSQL: SQLSTATE class 08 (connection exception), 57P01-57P03 (admin
+                // shutdown, crash shutdown, cannot connect now), 53300 (too many connections).
+                // SQLite: SQLITE_BUSY and SQLITE_LOCKED with their extended codes (the writer
+                // held the lock past the busy timeout).
                 sqlx::Error::Database(db) => db.code().is_some_and(|code| {
                     code.starts_with("08")
-                        || matches!(code.as_ref(), "57P01" | "57P02" | "57P03" | "53300")
+                        || matches!(
+                            code.as_ref(),
+                            "57P01" | "57P02" | "57P03" | "53300" | "5" | "6" | "261" | "517"
+                        )
                 }),
                 _ => false,
             },
@@ -303,6 +308,34 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(n, 8);
+        db.close().await;
+    }
+
+    /// SQLite's "database is locked" is worth retrying (503 `unavailable`), not a bug.
+    #[tokio::test]
+    async fn a_locked_sqlite_database_is_unavailable() {
+        use sqlx::{Connection, Executor};
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}?mode=rwc", dir.path().join("t.db").display());
+        let db = Db::connect(&url, 2).await.unwrap();
+        sqlx::query("CREATE TABLE t (n BIGINT NOT NULL)")
+            .execute(db.pool())
+            .await
+            .unwrap();
+        sqlx::query("INSERT INTO t (n) VALUES (0)")
+            .execute(db.pool())
+            .await
+            .unwrap();
+        // A deferred transaction reads; another connection writes; its write is refused.
+        let mut a = sqlx::AnyConnection::connect(&url).await.unwrap();
+        let mut b = sqlx::AnyConnection::connect(&url).await.unwrap();
+        a.execute("PRAGMA journal_mode = WAL").await.unwrap();
+        a.execute("BEGIN").await.unwrap();
+        a.execute("SELECT n FROM t").await.unwrap();
+        b.execute("UPDATE t SET n = 1").await.unwrap();
+        let err = a.execute("UPDATE t SET n = 2").await.unwrap_err();
+        assert!(DbError::Sqlx(err).is_unavailable());
+        assert!(!DbError::Sqlx(sqlx::Error::RowNotFound).is_unavailable());
         db.close().await;
     }
 }
