@@ -1,4 +1,4 @@
-//! Every stable code `/api/v1` can send, in three tables (and [`wire_enum!`], the macro that
+//! Every stable code `/api/v1` can send, in three tables (and `wire_enum!`, the macro that
 //! defines them and the API's other string enums):
 //!
 //! - [`ErrorCode`]: the `code` of an error answer, with its HTTP status and English message;

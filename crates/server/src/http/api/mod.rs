@@ -1,7 +1,8 @@
 //! `/api/v1`: the domain API (media, signed files, creatives, locations, heatmaps, simulations,
-//! events, the assistant and help articles). Every error is an
-//! [`ApiError`] (`{code, message, details}`); unknown paths answer a JSON 404 instead of
-//! falling through to the SPA. See docs/notes/api.md for the endpoints and shapes.
+//! events, the assistant and help articles). Every error is an [`ApiError`]
+//! (`{code, message, details}`); unknown paths answer a JSON 404 instead of falling through to
+//! the SPA. The endpoints and shapes are the OpenAPI document ([`openapi()`], served at
+//! `/api/v1/openapi.json`); docs/architecture/api.md explains the conventions.
 
 pub mod aois;
 pub mod assistant;

@@ -107,7 +107,8 @@ impl Modify for Common {
     }
 }
 
-/// The finished document: [`Common`]'s additions, then two rules the derive cannot express.
+/// The finished document: the bearer scheme and the error answer (`Common`), then two rules
+/// the derive cannot express.
 ///
 /// - Each `operationId` is `<tag>_<handler>` (`creatives_list`), unique across the API;
 ///   `utoipa` would give the bare handler name, which several modules share.
