@@ -147,20 +147,6 @@ fn start_server(dir: &Path, port: u16, database_url: Option<&str>) -> Child {
     command.spawn().expect("start regard serve")
 }
 
-/// `VmHWM` of a process, in MiB.
-fn peak_mib(pid: u32) -> f64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find(|l| l.starts_with("VmHWM:"))
-        .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
-        .map_or(f64::NAN, |kib| kib / 1024.0)
-}
-
-fn reset_peak(pid: u32) {
-    let _ = std::fs::write(format!("/proc/{pid}/clear_refs"), "5");
-}
-
 /// What `wrk --latency` printed.
 struct Run {
     rps: f64,
@@ -434,9 +420,9 @@ async fn main() {
         "{:<34} {:>9} {:>9} {:>9} {:>9} {:>7} {:>9}",
         "route", "req/s", "p50 ms", "p99 ms", "requests", "failed", "peak MiB"
     );
-    let pid = server.id();
+    let pid = server.id().to_string();
     for (name, args) in scenarios {
-        reset_peak(pid);
+        support::reset_peak_rss_of(&pid);
         let run = wrk(&args, &tokens);
         println!(
             "{name:<34} {:>9.0} {:>9.2} {:>9.2} {:>9} {:>7} {:>9.1}",
@@ -445,7 +431,7 @@ async fn main() {
             run.p99_ms,
             run.requests,
             run.failed,
-            peak_mib(pid)
+            support::status_kib_of(&pid, "VmHWM:").map_or(f64::NAN, |kib| kib as f64 / 1024.0)
         );
     }
     if let Some(url) = &database_url {

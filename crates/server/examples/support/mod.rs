@@ -23,14 +23,24 @@ pub fn encode_jpeg(image: &RgbImage) -> Vec<u8> {
 
 /// A field of `/proc/self/status` in KiB (`VmRSS:`, `VmHWM:`), on Linux.
 pub fn status_kib(field: &str) -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    status_kib_of("self", field)
+}
+
+/// A field of `/proc/<process>/status` in KiB; `process` is a pid or `self`.
+pub fn status_kib_of(process: &str, field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{process}/status")).ok()?;
     let line = status.lines().find(|l| l.starts_with(field))?;
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// Resets VmHWM to the current RSS (Linux ≥ 4.0); returns whether it worked.
 pub fn reset_peak_rss() -> bool {
-    std::fs::write("/proc/self/clear_refs", "5").is_ok()
+    reset_peak_rss_of("self")
+}
+
+/// [`reset_peak_rss`] of another process (a pid).
+pub fn reset_peak_rss_of(process: &str) -> bool {
+    std::fs::write(format!("/proc/{process}/clear_refs"), "5").is_ok()
 }
 
 /// Inserts `count` creatives of `owner` with their media rows (large JPEG originals whose

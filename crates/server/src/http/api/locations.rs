@@ -10,7 +10,6 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde::Serialize;
-use serde_json::Value;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -138,10 +137,8 @@ struct LocationFields {
 
 /// A stored quad (written by [`quad_json`]) as the answer's points.
 pub fn stored_quad(text: &str) -> Option<Vec<QuadPoint>> {
-    let value = serde_json::from_str::<Value>(text).ok()?;
-    parse_quad(&value)
-        .ok()
-        .map(|points| points.iter().map(|&(x, y)| QuadPoint { x, y }).collect())
+    let points = crate::quad::read_stored(text)?;
+    Some(points.iter().map(|&(x, y)| QuadPoint { x, y }).collect())
 }
 
 fn location_body(item: &LocationWithPhoto, now: u64, state: &AppState) -> Location {

@@ -49,26 +49,15 @@ pub fn now_secs() -> u64 {
     u64::try_from(db::now_ms() / 1000).unwrap_or(0)
 }
 
-/// What made a media row.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum MediaKind {
-    /// An image the user uploaded.
-    Upload,
-    /// A simulation's render.
-    Render,
-    /// A heatmap's layer (map, overlay, fog).
-    Heatmap,
-}
-
-impl MediaKind {
-    /// The kind stored in a row (unknown values read as `upload`).
-    pub fn parse(kind: &str) -> Self {
-        match kind {
-            "render" => Self::Render,
-            "heatmap" => Self::Heatmap,
-            _ => Self::Upload,
-        }
+wire_enum! {
+    /// What made a media row.
+    pub enum MediaKind {
+        /// An image the user uploaded.
+        Upload = "upload";
+        /// A simulation's render.
+        Render = "render";
+        /// A heatmap's layer (map, overlay, fog).
+        Heatmap = "heatmap";
     }
 }
 
@@ -128,7 +117,7 @@ pub fn media_body(signer: &UrlSigner, media: &MediaRow, now: u64) -> Media {
     };
     Media {
         id: media.id.clone(),
-        kind: MediaKind::parse(&media.kind),
+        kind: MediaKind::parse(&media.kind).unwrap_or(MediaKind::Upload),
         mime: media.mime.clone(),
         width: media.width,
         height: media.height,
