@@ -126,9 +126,11 @@ impl Backing {
 }
 
 /// Runs job workers only (`regard worker`) until `signal` completes, then lets them finish the
-/// jobs in hand.
+/// jobs in hand. With `metrics_bind`, it also answers `/metrics`, `/healthz` and `/readyz` on
+/// that address (and nothing else), so a worker is scraped and probed like an API node.
 pub async fn run_worker(
     config: Config,
+    metrics_bind: Option<SocketAddr>,
     signal: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), StartupError> {
     let Backing {
@@ -138,6 +140,18 @@ pub async fn run_worker(
         metrics,
         ..
     } = Backing::open(&config).await?;
+    let (stop, stopping) = watch::channel(false);
+    let listener = match metrics_bind {
+        Some(address) => {
+            let scrape = http::metrics::Scrape {
+                metrics: metrics.clone(),
+                db: db.clone(),
+                token: config.metrics_token.clone(),
+            };
+            Some(serve_worker_metrics(address, scrape, stopping).await?)
+        }
+        None => None,
+    };
     let config = Arc::new(config);
     let pool = WorkerPool::start(crate::jobs::Context {
         db: db.clone(),
@@ -148,10 +162,51 @@ pub async fn run_worker(
     });
     signal.await;
     pool.shutdown().await;
+    // Scrapes are answered until the jobs in hand are finished.
+    let _ = stop.send(true);
+    if let Some(listener) = listener {
+        let _ = listener.await;
+    }
     bus.stop();
     db.close().await;
     tracing::info!("stopped");
     Ok(())
+}
+
+impl axum::extract::FromRef<http::metrics::Scrape> for Db {
+    fn from_ref(scrape: &http::metrics::Scrape) -> Self {
+        scrape.db.clone()
+    }
+}
+
+/// Binds a worker's metrics listener and serves it until `stopping` turns true.
+async fn serve_worker_metrics(
+    address: SocketAddr,
+    scrape: http::metrics::Scrape,
+    mut stopping: watch::Receiver<bool>,
+) -> Result<tokio::task::JoinHandle<()>, StartupError> {
+    let listener = TcpListener::bind(address)
+        .await
+        .map_err(|source| StartupError::Bind { address, source })?;
+    let address = listener
+        .local_addr()
+        .map_err(|source| StartupError::Bind { address, source })?;
+    let app = axum::Router::new()
+        .merge(http::health::router())
+        .merge(http::metrics::router())
+        .with_state(scrape);
+    tracing::info!(address = %address, "metrics listening");
+    Ok(tokio::spawn(async move {
+        let stopped = async move {
+            let _ = stopping.wait_for(|stop| *stop).await;
+        };
+        if let Err(err) = axum::serve(listener, app)
+            .with_graceful_shutdown(stopped)
+            .await
+        {
+            tracing::error!(error = %err, "metrics listener failed");
+        }
+    }))
 }
 
 /// Completes on Ctrl-C or SIGTERM (what `regard serve` and `regard worker` stop on).

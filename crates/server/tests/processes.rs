@@ -876,3 +876,89 @@ async fn an_upload_cut_by_a_kill_leaves_nothing_visible() {
             .unwrap();
     assert_eq!(storage.list().await.unwrap(), Vec::<String>::new());
 }
+
+/// The value of one OpenMetrics series line (`name{labels} value`), when present.
+fn series_value(text: &str, series: &str) -> Option<f64> {
+    text.lines()
+        .find_map(|line| line.strip_prefix(series)?.strip_prefix(' ')?.parse().ok())
+}
+
+/// A `regard worker` with `--metrics-bind` is probed and scraped like an API node: its own job
+/// series count the job it ran, behind the same token, and it serves nothing else.
+#[tokio::test]
+async fn a_worker_answers_metrics_and_health_on_its_own_listener() {
+    let backing = Backing::new("worker-metrics").await;
+    let client = client();
+    let mut env = backing.env("data");
+    env.push(("REGARD_METRICS_TOKEN".into(), "scrape-token".into()));
+    let node = Server::start("api", &["--no-worker"], &env).await;
+    let worker = Process::spawn("worker", &["worker", "--metrics-bind", "127.0.0.1:0"], &env);
+    let line = worker
+        .wait_for_line("its metrics address", START_TIMEOUT, |l| {
+            l.contains("metrics listening") && field(l, "address").is_some()
+        })
+        .await;
+    let base = format!("http://{}", field(&line, "address").unwrap());
+
+    let response = client.get(format!("{base}/healthz")).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    let response = client.get(format!("{base}/readyz")).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.json::<Value>().await.unwrap()["status"], "ready");
+    let response = client.get(format!("{base}/metrics")).send().await.unwrap();
+    assert_eq!(response.status(), 401, "the token is required");
+    for path in ["/api/v1/openapi.json", "/auth/v1/health", "/"] {
+        let response = client.get(format!("{base}{path}")).send().await.unwrap();
+        assert_eq!(response.status(), 404, "a worker serves no {path}");
+    }
+
+    let user = sign_up(&client, &node).await;
+    let media_id = upload(&client, &node, &user, fixtures::salient_jpeg(320, 200)).await;
+    let heatmap = create_heatmap(&client, &node, &user, &media_id).await;
+    let item_id = heatmap["items"][0]["id"].as_str().unwrap().to_owned();
+    let started = worker
+        .wait_for_line("`job started` for the item", JOB_TIMEOUT, |l| {
+            l.contains("job started") && field(l, "subject") == Some(item_id.as_str())
+        })
+        .await;
+    let job_id = field(&started, "job_id").unwrap().to_owned();
+    worker
+        .wait_for_line("`job done` for the item's job", JOB_TIMEOUT, |l| {
+            l.contains("job done") && field(l, "job_id") == Some(job_id.as_str())
+        })
+        .await;
+
+    let scrape = |base: String| {
+        let client = client.clone();
+        async move {
+            let response = client
+                .get(format!("{base}/metrics"))
+                .bearer_auth("scrape-token")
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(response.status(), 200);
+            response.text().await.unwrap()
+        }
+    };
+    let text = scrape(base.clone()).await;
+    let done = r#"regard_job_outcomes_total{kind="heatmap_item",outcome="done"}"#;
+    assert_eq!(series_value(&text, done), Some(1.0), "{text}");
+    assert_eq!(
+        series_value(&text, r#"regard_job_attempts_total{kind="heatmap_item"}"#),
+        Some(1.0),
+        "{text}"
+    );
+    assert_eq!(
+        series_value(&text, r#"regard_jobs_queued{kind="heatmap_item"}"#),
+        Some(0.0),
+        "the queue is read from the shared database: {text}"
+    );
+    assert!(
+        series_value(&text, "regard_db_pool_max_connections").is_some_and(|max| max >= 1.0),
+        "{text}"
+    );
+    // The API node ran no job: its own series do not count the worker's.
+    let text = scrape(node.base.clone()).await;
+    assert_eq!(series_value(&text, done).unwrap_or(0.0), 0.0, "{text}");
+}

@@ -1,5 +1,8 @@
 //! `regard worker`: runs job workers only (no HTTP), against the configured database and
-//! storage. Start any number of them beside `regard serve --no-worker` nodes.
+//! storage. Start any number of them beside `regard serve --no-worker` nodes. With
+//! `--metrics-bind`, a worker answers `/metrics`, `/healthz` and `/readyz` on that address.
+
+use std::net::SocketAddr;
 
 use crate::config::Config;
 use crate::startup;
@@ -9,6 +12,11 @@ use crate::telemetry;
 /// ignored).
 #[derive(Debug, clap::Args)]
 pub struct WorkerArgs {
+    /// Address to answer `/metrics`, `/healthz` and `/readyz` on (e.g. `0.0.0.0:9090`; port 0
+    /// picks a free one). Unset: the worker listens on nothing. `REGARD_METRICS_TOKEN` applies.
+    #[arg(long, env = "REGARD_WORKER_METRICS_BIND")]
+    pub metrics_bind: Option<SocketAddr>,
+
     #[command(flatten)]
     pub config: Config,
 }
@@ -20,7 +28,7 @@ pub fn run(args: WorkerArgs) -> anyhow::Result<()> {
         .enable_all()
         .build()?;
     runtime.block_on(async {
-        startup::run_worker(args.config, startup::stop_signal()).await?;
+        startup::run_worker(args.config, args.metrics_bind, startup::stop_signal()).await?;
         anyhow::Ok(())
     })
 }

@@ -1,23 +1,48 @@
 //! `GET /metrics`: this process's Prometheus series ([`crate::metrics`]), and the layer that
 //! counts every routed request. With `REGARD_METRICS_TOKEN` set, scrapes must send
 //! `Authorization: Bearer <token>`; without it the route is open (keep it off the public
-//! internet: docs/operations.md).
+//! internet: docs/operations.md). A `regard worker` serves the same route on its own listener
+//! (`--metrics-bind`), through [`Scrape`], which needs no API state.
 
 use std::time::Instant;
 
 use axum::Router;
-use axum::extract::{MatchedPath, Request, State};
+use axum::extract::{FromRef, MatchedPath, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
-use crate::db;
-use crate::metrics::{KindLabels, PoolLabels};
+use crate::config::Secret;
+use crate::db::{self, Db};
+use crate::metrics::{KindLabels, Metrics, PoolLabels};
 use crate::state::AppState;
 
-/// Routes of this module.
-pub fn router() -> Router<AppState> {
+/// What a scrape reads: this process's series, the database (the queue, the pool) and the
+/// token scrapes must send, if any.
+#[derive(Clone)]
+pub struct Scrape {
+    pub metrics: Metrics,
+    pub db: Db,
+    pub token: Option<Secret>,
+}
+
+impl FromRef<AppState> for Scrape {
+    fn from_ref(state: &AppState) -> Self {
+        Self {
+            metrics: state.metrics.clone(),
+            db: state.db.clone(),
+            token: state.config.metrics_token.clone(),
+        }
+    }
+}
+
+/// Routes of this module, for any state a [`Scrape`] comes from.
+pub fn router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Scrape: FromRef<S>,
+{
     Router::new().route("/metrics", get(metrics))
 }
 
@@ -41,8 +66,8 @@ pub async fn track(
     response
 }
 
-async fn metrics(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    if let Some(token) = &state.config.metrics_token {
+async fn metrics(State(state): State<Scrape>, headers: HeaderMap) -> Response {
+    if let Some(token) = &state.token {
         let sent = headers
             .get(header::AUTHORIZATION)
             .and_then(|value| value.to_str().ok())

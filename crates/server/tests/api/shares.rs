@@ -83,7 +83,11 @@ async fn a_share_link_opens_one_heatmap_without_an_account_until_revoked() {
         "nope".to_owned(),
         token.to_uppercase(),
         // The last character changed (to one it is not: a fixed "x" equals it one time in 36).
-        format!("{}{}", &token[..31], if token.ends_with('x') { 'y' } else { 'x' }),
+        format!(
+            "{}{}",
+            &token[..31],
+            if token.ends_with('x') { 'y' } else { 'x' }
+        ),
     ] {
         assert_api_error(open(&app, &bad).await, 404, "not_found").await;
     }
