@@ -173,10 +173,15 @@ pub async fn run_worker(
     Ok(())
 }
 
-impl axum::extract::FromRef<http::metrics::Scrape> for Db {
-    fn from_ref(scrape: &http::metrics::Scrape) -> Self {
-        scrape.db.clone()
-    }
+/// Binds `address` (port 0 picks a free port); the listener and the address it got.
+async fn bind(address: SocketAddr) -> Result<(TcpListener, SocketAddr), StartupError> {
+    let listener = TcpListener::bind(address)
+        .await
+        .map_err(|source| StartupError::Bind { address, source })?;
+    let bound = listener
+        .local_addr()
+        .map_err(|source| StartupError::Bind { address, source })?;
+    Ok((listener, bound))
 }
 
 /// Binds a worker's metrics listener and serves it until `stopping` turns true.
@@ -185,12 +190,7 @@ async fn serve_worker_metrics(
     scrape: http::metrics::Scrape,
     mut stopping: watch::Receiver<bool>,
 ) -> Result<tokio::task::JoinHandle<()>, StartupError> {
-    let listener = TcpListener::bind(address)
-        .await
-        .map_err(|source| StartupError::Bind { address, source })?;
-    let address = listener
-        .local_addr()
-        .map_err(|source| StartupError::Bind { address, source })?;
+    let (listener, address) = bind(address).await?;
     let app = axum::Router::new()
         .merge(http::health::router())
         .merge(http::metrics::router())
@@ -263,13 +263,7 @@ impl Application {
     pub async fn build(config: Config) -> Result<Self, StartupError> {
         let (stop, stopping) = watch::channel(false);
         let state = open_state(config, stopping).await?;
-        let address = state.config.bind;
-        let listener = TcpListener::bind(address)
-            .await
-            .map_err(|source| StartupError::Bind { address, source })?;
-        let address = listener
-            .local_addr()
-            .map_err(|source| StartupError::Bind { address, source })?;
+        let (listener, address) = bind(state.config.bind).await?;
         Ok(Self {
             listener,
             address,

@@ -516,6 +516,23 @@ async fn until_item_done(
     }
 }
 
+/// Waits until `process` logs that it started the job of `subject` and then that it finished
+/// it; the `job started` line.
+async fn until_job_done(process: &Process, subject: &str) -> String {
+    let started = process
+        .wait_for_line("`job started` for the subject", JOB_TIMEOUT, |l| {
+            l.contains("job started") && field(l, "subject") == Some(subject)
+        })
+        .await;
+    let job_id = field(&started, "job_id").unwrap().to_owned();
+    process
+        .wait_for_line("`job done` for its job", JOB_TIMEOUT, |l| {
+            l.contains("job done") && field(l, "job_id") == Some(job_id.as_str())
+        })
+        .await;
+    started
+}
+
 // ---------------------------------------------------------------------------------------------
 // Tests
 
@@ -672,17 +689,7 @@ async fn api_nodes_see_the_work_of_a_separate_worker() {
         ["processing", "done"],
         "node 2's stream sees the item start and finish"
     );
-    let started = worker
-        .wait_for_line("`job started` for the item", JOB_TIMEOUT, |l| {
-            l.contains("job started") && field(l, "subject") == Some(item_id.as_str())
-        })
-        .await;
-    let job_id = field(&started, "job_id").unwrap().to_owned();
-    worker
-        .wait_for_line("`job done` for the item's job", JOB_TIMEOUT, |l| {
-            l.contains("job done") && field(l, "job_id") == Some(job_id.as_str())
-        })
-        .await;
+    until_job_done(&worker, &item_id).await;
     for node in [&node1, &node2] {
         assert_eq!(
             node.process.lines_with("job started"),
@@ -916,17 +923,7 @@ async fn a_worker_answers_metrics_and_health_on_its_own_listener() {
     let media_id = upload(&client, &node, &user, fixtures::salient_jpeg(320, 200)).await;
     let heatmap = create_heatmap(&client, &node, &user, &media_id).await;
     let item_id = heatmap["items"][0]["id"].as_str().unwrap().to_owned();
-    let started = worker
-        .wait_for_line("`job started` for the item", JOB_TIMEOUT, |l| {
-            l.contains("job started") && field(l, "subject") == Some(item_id.as_str())
-        })
-        .await;
-    let job_id = field(&started, "job_id").unwrap().to_owned();
-    worker
-        .wait_for_line("`job done` for the item's job", JOB_TIMEOUT, |l| {
-            l.contains("job done") && field(l, "job_id") == Some(job_id.as_str())
-        })
-        .await;
+    until_job_done(&worker, &item_id).await;
 
     let scrape = |base: String| {
         let client = client.clone();

@@ -1,4 +1,4 @@
-//! `regard worker`: runs job workers only (no HTTP), against the configured database and
+//! `regard worker`: runs job workers only (no API, no web app), against the configured database and
 //! storage. Start any number of them beside `regard serve --no-worker` nodes. With
 //! `--metrics-bind`, a worker answers `/metrics`, `/healthz` and `/readyz` on that address.
 

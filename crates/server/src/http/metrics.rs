@@ -37,6 +37,13 @@ impl FromRef<AppState> for Scrape {
     }
 }
 
+/// A worker's listener has a [`Scrape`] for state; its `/readyz` pings the same database.
+impl FromRef<Scrape> for Db {
+    fn from_ref(scrape: &Scrape) -> Self {
+        scrape.db.clone()
+    }
+}
+
 /// Routes of this module, for any state a [`Scrape`] comes from.
 pub fn router<S>() -> Router<S>
 where
