@@ -1,11 +1,12 @@
 //! Media ingest: validation before decoding, orientation, GPS, metadata stripping, variants,
-//! hashing and content-addressed storage. Every fixture is generated here: images are encoded
-//! with `image`, EXIF blocks are built by hand (a few TIFF entries) and spliced into the files.
+//! hashing and content-addressed storage. Every fixture is generated in code: images are encoded
+//! with `image`, EXIF blocks are built by hand (support/fixtures.rs) and spliced into the files.
 
 use std::io::Cursor;
 
 #[path = "support/fixtures.rs"]
 mod fixtures;
+use fixtures::{exif, insert_segment, with_exif};
 
 use bytes::Bytes;
 use futures::stream;
@@ -35,65 +36,6 @@ fn encode(image: &DynamicImage, format: ImageFormat) -> Vec<u8> {
 
 fn jpeg(width: u32, height: u32) -> Vec<u8> {
     fixtures::encode(photo(width, height), ImageFormat::Jpeg)
-}
-
-/// A raw EXIF block (little-endian TIFF) with an orientation and, optionally, a GPS position
-/// given as (degrees, minutes, seconds×100, hemisphere) for latitude and longitude.
-fn exif(orientation: u16, gps: Option<([u32; 3], u8, [u32; 3], u8)>) -> Vec<u8> {
-    let mut t = Vec::new();
-    let entry = |t: &mut Vec<u8>, tag: u16, kind: u16, count: u32, value: [u8; 4]| {
-        t.extend_from_slice(&tag.to_le_bytes());
-        t.extend_from_slice(&kind.to_le_bytes());
-        t.extend_from_slice(&count.to_le_bytes());
-        t.extend_from_slice(&value);
-    };
-    const ASCII: u16 = 2;
-    const SHORT: u16 = 3;
-    const LONG: u16 = 4;
-    const RATIONAL: u16 = 5;
-    t.extend_from_slice(b"II*\0");
-    t.extend_from_slice(&8u32.to_le_bytes());
-    // IFD0 at 8: orientation and, with GPS, a pointer to the GPS IFD at 38.
-    let count: u16 = if gps.is_some() { 2 } else { 1 };
-    t.extend_from_slice(&count.to_le_bytes());
-    let o = orientation.to_le_bytes();
-    entry(&mut t, 0x0112, SHORT, 1, [o[0], o[1], 0, 0]);
-    if gps.is_some() {
-        entry(&mut t, 0x8825, LONG, 1, 38u32.to_le_bytes());
-    }
-    t.extend_from_slice(&0u32.to_le_bytes());
-    if let Some((lat, lat_ref, lon, lon_ref)) = gps {
-        assert_eq!(t.len(), 38);
-        // GPS IFD at 38: four entries (2 + 48 + 4 bytes), then the rationals at 92 and 116.
-        t.extend_from_slice(&4u16.to_le_bytes());
-        entry(&mut t, 1, ASCII, 2, [lat_ref, 0, 0, 0]);
-        entry(&mut t, 2, RATIONAL, 3, 92u32.to_le_bytes());
-        entry(&mut t, 3, ASCII, 2, [lon_ref, 0, 0, 0]);
-        entry(&mut t, 4, RATIONAL, 3, 116u32.to_le_bytes());
-        t.extend_from_slice(&0u32.to_le_bytes());
-        assert_eq!(t.len(), 92);
-        for dms in [lat, lon] {
-            for (value, denom) in dms.iter().zip([1u32, 1, 100]) {
-                t.extend_from_slice(&value.to_le_bytes());
-                t.extend_from_slice(&denom.to_le_bytes());
-            }
-        }
-    }
-    t
-}
-
-/// Inserts an APPn (or COM) segment right after SOI.
-fn insert_segment(jpeg: &[u8], marker: u8, payload: &[u8]) -> Vec<u8> {
-    let mut out = jpeg[..2].to_vec();
-    out.extend_from_slice(&[0xFF, marker]);
-    out.extend_from_slice(&u16::try_from(payload.len() + 2).unwrap().to_be_bytes());
-    out.extend_from_slice(payload);
-    out.extend_from_slice(&jpeg[2..]);
-    out
-}
-
-fn with_exif(jpeg: &[u8], tiff: &[u8]) -> Vec<u8> {
-    insert_segment(jpeg, 0xE1, &[b"Exif\0\0".as_slice(), tiff].concat())
 }
 
 /// Times Square, 40°45'29.28" N 73°59'8.52" W.

@@ -4,7 +4,7 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::fixtures::png;
-use crate::helpers::{TestApp, User, assert_api_error, assert_fields, spawn_app};
+use crate::helpers::{TestApp, User, assert_api_error, assert_fields, names, spawn_app};
 
 async fn create(app: &TestApp, user: &User, body: Value) -> reqwest::Response {
     app.api_json(Method::POST, "/creatives", user, &body).await
@@ -16,15 +16,6 @@ async fn list(app: &TestApp, user: &User, query: &str) -> Value {
         .await;
     assert_eq!(response.status(), 200, "GET /creatives{query}");
     response.json().await.unwrap()
-}
-
-fn names(page: &Value) -> Vec<String> {
-    page["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|item| item["name"].as_str().unwrap().to_owned())
-        .collect()
 }
 
 #[tokio::test]

@@ -331,6 +331,16 @@ pub fn retry_after(response: &Response) -> u64 {
     seconds
 }
 
+/// The `name` of each item of a list answer, in order.
+pub fn names(page: &Value) -> Vec<String> {
+    page["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
 /// A unique email address for a test.
 pub fn unique_email() -> String {
     format!("user-{}@example.com", uuid::Uuid::new_v4().simple())

@@ -53,15 +53,7 @@ async fn creative(app: &TestApp, user: &User, name: &str) -> Value {
     let media = app
         .upload_ok(user, "red.png", solid_png(160, 120, RED))
         .await;
-    let response = app
-        .api_json(
-            Method::POST,
-            "/creatives",
-            user,
-            &json!({"media_id": media["id"], "name": name}),
-        )
-        .await;
-    json_of(response, 201).await
+    app.creative_of(user, &media, json!({"name": name})).await
 }
 
 /// A location with a photo and, when `with_quad`, a panel quad.

@@ -1,7 +1,7 @@
 //! Test images generated in code, shared by the API, media and process suites: photo-like JPEG
 //! and PNG (plain, with a red corner to check orientation, or with a bright square for the
-//! attention engine), a JPEG with an EXIF GPS position, a PNG whose header claims huge
-//! dimensions, and an incompressible PNG.
+//! attention engine), EXIF blocks built by hand (orientation, GPS) and spliced into JPEGs, a
+//! PNG whose header claims huge dimensions, and an incompressible PNG.
 
 // Each suite uses part of this module.
 #![allow(dead_code)]
@@ -66,6 +66,13 @@ pub fn jpeg(width: u32, height: u32) -> Vec<u8> {
 
 /// A JPEG with EXIF GPS 48°37'30" N 2°26'24" E (Évry), i.e. 48.625, 2.44.
 pub fn jpeg_with_gps(width: u32, height: u32) -> Vec<u8> {
+    let evry = ([48, 37, 3000], b'N', [2, 26, 2400], b'E');
+    with_exif(&jpeg(width, height), &exif(1, Some(evry)))
+}
+
+/// A raw EXIF block (little-endian TIFF) with an orientation and, optionally, a GPS position
+/// given as (degrees, minutes, seconds×100, hemisphere) for latitude and longitude.
+pub fn exif(orientation: u16, gps: Option<([u32; 3], u8, [u32; 3], u8)>) -> Vec<u8> {
     let mut t = Vec::new();
     let entry = |t: &mut Vec<u8>, tag: u16, kind: u16, count: u32, value: [u8; 4]| {
         t.extend_from_slice(&tag.to_le_bytes());
@@ -73,35 +80,53 @@ pub fn jpeg_with_gps(width: u32, height: u32) -> Vec<u8> {
         t.extend_from_slice(&count.to_le_bytes());
         t.extend_from_slice(&value);
     };
+    const ASCII: u16 = 2;
+    const SHORT: u16 = 3;
+    const LONG: u16 = 4;
+    const RATIONAL: u16 = 5;
     t.extend_from_slice(b"II*\0");
     t.extend_from_slice(&8u32.to_le_bytes());
-    // IFD0 at 8: orientation 1 and the GPS IFD pointer (at 38).
-    t.extend_from_slice(&2u16.to_le_bytes());
-    entry(&mut t, 0x0112, 3, 1, [1, 0, 0, 0]);
-    entry(&mut t, 0x8825, 4, 1, 38u32.to_le_bytes());
+    // IFD0 at 8: orientation and, with GPS, a pointer to the GPS IFD at 38.
+    let count: u16 = if gps.is_some() { 2 } else { 1 };
+    t.extend_from_slice(&count.to_le_bytes());
+    let o = orientation.to_le_bytes();
+    entry(&mut t, 0x0112, SHORT, 1, [o[0], o[1], 0, 0]);
+    if gps.is_some() {
+        entry(&mut t, 0x8825, LONG, 1, 38u32.to_le_bytes());
+    }
     t.extend_from_slice(&0u32.to_le_bytes());
-    // GPS IFD at 38: four entries, rationals at 92 and 116.
-    t.extend_from_slice(&4u16.to_le_bytes());
-    entry(&mut t, 1, 2, 2, [b'N', 0, 0, 0]);
-    entry(&mut t, 2, 5, 3, 92u32.to_le_bytes());
-    entry(&mut t, 3, 2, 2, [b'E', 0, 0, 0]);
-    entry(&mut t, 4, 5, 3, 116u32.to_le_bytes());
-    t.extend_from_slice(&0u32.to_le_bytes());
-    assert_eq!(t.len(), 92);
-    for dms in [[48u32, 37, 30], [2, 26, 24]] {
-        for value in dms {
-            t.extend_from_slice(&value.to_le_bytes());
-            t.extend_from_slice(&1u32.to_le_bytes());
+    if let Some((lat, lat_ref, lon, lon_ref)) = gps {
+        assert_eq!(t.len(), 38);
+        // GPS IFD at 38: four entries (2 + 48 + 4 bytes), then the rationals at 92 and 116.
+        t.extend_from_slice(&4u16.to_le_bytes());
+        entry(&mut t, 1, ASCII, 2, [lat_ref, 0, 0, 0]);
+        entry(&mut t, 2, RATIONAL, 3, 92u32.to_le_bytes());
+        entry(&mut t, 3, ASCII, 2, [lon_ref, 0, 0, 0]);
+        entry(&mut t, 4, RATIONAL, 3, 116u32.to_le_bytes());
+        t.extend_from_slice(&0u32.to_le_bytes());
+        assert_eq!(t.len(), 92);
+        for dms in [lat, lon] {
+            for (value, denom) in dms.iter().zip([1u32, 1, 100]) {
+                t.extend_from_slice(&value.to_le_bytes());
+                t.extend_from_slice(&denom.to_le_bytes());
+            }
         }
     }
-    let base = jpeg(width, height);
-    let payload = [b"Exif\0\0".as_slice(), &t].concat();
-    let mut out = base[..2].to_vec();
-    out.extend_from_slice(&[0xFF, 0xE1]);
+    t
+}
+
+/// Inserts an APPn (or COM) segment right after SOI.
+pub fn insert_segment(jpeg: &[u8], marker: u8, payload: &[u8]) -> Vec<u8> {
+    let mut out = jpeg[..2].to_vec();
+    out.extend_from_slice(&[0xFF, marker]);
     out.extend_from_slice(&u16::try_from(payload.len() + 2).unwrap().to_be_bytes());
-    out.extend_from_slice(&payload);
-    out.extend_from_slice(&base[2..]);
+    out.extend_from_slice(payload);
+    out.extend_from_slice(&jpeg[2..]);
     out
+}
+
+pub fn with_exif(jpeg: &[u8], tiff: &[u8]) -> Vec<u8> {
+    insert_segment(jpeg, 0xE1, &[b"Exif\0\0".as_slice(), tiff].concat())
 }
 
 /// A valid PNG whose header claims `width × height` (CRC recomputed).

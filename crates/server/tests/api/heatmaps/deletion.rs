@@ -97,15 +97,7 @@ async fn deleting_a_done_heatmap_removes_its_outputs() {
     let user = app.new_user().await;
     let source = app.upload_ok(&user, "a.png", png(320, 240)).await;
     // A creative keeps the source alive.
-    let response = app
-        .api_json(
-            Method::POST,
-            "/creatives",
-            &user,
-            &json!({"media_id": source["id"]}),
-        )
-        .await;
-    assert_eq!(response.status(), 201);
+    app.creative_of(&user, &source, json!({})).await;
     let before = app.objects().await;
     assert_eq!(app.media_rows().await, 1);
 
@@ -220,15 +212,7 @@ async fn a_heatmap_deleted_while_processing_leaves_no_outputs() {
     let user = app.new_user().await;
     // Both sources stay: one is a creative's, the other is used by the heatmap that remains.
     let source = app.upload_ok(&user, "a.png", png(320, 240)).await;
-    let response = app
-        .api_json(
-            Method::POST,
-            "/creatives",
-            &user,
-            &json!({"media_id": source["id"]}),
-        )
-        .await;
-    assert_eq!(response.status(), 201);
+    app.creative_of(&user, &source, json!({})).await;
     let other = app.upload_ok(&user, "b.png", png(300, 240)).await;
     let before = app.objects().await;
 

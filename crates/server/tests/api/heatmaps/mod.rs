@@ -21,7 +21,9 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::fixtures::{jpeg, png};
-use crate::helpers::{TestApp, User, assert_api_error, assert_fields, spawn_app, spawn_app_with};
+use crate::helpers::{
+    TestApp, User, assert_api_error, assert_fields, names, spawn_app, spawn_app_with,
+};
 
 /// A server whose jobs are never run: items stay `queued`.
 async fn spawn_without_workers() -> TestApp {
@@ -63,15 +65,6 @@ fn item_ids(heatmap: &Value) -> Vec<String> {
         .unwrap()
         .iter()
         .map(|item| id(item).to_owned())
-        .collect()
-}
-
-fn names(page: &Value) -> Vec<String> {
-    page["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|item| item["name"].as_str().unwrap().to_owned())
         .collect()
 }
 
