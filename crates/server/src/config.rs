@@ -352,6 +352,26 @@ pub struct Config {
     #[arg(long, env = "REGARD_RATE_LIMIT_ASSISTANT", default_value_t = 60)]
     pub rate_limit_assistant: u32,
 
+    /// SMS codes sent to one phone number per hour, whatever asked for them (`/otp`,
+    /// `/resend`, phone sign-up and change, reauthentication, phone second factors); 0 =
+    /// unlimited. Beyond it: 429 `over_sms_send_rate_limit`.
+    #[arg(long, env = "REGARD_RATE_LIMIT_SMS_PER_NUMBER", default_value_t = 5)]
+    pub rate_limit_sms_per_number: u32,
+
+    /// SMS-sending requests allowed per client IP per hour (0 = unlimited).
+    #[arg(long, env = "REGARD_RATE_LIMIT_SMS_PER_IP", default_value_t = 10)]
+    pub rate_limit_sms_per_ip: u32,
+
+    /// SMS sent per hour by this process in all, GoTrue's `RATE_LIMIT_SMS_SENT` (0 =
+    /// unlimited): a budget that caps the gateway bill whatever the spread of numbers and IPs.
+    #[arg(long, env = "REGARD_RATE_LIMIT_SMS_SENT", default_value_t = 30)]
+    pub rate_limit_sms_sent: u32,
+
+    /// `PUT /user` requests carrying a reauthentication `nonce` allowed per user per
+    /// rate-limit window (0 = unlimited).
+    #[arg(long, env = "REGARD_RATE_LIMIT_REAUTHENTICATION", default_value_t = 10)]
+    pub rate_limit_reauthentication: u32,
+
     /// Log format (`text` or `json`); the level comes from `RUST_LOG` (default `info`).
     #[arg(long, env = "REGARD_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,

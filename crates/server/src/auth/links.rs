@@ -32,7 +32,7 @@ use crate::db::{self, DbError, users};
 use crate::notify::templates::{self, Lang, MailKind};
 use crate::state::AppState;
 
-/// Wrong codes a mailed token survives.
+/// Codes compared with a mailed token before it dies (counted before each comparison).
 const MAX_CODE_FAILURES: i64 = 5;
 
 /// Routes of this module.
@@ -491,7 +491,7 @@ async fn verify_post(
     let kinds = LinkKind::from_type(&kind_name).ok_or_else(|| missing_type(&kind_name))?;
     let stored: Vec<&str> = kinds.iter().map(|k| k.stored()).collect();
     let token = if let Some(hash) = params.token_hash.filter(|h| !h.trim().is_empty()) {
-        one_time_tokens::take(&state.db, &token_hash(&hash)).await?
+        one_time_tokens::take(&state.db, &token_hash(&hash), &stored).await?
     } else {
         let code = params.token.unwrap_or_default();
         let email = params.email.unwrap_or_default();
@@ -592,7 +592,10 @@ async fn verify_get(
         if token.trim().is_empty() {
             return Err(AuthError::validation("Verify requires a token"));
         }
-        let (row, kind) = one_time_tokens::take(&state.db, &token_hash(&token))
+        let stored: Vec<&str> = kinds.iter().map(|k| k.stored()).collect();
+        // Only a token of a kind this `type` names is taken: a wrong `type` leaves the link
+        // working.
+        let (row, kind) = one_time_tokens::take(&state.db, &token_hash(&token), &stored)
             .await?
             .and_then(|t| {
                 let kind = LinkKind::from_stored(&t.kind).filter(|k| kinds.contains(k))?;

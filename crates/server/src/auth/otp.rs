@@ -137,6 +137,7 @@ async fn otp(
             phone::require_enabled(&state)?;
             let number = phone::parse(number)?;
             phone::check_channel(params.channel.as_deref())?;
+            phone::take_sms_allowance(&state, ip, &number)?;
             let user = match users::find_by_phone(&state.db, &number).await? {
                 Some(user) => user,
                 None if !create_user || state.config.disable_signup => {
@@ -194,7 +195,8 @@ struct ResendParams {
 
 /// `POST /resend`: the sign-up confirmation or the email-change link again (`signup`,
 /// `email_change`), or an SMS code again (`sms`, `phone_change`). Nothing to resend (no such
-/// account, already confirmed) answers 200 `{}` all the same.
+/// account, already confirmed, a mail sent less than `REGARD_MAIL_MAX_FREQUENCY` ago) answers
+/// 200 `{}` all the same.
 async fn resend(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -244,6 +246,8 @@ async fn resend(
             }
             phone::require_enabled(&state)?;
             let number = phone::parse(number)?;
+            // Before the lookup: a known and an unknown number draw on the limits alike.
+            phone::take_sms_allowance(&state, ip, &number)?;
             let purpose = if kind == "sms" {
                 Purpose::SignIn
             } else {
@@ -297,7 +301,14 @@ async fn resend_mail(
         };
         (LinkKind::EmailChange, new_email)
     };
-    let sent = links::send(
+    // An email change towards an address another account has (see `PUT /user`) mails
+    // nothing.
+    if link_kind == LinkKind::EmailChange && users::find_by_email(&state.db, &to).await?.is_some() {
+        return Ok(Json(json!({})));
+    }
+    // Sent too recently: nothing is sent, and the answer is the same 200 as for an unknown
+    // address (GoTrue answers 429 here, which tells that the address has an account).
+    links::send(
         state,
         links::Send {
             kind: link_kind,
@@ -309,9 +320,6 @@ async fn resend_mail(
         },
     )
     .await?;
-    if !sent {
-        return Err(sent_too_recently(state));
-    }
     Ok(Json(json!({})))
 }
 
@@ -320,6 +328,7 @@ async fn resend_mail(
 async fn reauthenticate(
     State(state): State<AppState>,
     auth: AuthUser,
+    ClientIp(ip): ClientIp,
     headers: HeaderMap,
 ) -> Result<Json<Value>, AuthError> {
     let user = &auth.user;
@@ -363,6 +372,7 @@ async fn reauthenticate(
             "Please verify your phone first.",
         ));
     }
+    phone::take_sms_allowance(&state, ip, &user.phone)?;
     let message_id = links::send_reauthentication_sms(&state, user, lang).await?;
     Ok(Json(json!({ "message_id": message_id })))
 }

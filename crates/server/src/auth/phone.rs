@@ -5,6 +5,8 @@
 //! Codes are one-time tokens like the mailed ones (only hashes are stored, a few wrong codes
 //! kill the token); `relates_to` holds the number the SMS went to.
 
+use std::net::IpAddr;
+
 use axum::http::StatusCode;
 
 use super::error::AuthError;
@@ -16,7 +18,7 @@ use crate::db::{self, DbError};
 use crate::notify::templates::{self, Lang};
 use crate::state::AppState;
 
-/// Wrong codes an SMS code survives.
+/// Codes compared with an SMS code before it dies (counted before each comparison).
 const MAX_CODE_FAILURES: i64 = 5;
 
 /// What an SMS code is for, as GoTrue's verify `type` names it.
@@ -93,6 +95,25 @@ pub fn check_channel(channel: Option<&str>) -> Result<(), AuthError> {
             "Channel {other} is not supported: use sms"
         ))),
     }
+}
+
+/// Takes one SMS to `number` (E.164 digits) asked from `ip` from the SMS limits
+/// (`REGARD_RATE_LIMIT_SMS_*`): per client IP, per number and in all. Called before anything
+/// is looked up or written, so a refused request creates no account and answers the same for
+/// known and unknown numbers. 429 `over_sms_send_rate_limit` with `Retry-After`, as GoTrue.
+pub fn take_sms_allowance(state: &AppState, ip: IpAddr, number: &str) -> Result<(), AuthError> {
+    // One key per number, however it is written (`+336…` in factors, `336…` elsewhere).
+    state
+        .limits
+        .sms(ip, number.trim_start_matches('+'))
+        .map_err(|wait| {
+            AuthError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "over_sms_send_rate_limit",
+                "SMS rate limit exceeded",
+            )
+            .retry_after(wait)
+        })
 }
 
 /// Stores a fresh code for `purpose` (the previous one stops working) and texts it to

@@ -167,11 +167,15 @@ async fn phone_signup(
     }
     password::check_strength(&password)?;
     let user_metadata = metadata::initial(params.data)?;
+    let confirm = !state.config.sms_autoconfirm;
+    // A sign-up that texts a code draws on the SMS limits before any account is created.
+    if confirm {
+        phone::take_sms_allowance(state, ip, &number)?;
+    }
     if users::find_by_phone(&state.db, &number).await?.is_some() {
         return Err(user_already_exists());
     }
     let now = db::now_ms();
-    let confirm = !state.config.sms_autoconfirm;
     let user = UserRow {
         phone: number.clone(),
         encrypted_password: password::hash(password).await?,

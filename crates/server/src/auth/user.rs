@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::email::Email;
 use super::error::AuthError;
-use super::extract::{AuthUser, GoTrueJson};
+use super::extract::{AuthUser, ClientIp, GoTrueJson};
 use super::flow::Pkce;
 use super::links;
 use super::metadata;
@@ -18,6 +18,7 @@ use super::password;
 use super::phone;
 use super::session::user_body;
 use crate::db::{self, factors, sessions, users};
+use crate::notify::templates;
 use crate::state::AppState;
 
 /// Routes of this module.
@@ -49,6 +50,7 @@ struct UserUpdateParams {
 async fn update_user(
     State(state): State<AppState>,
     auth: AuthUser,
+    ClientIp(ip): ClientIp,
     headers: HeaderMap,
     Query(query): Query<links::RedirectQuery>,
     GoTrueJson(params): GoTrueJson<UserUpdateParams>,
@@ -94,17 +96,27 @@ async fn update_user(
     let metadata_patch = metadata::object(params.data, "data")?;
     // Everything that can refuse the request is checked before anything is written, so a
     // refused request changes nothing.
-    if let Some(email) = &new_email
-        && users::find_by_email(&state.db, email.as_str())
+    //
+    // An address another account has is not refused (GoTrue's `email_exists` would tell any
+    // signed-in user which addresses have accounts): the answer is the one of a change in
+    // progress, and nothing is mailed to that address (docs/security.md). Only an anonymous
+    // user made permanent at once, who would otherwise take the address, is refused.
+    let email_taken = match &new_email {
+        Some(email) => users::find_by_email(&state.db, email.as_str())
             .await?
-            .is_some()
-    {
+            .is_some(),
+        None => false,
+    };
+    if email_taken && auth.user.is_anonymous && state.config.mailer_autoconfirm {
         return Err(AuthError::email_exists());
     }
     if let Some(number) = &new_phone
         && users::find_by_phone(&state.db, number).await?.is_some()
     {
         return Err(AuthError::phone_exists());
+    }
+    if let Some(number) = &new_phone {
+        phone::take_sms_allowance(&state, ip, number)?;
     }
     let merged_metadata = metadata_patch
         .map(|patch| metadata::checked(metadata::merge(&auth.user.user_metadata, patch), "data"))
@@ -124,6 +136,11 @@ async fn update_user(
                     "Password update requires reauthentication",
                 ));
             }
+            // Per user, whatever the address: nonces cannot be guessed from many IPs.
+            state
+                .limits
+                .reauthentication(&user.id)
+                .map_err(AuthError::rate_limited)?;
             if !links::take_reauthentication(&state, user, nonce).await? {
                 return Err(AuthError::new(
                     StatusCode::UNPROCESSABLE_ENTITY,
@@ -191,29 +208,53 @@ async fn update_user(
             let body = user_body(&state, &upgraded).await?;
             return Ok(Json(body));
         }
-        let redirect_to = links::checked_redirect(&state, query.redirect_to.as_deref());
-        links::send(
-            &state,
-            links::Send {
-                kind: links::LinkKind::EmailChange,
-                user,
-                to: email.as_str(),
-                redirect_to: &redirect_to,
-                lang: links::request_lang(&headers),
-                pkce: Pkce::from_params(
-                    params.code_challenge.as_deref(),
-                    params.code_challenge_method.as_deref(),
-                )?,
-            },
-        )
-        .await?;
+        let lang = links::request_lang(&headers);
+        let pkce = Pkce::from_params(
+            params.code_challenge.as_deref(),
+            params.code_challenge_method.as_deref(),
+        )?;
+        // The current address hears of the change first (GoTrue's secure email change mails
+        // both addresses): a session taken over cannot move the account away unnoticed.
+        if !user.email.is_empty() {
+            let notice = templates::email_change_notice(lang, &user.email, email.as_str());
+            state.mailer.send(&notice).await.map_err(|err| {
+                AuthError::internal(format!("sending an email-change notice failed: {err}"))
+            })?;
+        }
+        if email_taken {
+            // Pending, as any change, but no link exists: it never completes.
+            users::set_email_change(&state.db, &user.id, Some(email.as_str()), now).await?;
+        } else {
+            let redirect_to = links::checked_redirect(&state, query.redirect_to.as_deref());
+            links::send(
+                &state,
+                links::Send {
+                    kind: links::LinkKind::EmailChange,
+                    user,
+                    to: email.as_str(),
+                    redirect_to: &redirect_to,
+                    lang,
+                    pkce,
+                },
+            )
+            .await?;
+        }
         pending_email = true;
     }
+    respond_pending(&state, &user.id, pending_email, pending_phone).await
+}
 
-    let updated = users::find_by_id(&state.db, &user.id)
+/// The user as updated, with the pending address or number and when it was sent.
+async fn respond_pending(
+    state: &AppState,
+    user_id: &str,
+    pending_email: bool,
+    pending_phone: Option<String>,
+) -> Result<Json<Value>, AuthError> {
+    let updated = users::find_by_id(&state.db, user_id)
         .await?
         .ok_or_else(|| AuthError::internal("user vanished during update"))?;
-    let mut body = user_body(&state, &updated).await?;
+    let mut body = user_body(state, &updated).await?;
     // The pending address itself is on the user (`new_email`, from `users.email_change`).
     if pending_email {
         body["email_change_sent_at"] = serde_json::json!(super::session::rfc3339(db::now_ms()));

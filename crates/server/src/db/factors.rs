@@ -241,33 +241,46 @@ pub async fn delete_challenge(db: &Db, id: &str) -> Result<(), DbError> {
     Ok(())
 }
 
-/// Counts a wrong code against the factor: the count restarts when the window is over.
-/// Returns the count within the current window, this failure included.
-pub async fn record_failure(
+/// Where a factor's attempt count stands after [`count_attempt`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Attempts {
+    /// Codes presented within the current window, this one included.
+    pub count: i64,
+    /// When the current window started (ms).
+    pub window_start: i64,
+}
+
+/// Counts one code presented to the factor, before it is checked: one conditional
+/// `UPDATE … RETURNING`, so concurrent requests each see a distinct count and no more than
+/// the limit of them are ever checked within a window. The count restarts when the window is
+/// over (and when a verification succeeds). `None` when the factor is gone.
+pub async fn count_attempt(
     db: &Db,
     factor_id: &str,
     now: i64,
     window_ms: i64,
-) -> Result<i64, DbError> {
+) -> Result<Option<Attempts>, DbError> {
     let window_start = now - window_ms;
-    sqlx::query(
+    let row = sqlx::query(
         "UPDATE mfa_factors SET \
          failed_count = CASE WHEN failed_window_start IS NULL OR failed_window_start < $2 \
                         THEN 1 ELSE failed_count + 1 END, \
          failed_window_start = CASE WHEN failed_window_start IS NULL OR failed_window_start < $2 \
                         THEN $3 ELSE failed_window_start END \
-         WHERE id = $1",
+         WHERE id = $1 RETURNING failed_count, failed_window_start",
     )
     .bind(factor_id)
     .bind(window_start)
     .bind(now)
-    .execute(db.pool())
+    .fetch_optional(db.pool())
     .await?;
-    let row = sqlx::query("SELECT failed_count FROM mfa_factors WHERE id = $1")
-        .bind(factor_id)
-        .fetch_one(db.pool())
-        .await?;
-    Ok(row.try_get("failed_count")?)
+    let Some(row) = row else { return Ok(None) };
+    Ok(Some(Attempts {
+        count: row.try_get("failed_count")?,
+        window_start: row
+            .try_get::<Option<i64>, _>("failed_window_start")?
+            .unwrap_or(now),
+    }))
 }
 
 /// What a successful verification writes.
@@ -299,7 +312,7 @@ pub enum VerifyOutcome {
 }
 
 /// Saves a successful verification in one transaction, as GoTrue's `updateMFASessionAndClaims`:
-/// the challenge is marked verified (once), the factor becomes verified (and its failure count
+/// the challenge is marked verified (once), the factor becomes verified (and its attempt count
 /// resets), the TOTP step is recorded, the session gains the factor's AMR claim and aal2, its
 /// refresh token is replaced (so the aal1 token cannot mint aal2 tokens), the user's other aal1
 /// sessions end and other unverified factors of the same type are removed.

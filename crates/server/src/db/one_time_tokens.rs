@@ -18,7 +18,7 @@ pub struct OneTimeTokenRow {
     pub token_hash: String,
     /// SHA-256 of the user id and the mail's 6-digit code.
     pub otp_hash: String,
-    /// Wrong codes presented so far.
+    /// Codes presented so far (counted before each is compared).
     pub failed_count: i64,
     /// The address the link was sent to (the new address for an email change).
     pub relates_to: String,
@@ -106,55 +106,84 @@ pub async fn user_for_address(
     Ok(row.map(|row| row.try_get("user_id")).transpose()?)
 }
 
-/// Takes the token with this hash: deletes it and returns it, so a link works once even when
-/// clicked twice at the same time.
-pub async fn take(db: &Db, token_hash: &str) -> Result<Option<OneTimeTokenRow>, DbError> {
-    let row = sqlx::query(&format!(
-        "SELECT {COLUMNS} FROM one_time_tokens WHERE token_hash = $1"
-    ))
-    .bind(token_hash)
-    .fetch_optional(db.pool())
-    .await?;
-    let Some(token) = row.as_ref().map(from_row).transpose()? else {
-        return Ok(None);
-    };
-    let done = sqlx::query("DELETE FROM one_time_tokens WHERE id = $1")
-        .bind(&token.id)
-        .execute(db.pool())
+/// Takes the token with this hash if it is of one of `kinds`: deletes it and returns it, in one
+/// statement, so a link works once even when clicked twice at the same time, and a link
+/// presented with the wrong `type` stays usable.
+pub async fn take(
+    db: &Db,
+    token_hash: &str,
+    kinds: &[&str],
+) -> Result<Option<OneTimeTokenRow>, DbError> {
+    let sql = format!(
+        "DELETE FROM one_time_tokens WHERE token_hash = $1 AND kind IN ({}) RETURNING {COLUMNS}",
+        placeholders(2, kinds.len())
+    );
+    let row = sqlx::query(&sql).bind(token_hash);
+    let row = kinds
+        .iter()
+        .fold(row, |query, kind| query.bind(*kind))
+        .fetch_optional(db.pool())
         .await?;
-    Ok((done.rows_affected() == 1).then_some(token))
+    Ok(row.as_ref().map(from_row).transpose()?)
 }
 
-/// Takes the user's newest token of one of `kinds` whose code hashes to `otp_hash` (deleting
-/// it). A wrong code counts against each of those tokens, which die at `max_failures`.
+/// `$from, $from+1, …` for `count` values bound in order (`NULL` when there are none, which
+/// matches nothing in `IN (…)`).
+fn placeholders(from: usize, count: usize) -> String {
+    if count == 0 {
+        return "NULL".to_owned();
+    }
+    (from..from + count)
+        .map(|n| format!("${n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Takes the user's token of one of `kinds` whose code hashes to `otp_hash` (deleting it).
+///
+/// Every code presented is counted against the user's tokens of those kinds *before* it is
+/// compared, in one conditional `UPDATE … RETURNING`: a token takes part only while its count
+/// is within `max_attempts`, so however many codes arrive at once, at most `max_attempts` are
+/// ever compared with it, and the token is deleted when the last allowed one is wrong.
 pub async fn take_by_code(
     db: &Db,
     user_id: &str,
     kinds: &[&str],
     otp_hash: &str,
-    max_failures: i64,
+    max_attempts: i64,
 ) -> Result<Option<OneTimeTokenRow>, DbError> {
-    let mut candidates = Vec::new();
-    for kind in kinds {
-        if let Some(token) = latest(db, user_id, kind).await? {
-            candidates.push(token);
-        }
-    }
-    if let Some(token) = candidates.iter().find(|t| t.otp_hash == otp_hash) {
+    let sql = format!(
+        "UPDATE one_time_tokens SET failed_count = failed_count + 1 \
+         WHERE user_id = $1 AND failed_count < $2 AND kind IN ({}) RETURNING {COLUMNS}",
+        placeholders(3, kinds.len())
+    );
+    let query = sqlx::query(&sql).bind(user_id).bind(max_attempts);
+    let rows = kinds
+        .iter()
+        .fold(query, |query, kind| query.bind(*kind))
+        .fetch_all(db.pool())
+        .await?;
+    let candidates = rows.iter().map(from_row).collect::<Result<Vec<_>, _>>()?;
+    // Compared without an early exit, so the timing says nothing about the stored hash.
+    let matching = candidates.iter().find(|token| {
+        token.otp_hash.len() == otp_hash.len()
+            && token
+                .otp_hash
+                .bytes()
+                .zip(otp_hash.bytes())
+                .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+                == 0
+    });
+    if let Some(token) = matching {
         let done = sqlx::query("DELETE FROM one_time_tokens WHERE id = $1")
             .bind(&token.id)
             .execute(db.pool())
             .await?;
         return Ok((done.rows_affected() == 1).then(|| token.clone()));
     }
-    for token in &candidates {
-        sqlx::query("UPDATE one_time_tokens SET failed_count = failed_count + 1 WHERE id = $1")
+    for token in candidates.iter().filter(|t| t.failed_count >= max_attempts) {
+        sqlx::query("DELETE FROM one_time_tokens WHERE id = $1")
             .bind(&token.id)
-            .execute(db.pool())
-            .await?;
-        sqlx::query("DELETE FROM one_time_tokens WHERE id = $1 AND failed_count >= $2")
-            .bind(&token.id)
-            .bind(max_failures)
             .execute(db.pool())
             .await?;
     }

@@ -213,6 +213,48 @@ pub fn mail(kind: MailKind, lang: Lang, to: &str, link: &str, code: &str) -> Mai
     }
 }
 
+/// The notice mailed to the current address when a change to `new_email` is asked for, so the
+/// owner hears of it even when someone else holds the session (GoTrue's secure email change
+/// mails the current address too). It carries no link: nothing is to be clicked to keep the
+/// account, only a password to change if the request was not theirs.
+pub fn email_change_notice(lang: Lang, to: &str, new_email: &str) -> Mail {
+    let (subject, intro, outro) = match lang {
+        Lang::Fr => (
+            "Changement d'adresse demandé sur votre compte Regard",
+            format!(
+                "Un changement de l'adresse de votre compte Regard vers {new_email} vient d'être demandé. Il prendra effet quand cette nouvelle adresse aura été confirmée."
+            ),
+            "Si vous n'êtes pas à l'origine de cette demande, connectez-vous et changez votre mot de passe sans attendre : cela ferme les autres sessions.",
+        ),
+        Lang::En => (
+            "Address change requested on your Regard account",
+            format!(
+                "A change of your Regard account's address to {new_email} has just been requested. It takes effect once that new address is confirmed."
+            ),
+            "If you did not ask for it, sign in and change your password at once: this ends the other sessions.",
+        ),
+    };
+    let text = format!("{intro}\n\n{outro}\n\n— Regard\n");
+    let html = format!(
+        "<!doctype html>\n<html lang=\"{lang}\"><body style=\"margin:0;padding:24px;background:#f5f5f4;\
+         font-family:system-ui,-apple-system,'Segoe UI',sans-serif;color:#1c1917\">\
+         <div style=\"max-width:520px;margin:0 auto;background:#fff;border-radius:12px;padding:32px\">\
+         <p style=\"font-size:20px;font-weight:600;margin:0 0 16px\">Regard</p>\
+         <p style=\"line-height:1.5\">{intro}</p>\
+         <p style=\"font-size:13px;color:#57534e;line-height:1.5\">{outro}</p>\
+         </div></body></html>\n",
+        lang = if lang == Lang::Fr { "fr" } else { "en" },
+        intro = escape(&intro),
+        outro = escape(outro),
+    );
+    Mail {
+        to: to.to_owned(),
+        subject: subject.to_owned(),
+        text,
+        html,
+    }
+}
+
 /// The SMS carrying a second-factor code.
 pub fn sms_code(lang: Lang, code: &str) -> String {
     match lang {
@@ -226,6 +268,17 @@ pub fn sms_code(lang: Lang, code: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_email_change_notice_names_the_new_address_in_both_languages() {
+        for lang in [Lang::Fr, Lang::En] {
+            let mail = email_change_notice(lang, "old@example.com", "new<x>@example.com");
+            assert_eq!(mail.to, "old@example.com");
+            assert!(mail.text.contains("new<x>@example.com"));
+            assert!(mail.html.contains("new&lt;x&gt;@example.com"));
+            assert!(!mail.html.contains("href"));
+        }
+    }
 
     #[test]
     fn accept_language_picks_the_first_language_we_speak() {

@@ -331,6 +331,35 @@ pub fn retry_after(response: &Response) -> u64 {
     seconds
 }
 
+/// One answer of a [`burst`]: status, error code (dated format, empty for a success) and
+/// `Retry-After` when present.
+#[derive(Debug, Clone)]
+pub struct BurstAnswer {
+    pub status: u16,
+    pub code: String,
+    pub retry_after: Option<u64>,
+}
+
+/// Sends all `requests` at once (concurrently, not one after the other) and returns their
+/// answers in the same order.
+pub async fn burst(requests: Vec<RequestBuilder>) -> Vec<BurstAnswer> {
+    futures::future::join_all(requests.into_iter().map(|request| async move {
+        let response = request.send().await.expect("request sent");
+        let status = response.status().as_u16();
+        let retry_after = response
+            .headers()
+            .get("retry-after")
+            .and_then(|v| v.to_str().ok()?.parse().ok());
+        let body: Value = response.json().await.unwrap_or(Value::Null);
+        BurstAnswer {
+            status,
+            code: body["code"].as_str().unwrap_or_default().to_owned(),
+            retry_after,
+        }
+    }))
+    .await
+}
+
 /// The `name` of each item of a list answer, in order.
 pub fn names(page: &Value) -> Vec<String> {
     page["items"]

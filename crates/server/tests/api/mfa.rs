@@ -663,3 +663,123 @@ async fn verifying_a_factor_ends_the_users_other_aal1_sessions() {
     let response = call(&app, &laptop, Method::GET, "/auth/v1/user", json!({})).await;
     assert_error(response, 403, "session_not_found").await;
 }
+
+/// `count` wrong codes for `secret` (none of them valid at the steps around now).
+fn wrong_totp_codes(secret: &str, count: usize) -> Vec<String> {
+    let valid = [
+        totp_code(secret, -1),
+        totp_code(secret, 0),
+        totp_code(secret, 1),
+    ];
+    (0u32..)
+        .map(|i| format!("{:06}", (i * 7919) % 1_000_000))
+        .filter(|code| !valid.contains(code))
+        .take(count)
+        .collect()
+}
+
+/// A verify request, ready to be sent in a burst.
+fn verify_request(
+    app: &TestApp,
+    session: &Session,
+    factor_id: &str,
+    challenge_id: &str,
+    code: &str,
+) -> reqwest::RequestBuilder {
+    app.with_token(
+        Method::POST,
+        &format!("/auth/v1/factors/{factor_id}/verify"),
+        session.token(),
+    )
+    .body(json!({"challenge_id": challenge_id, "code": code}).to_string())
+}
+
+/// The codes of a burst that were compared (422 `mfa_verification_failed`); every other answer
+/// must be 429 `over_request_rate_limit` with a `Retry-After`.
+fn checked(answers: &[crate::helpers::BurstAnswer]) -> usize {
+    for answer in answers {
+        let compared = answer.status == 422 && answer.code == "mfa_verification_failed";
+        let limited = answer.status == 429
+            && answer.code == "over_request_rate_limit"
+            && answer.retry_after.is_some_and(|s| s >= 1);
+        assert!(compared || limited, "unexpected answer {answer:?}");
+    }
+    answers
+        .iter()
+        .filter(|a| a.code == "mfa_verification_failed")
+        .count()
+}
+
+#[tokio::test]
+async fn a_burst_of_wrong_totp_codes_is_checked_at_most_the_limit_times() {
+    // The default limit (REGARD_RATE_LIMIT_MFA_VERIFY, 5 per window).
+    let app = spawn_app().await;
+    let limit = usize::try_from(app.state.config.rate_limit_mfa_verify).unwrap();
+    let (_, session) = new_session(&app).await;
+    let (factor_id, secret) = enroll_totp(&app, &session, "app").await;
+    let challenge_id = challenge(&app, &session, &factor_id).await;
+    let requests = wrong_totp_codes(&secret, 300)
+        .iter()
+        .map(|code| verify_request(&app, &session, &factor_id, &challenge_id, code))
+        .collect();
+    let answers = crate::helpers::burst(requests).await;
+    let compared = checked(&answers);
+    assert!(
+        (1..=limit).contains(&compared),
+        "{compared} of 300 codes compared"
+    );
+    // The window is used up and the challenge ended: the right code is refused too, and the
+    // factor stays unverified.
+    let right = verify(
+        &app,
+        &session,
+        &factor_id,
+        &challenge_id,
+        &totp_code(&secret, 0),
+    )
+    .await;
+    assert_error(right, 429, "over_request_rate_limit").await;
+    let user = json_ok(call(&app, &session, Method::GET, "/auth/v1/user", json!({})).await).await;
+    assert_eq!(user["factors"][0]["status"], "unverified");
+}
+
+#[tokio::test]
+async fn the_right_phone_code_inside_a_burst_of_wrong_ones_does_not_reach_aal2() {
+    let app = spawn_app().await;
+    let limit = usize::try_from(app.state.config.rate_limit_mfa_verify).unwrap();
+    let (_, session) = new_session(&app).await;
+    let body = json_ok(
+        call(
+            &app,
+            &session,
+            Method::POST,
+            "/auth/v1/factors",
+            json!({"factor_type": "phone", "phone": "+33612345679"}),
+        )
+        .await,
+    )
+    .await;
+    let factor_id = body["id"].as_str().unwrap().to_owned();
+    let challenge_id = challenge(&app, &session, &factor_id).await;
+    let code = code_in(outbox_sms(&app)[0]["body"].as_str().unwrap());
+    // 199 wrong codes and the right one, sent at once (the right one last).
+    let mut codes: Vec<String> = (0u32..)
+        .map(|i| format!("{:06}", (i * 7919) % 1_000_000))
+        .filter(|c| *c != code)
+        .take(199)
+        .collect();
+    codes.push(code.clone());
+    let requests = codes
+        .iter()
+        .map(|c| verify_request(&app, &session, &factor_id, &challenge_id, c))
+        .collect();
+    let answers = crate::helpers::burst(requests).await;
+    assert!(
+        answers.iter().all(|a| a.status != 200),
+        "the right code was accepted inside the burst"
+    );
+    assert!(checked(&answers) <= limit);
+    let user = json_ok(call(&app, &session, Method::GET, "/auth/v1/user", json!({})).await).await;
+    assert_eq!(user["factors"][0]["status"], "unverified");
+    assert_eq!(session.claims()["aal"], "aal1");
+}

@@ -2,9 +2,11 @@
 //! §1.10–§1.13): enrol a TOTP or phone factor, challenge it, verify a code (which raises the
 //! same session to aal2), remove it.
 //!
-//! Beyond GoTrue: a TOTP code is accepted once (its time step is recorded), repeated wrong
-//! codes on a factor answer 429 for the rest of the rate-limit window, and TOTP secrets are
-//! sealed at rest ([`seal`]).
+//! Beyond GoTrue: a TOTP code is accepted once (its time step is recorded), each code
+//! presented is counted against the factor atomically *before* it is checked, so at most
+//! `REGARD_RATE_LIMIT_MFA_VERIFY` codes per rate-limit window are compared however many
+//! requests arrive at once (the rest answer 429, and the challenge ends at the limit), and
+//! TOTP secrets are sealed at rest ([`seal`]).
 
 pub mod seal;
 pub mod totp;
@@ -371,6 +373,11 @@ async fn challenge(
             )
             .retry_after(u64::try_from(wait).unwrap_or(1)));
         }
+        // The per-factor frequency above is read, not counted: the SMS limits hold under
+        // concurrent challenges.
+        if let Some(phone) = factor.phone.as_deref() {
+            super::phone::take_sms_allowance(&state, ip, phone)?;
+        }
         let otp = six_digit_code();
         challenge.code_hash = Some(hash_code(&otp));
         code = Some(otp);
@@ -412,6 +419,17 @@ fn constant_time_eq(a: &str, b: &str) -> bool {
     crate::auth::flow::constant_time_eq(a.as_bytes(), b.as_bytes())
 }
 
+/// 429 `over_request_rate_limit` when the factor's count, as loaded, has used up the window.
+fn over_limit(factor: &FactorRow, limit: i64, now: i64, window_ms: i64) -> Option<AuthError> {
+    let start = factor
+        .failed_window_start
+        .filter(|start| *start >= now - window_ms)?;
+    (limit > 0 && factor.failed_count >= limit).then(|| {
+        let wait_ms = (start + window_ms - now).max(1);
+        AuthError::rate_limited(u64::try_from((wait_ms + 999) / 1000).unwrap_or(1))
+    })
+}
+
 #[derive(Debug, Deserialize)]
 struct VerifyParams {
     challenge_id: Option<String>,
@@ -443,26 +461,24 @@ async fn verify(
         .unwrap_or(i64::MAX / 1000)
         .saturating_mul(1000);
     let limit = i64::from(state.config.rate_limit_mfa_verify);
-    if limit > 0
-        && factor.failed_count >= limit
-        && let Some(start) = factor
-            .failed_window_start
-            .filter(|start| *start >= now - window_ms)
-    {
-        let wait_ms = start + window_ms - now;
-        return Err(AuthError::rate_limited(
-            u64::try_from((wait_ms + 999) / 1000).unwrap_or(1),
-        ));
+    // A factor whose window is used up answers 429 at once (the atomic count below is what
+    // holds the limit; this only spares the work).
+    if let Some(err) = over_limit(&factor, limit, now, window_ms) {
+        return Err(err);
     }
-    let challenge = factors::find_challenge(&state.db, &factor.id, &challenge_id)
-        .await?
-        .ok_or_else(|| {
-            AuthError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "mfa_factor_not_found",
-                "MFA factor with the provided challenge ID not found",
-            )
-        })?;
+    let Some(challenge) = factors::find_challenge(&state.db, &factor.id, &challenge_id).await?
+    else {
+        // The challenge may have just ended at the limit, under a concurrent request.
+        let current = factors::find(&state.db, &auth.user.id, &factor.id).await?;
+        if let Some(err) = current.and_then(|f| over_limit(&f, limit, now, window_ms)) {
+            return Err(err);
+        }
+        return Err(AuthError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "mfa_factor_not_found",
+            "MFA factor with the provided challenge ID not found",
+        ));
+    };
     if challenge.verified_at.is_some() || challenge.ip != ip.to_string() {
         return Err(AuthError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -485,6 +501,29 @@ async fn verify(
             ),
         ));
     }
+
+    // The attempt is counted before the code is checked, in one atomic statement: however
+    // many requests arrive at once, at most `limit` codes per window are ever compared.
+    let last_allowed = if limit > 0 {
+        let attempts = factors::count_attempt(&state.db, &factor.id, now, window_ms)
+            .await?
+            .ok_or_else(|| {
+                AuthError::new(
+                    StatusCode::NOT_FOUND,
+                    "mfa_factor_not_found",
+                    "Factor not found",
+                )
+            })?;
+        if attempts.count > limit {
+            let wait_ms = (attempts.window_start + window_ms - now).max(1);
+            return Err(AuthError::rate_limited(
+                u64::try_from((wait_ms + 999) / 1000).unwrap_or(1),
+            ));
+        }
+        attempts.count == limit
+    } else {
+        false
+    };
 
     let (step, wrong_message) = if factor.factor_type == "phone" {
         let matches = challenge
@@ -512,7 +551,11 @@ async fn verify(
         )
     };
     let Some(step) = step else {
-        factors::record_failure(&state.db, &factor.id, now, window_ms).await?;
+        // The last code the window allows was wrong: the challenge ends with it (a phone
+        // code is never compared again), and a new one is needed after the window.
+        if last_allowed {
+            factors::delete_challenge(&state.db, &challenge.id).await?;
+        }
         return Err(wrong());
     };
 
