@@ -65,6 +65,8 @@ start() { # public port, internal port, extra env...
     REGARD_DATABASE_URL="$shared_db" \
     REGARD_RATE_LIMIT_SIGN_IN=0 REGARD_RATE_LIMIT_SIGN_UP=0 REGARD_RATE_LIMIT_EMAIL=0 \
     REGARD_MAIL_MAX_FREQUENCY=0 REGARD_WEB_DIR="$work/no-web" \
+    REGARD_RATE_LIMIT_SMS_PER_NUMBER=0 REGARD_RATE_LIMIT_SMS_PER_IP=0 \
+    REGARD_RATE_LIMIT_SMS_SENT=0 REGARD_RATE_LIMIT_REAUTHENTICATION=0 \
     REGARD_REDIRECT_ALLOW_LIST='http://localhost:*/**' "$@" \
     "$bin" serve >"$work/$public.log" 2>&1 &
   pids+=($!)

@@ -121,6 +121,11 @@ pub struct Server {
 impl Server {
     /// Starts the server on a fresh temporary data folder.
     pub async fn start() -> Server {
+        Self::start_with(|_| {}).await
+    }
+
+    /// [`Server::start`] after `adjust` has changed the configuration.
+    pub async fn start_with(adjust: impl FnOnce(&mut Config)) -> Server {
         let dir = tempfile::tempdir().unwrap();
         let mut config = Config::for_data_dir(dir.path().join("data"));
         config.bind = "127.0.0.1:0".parse().unwrap();
@@ -130,6 +135,7 @@ impl Server {
         config.rate_limit_sign_up = 0;
         config.rate_limit_sign_in = 0;
         config.fault_hold_job_ms = 0;
+        adjust(&mut config);
         let workers = config.worker_count();
         let app = Application::build(config).await.expect("server starts");
         let base = format!("http://{}", app.address());

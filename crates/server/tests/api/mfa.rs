@@ -762,13 +762,8 @@ async fn the_right_phone_code_inside_a_burst_of_wrong_ones_does_not_reach_aal2()
     let factor_id = body["id"].as_str().unwrap().to_owned();
     let challenge_id = challenge(&app, &session, &factor_id).await;
     let code = code_in(outbox_sms(&app)[0]["body"].as_str().unwrap());
-    // 199 wrong codes and the right one, sent at once (the right one last).
-    let mut codes: Vec<String> = (0u32..)
-        .map(|i| format!("{:06}", (i * 7919) % 1_000_000))
-        .filter(|c| *c != code)
-        .take(199)
-        .collect();
-    codes.push(code.clone());
+    // 199 wrong codes and the right one, sent at once.
+    let codes = crate::code_bursts::burst_with_right_code(&code);
     let requests = codes
         .iter()
         .map(|c| verify_request(&app, &session, &factor_id, &challenge_id, c))
