@@ -111,6 +111,12 @@ pub struct Config {
     #[arg(long, env = "REGARD_JWT_ISSUER")]
     pub jwt_issuer: Option<String>,
 
+    /// Admin API tokens (`service_role`) without an `exp` claim are taken (`true`), as GoTrue
+    /// does, or refused (`false`, the default): such a token never expires, so a leaked one
+    /// works for ever. `regard admin token` issues short-lived ones.
+    #[arg(long, env = "REGARD_ADMIN_TOKENS_WITHOUT_EXP", default_value_t = false, action = clap::ArgAction::Set)]
+    pub admin_tokens_without_exp: bool,
+
     /// Public address of the site (used for the token issuer and, later, links in emails).
     #[arg(long, env = "REGARD_SITE_URL", default_value = "http://localhost:8080")]
     pub site_url: String,

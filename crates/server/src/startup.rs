@@ -233,7 +233,8 @@ pub async fn open_state(
         jwt: match &config.jwt_keys {
             Some(keys) => JwtKeys::from_jwks(jwt_secret.expose().as_bytes(), keys.expose())?,
             None => JwtKeys::from_secret(jwt_secret.expose().as_bytes()),
-        },
+        }
+        .with_issuer(config.issuer()),
         limits: Arc::new(RateLimits::new(&config)),
         oauth: Arc::new(Providers::new(&config.oauth)?),
         dummy_hash: password::dummy_hash().await?.into(),
