@@ -114,6 +114,12 @@ impl Backing {
         };
         let db = Db::connect(database_url.expose(), config.database_max_connections).await?;
         tracing::info!(backend = ?db.backend(), "database ready");
+        // Refresh tokens of a database from before they were hashed (docs/security.md).
+        match db::refresh_tokens::hash_plaintext_rows(&db).await {
+            Ok(0) => {}
+            Ok(count) => tracing::info!(count, "hashed the refresh tokens stored in plain text"),
+            Err(err) => return Err(err.into()),
+        }
         let bus = Bus::start(db.clone(), database_url.expose()).await?;
         Ok(Self {
             db,

@@ -58,6 +58,17 @@ pub struct JwtKeys {
     public: Vec<Value>,
     /// The `iss` this server writes (`REGARD_JWT_ISSUER`); a token naming another is refused.
     issuer: Option<String>,
+    /// Derives a refresh token's child from it ([`JwtKeys::refresh_child`]).
+    refresh_key: [u8; 32],
+}
+
+/// The key of [`JwtKeys::refresh_child`], from the server's secret.
+fn refresh_key(secret: &[u8]) -> [u8; 32] {
+    let hkdf = hkdf::Hkdf::<sha2::Sha256>::new(Some(b"regard"), secret);
+    let mut key = [0u8; 32];
+    hkdf.expand(b"regard refresh token children v1", &mut key)
+        .expect("32 bytes is a valid HKDF-SHA-256 output length");
+    key
 }
 
 fn b64(value: &Value, member: &str) -> Result<Vec<u8>, String> {
@@ -219,6 +230,7 @@ impl JwtKeys {
             secret: DecodingKey::from_secret(secret),
             public: Vec::new(),
             issuer: None,
+            refresh_key: refresh_key(secret),
         }
     }
 
@@ -255,6 +267,7 @@ impl JwtKeys {
             secret: DecodingKey::from_secret(secret),
             public,
             issuer: None,
+            refresh_key: refresh_key(secret),
         })
     }
 
@@ -264,6 +277,24 @@ impl JwtKeys {
     pub fn with_issuer(mut self, issuer: impl Into<String>) -> Self {
         self.issuer = Some(issuer.into()).filter(|issuer| !issuer.is_empty());
         self
+    }
+
+    /// The refresh token that replaces `parent` on rotation: 32 lowercase letters and digits
+    /// from an HMAC-SHA-256 of it with a key of the server's secret. Only its hash is stored,
+    /// so the server can hand a client that lost an answer the same child again (GoTrue's
+    /// reuse rules) without keeping any token, and nobody without the secret can work a
+    /// session's current token out from an old one.
+    pub fn refresh_child(&self, parent: &str) -> String {
+        use hmac::Mac;
+        const ALPHABET: &[u8; 36] = b"abcdefghijklmnopqrstuvwxyz0123456789";
+        let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(&self.refresh_key)
+            .expect("HMAC accepts any key length");
+        mac.update(parent.as_bytes());
+        mac.finalize()
+            .into_bytes()
+            .iter()
+            .map(|byte| char::from(ALPHABET[usize::from(*byte) % ALPHABET.len()]))
+            .collect()
     }
 
     /// Signs claims into a compact JWT with the signing key (and its `kid`).
