@@ -92,7 +92,19 @@ struct Backing {
 impl Backing {
     async fn open(config: &Config) -> Result<Self, StartupError> {
         let data_dir = config.data_dir.clone();
+        // Everything created from here on is the server user's alone (docs/security.md).
+        crate::private::restrict_umask();
         create_dir(&data_dir)?;
+        for dir in ["", "media", "outbox", "tmp"] {
+            crate::private::tighten(&data_dir.join(dir));
+        }
+        if let Some(root) = config
+            .storage_url
+            .as_deref()
+            .and_then(|url| url.trim().strip_prefix("file://"))
+        {
+            crate::private::tighten(Path::new(root));
+        }
         let metrics = Metrics::new();
         let storage: Arc<dyn storage::Storage> = Arc::new(storage::Metered::new(
             storage::from_url(config.storage_url.as_deref(), &data_dir)?,
@@ -410,7 +422,7 @@ impl Application {
 }
 
 fn create_dir(path: &Path) -> Result<(), StartupError> {
-    std::fs::create_dir_all(path).map_err(|source| StartupError::DataDir {
+    crate::private::create_dir_all(path).map_err(|source| StartupError::DataDir {
         path: path.to_owned(),
         source,
     })
@@ -431,13 +443,8 @@ fn sweep_staging(dir: &Path) {
 /// database holds password hashes and tokens, and SQLite gives its `-wal` and `-shm` files the
 /// database's mode.
 fn create_private_file(path: &Path) -> Result<(), StartupError> {
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
+    let mut options = crate::private::options();
+    options.create_new(true);
     match options.open(path) {
         Ok(_) => Ok(()),
         Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
@@ -454,13 +461,8 @@ fn load_or_create_secret(path: &Path) -> Result<Secret, StartupError> {
         path: path.to_owned(),
         source,
     };
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
+    let mut options = crate::private::options();
+    options.create_new(true);
     match options.open(path) {
         Ok(mut file) => {
             let secret = tokens::random_secret();
