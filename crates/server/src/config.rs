@@ -122,9 +122,11 @@ pub struct Config {
     pub site_url: String,
 
     /// Extra places the auth server may send browsers back to (`redirect_to` of sign-in
-    /// links), comma separated globs: `*` matches within a host label or path segment, `**`
-    /// matches anything. The origin of the site URL is always allowed; anything else falls back
-    /// to the site URL.
+    /// links), comma separated `scheme://host[:port][/path]` entries whose parts are globs
+    /// matched separately against the parsed target: `*` matches within a host label or path
+    /// segment, `**` matches anything. The origin of the site URL is always allowed; anything
+    /// else, and any target written ambiguously, falls back to the site URL
+    /// (`auth::redirect`, docs/security.md).
     #[arg(long, env = "REGARD_REDIRECT_ALLOW_LIST", value_delimiter = ',')]
     pub redirect_allow_list: Vec<String>,
 

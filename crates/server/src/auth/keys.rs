@@ -487,7 +487,8 @@ mod tests {
         let now = chrono::Utc::now().timestamp();
         let keys = JwtKeys::from_secret(b"secret").with_issuer("https://regard.example/auth/v1");
         let token = |claims: Value| keys.sign(&claims).unwrap();
-        let ours = json!({"sub": "someone", "exp": now + 60, "iss": "https://regard.example/auth/v1"});
+        let ours =
+            json!({"sub": "someone", "exp": now + 60, "iss": "https://regard.example/auth/v1"});
         assert!(keys.verify::<Value>(&token(ours.clone())).is_ok());
         let mut foreign = ours.clone();
         foreign["iss"] = json!("https://evil.example");
@@ -508,6 +509,10 @@ mod tests {
         assert!(keys.verify::<Value>(&token(due)).is_ok());
         // Without a configured issuer, nothing is compared.
         let plain = JwtKeys::from_secret(b"secret");
-        assert!(plain.verify::<Value>(&token(json!({"sub": "x", "exp": now + 60, "iss": "other"}))).is_ok());
+        assert!(
+            plain
+                .verify::<Value>(&token(json!({"sub": "x", "exp": now + 60, "iss": "other"})))
+                .is_ok()
+        );
     }
 }

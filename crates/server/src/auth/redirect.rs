@@ -126,11 +126,18 @@ fn unambiguous(candidate: &str) -> Option<Url> {
     };
     // The parser must keep the host as written (numbers such as `2130706433`, `0x7f.1` or
     // `127.1` are IPv4 addresses to it and to browsers: they come out rewritten).
-    if !plain || !url.host_str().is_some_and(|host| host.eq_ignore_ascii_case(written_host)) {
+    if !plain
+        || !url
+            .host_str()
+            .is_some_and(|host| host.eq_ignore_ascii_case(written_host))
+    {
         return None;
     }
     let path = url.path().to_ascii_lowercase();
-    if ["%2e", "%2f", "%5c"].iter().any(|escape| path.contains(escape)) {
+    if ["%2e", "%2f", "%5c"]
+        .iter()
+        .any(|escape| path.contains(escape))
+    {
         return None;
     }
     Some(url)
@@ -326,7 +333,11 @@ mod tests {
     fn the_site_origin_and_the_allow_list_are_accepted_and_the_rest_falls_back() {
         let config = config(
             "https://regard.example/app",
-            &["http://localhost:3000/**", " myapp://auth ", "no-scheme-here"],
+            &[
+                "http://localhost:3000/**",
+                " myapp://auth ",
+                "no-scheme-here",
+            ],
         );
         let allowed = [
             "https://regard.example/",
@@ -424,7 +435,10 @@ mod tests {
             // Whitespace browsers drop, and non-ASCII lookalikes.
             ("https://app.exa\tmple.com/", None),
             ("https://app.example.com/a\nb", None),
-            (" https://app.example.com/\n", Some("https://app.example.com/")),
+            (
+                " https://app.example.com/\n",
+                Some("https://app.example.com/"),
+            ),
             ("https://evil\r.com/.example.com", None),
             ("https://app.example.com /", None),
             ("https://аpp.example.com/", None),
@@ -444,10 +458,16 @@ mod tests {
                 "https://app.example.com:443/x",
                 Some("https://app.example.com/x"),
             ),
-            ("https://app.example.com:/x", Some("https://app.example.com/x")),
+            (
+                "https://app.example.com:/x",
+                Some("https://app.example.com/x"),
+            ),
             ("https://app.example.com:8443/x", None),
             ("http://app.example.com/x", None),
-            ("http://localhost:3000/cb?x=1", Some("http://localhost:3000/cb?x=1")),
+            (
+                "http://localhost:3000/cb?x=1",
+                Some("http://localhost:3000/cb?x=1"),
+            ),
             ("http://LOCALHOST:5173/", Some("http://localhost:5173/")),
             ("http://localhost/", Some("http://localhost/")),
             ("http://localhost:99999/", None),
@@ -485,8 +505,14 @@ mod tests {
             ("myapp://evil%2Ecom", None),
             ("myapp://callbacks", None),
             // The site's own origin.
-            ("https://regard.example/x/../y", Some("https://regard.example/y")),
-            ("https://REGARD.example:443/", Some("https://regard.example/")),
+            (
+                "https://regard.example/x/../y",
+                Some("https://regard.example/y"),
+            ),
+            (
+                "https://REGARD.example:443/",
+                Some("https://regard.example/"),
+            ),
             ("https://regard.example%2eevil.com/", None),
             ("https://regard.example.evil.com/", None),
         ];

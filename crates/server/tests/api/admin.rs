@@ -102,7 +102,8 @@ async fn admin_tokens_of_another_issuer_without_expiry_or_not_yet_valid_are_refu
         let issuer = app.state.config.issuer();
         let ok = status(json!({"role": "service_role", "exp": now + 60, "iss": issuer})).await;
         assert_eq!(ok.status(), 200);
-        let foreign = json!({"role": "service_role", "exp": now + 60, "iss": "https://evil.example"});
+        let foreign =
+            json!({"role": "service_role", "exp": now + 60, "iss": "https://evil.example"});
         assert_error(status(foreign).await, 403, "bad_jwt").await;
         let early = json!({"role": "service_role", "exp": now + 600, "nbf": now + 300});
         assert_error(status(early).await, 403, "bad_jwt").await;

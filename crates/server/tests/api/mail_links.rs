@@ -527,7 +527,11 @@ async fn crafted_redirects_in_mailed_links_never_leave_the_allow_list() {
             .await
             .unwrap();
         let location = tampered.headers()["location"].to_str().unwrap().to_owned();
-        let host = url::Url::parse(&location).unwrap().host_str().unwrap().to_owned();
+        let host = url::Url::parse(&location)
+            .unwrap()
+            .host_str()
+            .unwrap()
+            .to_owned();
         assert!(
             host == "app.example.com" || location.starts_with(&site(&app)),
             "{crafted} → {location}"
