@@ -16,7 +16,9 @@
 # with the suite's JWT secret, sign-in/sign-up rate limits off (it signs up about 60 users
 # from one address), and redirects allowed to every localhost port (GoTrue compares host names
 # only; Regard compares origins, so the suite's `redirectTo` to a sibling port needs the
-# allow-list). The suite's services have no working SMS provider (Twilio without
+# allow-list). The four share one issuer, as the nodes of one deployment do (a session made on
+# one is used on another), and take the suite's admin tokens, which have no `exp`. The suite's
+# services have no working SMS provider (Twilio without
 # credentials, or none), so here every SMS goes to a gateway that refuses connections.
 # Prints jest's summary; the exit status is jest's.
 set -euo pipefail
@@ -67,7 +69,8 @@ start() { # public port, internal port, extra env...
     REGARD_MAIL_MAX_FREQUENCY=0 REGARD_WEB_DIR="$work/no-web" \
     REGARD_RATE_LIMIT_SMS_PER_NUMBER=0 REGARD_RATE_LIMIT_SMS_PER_IP=0 \
     REGARD_RATE_LIMIT_SMS_SENT=0 REGARD_RATE_LIMIT_REAUTHENTICATION=0 \
-    REGARD_REDIRECT_ALLOW_LIST='http://localhost:*/**' "$@" \
+    REGARD_REDIRECT_ALLOW_LIST='http://localhost:*/**' \
+    REGARD_JWT_ISSUER=http://localhost/auth/v1 REGARD_ADMIN_TOKENS_WITHOUT_EXP=true "$@" \
     "$bin" serve >"$work/$public.log" 2>&1 &
   pids+=($!)
 }

@@ -111,14 +111,22 @@ pub struct Config {
     #[arg(long, env = "REGARD_JWT_ISSUER")]
     pub jwt_issuer: Option<String>,
 
+    /// Admin API tokens (`service_role`) without an `exp` claim are taken (`true`), as GoTrue
+    /// does, or refused (`false`, the default): such a token never expires, so a leaked one
+    /// works for ever. `regard admin token` issues short-lived ones.
+    #[arg(long, env = "REGARD_ADMIN_TOKENS_WITHOUT_EXP", default_value_t = false, action = clap::ArgAction::Set)]
+    pub admin_tokens_without_exp: bool,
+
     /// Public address of the site (used for the token issuer and, later, links in emails).
     #[arg(long, env = "REGARD_SITE_URL", default_value = "http://localhost:8080")]
     pub site_url: String,
 
     /// Extra places the auth server may send browsers back to (`redirect_to` of sign-in
-    /// links), comma separated globs: `*` matches within a host label or path segment, `**`
-    /// matches anything. The origin of the site URL is always allowed; anything else falls back
-    /// to the site URL.
+    /// links), comma separated `scheme://host[:port][/path]` entries whose parts are globs
+    /// matched separately against the parsed target: `*` matches within a host label or path
+    /// segment, `**` matches anything. The origin of the site URL is always allowed; anything
+    /// else, and any target written ambiguously, falls back to the site URL
+    /// (`auth::redirect`, docs/security.md).
     #[arg(long, env = "REGARD_REDIRECT_ALLOW_LIST", value_delimiter = ',')]
     pub redirect_allow_list: Vec<String>,
 

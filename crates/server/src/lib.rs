@@ -14,6 +14,7 @@ pub mod jobs;
 pub mod media;
 pub mod metrics;
 pub mod notify;
+pub mod private;
 pub mod quad;
 pub mod reports;
 pub mod simulations;

@@ -92,7 +92,19 @@ struct Backing {
 impl Backing {
     async fn open(config: &Config) -> Result<Self, StartupError> {
         let data_dir = config.data_dir.clone();
+        // Everything created from here on is the server user's alone (docs/security.md).
+        crate::private::restrict_umask();
         create_dir(&data_dir)?;
+        for dir in ["", "media", "outbox", "tmp"] {
+            crate::private::tighten(&data_dir.join(dir));
+        }
+        if let Some(root) = config
+            .storage_url
+            .as_deref()
+            .and_then(|url| url.trim().strip_prefix("file://"))
+        {
+            crate::private::tighten(Path::new(root));
+        }
         let metrics = Metrics::new();
         let storage: Arc<dyn storage::Storage> = Arc::new(storage::Metered::new(
             storage::from_url(config.storage_url.as_deref(), &data_dir)?,
@@ -114,6 +126,12 @@ impl Backing {
         };
         let db = Db::connect(database_url.expose(), config.database_max_connections).await?;
         tracing::info!(backend = ?db.backend(), "database ready");
+        // Refresh tokens of a database from before they were hashed (docs/security.md).
+        match db::refresh_tokens::hash_plaintext_rows(&db).await {
+            Ok(0) => {}
+            Ok(count) => tracing::info!(count, "hashed the refresh tokens stored in plain text"),
+            Err(err) => return Err(err.into()),
+        }
         let bus = Bus::start(db.clone(), database_url.expose()).await?;
         Ok(Self {
             db,
@@ -233,7 +251,8 @@ pub async fn open_state(
         jwt: match &config.jwt_keys {
             Some(keys) => JwtKeys::from_jwks(jwt_secret.expose().as_bytes(), keys.expose())?,
             None => JwtKeys::from_secret(jwt_secret.expose().as_bytes()),
-        },
+        }
+        .with_issuer(config.issuer()),
         limits: Arc::new(RateLimits::new(&config)),
         oauth: Arc::new(Providers::new(&config.oauth)?),
         dummy_hash: password::dummy_hash().await?.into(),
@@ -403,7 +422,7 @@ impl Application {
 }
 
 fn create_dir(path: &Path) -> Result<(), StartupError> {
-    std::fs::create_dir_all(path).map_err(|source| StartupError::DataDir {
+    crate::private::create_dir_all(path).map_err(|source| StartupError::DataDir {
         path: path.to_owned(),
         source,
     })
@@ -424,13 +443,8 @@ fn sweep_staging(dir: &Path) {
 /// database holds password hashes and tokens, and SQLite gives its `-wal` and `-shm` files the
 /// database's mode.
 fn create_private_file(path: &Path) -> Result<(), StartupError> {
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
+    let mut options = crate::private::options();
+    options.create_new(true);
     match options.open(path) {
         Ok(_) => Ok(()),
         Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
@@ -447,13 +461,8 @@ fn load_or_create_secret(path: &Path) -> Result<Secret, StartupError> {
         path: path.to_owned(),
         source,
     };
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
+    let mut options = crate::private::options();
+    options.create_new(true);
     match options.open(path) {
         Ok(mut file) => {
             let secret = tokens::random_secret();

@@ -82,6 +82,11 @@ async fn a_backup_taken_while_the_database_is_open_restores_everything() {
         let path = data.join("media").join(key);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, format!("object {i}")).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        }
     }
     // A staging file a killed upload left behind is not worth keeping.
     std::fs::write(data.join("media/.regard-upload"), "partial").unwrap();
@@ -121,16 +126,25 @@ async fn a_backup_taken_while_the_database_is_open_restores_everything() {
     assert_eq!(summary["missing_objects"], 0);
     assert_eq!(summary["jwt_secret"], true);
     assert!(!backup.join("media/.regard-upload").exists());
+    // The backup is as private as the data folder: 0600 files in 0700 folders, whatever the
+    // modes of the originals (these were written 0644 in 0755 folders, as older versions did).
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        for file in ["regard.db", "jwt_secret"] {
-            let mode = std::fs::metadata(backup.join(file))
-                .unwrap()
-                .permissions()
-                .mode();
-            assert_eq!(mode & 0o077, 0, "{file} is private");
+        let mut open = Vec::new();
+        let mut stack = vec![backup.clone()];
+        while let Some(path) = stack.pop() {
+            let metadata = std::fs::metadata(&path).unwrap();
+            let mode = metadata.permissions().mode() & 0o777;
+            if mode != if metadata.is_dir() { 0o700 } else { 0o600 } {
+                open.push(format!("{} {mode:o}", path.display()));
+            }
+            if metadata.is_dir() {
+                stack.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+            }
         }
+        assert!(open.is_empty(), "readable by others: {open:#?}");
+        assert!(backup.join("media/originals/ab/abcd.png").is_file());
     }
     // A backup never lands on top of another.
     let again = regard(&data, &["backup", "--to", backup.to_str().unwrap()], &[]);
@@ -160,6 +174,14 @@ async fn a_backup_taken_while_the_database_is_open_restores_everything() {
     for (i, key) in keys.iter().enumerate() {
         let content = std::fs::read_to_string(data.join("media").join(key)).unwrap();
         assert_eq!(content, format!("object {i}"));
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+            let path = data.join("media").join(key);
+            assert_eq!(mode(&path), 0o600, "{key}");
+            assert_eq!(mode(path.parent().unwrap()), 0o700, "{key}");
+        }
     }
     assert_eq!(std::fs::read(data.join("jwt_secret")).unwrap(), secret);
 }

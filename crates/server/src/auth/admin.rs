@@ -75,6 +75,12 @@ impl FromRequestParts<AppState> for Admin {
             .and_then(Value::as_str)
             .unwrap_or_default();
         if ADMIN_ROLES.contains(&role) {
+            // A token that never expires works for ever once leaked (docs/security.md).
+            if claims.get("exp").is_none() && !state.config.admin_tokens_without_exp {
+                return Err(bad_jwt(
+                    "an admin token needs an expiry (exp); see REGARD_ADMIN_TOKENS_WITHOUT_EXP",
+                ));
+            }
             Ok(Admin {
                 role: role.to_owned(),
             })

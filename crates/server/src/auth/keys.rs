@@ -56,6 +56,19 @@ pub struct JwtKeys {
     secret: DecodingKey,
     /// The public JWKs of `/.well-known/jwks.json`.
     public: Vec<Value>,
+    /// The `iss` this server writes (`REGARD_JWT_ISSUER`); a token naming another is refused.
+    issuer: Option<String>,
+    /// Derives a refresh token's child from it ([`JwtKeys::refresh_child`]).
+    refresh_key: [u8; 32],
+}
+
+/// The key of [`JwtKeys::refresh_child`], from the server's secret.
+fn refresh_key(secret: &[u8]) -> [u8; 32] {
+    let hkdf = hkdf::Hkdf::<sha2::Sha256>::new(Some(b"regard"), secret);
+    let mut key = [0u8; 32];
+    hkdf.expand(b"regard refresh token children v1", &mut key)
+        .expect("32 bytes is a valid HKDF-SHA-256 output length");
+    key
 }
 
 fn b64(value: &Value, member: &str) -> Result<Vec<u8>, String> {
@@ -216,6 +229,8 @@ impl JwtKeys {
             verifiers: Vec::new(),
             secret: DecodingKey::from_secret(secret),
             public: Vec::new(),
+            issuer: None,
+            refresh_key: refresh_key(secret),
         }
     }
 
@@ -251,7 +266,35 @@ impl JwtKeys {
             verifiers,
             secret: DecodingKey::from_secret(secret),
             public,
+            issuer: None,
+            refresh_key: refresh_key(secret),
         })
+    }
+
+    /// These keys, refusing tokens whose `iss` is not `issuer` (the server's own,
+    /// `Config::issuer`). An empty issuer checks nothing (the server then writes none).
+    #[must_use]
+    pub fn with_issuer(mut self, issuer: impl Into<String>) -> Self {
+        self.issuer = Some(issuer.into()).filter(|issuer| !issuer.is_empty());
+        self
+    }
+
+    /// The refresh token that replaces `parent` on rotation: 32 lowercase letters and digits
+    /// from an HMAC-SHA-256 of it with a key of the server's secret. Only its hash is stored,
+    /// so the server can hand a client that lost an answer the same child again (GoTrue's
+    /// reuse rules) without keeping any token, and nobody without the secret can work a
+    /// session's current token out from an old one.
+    pub fn refresh_child(&self, parent: &str) -> String {
+        use hmac::Mac;
+        const ALPHABET: &[u8; 36] = b"abcdefghijklmnopqrstuvwxyz0123456789";
+        let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(&self.refresh_key)
+            .expect("HMAC accepts any key length");
+        mac.update(parent.as_bytes());
+        mac.finalize()
+            .into_bytes()
+            .iter()
+            .map(|byte| char::from(ALPHABET[usize::from(*byte) % ALPHABET.len()]))
+            .collect()
     }
 
     /// Signs claims into a compact JWT with the signing key (and its `kid`).
@@ -293,22 +336,34 @@ impl JwtKeys {
         let (algorithm, key) = self.key_for(token)?;
         let mut validation = Validation::new(algorithm);
         validation.validate_aud = false;
+        validation.validate_nbf = true;
         validation.leeway = 0;
         validation.set_required_spec_claims(required);
+        if let Some(issuer) = &self.issuer {
+            validation.set_issuer(&[issuer]);
+        }
         jsonwebtoken::decode::<T>(token, key, &validation).map(|data| data.claims)
     }
 
-    /// Verifies signature and expiry of an access token. The audience is not checked, as
-    /// GoTrue does not on its generic authenticated routes.
+    /// Verifies signature, expiry, `nbf` and issuer of an access token: it must name this
+    /// server's `iss` (GoTrue does not check it; a token minted for another service with the
+    /// same secret is refused here). The audience is not checked, as GoTrue does not on its
+    /// generic authenticated routes.
     pub fn verify<T: DeserializeOwned>(
         &self,
         token: &str,
     ) -> Result<T, jsonwebtoken::errors::Error> {
-        self.decode(token, &["exp", "sub"])
+        if self.issuer.is_some() {
+            self.decode(token, &["exp", "sub", "iss"])
+        } else {
+            self.decode(token, &["exp", "sub"])
+        }
     }
 
-    /// Verifies the signature and, when the token has one, the expiry, and returns the claims
-    /// as they are: admin tokens (`service_role`) carry no subject, session or expiry.
+    /// Verifies the signature and, when the token has them, the expiry, `nbf` and issuer (which
+    /// must then be this server's), and returns the claims as they are: admin tokens
+    /// (`service_role`) carry no subject or session, and may carry no issuer (auth-js's suite
+    /// signs them so); whether one without `exp` is taken is the admin API's decision.
     pub fn verify_any(&self, token: &str) -> Result<Value, jsonwebtoken::errors::Error> {
         self.decode(token, &[])
     }
@@ -424,6 +479,40 @@ mod tests {
         assert!(JwtKeys::from_jwks(b"s", "not json").is_err());
         assert!(
             JwtKeys::from_jwks(b"s", &json!([{"kty": "OKP", "kid": "x"}]).to_string()).is_err()
+        );
+    }
+
+    #[test]
+    fn foreign_issuers_and_tokens_not_yet_valid_are_refused() {
+        let now = chrono::Utc::now().timestamp();
+        let keys = JwtKeys::from_secret(b"secret").with_issuer("https://regard.example/auth/v1");
+        let token = |claims: Value| keys.sign(&claims).unwrap();
+        let ours =
+            json!({"sub": "someone", "exp": now + 60, "iss": "https://regard.example/auth/v1"});
+        assert!(keys.verify::<Value>(&token(ours.clone())).is_ok());
+        let mut foreign = ours.clone();
+        foreign["iss"] = json!("https://evil.example");
+        assert!(keys.verify::<Value>(&token(foreign.clone())).is_err());
+        assert!(keys.verify_any(&token(foreign)).is_err());
+        // An access token without an issuer is not one of ours; an admin token may lack it.
+        let mut anonymous = ours.clone();
+        anonymous.as_object_mut().unwrap().remove("iss");
+        assert!(keys.verify::<Value>(&token(anonymous.clone())).is_err());
+        assert!(keys.verify_any(&token(anonymous)).is_ok());
+        // `nbf` in the future: not yet.
+        let mut early = ours.clone();
+        early["nbf"] = json!(now + 600);
+        assert!(keys.verify::<Value>(&token(early.clone())).is_err());
+        assert!(keys.verify_any(&token(early)).is_err());
+        let mut due = ours;
+        due["nbf"] = json!(now - 1);
+        assert!(keys.verify::<Value>(&token(due)).is_ok());
+        // Without a configured issuer, nothing is compared.
+        let plain = JwtKeys::from_secret(b"secret");
+        assert!(
+            plain
+                .verify::<Value>(&token(json!({"sub": "x", "exp": now + 60, "iss": "other"})))
+                .is_ok()
         );
     }
 }

@@ -1,33 +1,52 @@
 //! Where the auth server may send a browser back to (`redirect_to`): GoTrue's `GetReferrer`
-//! and `IsRedirectURLValid`. A target is accepted when it has the origin (scheme, host and
-//! port) of `REGARD_SITE_URL`, or when it matches a glob of `REGARD_REDIRECT_ALLOW_LIST`;
-//! anything else falls back to the site URL, so a crafted link can never send a user, or an
-//! auth code, to another site.
+//! and `IsRedirectURLValid`, made safe against the URL parser differences they miss. A target
+//! is accepted when it has the origin (scheme, host and port) of `REGARD_SITE_URL`, or when it
+//! matches an entry of `REGARD_REDIRECT_ALLOW_LIST`; anything else falls back to the site URL,
+//! so a crafted link can never send a user, or an auth code, to another site.
 //!
-//! Globs work as GoTrue's (gobwas/glob with `.` and `/` as separators): `*` matches any run of
-//! characters except `.` and `/`, `**` any run at all, `?` one character except `.` and `/`;
-//! everything else is literal. `http://localhost:3000/**` allows every page of that origin;
-//! `https://*.example.com/**` every subdomain.
+//! A candidate is first read as a browser reads it (the WHATWG URL standard, the `url` crate)
+//! and refused unless its written form leaves nothing to interpretation: printable ASCII only
+//! (no tab, newline or space, which browsers drop), no backslash, `scheme://` written out, no
+//! user info, and a host of letters, digits, `.`, `-` and `_` (or a bracketed IPv6 address)
+//! that the parser keeps as written, apart from letter case. So `https://evil%2Ecom?.x/`
+//! (a percent-encoded dot), `https://2130706433/` or `https://0x7f.1/` (numbers a browser
+//! reads as 127.0.0.1), `https://x@evil.com/` and `https:evil.com` are refused outright.
+//! `javascript:`, `data:`, `vbscript:`, `file:` and the like are refused whatever the list says.
+//!
+//! An allow-list entry is `scheme://host[:port][/path]`, and each part is matched separately
+//! against the parsed URL, so no glob can run from the host into the path or the query:
+//! * the scheme and the host (both compared in lower case) with globs as GoTrue's (gobwas/glob
+//!   with `.` and `/` as separators): `*` matches any run of characters except `.` and `/`,
+//!   `**` any run at all, `?` one character except `.` and `/`; everything else is literal;
+//! * the port: without one in the entry, only the scheme's default port (or none); with one,
+//!   a glob against the port number, the default one included (`http://localhost:*/**`
+//!   allows every port of localhost);
+//! * the path: the glob against the normalised path, query and fragment (`..` segments
+//!   resolved, so `/app/../admin` is `/admin`); without a path in the entry, only `/` or
+//!   nothing. A path with an escaped `.`, `/` or `\` (`%2e`, `%2f`, `%5c`) is refused.
+//!
+//! Entries without `://` match nothing. What the browser is then sent to is the normalised URL,
+//! never the string as it came. `http://localhost:3000/**` allows every page of that origin;
+//! `https://*.example.com/**` every page of every direct subdomain.
 
 use axum::http::HeaderMap;
+use url::{Position, Url};
 
 use crate::config::Config;
 
-/// The redirect target for a request: `requested` when it is allowed, otherwise the site URL.
+/// The redirect target for a request: `requested`, normalised, when it is allowed, otherwise
+/// the site URL.
 pub fn resolve(config: &Config, requested: Option<&str>) -> String {
-    match requested.map(str::trim) {
-        Some(candidate) if is_allowed(config, candidate) => candidate.to_owned(),
-        _ => config.site_url.clone(),
-    }
+    requested
+        .and_then(|candidate| checked(config, candidate))
+        .unwrap_or_else(|| config.site_url.clone())
 }
 
 /// GoTrue's `GetReferrer`: `redirect_to` when allowed, else the request's `Referer` when
-/// allowed, else the site URL.
+/// allowed, else the site URL (each normalised).
 pub fn referrer(config: &Config, redirect_to: Option<&str>, headers: &HeaderMap) -> String {
-    if let Some(candidate) = redirect_to.map(str::trim)
-        && is_allowed(config, candidate)
-    {
-        return candidate.to_owned();
+    if let Some(target) = redirect_to.and_then(|candidate| checked(config, candidate)) {
+        return target;
     }
     let referer = headers
         .get(axum::http::header::REFERER)
@@ -37,34 +56,146 @@ pub fn referrer(config: &Config, redirect_to: Option<&str>, headers: &HeaderMap)
 
 /// Whether the browser may be sent to `candidate`.
 pub fn is_allowed(config: &Config, candidate: &str) -> bool {
-    // Only absolute URLs that fit in a Location header as they are (printable ASCII), without
-    // user info (which browsers show misleadingly) or backslashes (which browsers read as
-    // slashes, unlike the globs).
+    checked(config, candidate).is_some()
+}
+
+/// Schemes never redirected to: they run code or open local content.
+const REFUSED_SCHEMES: &[&str] = &[
+    "javascript",
+    "vbscript",
+    "data",
+    "file",
+    "blob",
+    "about",
+    "filesystem",
+];
+
+/// `candidate` as the browser will read it (normalised), when it is allowed.
+fn checked(config: &Config, candidate: &str) -> Option<String> {
+    let candidate = candidate.trim();
+    let url = unambiguous(candidate)?;
+    if REFUSED_SCHEMES.contains(&url.scheme()) {
+        return None;
+    }
+    if let Ok(site) = Url::parse(&config.site_url)
+        && site.origin().is_tuple()
+        && site.origin() == url.origin()
+    {
+        return Some(url.into());
+    }
+    config
+        .redirect_allow_list
+        .iter()
+        .filter_map(|entry| Entry::parse(entry))
+        .any(|entry| entry.matches(&url))
+        .then(|| url.into())
+}
+
+/// `candidate` parsed, when every parser reads it the same way (see the module's notes).
+fn unambiguous(candidate: &str) -> Option<Url> {
     if candidate.is_empty()
         || candidate
             .chars()
             .any(|c| !c.is_ascii_graphic() || c == '\\')
     {
-        return false;
+        return None;
     }
-    let Ok(url) = url::Url::parse(candidate) else {
-        return false;
+    let url = Url::parse(candidate).ok()?;
+    // The authority as written: `scheme://` spelt out (browsers also read `https:evil.com`).
+    let (_, rest) = candidate.split_once(':')?;
+    let rest = rest.strip_prefix("//")?;
+    let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
+    if authority.contains(['@', '%']) || !url.username().is_empty() || url.password().is_some() {
+        return None;
+    }
+    let written_host = if authority.starts_with('[') {
+        &authority[..=authority.find(']')?]
+    } else {
+        authority
+            .rsplit_once(':')
+            .map_or(authority, |(host, _port)| host)
     };
-    if !url.username().is_empty() || url.password().is_some() {
-        return false;
-    }
-    if let Ok(site) = url::Url::parse(&config.site_url)
-        && site.origin().is_tuple()
-        && site.origin() == url.origin()
+    let plain = if written_host.starts_with('[') {
+        written_host[1..written_host.len() - 1]
+            .chars()
+            .all(|c| c.is_ascii_hexdigit() || c == ':' || c == '.')
+    } else {
+        written_host
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
+    };
+    // The parser must keep the host as written (numbers such as `2130706433`, `0x7f.1` or
+    // `127.1` are IPv4 addresses to it and to browsers: they come out rewritten).
+    if !plain
+        || !url
+            .host_str()
+            .is_some_and(|host| host.eq_ignore_ascii_case(written_host))
     {
-        return true;
+        return None;
     }
-    config
-        .redirect_allow_list
+    let path = url.path().to_ascii_lowercase();
+    if ["%2e", "%2f", "%5c"]
         .iter()
-        .map(|pattern| pattern.trim())
-        .filter(|pattern| !pattern.is_empty())
-        .any(|pattern| glob_match(pattern, candidate))
+        .any(|escape| path.contains(escape))
+    {
+        return None;
+    }
+    Some(url)
+}
+
+/// One entry of `REGARD_REDIRECT_ALLOW_LIST`, split into its parts.
+#[derive(Debug)]
+struct Entry {
+    scheme: String,
+    host: String,
+    port: Option<String>,
+    path: String,
+}
+
+impl Entry {
+    fn parse(raw: &str) -> Option<Self> {
+        let raw = raw.trim();
+        let (scheme, rest) = raw.split_once("://")?;
+        let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+        let (host, port) = if authority.starts_with('[') {
+            let end = authority.find(']')?;
+            let port = authority[end + 1..].strip_prefix(':');
+            (&authority[..=end], port)
+        } else {
+            match authority.rsplit_once(':') {
+                Some((host, port)) => (host, Some(port)),
+                None => (authority, None),
+            }
+        };
+        Some(Self {
+            scheme: scheme.to_ascii_lowercase(),
+            host: host.to_ascii_lowercase(),
+            port: port.map(str::to_owned),
+            path: path.to_owned(),
+        })
+    }
+
+    fn matches(&self, url: &Url) -> bool {
+        let port_matches = match &self.port {
+            None => url.port().is_none(),
+            Some(glob) => glob_match(
+                glob,
+                &url.port_or_known_default()
+                    .map(|port| port.to_string())
+                    .unwrap_or_default(),
+            ),
+        };
+        let rest = &url[Position::BeforePath..];
+        let path_matches = if self.path.is_empty() {
+            rest.is_empty() || rest == "/"
+        } else {
+            glob_match(&self.path, rest)
+        };
+        glob_match(&self.scheme, url.scheme())
+            && glob_match(&self.host, url.host_str().unwrap_or_default())
+            && port_matches
+            && path_matches
+    }
 }
 
 /// One element of a compiled glob.
@@ -202,7 +333,11 @@ mod tests {
     fn the_site_origin_and_the_allow_list_are_accepted_and_the_rest_falls_back() {
         let config = config(
             "https://regard.example/app",
-            &["http://localhost:3000/**", " myapp://auth "],
+            &[
+                "http://localhost:3000/**",
+                " myapp://auth ",
+                "no-scheme-here",
+            ],
         );
         let allowed = [
             "https://regard.example/",
@@ -223,6 +358,7 @@ mod tests {
             "http://localhost:3000\\@evil.com/",
             "javascript:alert(1)",
             "http://localhost:3000/café",
+            "no-scheme-here",
             "",
         ];
         for url in refused {
@@ -248,5 +384,162 @@ mod tests {
             referrer(&config, None, &HeaderMap::new()),
             "https://regard.example/app"
         );
+    }
+
+    /// Crafted targets, each refused (`None`: the site URL instead) or accepted as the
+    /// normalised URL a browser goes to, which is inside the allow-list.
+    #[test]
+    fn crafted_redirects_never_leave_the_allow_list_as_a_browser_reads_them() {
+        let site = "https://regard.example/app";
+        let config = config(
+            site,
+            &[
+                "https://*.example.com/**",
+                "http://localhost:*/**",
+                "https://docs.example.org/guide/**",
+                "myapp://callback",
+            ],
+        );
+        let cases: &[(&str, Option<&str>)] = &[
+            // The review's findings: an escaped dot, a number host, each before a `?`.
+            ("https://evil%2Ecom?.example.com/", None),
+            ("https://evil%2ecom/.example.com/", None),
+            ("https://evil.com%2F.example.com/", None),
+            ("https://app%2Eexample.com/", None),
+            ("https://2130706433?.example.com/", None),
+            ("https://evil.com/.example.com/", None),
+            ("https://evil.com?.example.com/", None),
+            ("https://evil.com#.example.com/", None),
+            // User info, `@`, `\` and missing `//`.
+            ("https://app.example.com@evil.com/", None),
+            ("https://@app.example.com/", None),
+            ("https://x:y@app.example.com/", None),
+            ("https://app.example.com\\@evil.com/", None),
+            ("https://evil.com\\.example.com/", None),
+            ("https://evil.com#@app.example.com/", None),
+            ("https:evil.example.com/", None),
+            ("https:/app.example.com/", None),
+            ("//evil.com/", None),
+            ("/\\evil.com/", None),
+            ("\\\\evil.com/", None),
+            // Numbers a browser reads as IPv4 addresses, and IPv6 ones.
+            ("http://2130706433:3000/", None),
+            ("http://0x7f000001:3000/", None),
+            ("http://0x7f.0.0.1:3000/", None),
+            ("http://0177.0.0.1:3000/", None),
+            ("http://127.1:3000/", None),
+            ("http://127.0.0.1:3000/", None),
+            ("http://[::1]:3000/", None),
+            ("http://[::ffff:7f00:1]:3000/", None),
+            ("http://[0:0::1]:3000/", None),
+            // Whitespace browsers drop, and non-ASCII lookalikes.
+            ("https://app.exa\tmple.com/", None),
+            ("https://app.example.com/a\nb", None),
+            (
+                " https://app.example.com/\n",
+                Some("https://app.example.com/"),
+            ),
+            ("https://evil\r.com/.example.com", None),
+            ("https://app.example.com /", None),
+            ("https://аpp.example.com/", None),
+            ("https://app.examp1e.com/", None),
+            ("https://app.xn--exmple-cua.com/", None),
+            ("https://xn--80ak6aa92e.com/", None),
+            // Letter case, trailing dots, ports.
+            (
+                "HTTPS://APP.Example.COM/Some/Path",
+                Some("https://app.example.com/Some/Path"),
+            ),
+            ("https://app.example.com./", None),
+            ("https://app.example.com.evil.com/", None),
+            ("https://a.b.example.com/", None),
+            ("https://example.com/", None),
+            (
+                "https://app.example.com:443/x",
+                Some("https://app.example.com/x"),
+            ),
+            (
+                "https://app.example.com:/x",
+                Some("https://app.example.com/x"),
+            ),
+            ("https://app.example.com:8443/x", None),
+            ("http://app.example.com/x", None),
+            (
+                "http://localhost:3000/cb?x=1",
+                Some("http://localhost:3000/cb?x=1"),
+            ),
+            ("http://LOCALHOST:5173/", Some("http://localhost:5173/")),
+            ("http://localhost/", Some("http://localhost/")),
+            ("http://localhost:99999/", None),
+            ("http://localhost.:3000/", None),
+            ("http://localhost:3000.evil.com/", None),
+            ("http://evil.com:3000/localhost/", None),
+            // Schemes that run code or open local content, and other schemes.
+            ("javascript:alert(1)", None),
+            ("javascript://app.example.com/%0aalert(1)", None),
+            ("JavaScript://app.example.com/%0aalert(1)", None),
+            ("data:text/html,<script>alert(1)</script>", None),
+            ("vbscript://app.example.com/", None),
+            ("file:///etc/passwd", None),
+            ("ftp://app.example.com/", None),
+            ("wss://app.example.com/", None),
+            // Path prefixes: `..` (plain or escaped) cannot leave an allowed path.
+            (
+                "https://docs.example.org/guide/intro?a=b#c",
+                Some("https://docs.example.org/guide/intro?a=b#c"),
+            ),
+            (
+                "https://docs.example.org/guide/a/./b/../c",
+                Some("https://docs.example.org/guide/a/c"),
+            ),
+            ("https://docs.example.org/guide/../admin", None),
+            ("https://docs.example.org/guide/%2e%2e/admin", None),
+            ("https://docs.example.org/guide/%2E%2E/admin", None),
+            ("https://docs.example.org/guide/..%2fadmin", None),
+            ("https://docs.example.org/guide/..%5cadmin", None),
+            ("https://docs.example.org/guidebook", None),
+            ("https://docs.example.org/", None),
+            // A custom scheme for a mobile app.
+            ("myapp://callback", Some("myapp://callback")),
+            ("myapp://callback@evil.com", None),
+            ("myapp://evil%2Ecom", None),
+            ("myapp://callbacks", None),
+            // The site's own origin.
+            (
+                "https://regard.example/x/../y",
+                Some("https://regard.example/y"),
+            ),
+            (
+                "https://REGARD.example:443/",
+                Some("https://regard.example/"),
+            ),
+            ("https://regard.example%2eevil.com/", None),
+            ("https://regard.example.evil.com/", None),
+        ];
+        let wrong: Vec<String> = cases
+            .iter()
+            .filter(|(candidate, expected)| {
+                resolve(&config, Some(candidate)) != expected.unwrap_or(site)
+            })
+            .map(|(candidate, _)| format!("{candidate:?} → {}", resolve(&config, Some(candidate))))
+            .collect();
+        assert!(wrong.is_empty(), "{wrong:#?}");
+        for (candidate, _) in cases {
+            let got = resolve(&config, Some(candidate));
+            // Whatever came out, the browser lands on an allowed host.
+            let landed = Url::parse(&got).unwrap();
+            let host = landed.host_str().unwrap_or_default();
+            assert!(
+                host == "regard.example"
+                    || host == "localhost"
+                    || host == "docs.example.org"
+                    || host == "callback"
+                    || (host.ends_with(".example.com")
+                        && !host.trim_end_matches(".example.com").contains('.')),
+                "{candidate:?} → {got}"
+            );
+            // A normalised target is its own normal form.
+            assert_eq!(resolve(&config, Some(&got)), got, "{candidate:?}");
+        }
     }
 }

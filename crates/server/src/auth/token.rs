@@ -172,6 +172,22 @@ async fn password_grant(
     session::start(state, &user, "password", &origin).await
 }
 
+/// Rotations a reused token may be behind the session's active one and still get it back
+/// (within the reuse interval every refresh rotates once; more is a replay).
+const MAX_REUSE_DEPTH: usize = 16;
+
+/// The token `target_hash` names when it derives from `presented` (its child, grandchild...).
+fn descendant(state: &AppState, presented: &str, target_hash: &str) -> Option<String> {
+    let mut token = presented.to_owned();
+    for _ in 0..MAX_REUSE_DEPTH {
+        token = state.jwt.refresh_child(&token);
+        if refresh_tokens::stored(&token) == target_hash {
+            return Some(token);
+        }
+    }
+    None
+}
+
 /// 400 `user_banned`, as GoTrue's token grants answer a banned user.
 pub(super) fn banned() -> AuthError {
     AuthError::new(StatusCode::BAD_REQUEST, "user_banned", "User is banned")
@@ -221,7 +237,7 @@ async fn refresh_grant(state: &AppState, params: TokenParams) -> Result<Value, A
     for _ in 0..2 {
         let now = db::now_ms();
         let Some(revoked_at) = token.revoked_at else {
-            let new_token = tokens::random_token();
+            let new_token = state.jwt.refresh_child(&presented);
             let new_id = uuid::Uuid::new_v4().to_string();
             if refresh_tokens::rotate(&state.db, &token, &new_id, &new_token, now).await? {
                 return session::respond(state, &user, &token.session_id, &new_token).await;
@@ -238,9 +254,21 @@ async fn refresh_grant(state: &AppState, params: TokenParams) -> Result<Value, A
             .saturating_mul(1000);
         let within_window = now <= revoked_at.saturating_add(reuse_window_ms);
         if let Some(active) = active {
-            let is_parent_of_active = active.parent.as_deref() == Some(presented.as_str());
+            let is_parent_of_active = active.parent_hash.as_deref() == Some(&*token.token_hash);
             if is_parent_of_active || within_window {
-                return session::respond(state, &user, &token.session_id, &active.token).await;
+                // The active token is a descendant of the presented one: derived again, as
+                // only its hash is stored.
+                if let Some(current) = descendant(state, &presented, &active.token_hash) {
+                    return session::respond(state, &user, &token.session_id, &current).await;
+                }
+                // Issued otherwise (before tokens were hashed): the active token cannot be
+                // handed back, so it is rotated, and this client gets its child.
+                let new_token = tokens::random_token();
+                let new_id = uuid::Uuid::new_v4().to_string();
+                if refresh_tokens::rotate(&state.db, &active, &new_id, &new_token, now).await? {
+                    return session::respond(state, &user, &token.session_id, &new_token).await;
+                }
+                break;
             }
         }
         tracing::warn!(

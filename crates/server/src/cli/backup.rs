@@ -8,6 +8,9 @@
 //! content, so the second pass only adds what appeared meanwhile, and every object the snapshot
 //! names is in the backup (the command checks, and says so). For PostgreSQL and S3, use their
 //! own tools (docs/operations.md).
+//!
+//! A backup holds what the data folder holds, so it is as private: folders 0700, files 0600,
+//! set when each is created (and the same for what `regard restore` writes back).
 
 use std::path::{Path, PathBuf};
 
@@ -93,9 +96,9 @@ fn copy_tree(from: &Path, to: &Path) -> anyhow::Result<(u64, u64)> {
                 continue;
             }
             if let Some(parent) = target.parent() {
-                std::fs::create_dir_all(parent)?;
+                crate::private::create_dir_all(parent)?;
             }
-            match std::fs::copy(&path, &target) {
+            match crate::private::copy(&path, &target) {
                 Ok(copied) => {
                     files += 1;
                     bytes += copied;
@@ -113,12 +116,7 @@ fn copy_tree(from: &Path, to: &Path) -> anyhow::Result<(u64, u64)> {
 
 /// Copies a secret file, readable by its owner only.
 fn copy_private(from: &Path, to: &Path) -> anyhow::Result<()> {
-    std::fs::copy(from, to).with_context(|| format!("copying {}", from.display()))?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(to, std::fs::Permissions::from_mode(0o600))?;
-    }
+    crate::private::copy(from, to).with_context(|| format!("copying {}", from.display()))?;
     Ok(())
 }
 
@@ -153,11 +151,18 @@ pub fn run_backup(args: BackupArgs) -> anyhow::Result<()> {
     if to.exists() && std::fs::read_dir(to)?.next().is_some() {
         bail!("{} is not empty: back up into a new folder", to.display());
     }
-    std::fs::create_dir_all(to.join("media"))?;
+    crate::private::restrict_umask();
+    crate::private::create_dir_all(&to.join("media"))?;
+    crate::private::tighten(to);
 
     runtime()?.block_on(async {
         let (mut files, mut bytes) = copy_tree(&media, &to.join("media"))?;
         let db = Db::connect(&sqlite_url(&database), 1).await?;
+        // `VACUUM INTO` writes into an empty file: one made private first.
+        crate::private::options()
+            .create_new(true)
+            .open(to.join("regard.db"))
+            .with_context(|| format!("creating {}", to.join("regard.db").display()))?;
         db::backup::snapshot_sqlite(&db, &to.join("regard.db")).await?;
         db.close().await;
         let (more_files, more_bytes) = copy_tree(&media, &to.join("media"))?;
@@ -166,11 +171,6 @@ pub fn run_backup(args: BackupArgs) -> anyhow::Result<()> {
         let secret = data.join("jwt_secret");
         if secret.is_file() {
             copy_private(&secret, &to.join("jwt_secret"))?;
-        }
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(to.join("regard.db"), std::fs::Permissions::from_mode(0o600))?;
         }
 
         let snapshot = Db::connect(&sqlite_url(&to.join("regard.db")), 1).await?;
@@ -185,10 +185,14 @@ pub fn run_backup(args: BackupArgs) -> anyhow::Result<()> {
             "jwt_secret": secret.is_file(),
             "missing_objects": missing.len(),
         });
-        std::fs::write(
-            to.join("backup.json"),
-            serde_json::to_string_pretty(&summary)? + "\n",
-        )?;
+        {
+            use std::io::Write;
+            let mut file = crate::private::options()
+                .create(true)
+                .truncate(true)
+                .open(to.join("backup.json"))?;
+            file.write_all((serde_json::to_string_pretty(&summary)? + "\n").as_bytes())?;
+        }
         println!("{summary}");
         if !missing.is_empty() {
             bail!(
@@ -215,7 +219,9 @@ pub fn run_restore(args: RestoreArgs) -> anyhow::Result<()> {
     }
     let data = &args.config.data_dir;
     let database = data.join("regard.db");
-    std::fs::create_dir_all(data)?;
+    crate::private::restrict_umask();
+    crate::private::create_dir_all(data)?;
+    crate::private::tighten(data);
     let moved = if database.exists() {
         if !args.force {
             bail!(
@@ -225,7 +231,7 @@ pub fn run_restore(args: RestoreArgs) -> anyhow::Result<()> {
             );
         }
         let aside = data.join(format!("before-restore-{}", db::now_ms()));
-        std::fs::create_dir_all(&aside)?;
+        crate::private::create_dir_all(&aside)?;
         for name in ["regard.db", "regard.db-wal", "regard.db-shm", "jwt_secret"] {
             if data.join(name).exists() {
                 std::fs::rename(data.join(name), aside.join(name))?;

@@ -382,7 +382,7 @@ pub async fn save_verification(db: &Db, v: &Verification<'_>) -> Result<VerifyOu
          VALUES ($1, $2, $3, $4, NULL, NULL, $5, $5)",
     )
     .bind(v.new_refresh_token_id)
-    .bind(v.new_refresh_token)
+    .bind(super::refresh_tokens::stored(v.new_refresh_token))
     .bind(&v.factor.user_id)
     .bind(v.session_id)
     .bind(v.now)

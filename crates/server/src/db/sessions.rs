@@ -57,7 +57,7 @@ pub async fn create(db: &Db, new: &NewSession<'_>) -> Result<(), DbError> {
          VALUES ($1, $2, $3, $4, NULL, NULL, $5, $5)",
     )
     .bind(new.refresh_token_id)
-    .bind(new.refresh_token)
+    .bind(super::refresh_tokens::stored(new.refresh_token))
     .bind(new.user_id)
     .bind(new.id)
     .bind(new.now)

@@ -270,7 +270,8 @@ impl Upload {
 
 /// A new temporary file in `dir` (created if missing), removed when dropped.
 fn temp_file(dir: &Path) -> std::io::Result<NamedTempFile> {
-    std::fs::create_dir_all(dir)?;
+    // Staging files are 0600 (tempfile's default) in a 0700 folder.
+    crate::private::create_dir_all(dir)?;
     tempfile::Builder::new().prefix(".regard-").tempfile_in(dir)
 }
 

@@ -18,7 +18,8 @@ async fn write_outbox(
     ext: &str,
     bytes: &[u8],
 ) -> std::io::Result<PathBuf> {
-    tokio::fs::create_dir_all(dir).await?;
+    // Mails and texts hold live links and codes: the server user's only (0600 in 0700).
+    crate::private::create_dir_all_async(dir).await?;
     let name = format!(
         "{prefix}-{}-{}.{ext}",
         crate::db::now_ms(),
@@ -26,7 +27,16 @@ async fn write_outbox(
     );
     let path = dir.join(&name);
     let partial = dir.join(format!(".{name}.partial"));
-    tokio::fs::write(&partial, bytes).await?;
+    {
+        use tokio::io::AsyncWriteExt;
+        let mut file = crate::private::options_async()
+            .create(true)
+            .truncate(true)
+            .open(&partial)
+            .await?;
+        file.write_all(bytes).await?;
+        file.flush().await?;
+    }
     tokio::fs::rename(&partial, &path).await?;
     Ok(path)
 }

@@ -54,7 +54,7 @@ impl std::fmt::Debug for ObjectStorage {
 impl ObjectStorage {
     /// A local folder, created if missing. Writes are fsynced and atomic.
     pub fn local(root: &FsPath) -> Result<Self, StorageError> {
-        std::fs::create_dir_all(root)?;
+        crate::private::create_dir_all(root)?;
         let store = LocalFileSystem::new_with_prefix(root)
             .map_err(StorageError::Backend)?
             .with_fsync(true);

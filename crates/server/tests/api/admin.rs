@@ -8,11 +8,12 @@ use crate::helpers::{TestApp, assert_error, spawn_app, spawn_app_with, unique_em
 use crate::mail_links::{fragment_params, link_and_code, outbox_mails, path_of, wait_for_mails};
 
 /// A `service_role` token signed with the server's key, as an operator's back end holds it
-/// (no subject, no expiry, like the one auth-js's own tests use).
+/// (no subject; an expiry, as `regard admin token` writes).
 fn admin_token(app: &TestApp) -> String {
+    let now = chrono::Utc::now().timestamp();
     app.state
         .jwt
-        .sign(&json!({"role": "service_role", "iat": chrono::Utc::now().timestamp() - 60}))
+        .sign(&json!({"role": "service_role", "iat": now - 60, "exp": now + 600}))
         .unwrap()
 }
 
@@ -81,6 +82,44 @@ async fn admin_routes_need_a_service_role_token() {
         .await
         .unwrap();
     assert_eq!(response.status(), 200);
+}
+
+/// Admin tokens naming another issuer, not yet valid, or without an expiry (unless
+/// `REGARD_ADMIN_TOKENS_WITHOUT_EXP`) are refused as GoTrue refuses a bad JWT.
+#[tokio::test]
+async fn admin_tokens_of_another_issuer_without_expiry_or_not_yet_valid_are_refused() {
+    let now = chrono::Utc::now().timestamp();
+    for allow_without_exp in [false, true] {
+        let app = spawn_app_with(|config| {
+            config.admin_tokens_without_exp = allow_without_exp;
+        })
+        .await;
+        let status = |claims: Value| {
+            let token = app.state.jwt.sign(&claims).unwrap();
+            let request = app.with_token(Method::GET, "/auth/v1/admin/users", &token);
+            async move { request.send().await.unwrap() }
+        };
+        let issuer = app.state.config.issuer();
+        let ok = status(json!({"role": "service_role", "exp": now + 60, "iss": issuer})).await;
+        assert_eq!(ok.status(), 200);
+        let foreign =
+            json!({"role": "service_role", "exp": now + 60, "iss": "https://evil.example"});
+        assert_error(status(foreign).await, 403, "bad_jwt").await;
+        let early = json!({"role": "service_role", "exp": now + 600, "nbf": now + 300});
+        assert_error(status(early).await, 403, "bad_jwt").await;
+        let expired = json!({"role": "supabase_admin", "exp": now - 10});
+        assert_error(status(expired).await, 403, "bad_jwt").await;
+        // Without `exp`, as auth-js's suite signs them.
+        let forever = status(json!({"role": "supabase_admin", "sub": "1234567890"})).await;
+        if allow_without_exp {
+            assert_eq!(forever.status(), 200);
+        } else {
+            let body = assert_error(forever, 403, "bad_jwt").await;
+            assert!(body["message"].as_str().unwrap().contains("exp"), "{body}");
+        }
+        // A token without exp and without an admin role is still just not an admin's.
+        assert_error(status(json!({"role": "anon_key"})).await, 403, "not_admin").await;
+    }
 }
 
 #[tokio::test]

@@ -451,3 +451,90 @@ async fn an_email_change_takes_effect_when_the_new_address_confirms() {
     )
     .await;
 }
+
+/// The review's bypass, end to end: with the documented `https://*.example.com/**`, crafted
+/// `redirect_to` values reach the mail, and the link's redirect, only as the site URL or as a
+/// normalised URL on an allowed host, read as a browser reads it.
+#[tokio::test]
+async fn crafted_redirects_in_mailed_links_never_leave_the_allow_list() {
+    let app = spawn_app_with(|config| {
+        config.redirect_allow_list = vec!["https://*.example.com/**".to_owned()];
+        config.rate_limit_email = 0;
+    })
+    .await;
+    let cases = [
+        ("https://evil%2Ecom?.example.com/", None),
+        ("https://2130706433?.example.com/", None),
+        ("https://app.example.com@evil.com/", None),
+        ("https://evil.com\\.example.com/", None),
+        ("https://app.example.com./", None),
+        (
+            "HTTPS://App.Example.com/ok/../done",
+            Some("https://app.example.com/done"),
+        ),
+    ];
+    for (number, (crafted, accepted)) in cases.into_iter().enumerate() {
+        let email = unique_email();
+        app.sign_up(&email, "secret1").await;
+        assert_eq!(recover(&app, &email, crafted).await.status(), 200);
+        let mails = wait_for_mails(&app, number + 1).await;
+        let mail = mails
+            .iter()
+            .find(|mail| mail.contains(&format!("To: {email}")))
+            .expect("the mail to this user");
+        let (link, _) = link_and_code(mail);
+        let expected = accepted.map_or_else(|| site(&app), str::to_owned);
+        let in_link = url::Url::parse(&link)
+            .unwrap()
+            .query_pairs()
+            .find(|(name, _)| name == "redirect_to")
+            .map(|(_, value)| value.into_owned());
+        assert_eq!(
+            in_link.as_deref().map(|r| r.trim_end_matches('/')),
+            Some(expected.trim_end_matches('/')),
+            "{crafted}: {link}"
+        );
+
+        // Following the link, the browser goes where the allow-list says, whatever
+        // `redirect_to` the request to `/verify` itself carries.
+        let response = app
+            .client
+            .get(app.url(&path_of(&link)))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 303, "{crafted}");
+        let location = response.headers()["location"].to_str().unwrap().to_owned();
+        let landed = url::Url::parse(&location).unwrap();
+        let host = landed.host_str().unwrap();
+        assert!(
+            host == "app.example.com" || location.starts_with(&site(&app)),
+            "{crafted} → {location}"
+        );
+        assert!(
+            location.starts_with(&format!("{}#", expected)) || location.starts_with(&expected),
+            "{crafted} → {location}"
+        );
+        assert!(fragment_params(&location)["access_token"].is_string());
+
+        let tampered = app
+            .client
+            .get(app.url(&format!(
+                "/auth/v1/verify?token=unknown&type=recovery&redirect_to={}",
+                urlencode(crafted)
+            )))
+            .send()
+            .await
+            .unwrap();
+        let location = tampered.headers()["location"].to_str().unwrap().to_owned();
+        let host = url::Url::parse(&location)
+            .unwrap()
+            .host_str()
+            .unwrap()
+            .to_owned();
+        assert!(
+            host == "app.example.com" || location.starts_with(&site(&app)),
+            "{crafted} → {location}"
+        );
+    }
+}

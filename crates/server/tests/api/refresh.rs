@@ -173,3 +173,111 @@ async fn old_tokens_of_ended_sessions_are_pruned() {
         200
     );
 }
+
+/// A connection of the test's own to the server's database (SQLite file or PostgreSQL).
+async fn raw_database(app: &TestApp) -> sqlx::AnyConnection {
+    use sqlx::Connection;
+    let url = match &app.state.config.database_url {
+        Some(url) => url.expose().to_owned(),
+        None => format!(
+            "sqlite://{}",
+            app.state.config.data_dir.join("regard.db").display()
+        ),
+    };
+    sqlx::AnyConnection::connect(&url).await.unwrap()
+}
+
+/// Every `token` and `parent` value of the table.
+async fn stored_token_values(app: &TestApp) -> Vec<String> {
+    let mut db = raw_database(app).await;
+    let rows: Vec<(String, Option<String>)> =
+        sqlx::query_as("SELECT token, parent FROM refresh_tokens")
+            .fetch_all(&mut db)
+            .await
+            .unwrap();
+    rows.into_iter()
+        .flat_map(|(token, parent)| std::iter::once(token).chain(parent))
+        .collect()
+}
+
+#[tokio::test]
+async fn refresh_tokens_are_stored_as_hashes_and_still_rotate_and_come_back() {
+    let app = spawn_app_with(|config| config.refresh_token_reuse_interval = 3600).await;
+    let a = app.sign_up(&unique_email(), "secret1").await;
+    let b = refreshed(&app, &a["refresh_token"]).await;
+    let c = refreshed(&app, &b["refresh_token"]).await;
+    let issued: Vec<&str> = [&a, &b, &c]
+        .iter()
+        .map(|session| session["refresh_token"].as_str().unwrap())
+        .collect();
+    let stored = stored_token_values(&app).await;
+    assert_eq!(stored.len(), 5, "three tokens, two parents: {stored:?}");
+    for value in &stored {
+        assert_eq!(value.len(), 64, "a SHA-256 in hex: {value}");
+        for token in &issued {
+            assert!(!value.contains(token), "{token} is stored as it is");
+        }
+    }
+    assert!(stored.contains(&regard::db::refresh_tokens::stored(issued[2])));
+    // The reuse rules still hand the current token back.
+    assert_eq!(
+        refreshed(&app, &a["refresh_token"]).await["refresh_token"],
+        c["refresh_token"]
+    );
+    assert_eq!(
+        refreshed(&app, &b["refresh_token"]).await["refresh_token"],
+        c["refresh_token"]
+    );
+    let d = refreshed(&app, &c["refresh_token"]).await;
+    assert_ne!(d["refresh_token"], c["refresh_token"]);
+}
+
+#[tokio::test]
+async fn tokens_stored_in_plain_text_before_the_upgrade_are_hashed_and_keep_working() {
+    let app = spawn_app_with(|config| config.refresh_token_reuse_interval = 0).await;
+    let a = app.sign_up(&unique_email(), "secret1").await;
+    let b = refreshed(&app, &a["refresh_token"]).await;
+    let a_token = a["refresh_token"].as_str().unwrap();
+    // The rows as an older version wrote them: the tokens themselves, the active one random
+    // (not derived from its parent).
+    let b_token = "legacyrandomtoken0123456789abcde";
+    let mut db = raw_database(&app).await;
+    for (token, parent, was) in [
+        (a_token, None, a_token),
+        (b_token, Some(a_token), b["refresh_token"].as_str().unwrap()),
+    ] {
+        sqlx::query("UPDATE refresh_tokens SET token = $1, parent = $2 WHERE token = $3")
+            .bind(token)
+            .bind(parent)
+            .bind(regard::db::refresh_tokens::stored(was))
+            .execute(&mut db)
+            .await
+            .unwrap();
+    }
+    assert!(stored_token_values(&app).await.iter().any(|v| v == b_token));
+    let hashed = regard::db::refresh_tokens::hash_plaintext_rows(&app.state.db)
+        .await
+        .unwrap();
+    assert_eq!(hashed, 2);
+    assert!(
+        stored_token_values(&app)
+            .await
+            .iter()
+            .all(|value| value.len() == 64 && value != a_token && value != b_token)
+    );
+    assert_eq!(
+        regard::db::refresh_tokens::hash_plaintext_rows(&app.state.db)
+            .await
+            .unwrap(),
+        0
+    );
+    // The lost answer's parent gets a working token (the old active one cannot be derived
+    // again, so it is rotated), and the chain goes on.
+    let c = refreshed(&app, &a["refresh_token"]).await;
+    assert_ne!(c["refresh_token"], b_token);
+    let d = refreshed(&app, &c["refresh_token"]).await;
+    assert!(d["access_token"].is_string());
+    // The old active token, now a revoked parent, is reused outside the interval.
+    let reused = app.refresh(b_token).await;
+    assert_error(reused, 400, "refresh_token_already_used").await;
+}

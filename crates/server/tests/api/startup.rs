@@ -159,3 +159,50 @@ async fn staging_files_a_killed_process_left_are_swept_at_start() {
     left.sort();
     assert_eq!(left, [".regard-upload-in-progress", "someone-elses-file"]);
 }
+
+/// Every folder and file under `root` with a mode that lets other accounts in.
+fn not_private(root: &std::path::Path) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(path) = stack.pop() {
+        let metadata = std::fs::symlink_metadata(&path).unwrap();
+        let mode = metadata.permissions().mode() & 0o777;
+        let expected = if metadata.is_dir() { 0o700 } else { 0o600 };
+        if mode != expected {
+            found.push(format!("{} {mode:o}", path.display()));
+        }
+        if metadata.is_dir() {
+            stack.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+        }
+    }
+    found
+}
+
+/// Media, staging files, mails, the database and the secret are 0600 in 0700 folders, and
+/// folders an older version left open are closed at start.
+#[tokio::test]
+async fn the_data_folder_and_everything_in_it_are_private() {
+    let app = spawn_app_with(|config| {
+        // As an older version (or `mkdir`) left them: 0755.
+        for dir in [config.data_dir.clone(), config.data_dir.join("media")] {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+    })
+    .await;
+    // A mail in the outbox (a confirmation link), and an uploaded image with its variants.
+    let user = app.new_user().await;
+    let email = unique_email();
+    app.sign_up(&email, "secret1").await;
+    let body = serde_json::json!({"email": email});
+    let response = app.post("/auth/v1/recover", &body).await;
+    assert_eq!(response.status(), 200);
+    crate::mail_links::wait_for_mails(&app, 1).await;
+    app.upload_ok(&user, "private.png", crate::fixtures::png(64, 48))
+        .await;
+    let data_dir = &app.state.config.data_dir;
+    assert!(data_dir.join("media").read_dir().unwrap().next().is_some());
+    assert!(data_dir.join("outbox").read_dir().unwrap().next().is_some());
+    let open = not_private(data_dir);
+    assert!(open.is_empty(), "readable by others: {open:#?}");
+}

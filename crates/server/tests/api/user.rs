@@ -187,3 +187,44 @@ async fn oversized_metadata_is_refused_and_changes_nothing() {
         .unwrap();
     assert_eq!(response.status(), 200);
 }
+
+/// An access token signed with the server's secret but naming another issuer, none, or an
+/// `nbf` to come is refused as GoTrue refuses a bad JWT (403 `bad_jwt`), on the auth API and
+/// on `/api/v1` alike.
+#[tokio::test]
+async fn access_tokens_of_another_issuer_or_not_yet_valid_are_refused() {
+    let app = spawn_app().await;
+    let session = app.sign_up(&unique_email(), "secret1").await;
+    let claims: Value = app
+        .state
+        .jwt
+        .verify_any(session["access_token"].as_str().unwrap())
+        .unwrap();
+    assert_eq!(claims["iss"], app.state.config.issuer());
+    let get = |claims: &Value| {
+        let token = app.state.jwt.sign(claims).unwrap();
+        let request = app.with_token(Method::GET, "/auth/v1/user", &token);
+        async move { request.send().await.unwrap() }
+    };
+    assert_eq!(get(&claims).await.status(), 200);
+
+    let mut foreign = claims.clone();
+    foreign["iss"] = json!("https://evil.example");
+    assert_error(get(&foreign).await, 403, "bad_jwt").await;
+    let mut anonymous = claims.clone();
+    anonymous.as_object_mut().unwrap().remove("iss");
+    assert_error(get(&anonymous).await, 403, "bad_jwt").await;
+    let mut early = claims.clone();
+    early["nbf"] = json!(chrono::Utc::now().timestamp() + 300);
+    assert_error(get(&early).await, 403, "bad_jwt").await;
+
+    let token = app.state.jwt.sign(&foreign).unwrap();
+    let response = app
+        .client
+        .get(app.url("/api/v1/creatives"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 401);
+}
