@@ -228,6 +228,7 @@ pub async fn open_state(
         jwt_secret,
         metrics,
     } = Backing::open(&config).await?;
+    let hasher = Arc::new(password::Hasher::from_config(&config));
     Ok(AppState {
         db,
         jwt: match &config.jwt_keys {
@@ -236,7 +237,8 @@ pub async fn open_state(
         },
         limits: Arc::new(RateLimits::new(&config)),
         oauth: Arc::new(Providers::new(&config.oauth)?),
-        dummy_hash: password::dummy_hash().await?.into(),
+        dummy_hash: password::dummy_hash(&hasher).await?.into(),
+        hasher,
         storage,
         signer: UrlSigner::new(jwt_secret.expose().as_bytes(), config.media_url_ttl),
         bus,

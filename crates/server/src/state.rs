@@ -26,6 +26,8 @@ pub struct AppState {
     pub oauth: Arc<Providers>,
     /// Argon2id hash of a random password, verified against when an email is unknown.
     pub dummy_hash: Arc<str>,
+    /// Password hashing within its memory budget (`REGARD_PASSWORD_HASH_MEMORY`).
+    pub hasher: Arc<crate::auth::password::Hasher>,
     /// Media objects (local folder or S3).
     pub storage: Arc<dyn Storage>,
     /// Signs and checks the short-lived media URLs.
