@@ -148,7 +148,7 @@ pub async fn run_worker(
                 db: db.clone(),
                 token: config.metrics_token.clone(),
             };
-            Some(serve_worker_metrics(address, scrape, stopping).await?)
+            Some(serve_worker_metrics(address, scrape, &config, stopping).await?)
         }
         None => None,
     };
@@ -188,9 +188,11 @@ async fn bind(address: SocketAddr) -> Result<(TcpListener, SocketAddr), StartupE
 async fn serve_worker_metrics(
     address: SocketAddr,
     scrape: http::metrics::Scrape,
+    config: &Config,
     mut stopping: watch::Receiver<bool>,
 ) -> Result<tokio::task::JoinHandle<()>, StartupError> {
     let (listener, address) = bind(address).await?;
+    let limits = http::serve::ServeLimits::from_config(config);
     let app = axum::Router::new()
         .merge(http::health::router())
         .merge(http::metrics::router())
@@ -200,10 +202,7 @@ async fn serve_worker_metrics(
         let stopped = async move {
             let _ = stopping.wait_for(|stop| *stop).await;
         };
-        if let Err(err) = axum::serve(listener, app)
-            .with_graceful_shutdown(stopped)
-            .await
-        {
+        if let Err(err) = http::serve::serve(listener, app, limits, stopped).await {
             tracing::error!(error = %err, "metrics listener failed");
         }
     }))
@@ -379,20 +378,9 @@ impl Application {
         });
         sweep_staging(&state.config.data_dir.join("tmp"));
         tracing::info!(address = %self.address, "listening");
+        let limits = http::serve::ServeLimits::from_config(&self.state.config);
         let app = http::router(self.state);
-        // Small answers go out at once: without TCP_NODELAY, a response written in two parts
-        // (headers, then a streamed body) waits for the client's delayed ACK, 40 ms on Linux.
-        let listener = axum::serve::ListenerExt::tap_io(self.listener, |stream| {
-            if let Err(err) = stream.set_nodelay(true) {
-                tracing::debug!(error = %err, "cannot set TCP_NODELAY");
-            }
-        });
-        let result = axum::serve(
-            listener,
-            app.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(signal)
-        .await;
+        let result = http::serve::serve(self.listener, app, limits, signal).await;
         sweeper.abort();
         if let Some(workers) = workers {
             workers.shutdown().await;

@@ -10,6 +10,7 @@ mod assistant;
 mod benchmarks;
 #[path = "../support/client.rs"]
 mod client;
+mod connections;
 mod creatives;
 mod exports;
 #[path = "../support/fixtures.rs"]
