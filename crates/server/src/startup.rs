@@ -242,6 +242,7 @@ pub async fn open_state(
         signer: UrlSigner::new(jwt_secret.expose().as_bytes(), config.media_url_ttl),
         bus,
         stopping,
+        event_streams: crate::events::StreamSlots::new(config.event_streams_per_user),
         sealer: Sealer::from_secret(jwt_secret.expose().as_bytes()),
         mailer: mailer(&config)?,
         sms: sms_sender(&config)?,

@@ -34,6 +34,8 @@ pub struct AppState {
     pub signer: UrlSigner,
     /// Live events (SSE streams) and job wake-ups.
     pub bus: Bus,
+    /// Open event streams per user (`REGARD_EVENT_STREAMS_PER_USER`).
+    pub event_streams: Arc<crate::events::StreamSlots>,
     /// Becomes true when the server starts shutting down (event streams end).
     pub stopping: tokio::sync::watch::Receiver<bool>,
     /// Seals second-factor secrets at rest.
