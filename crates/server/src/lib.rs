@@ -15,6 +15,7 @@ pub mod media;
 pub mod metrics;
 pub mod notify;
 pub mod quad;
+pub mod render_budget;
 pub mod reports;
 pub mod simulations;
 pub mod startup;

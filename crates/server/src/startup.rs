@@ -152,6 +152,7 @@ pub async fn run_worker(
         }
         None => None,
     };
+    let render_budget = crate::render_budget::RenderBudget::from_config(&config);
     let config = Arc::new(config);
     let pool = WorkerPool::start(crate::jobs::Context {
         db: db.clone(),
@@ -159,6 +160,7 @@ pub async fn run_worker(
         bus: bus.clone(),
         config,
         metrics,
+        render_budget,
     });
     signal.await;
     pool.shutdown().await;
@@ -254,6 +256,7 @@ pub async fn open_state(
                 .unwrap_or(usize::MAX)
                 .clamp(1, tokio::sync::Semaphore::MAX_PERMITS),
         )),
+        render_budget: crate::render_budget::RenderBudget::from_config(&config),
         assistant: Arc::new(assistant(&config)?),
         metrics,
         config: Arc::new(config),

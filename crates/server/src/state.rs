@@ -49,6 +49,9 @@ pub struct AppState {
     /// Memory for decoding uploads, one permit per MiB (`REGARD_MEDIA_DECODE_BUDGET`): each
     /// ingest holds its worked-out cost while it decodes.
     pub decode_budget: Arc<tokio::sync::Semaphore>,
+    /// Memory for exports, reports and renders (`REGARD_RENDER_MEMORY_BUDGET`), shared with
+    /// this process's job workers.
+    pub render_budget: Arc<crate::render_budget::RenderBudget>,
     /// The chat assistant (offline engine, optional language model).
     pub assistant: Arc<crate::assistant::Assistant>,
     /// This process's Prometheus series (`GET /metrics`).
@@ -64,6 +67,7 @@ impl AppState {
             bus: self.bus.clone(),
             config: std::sync::Arc::clone(&self.config),
             metrics: self.metrics.clone(),
+            render_budget: Arc::clone(&self.render_budget),
         }
     }
 }
