@@ -306,6 +306,51 @@ pub struct Config {
     #[arg(long, env = "REGARD_MEDIA_DECODE_BUDGET", default_value_t = 320)]
     pub media_decode_budget: u64,
 
+    /// Memory, in MiB, that password hashes (Argon2id, 19 MiB each) may take at once in this
+    /// process: sign-ins, sign-ups and password changes beyond `budget / 19` wait for a slot,
+    /// then answer 429 `over_request_rate_limit`. 0 = unlimited.
+    #[arg(long, env = "REGARD_PASSWORD_HASH_MEMORY", default_value_t = 128)]
+    pub password_hash_memory: u64,
+
+    /// Milliseconds a password hash waits for a slot before its request is refused.
+    #[arg(long, env = "REGARD_PASSWORD_HASH_WAIT_MS", default_value_t = 3000)]
+    pub password_hash_wait_ms: u64,
+
+    /// Seconds a connection may take to send a request's headers; also how long an idle
+    /// keep-alive connection is kept waiting for its next request. 0 = no limit.
+    #[arg(long, env = "REGARD_HTTP_HEADER_TIMEOUT", default_value_t = 10.0)]
+    pub http_header_timeout: f64,
+
+    /// Seconds a request body may take before it must keep up `REGARD_HTTP_BODY_MIN_RATE`:
+    /// a body is cut off once it is slower than that rate after this grace. 0 = no limit.
+    #[arg(long, env = "REGARD_HTTP_BODY_TIMEOUT", default_value_t = 30.0)]
+    pub http_body_timeout: f64,
+
+    /// Bytes per second a request body (an upload) must average after its grace.
+    #[arg(long, env = "REGARD_HTTP_BODY_MIN_RATE", default_value_t = 16 * 1024)]
+    pub http_body_min_rate: u64,
+
+    /// Open client connections per process; further ones are closed at once (and logged).
+    /// Lowered at start to what the file limit allows. 0 = unlimited.
+    #[arg(long, env = "REGARD_HTTP_MAX_CONNECTIONS", default_value_t = 10_000)]
+    pub http_max_connections: usize,
+
+    /// Memory, in MiB, that heavy work (exports, PDF reports, heatmap and simulation renders)
+    /// may take at once in this process, each worked out from its images' sizes before
+    /// decoding. Exports wait for room, then answer 503 `unavailable`; workers leave a job
+    /// in the queue until it fits. 0 = unlimited.
+    #[arg(long, env = "REGARD_RENDER_MEMORY_BUDGET", default_value_t = 384)]
+    pub render_memory_budget: u64,
+
+    /// Seconds an export or report waits for render memory before it answers 503.
+    #[arg(long, env = "REGARD_RENDER_WAIT_SECS", default_value_t = 10.0)]
+    pub render_wait_secs: f64,
+
+    /// Live event streams (`GET /api/v1/events`) one user may hold open at once; further
+    /// ones answer 429 `rate_limited`. 0 = unlimited.
+    #[arg(long, env = "REGARD_EVENT_STREAMS_PER_USER", default_value_t = 16)]
+    pub event_streams_per_user: usize,
+
     /// Job workers per process (`regard serve` and `regard worker`). Default: one per CPU.
     #[arg(long, env = "REGARD_WORKERS")]
     pub workers: Option<usize>,

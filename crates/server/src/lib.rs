@@ -16,6 +16,7 @@ pub mod metrics;
 pub mod notify;
 pub mod private;
 pub mod quad;
+pub mod render_budget;
 pub mod reports;
 pub mod simulations;
 pub mod startup;

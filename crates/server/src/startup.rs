@@ -166,10 +166,11 @@ pub async fn run_worker(
                 db: db.clone(),
                 token: config.metrics_token.clone(),
             };
-            Some(serve_worker_metrics(address, scrape, stopping).await?)
+            Some(serve_worker_metrics(address, scrape, &config, stopping).await?)
         }
         None => None,
     };
+    let render_budget = crate::render_budget::RenderBudget::from_config(&config);
     let config = Arc::new(config);
     let pool = WorkerPool::start(crate::jobs::Context {
         db: db.clone(),
@@ -177,6 +178,7 @@ pub async fn run_worker(
         bus: bus.clone(),
         config,
         metrics,
+        render_budget,
     });
     signal.await;
     pool.shutdown().await;
@@ -206,9 +208,11 @@ async fn bind(address: SocketAddr) -> Result<(TcpListener, SocketAddr), StartupE
 async fn serve_worker_metrics(
     address: SocketAddr,
     scrape: http::metrics::Scrape,
+    config: &Config,
     mut stopping: watch::Receiver<bool>,
 ) -> Result<tokio::task::JoinHandle<()>, StartupError> {
     let (listener, address) = bind(address).await?;
+    let limits = http::serve::ServeLimits::from_config(config);
     let app = axum::Router::new()
         .merge(http::health::router())
         .merge(http::metrics::router())
@@ -218,10 +222,7 @@ async fn serve_worker_metrics(
         let stopped = async move {
             let _ = stopping.wait_for(|stop| *stop).await;
         };
-        if let Err(err) = axum::serve(listener, app)
-            .with_graceful_shutdown(stopped)
-            .await
-        {
+        if let Err(err) = http::serve::serve(listener, app, limits, stopped).await {
             tracing::error!(error = %err, "metrics listener failed");
         }
     }))
@@ -246,6 +247,7 @@ pub async fn open_state(
         jwt_secret,
         metrics,
     } = Backing::open(&config).await?;
+    let hasher = Arc::new(password::Hasher::from_config(&config));
     Ok(AppState {
         db,
         jwt: match &config.jwt_keys {
@@ -255,11 +257,13 @@ pub async fn open_state(
         .with_issuer(config.issuer()),
         limits: Arc::new(RateLimits::new(&config)),
         oauth: Arc::new(Providers::new(&config.oauth)?),
-        dummy_hash: password::dummy_hash().await?.into(),
+        dummy_hash: password::dummy_hash(&hasher).await?.into(),
+        hasher,
         storage,
         signer: UrlSigner::new(jwt_secret.expose().as_bytes(), config.media_url_ttl),
         bus,
         stopping,
+        event_streams: crate::events::StreamSlots::new(config.event_streams_per_user),
         sealer: Sealer::from_secret(jwt_secret.expose().as_bytes()),
         mailer: mailer(&config)?,
         sms: sms_sender(&config)?,
@@ -271,6 +275,7 @@ pub async fn open_state(
                 .unwrap_or(usize::MAX)
                 .clamp(1, tokio::sync::Semaphore::MAX_PERMITS),
         )),
+        render_budget: crate::render_budget::RenderBudget::from_config(&config),
         assistant: Arc::new(assistant(&config)?),
         metrics,
         config: Arc::new(config),
@@ -396,20 +401,9 @@ impl Application {
         });
         sweep_staging(&state.config.data_dir.join("tmp"));
         tracing::info!(address = %self.address, "listening");
+        let limits = http::serve::ServeLimits::from_config(&self.state.config);
         let app = http::router(self.state);
-        // Small answers go out at once: without TCP_NODELAY, a response written in two parts
-        // (headers, then a streamed body) waits for the client's delayed ACK, 40 ms on Linux.
-        let listener = axum::serve::ListenerExt::tap_io(self.listener, |stream| {
-            if let Err(err) = stream.set_nodelay(true) {
-                tracing::debug!(error = %err, "cannot set TCP_NODELAY");
-            }
-        });
-        let result = axum::serve(
-            listener,
-            app.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(signal)
-        .await;
+        let result = http::serve::serve(self.listener, app, limits, signal).await;
         sweeper.abort();
         if let Some(workers) = workers {
             workers.shutdown().await;

@@ -26,12 +26,16 @@ pub struct AppState {
     pub oauth: Arc<Providers>,
     /// Argon2id hash of a random password, verified against when an email is unknown.
     pub dummy_hash: Arc<str>,
+    /// Password hashing within its memory budget (`REGARD_PASSWORD_HASH_MEMORY`).
+    pub hasher: Arc<crate::auth::password::Hasher>,
     /// Media objects (local folder or S3).
     pub storage: Arc<dyn Storage>,
     /// Signs and checks the short-lived media URLs.
     pub signer: UrlSigner,
     /// Live events (SSE streams) and job wake-ups.
     pub bus: Bus,
+    /// Open event streams per user (`REGARD_EVENT_STREAMS_PER_USER`).
+    pub event_streams: Arc<crate::events::StreamSlots>,
     /// Becomes true when the server starts shutting down (event streams end).
     pub stopping: tokio::sync::watch::Receiver<bool>,
     /// Seals second-factor secrets at rest.
@@ -45,6 +49,9 @@ pub struct AppState {
     /// Memory for decoding uploads, one permit per MiB (`REGARD_MEDIA_DECODE_BUDGET`): each
     /// ingest holds its worked-out cost while it decodes.
     pub decode_budget: Arc<tokio::sync::Semaphore>,
+    /// Memory for exports, reports and renders (`REGARD_RENDER_MEMORY_BUDGET`), shared with
+    /// this process's job workers.
+    pub render_budget: Arc<crate::render_budget::RenderBudget>,
     /// The chat assistant (offline engine, optional language model).
     pub assistant: Arc<crate::assistant::Assistant>,
     /// This process's Prometheus series (`GET /metrics`).
@@ -60,6 +67,7 @@ impl AppState {
             bus: self.bus.clone(),
             config: std::sync::Arc::clone(&self.config),
             metrics: self.metrics.clone(),
+            render_budget: Arc::clone(&self.render_budget),
         }
     }
 }

@@ -226,7 +226,7 @@ pub async fn create(state: &AppState, params: AdminUserParams) -> Result<UserRow
     let encrypted_password = match params.password.filter(|p| !p.is_empty()) {
         Some(password) => {
             password::check_strength(&password)?;
-            password::hash(password).await?
+            state.hasher.hash(password).await?
         }
         None => String::new(),
     };
@@ -318,7 +318,7 @@ pub async fn update(
     }
     if let Some(password) = params.password.filter(|p| !p.is_empty()) {
         password::check_strength(&password)?;
-        user.encrypted_password = password::hash(password).await?;
+        user.encrypted_password = state.hasher.hash(password).await?;
     }
     if params.email_confirm == Some(true) && !user.email.is_empty() {
         user.email_confirmed_at.get_or_insert(now);
@@ -598,7 +598,7 @@ async fn find_or_create(
     let encrypted_password = match password.filter(|p| !p.is_empty()) {
         Some(password) => {
             password::check_strength(&password)?;
-            password::hash(password).await?
+            state.hasher.hash(password).await?
         }
         None => String::new(),
     };

@@ -115,13 +115,13 @@ async fn signup(
         }
         // With confirmation on, the answer must not tell whether the address has an account:
         // the same work (a hash), the same shape, and a new link for an unconfirmed one.
-        let _ = password::hash(password).await?;
+        let _ = state.hasher.hash(password).await?;
         if existing.email_confirmed_at.is_none() {
             spawn_confirmation(&state, existing, redirect_to, lang, pkce);
         }
         return Ok(Json(unconfirmed_user_json(email.as_str(), db::now_ms())));
     }
-    let hash = password::hash(password).await?;
+    let hash = state.hasher.hash(password).await?;
     let now = db::now_ms();
     let user = UserRow {
         email: email.as_str().to_owned(),
@@ -178,7 +178,7 @@ async fn phone_signup(
     let now = db::now_ms();
     let user = UserRow {
         phone: number.clone(),
-        encrypted_password: password::hash(password).await?,
+        encrypted_password: state.hasher.hash(password).await?,
         phone_confirmed_at: (!confirm).then_some(now),
         app_metadata: json!({"provider": "phone", "providers": ["phone"]}).to_string(),
         user_metadata,

@@ -21,7 +21,6 @@ use super::error::AuthError;
 use super::external;
 use super::extract::{ClientIp, GoTrueJson};
 use super::flow;
-use super::password;
 use super::phone;
 use super::session::{self, Origin};
 use super::signup::user_agent;
@@ -142,7 +141,7 @@ async fn password_grant(
         || state.dummy_hash.to_string(),
         |u| u.encrypted_password.clone(),
     );
-    let matches = password::verify(password, hash).await?;
+    let matches = state.hasher.verify(password, hash).await?;
     let user = match user {
         Some(user) if matches => user,
         _ => return Err(AuthError::invalid_credentials()),

@@ -149,14 +149,18 @@ async fn update_user(
                 ));
             }
         }
-        if password::verify(password.clone(), user.encrypted_password.clone()).await? {
+        if state
+            .hasher
+            .verify(password.clone(), user.encrypted_password.clone())
+            .await?
+        {
             return Err(AuthError::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 "same_password",
                 "New password should be different from the old password.",
             ));
         }
-        let hash = password::hash(password).await?;
+        let hash = state.hasher.hash(password).await?;
         users::update_password(&state.db, &user.id, &hash, now).await?;
         // As GoTrue: a new password signs out every other device.
         sessions::delete(

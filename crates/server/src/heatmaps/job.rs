@@ -97,6 +97,19 @@ pub async fn run(ctx: &Context, job: &ClaimedJob, cancel: &Cancel) -> Result<(),
         }
     };
 
+    // The render's memory, from the process's budget, before anything is read or decoded:
+    // the wait keeps the job (its lease is extended meanwhile).
+    let _memory = ctx
+        .render_budget
+        .acquire_patiently(
+            crate::render_budget::pixels_within(
+                item.source.width,
+                item.source.height,
+                crate::media::PREVIEW_SIDE,
+            )
+            .saturating_mul(crate::render_budget::HEATMAP_BYTES_PER_PIXEL),
+        )
+        .await;
     let key = StorageKey::new(item.source.preview_key.as_str()).map_err(transient)?;
     let source = match ctx.storage.get_bytes(&key).await {
         Ok(bytes) => bytes,

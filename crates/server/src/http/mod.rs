@@ -4,6 +4,7 @@
 pub mod api;
 pub mod health;
 pub mod metrics;
+pub mod serve;
 pub mod spa;
 
 use std::time::Duration;

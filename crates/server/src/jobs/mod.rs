@@ -39,6 +39,9 @@ pub struct Context {
     pub bus: Bus,
     pub config: Arc<Config>,
     pub metrics: crate::metrics::Metrics,
+    /// Memory for renders (`REGARD_RENDER_MEMORY_BUDGET`): a handler takes its job's share
+    /// before decoding, waiting while the lease is kept alive.
+    pub render_budget: Arc<crate::render_budget::RenderBudget>,
 }
 
 impl Context {

@@ -154,6 +154,23 @@ pub async fn run(ctx: &Context, job: &ClaimedJob, cancel: &Cancel) -> Result<(),
         Ok(plan) => plan,
         Err((code, message)) => return fail(code, message).await,
     };
+    // The render's memory, from the process's budget, before anything is read or decoded:
+    // the wait keeps the job (its lease is extended meanwhile).
+    let pixels =
+        |m: &crate::db::media::MediaRow| (m.width.max(0) as u64) * (m.height.max(0) as u64);
+    let photo_pixels = view
+        .location
+        .as_ref()
+        .and_then(|l| l.photo.as_ref())
+        .map_or(0, pixels);
+    let creative_pixels = view.creative.as_ref().map_or(0, |c| pixels(&c.media));
+    let _memory = ctx
+        .render_budget
+        .acquire_patiently(
+            (photo_pixels + creative_pixels)
+                .saturating_mul(crate::render_budget::SIMULATION_BYTES_PER_PIXEL),
+        )
+        .await;
     let (photo_key, creative_key, mask_key) = &plan.input_keys;
     let mut sources = Vec::with_capacity(3);
     for key in [Some(photo_key), Some(creative_key), mask_key.as_ref()]

@@ -192,3 +192,49 @@ async fn an_image_without_a_result_cannot_be_exported() {
     .await;
     assert_api_error(response, 409, "not_done").await;
 }
+
+/// Exports take their memory from REGARD_RENDER_MEMORY_BUDGET before decoding: while it is in
+/// use they wait for it up to REGARD_RENDER_WAIT_SECS, then answer 503 `unavailable` with
+/// `Retry-After`; once it is free they are made.
+#[tokio::test]
+async fn exports_wait_for_the_render_budget_then_answer_503() {
+    let app = spawn_app_with(|config| {
+        config.render_memory_budget = 64;
+        config.render_wait_secs = 0.0;
+    })
+    .await;
+    let user = app.new_user().await;
+    let (heatmap, first, second) = done_heatmap(&app, &user).await;
+    let hid = heatmap["id"].as_str().unwrap();
+    let paths = [
+        format!("/heatmaps/{hid}/compare.png?items={first},{second}"),
+        format!("/heatmaps/{hid}/items/{first}/export.png"),
+        format!("/heatmaps/{hid}/report.pdf"),
+    ];
+    // Something else holds the whole budget: a burst is refused at once.
+    let held = app.state.render_budget.acquire(u64::MAX).await.unwrap();
+    let answers =
+        futures::future::join_all(paths.iter().cycle().take(9).map(|p| get(&app, &user, p))).await;
+    for response in answers {
+        assert!(crate::helpers::retry_after(&response) >= 1);
+        assert_api_error(response, 503, "unavailable").await;
+    }
+    drop(held);
+    png_of(get(&app, &user, &paths[0]).await).await;
+    assert_eq!(app.state.render_budget.available_mib(), Some(64));
+
+    // With a wait, a burst queues for the budget and every export is made.
+    let app = spawn_app_with(|config| {
+        config.render_memory_budget = 64;
+        config.render_wait_secs = 60.0;
+    })
+    .await;
+    let user = app.new_user().await;
+    let (heatmap, first, second) = done_heatmap(&app, &user).await;
+    let hid = heatmap["id"].as_str().unwrap();
+    let path = format!("/heatmaps/{hid}/compare.png?items={first},{second}");
+    let answers = futures::future::join_all((0..6).map(|_| get(&app, &user, &path))).await;
+    for response in answers {
+        png_of(response).await;
+    }
+}

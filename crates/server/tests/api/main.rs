@@ -11,6 +11,7 @@ mod benchmarks;
 #[path = "../support/client.rs"]
 mod client;
 mod code_bursts;
+mod connections;
 mod creatives;
 mod exports;
 #[path = "../support/fixtures.rs"]

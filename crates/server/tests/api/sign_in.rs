@@ -168,3 +168,56 @@ async fn expired_access_tokens_are_rejected() {
         .unwrap();
     assert_error(response, 403, "bad_jwt").await;
 }
+
+/// Sends `count` password sign-ins at once; their statuses and `Retry-After`s.
+async fn sign_in_burst(
+    app: &crate::helpers::TestApp,
+    email: &str,
+    count: usize,
+) -> Vec<(u16, Option<u64>, Value)> {
+    let answers =
+        futures::future::join_all((0..count).map(|_| app.sign_in(email, "secret1"))).await;
+    let mut seen = Vec::new();
+    for response in answers {
+        let status = response.status().as_u16();
+        let retry = (status == 429).then(|| crate::helpers::retry_after(&response));
+        seen.push((status, retry, response.json().await.unwrap()));
+    }
+    seen
+}
+
+#[tokio::test]
+async fn sign_ins_past_the_hashing_budget_are_refused_with_retry_after_and_the_others_succeed() {
+    // One hash at a time and no waiting: of a burst, the sign-ins that find the hasher busy
+    // are refused (429, GoTrue's shape) instead of each taking 19 MiB more.
+    let app = spawn_app_with(|config| {
+        config.password_hash_memory = regard::auth::password::HASH_MEMORY_MIB;
+        config.password_hash_wait_ms = 0;
+    })
+    .await;
+    let email = unique_email();
+    app.sign_up(&email, "secret1").await;
+    let seen = sign_in_burst(&app, &email, 24).await;
+    let refused = seen.iter().filter(|(status, ..)| *status == 429).count();
+    let signed_in = seen.iter().filter(|(status, ..)| *status == 200).count();
+    assert_eq!(refused + signed_in, seen.len(), "{seen:?}");
+    assert!(refused > 0, "no sign-in of the burst was refused");
+    assert!(signed_in > 0, "no sign-in of the burst succeeded");
+    for (_, retry, body) in seen.iter().filter(|(status, ..)| *status == 429) {
+        assert_eq!(body["code"], "over_request_rate_limit", "{body}");
+        assert!(retry.is_some());
+    }
+}
+
+#[tokio::test]
+async fn sign_ins_queue_briefly_for_the_hashing_budget() {
+    let app = spawn_app_with(|config| {
+        config.password_hash_memory = regard::auth::password::HASH_MEMORY_MIB;
+        config.password_hash_wait_ms = 60_000;
+    })
+    .await;
+    let email = unique_email();
+    app.sign_up(&email, "secret1").await;
+    let seen = sign_in_burst(&app, &email, 8).await;
+    assert!(seen.iter().all(|(status, ..)| *status == 200), "{seen:?}");
+}

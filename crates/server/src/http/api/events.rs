@@ -6,7 +6,8 @@
 //! ends (sign-out, password change, refresh-token reuse: checked every
 //! `REGARD_EVENTS_SESSION_CHECK` seconds in the database, so on every node) and when the server
 //! shuts down. A stream that falls more than the bus's capacity behind gets `event: resync`
-//! (refetch what you show) instead of the events it missed.
+//! (refetch what you show) instead of the events it missed. A user holds at most
+//! `REGARD_EVENT_STREAMS_PER_USER` streams per process; more answer 429 `rate_limited`.
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -21,8 +22,12 @@ use utoipa_axum::routes;
 
 use super::error::ApiError;
 use super::input::ApiUser;
+use crate::codes::ErrorCode;
 use crate::events::Event;
 use crate::state::AppState;
+
+/// `Retry-After` of a stream refused at the per-user cap (`REGARD_EVENT_STREAMS_PER_USER`).
+const STREAM_CAP_RETRY_SECS: u64 = 30;
 
 /// Interval of the keep-alive comments.
 const PING: Duration = Duration::from_secs(15);
@@ -46,6 +51,8 @@ struct Cursor {
     ready_sent: bool,
     /// Counts the stream in the metrics until it ends.
     _open: crate::metrics::SseGuard,
+    /// Holds one of the user's stream slots until it ends.
+    _slot: crate::events::StreamSlot,
 }
 
 fn sse(name: &str, data: &serde_json::Value) -> SseEvent {
@@ -64,6 +71,12 @@ async fn events(
     State(state): State<AppState>,
     user: ApiUser,
 ) -> Result<impl IntoResponse, ApiError> {
+    // Past the cap, new streams are refused rather than old ones closed: closing the oldest
+    // would let whoever holds a token push the user's own tabs off (docs/operations.md).
+    let slot = state
+        .event_streams
+        .open(user.id())
+        .ok_or_else(|| ApiError::new(ErrorCode::RateLimited).retry_after(STREAM_CAP_RETRY_SECS))?;
     let now = crate::db::now_ms() / 1000;
     let left = u64::try_from(user.0.claims.exp - now).unwrap_or(0);
     let period = Duration::from_secs(state.config.events_session_check.max(1));
@@ -79,6 +92,7 @@ async fn events(
         stopping: state.stopping.clone(),
         ready_sent: false,
         _open: crate::metrics::SseGuard::new(&state.metrics),
+        _slot: slot,
     };
     let stream = futures::stream::unfold(cursor, |mut cursor| async move {
         if !cursor.ready_sent {

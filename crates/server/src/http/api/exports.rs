@@ -248,12 +248,14 @@ async fn export_item(
     if item.status != "done" {
         return Err(not_done());
     }
-    let images = load_images(&state, std::iter::once(item)).await?;
+    let (images, held) = load_images(&state, std::iter::once(item)).await?;
     let (layers, marks) = layers_of(item, &found, &images, opts.areas).map_err(export_error)?;
+    drop(images);
     let name = png_name(&image_name(&found, item), opts.view.as_str());
     let view = opts.view;
     let opacity = opts.opacity;
     let bytes = tokio::task::spawn_blocking(move || {
+        let _held = held;
         let img = match view {
             View::Overlay => view_or_default(&layers, false, opacity, &marks),
             View::Fog => view_or_default(&layers, true, opacity, &marks),
@@ -331,11 +333,12 @@ async fn export_compare(
             None => return Err(ApiError::field("items", FieldCode::NotFound)),
         }
     }
-    let images = load_images(&state, items.iter().copied()).await?;
+    let (images, held) = load_images(&state, items.iter().copied()).await?;
     let mut parts = Vec::new();
     for item in &items {
         parts.push(layers_of(item, &found, &images, opts.areas).map_err(export_error)?);
     }
+    drop(images);
     let fog = opts.view == View::Fog;
     let opacity = opts.opacity;
     let name = png_name(
@@ -343,6 +346,7 @@ async fn export_compare(
         if fog { "compare-fog" } else { "compare" },
     );
     let bytes = tokio::task::spawn_blocking(move || {
+        let _held = held;
         let views = parts
             .iter()
             .map(|(layers, marks)| view_or_default(layers, fog, opacity, marks))

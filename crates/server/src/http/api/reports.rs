@@ -69,12 +69,16 @@ fn file_name(name: &str) -> String {
 
 /// The stored images of done items, by media id: each source at preview size (what the views
 /// were made at) and its heatmap and fog views. A view missing from storage is logged and left
-/// out (a report shows a gap rather than failing).
+/// out (a report shows a gap rather than failing). Before anything is read, the memory drawing
+/// them will take is worked out from their stored sizes and held from the render budget
+/// (returned with the images; held until the drawing is done): 503 `unavailable` when it does
+/// not come free in time.
 pub(super) async fn load_images<'a>(
     state: &AppState,
     items: impl Iterator<Item = &'a ItemRow>,
-) -> Result<HashMap<String, Vec<u8>>, ApiError> {
-    let mut images = HashMap::new();
+) -> Result<(HashMap<String, Vec<u8>>, crate::render_budget::Held), ApiError> {
+    let mut wanted = Vec::new();
+    let mut pixels = 0u64;
     for item in items {
         let views = [&item.overlay_media_id, &item.fog_media_id]
             .into_iter()
@@ -84,6 +88,11 @@ pub(super) async fn load_images<'a>(
             let Some(media) = db::media::find(&state.db, media_id).await? else {
                 continue;
             };
+            pixels += crate::render_budget::pixels_within(
+                media.width,
+                media.height,
+                crate::media::PREVIEW_SIDE,
+            );
             let key = if preview {
                 media.preview_key
             } else {
@@ -92,17 +101,26 @@ pub(super) async fn load_images<'a>(
             let Ok(key) = StorageKey::new(key) else {
                 continue;
             };
-            match state.storage.get_bytes(&key).await {
-                Ok(bytes) => {
-                    images.insert(media_id.clone(), bytes.to_vec());
-                }
-                Err(err) => {
-                    tracing::warn!(error = %err, %media_id, "a heatmap view is missing from storage")
-                }
+            wanted.push((media_id.clone(), key));
+        }
+    }
+    let held = state
+        .render_budget
+        .acquire(pixels.saturating_mul(crate::render_budget::EXPORT_BYTES_PER_PIXEL))
+        .await
+        .map_err(ApiError::unavailable)?;
+    let mut images = HashMap::new();
+    for (media_id, key) in wanted {
+        match state.storage.get_bytes(&key).await {
+            Ok(bytes) => {
+                images.insert(media_id, bytes.to_vec());
+            }
+            Err(err) => {
+                tracing::warn!(error = %err, %media_id, "a heatmap view is missing from storage")
             }
         }
     }
-    Ok(images)
+    Ok((images, held))
 }
 
 /// `GET /heatmaps/{id}/report.pdf`: the heatmap's report, A4 PDF.
@@ -147,14 +165,19 @@ async fn report(
         found.items = chosen;
     }
     let benchmarks = super::benchmarks::load(&state, &found).await?;
-    let images = load_images(&state, found.items.iter().filter(|i| i.status == "done")).await?;
+    let (images, held) =
+        load_images(&state, found.items.iter().filter(|i| i.status == "done")).await?;
     let mut report = Report::from_heatmap(&found, lang, db::now_ms(), &images);
+    drop(images);
     report.benchmarks = Some(benchmarks);
     let name = file_name(&found.heatmap.name);
-    let bytes = tokio::task::spawn_blocking(move || pdf::render(&report))
-        .await
-        .map_err(ApiError::internal)?
-        .map_err(ApiError::internal)?;
+    let bytes = tokio::task::spawn_blocking(move || {
+        let _held = held;
+        pdf::render(&report)
+    })
+    .await
+    .map_err(ApiError::internal)?
+    .map_err(ApiError::internal)?;
     let disposition = HeaderValue::from_str(&format!("attachment; filename=\"{name}\""))
         .map_err(ApiError::internal)?;
     Ok((

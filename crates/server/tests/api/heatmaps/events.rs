@@ -101,3 +101,32 @@ async fn an_event_stream_ends_with_its_session() {
         .end_before(tokio::time::Instant::now() + std::time::Duration::from_secs(10))
         .await;
 }
+
+/// A user holds at most REGARD_EVENT_STREAMS_PER_USER streams: of a burst, the ones past the
+/// cap are refused with 429 `rate_limited` and `Retry-After`; other users are not affected.
+#[tokio::test]
+async fn event_streams_past_the_per_user_cap_are_refused() {
+    let app = spawn_app_with(|config| config.event_streams_per_user = 3).await;
+    let user = app.new_user().await;
+    let answers = futures::future::join_all(
+        (0..8).map(|_| app.api(reqwest::Method::GET, "/events", &user).send()),
+    )
+    .await;
+    let mut open = Vec::new();
+    let mut refused = 0;
+    for response in answers {
+        let response = response.unwrap();
+        match response.status().as_u16() {
+            200 => open.push(response),
+            429 => {
+                assert!(crate::helpers::retry_after(&response) >= 1);
+                crate::helpers::assert_api_error(response, 429, "rate_limited").await;
+                refused += 1;
+            }
+            other => panic!("unexpected status {other}"),
+        }
+    }
+    assert_eq!((open.len(), refused), (3, 5));
+    let other = app.new_user().await;
+    let _theirs = app.events(&other).await;
+}
