@@ -254,6 +254,7 @@ pub async fn open_state(
         )),
         assistant: Arc::new(assistant(&config)?),
         metrics,
+        upload_reservations: Arc::default(),
         config: Arc::new(config),
     })
 }

@@ -129,6 +129,8 @@ impl Server {
         config.web_dir = dir.path().join("web");
         config.rate_limit_sign_up = 0;
         config.rate_limit_sign_in = 0;
+        config.rate_limit_uploads = 0;
+        config.storage_quota_mb = 0;
         config.fault_hold_job_ms = 0;
         let workers = config.worker_count();
         let app = Application::build(config).await.expect("server starts");

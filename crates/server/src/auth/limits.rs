@@ -1,5 +1,5 @@
 //! Per-client-IP rate limits on sign-in, sign-up and mail-sending requests, and per-user limits
-//! on assistant questions (GCRA buckets from `governor`).
+//! on assistant questions and image uploads (GCRA buckets from `governor`).
 //!
 //! In memory, per process: with several `regard serve` nodes each keeps its own buckets, which
 //! multiplies the allowance by the node count but needs no shared store. `governor` was chosen
@@ -20,6 +20,8 @@ pub struct RateLimits {
     email: Option<DefaultKeyedRateLimiter<IpAddr>>,
     /// Per user (id), not per IP: the assistant is only reached signed in.
     assistant: Option<DefaultKeyedRateLimiter<String>>,
+    /// Image uploads, per user (id).
+    uploads: Option<DefaultKeyedRateLimiter<String>>,
 }
 
 /// A limiter allowing `count` requests per `window_secs`, refilled evenly, burst `count`.
@@ -57,6 +59,7 @@ impl RateLimits {
             sign_up: limiter(config.rate_limit_sign_up, config.rate_limit_window),
             email: limiter(config.rate_limit_email, config.rate_limit_window),
             assistant: limiter(config.rate_limit_assistant, config.rate_limit_window),
+            uploads: limiter(config.rate_limit_uploads, config.rate_limit_window),
         }
     }
 
@@ -81,9 +84,14 @@ impl RateLimits {
         take(self.assistant.as_ref(), &user_id.to_owned())
     }
 
+    /// Takes one image upload from the user's allowance.
+    pub fn upload(&self, user_id: &str) -> Result<(), u64> {
+        take(self.uploads.as_ref(), &user_id.to_owned())
+    }
+
     /// Forgets clients whose buckets are full again, so memory stays bounded.
     pub fn forget_idle(&self) {
-        if let Some(limiter) = &self.assistant {
+        for limiter in [&self.assistant, &self.uploads].into_iter().flatten() {
             limiter.retain_recent();
             limiter.shrink_to_fit();
         }

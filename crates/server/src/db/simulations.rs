@@ -308,7 +308,16 @@ pub async fn create(db: &Db, new: &[NewSimulation], max_attempts: i64) -> Result
             .await
             .map_err(DbError::from_write)?;
         if let (Some(job_id), Some(token)) = (&item.job_id, &s.render_token) {
-            insert_job(&mut tx, &s.id, &s.owner_id, token, job_id, max_attempts, s.created_at).await?;
+            insert_job(
+                &mut tx,
+                &s.id,
+                &s.owner_id,
+                token,
+                job_id,
+                max_attempts,
+                s.created_at,
+            )
+            .await?;
         }
     }
     tx.commit().await?;

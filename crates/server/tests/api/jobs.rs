@@ -241,7 +241,9 @@ async fn users_take_turns_when_each_job_ends_before_the_next_claim() {
     let start = now_ms() + 1000;
     let mut order = String::new();
     for n in 0..8 {
-        let job = claim(db, "w1", start + n * 1000).await.expect("a ready job");
+        let job = claim(db, "w1", start + n * 1000)
+            .await
+            .expect("a ready job");
         order.push(owner_of(&job, &owners));
         assert!(jobs::finish(db, &job.id, "w1", "done", None).await.unwrap());
     }
