@@ -121,6 +121,11 @@ pub struct Server {
 impl Server {
     /// Starts the server on a fresh temporary data folder.
     pub async fn start() -> Server {
+        Self::start_with(|_| {}).await
+    }
+
+    /// [`Server::start`] with the configuration adjusted by `adjust` last.
+    pub async fn start_with(adjust: impl FnOnce(&mut Config)) -> Server {
         let dir = tempfile::tempdir().unwrap();
         let mut config = Config::for_data_dir(dir.path().join("data"));
         config.bind = "127.0.0.1:0".parse().unwrap();
@@ -132,6 +137,7 @@ impl Server {
         config.rate_limit_uploads = 0;
         config.storage_quota_mb = 0;
         config.fault_hold_job_ms = 0;
+        adjust(&mut config);
         let workers = config.worker_count();
         let app = Application::build(config).await.expect("server starts");
         let base = format!("http://{}", app.address());
@@ -150,10 +156,15 @@ impl Server {
 
     /// Signs up a user over HTTP and returns its access token.
     pub async fn sign_up(&self, client: &reqwest::Client) -> String {
+        self.sign_up_as(client, "bench@example.com").await
+    }
+
+    /// Signs up the user `email` over HTTP and returns its access token.
+    pub async fn sign_up_as(&self, client: &reqwest::Client, email: &str) -> String {
         let session: Value = client
             .post(format!("{}/auth/v1/signup", self.base))
             .header("apikey", "anon-key")
-            .json(&json!({"email": "bench@example.com", "password": "secret1"}))
+            .json(&json!({"email": email, "password": "secret1"}))
             .send()
             .await
             .unwrap()
