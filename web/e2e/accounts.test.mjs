@@ -19,6 +19,19 @@ describe('accounts in Chromium', () => {
   before(async () => ({ server, browser } = await startServerAndBrowser()));
   after(() => stopServerAndBrowser({ server, browser }));
 
+  it('shows the storage used against the quota on the account page', async () => {
+    const { context, page, errors } = await newPage(browser, server.url);
+    await register(page, 'storage');
+    await page.getByTestId('user-menu').click();
+    await page.getByTestId('account-link').click();
+    const section = page.getByTestId('account-storage');
+    await section.getByTestId('storage-used').waitFor();
+    assert.match(await section.getByTestId('storage-used').textContent(), /^0\sMo utilisés sur 5\sGo \(0 image\)\.$/u);
+    assert.equal(await section.getByRole('progressbar').getAttribute('value'), '0');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
   it('turns on two-step verification, then asks for the code after signing in', async () => {
     const { context, page, errors } = await newPage(browser, server.url);
     const email = await register(page, 'totp');

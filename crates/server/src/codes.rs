@@ -125,6 +125,10 @@ wire_enum! {
             "Only JPEG, PNG and WebP images are accepted";
         /// An upload over `REGARD_MEDIA_MAX_BYTES` (`details.max_bytes`).
         FileTooLarge = "file_too_large", PAYLOAD_TOO_LARGE, "The file is too large";
+        /// An upload that would take the user past `REGARD_STORAGE_QUOTA_MB`
+        /// (`details.used_bytes`, `details.limit_bytes`, `details.bytes`: the upload's size).
+        StorageQuotaExceeded = "storage_quota_exceeded", PAYLOAD_TOO_LARGE,
+            "Your storage is full: delete images you no longer need to upload more";
         /// An image over the pixel limits or the decoding budget (`details`: its size and the
         /// limit it exceeds).
         ImageTooLarge = "image_too_large", UNPROCESSABLE_ENTITY, "The image has too many pixels";

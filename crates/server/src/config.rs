@@ -424,6 +424,23 @@ pub struct Config {
     /// rate-limit window (0 = unlimited).
     #[arg(long, env = "REGARD_RATE_LIMIT_REAUTHENTICATION", default_value_t = 10)]
     pub rate_limit_reauthentication: u32,
+    /// Share the job workers fairly between users (`true`): a ready job of the user with the
+    /// fewest running jobs, then of the user served least recently, goes first. `false`: the
+    /// oldest job first, whoever it is for (one user's large batch then delays everyone).
+    #[arg(long, env = "REGARD_JOB_FAIR_QUEUE", default_value_t = true, action = clap::ArgAction::Set)]
+    pub job_fair_queue: bool,
+
+    /// Storage each user may fill, in MB of stored originals (uploads, renders and heatmap
+    /// layers; previews and thumbnails are not counted). An upload that would pass it is
+    /// refused with 413 `storage_quota_exceeded`. 0 = no quota.
+    #[arg(long, env = "REGARD_STORAGE_QUOTA_MB", default_value_t = 5000)]
+    pub storage_quota_mb: u64,
+
+    /// Image uploads (`POST /api/v1/media`) allowed per user per rate-limit window
+    /// (`REGARD_RATE_LIMIT_WINDOW`); beyond it 429 `rate_limited` with `Retry-After`.
+    /// 0 = unlimited.
+    #[arg(long, env = "REGARD_RATE_LIMIT_UPLOADS", default_value_t = 120)]
+    pub rate_limit_uploads: u32,
 
     /// Log format (`text` or `json`); the level comes from `RUST_LOG` (default `info`).
     #[arg(long, env = "REGARD_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]

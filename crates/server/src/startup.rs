@@ -278,6 +278,7 @@ pub async fn open_state(
         render_budget: crate::render_budget::RenderBudget::from_config(&config),
         assistant: Arc::new(assistant(&config)?),
         metrics,
+        upload_reservations: Arc::default(),
         config: Arc::new(config),
     })
 }

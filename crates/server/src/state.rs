@@ -56,6 +56,8 @@ pub struct AppState {
     pub assistant: Arc<crate::assistant::Assistant>,
     /// This process's Prometheus series (`GET /metrics`).
     pub metrics: crate::metrics::Metrics,
+    /// The sizes of uploads in progress, by user, held against the storage quota.
+    pub upload_reservations: Arc<crate::media::quota::Reservations>,
 }
 
 impl AppState {

@@ -119,7 +119,9 @@ export interface paths {
         /**
          * `GET /files/{media_id}/{variant}?exp=&sig=`: one variant's bytes, for `<img>` tags. The
          *     signature is the authorisation (no bearer token). Cached privately for as long as the URL
-         *     stays valid; the ETag is the content hash, so revalidation is a 304.
+         *     stays valid; the ETag is the content hash, so revalidation is a 304. A share's URL
+         *     (`&share=`) answers 404 `not_found` once the link is revoked and 410 `share_expired` once
+         *     it has expired.
          */
         get: operations["media_file"];
         put?: never;
@@ -443,6 +445,9 @@ export interface paths {
          *     size limit), ingests it on the blocking pool (at most `REGARD_MEDIA_INGEST_CONCURRENCY` at
          *     once, within `REGARD_MEDIA_DECODE_BUDGET` of memory), stores its objects and records the
          *     row. A refused upload leaves nothing behind: validation happens before anything is written.
+         *     Each user has `REGARD_RATE_LIMIT_UPLOADS` uploads per window (429 `rate_limited`) and
+         *     `REGARD_STORAGE_QUOTA_MB` of storage (413 `storage_quota_exceeded`, checked before anything
+         *     is stored; see [`crate::media::quota`]).
          */
         post: operations["media_upload"];
         delete?: never;
@@ -515,7 +520,9 @@ export interface paths {
         };
         /**
          * `GET /shared/{token}` (no account) → `{heatmap, expires_at}`: the heatmap JSON with its
-         *     items, as its owner sees it. 404 `not_found` for a token that is not (or no longer) a link;
+         *     items, as its owner sees it less what a visitor does not need: no file names
+         *     (`original_name` is null), no GPS position, previews instead of originals, and image URLs
+         *     that last a few minutes and end with the link. 404 `not_found` for a token that is not (or no longer) a link;
          *     410 `share_expired` once it has expired.
          */
         get: operations["deliverables_open"];
@@ -626,6 +633,26 @@ export interface paths {
          *     409 `already_rendering` while queued or rendering.
          */
         post: operations["simulations_render"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * `GET /usage`: the storage the user fills and their quota (uploads past it get 413
+         *     `storage_quota_exceeded`).
+         */
+        get: operations["media_usage"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -849,7 +876,7 @@ export interface components {
          * @description The `code` of an `/api/v1` error answer (`{code, message, details}`).
          * @enum {string}
          */
-        ErrorCode: "not_found" | "method_not_allowed" | "unauthorized" | "insufficient_aal" | "validation_failed" | "invalid_json" | "invalid_query" | "invalid_multipart" | "payload_too_large" | "unsupported_media_type" | "file_too_large" | "image_too_large" | "invalid_image" | "upload_failed" | "media_in_use" | "invalid_signature" | "url_expired" | "range_not_satisfiable" | "already_rendering" | "not_rendered" | "not_done" | "not_failed" | "too_many_aois" | "share_expired" | "rate_limited" | "unavailable" | "internal";
+        ErrorCode: "not_found" | "method_not_allowed" | "unauthorized" | "insufficient_aal" | "validation_failed" | "invalid_json" | "invalid_query" | "invalid_multipart" | "payload_too_large" | "unsupported_media_type" | "file_too_large" | "storage_quota_exceeded" | "image_too_large" | "invalid_image" | "upload_failed" | "media_in_use" | "invalid_signature" | "url_expired" | "range_not_satisfiable" | "already_rendering" | "not_rendered" | "not_done" | "not_failed" | "too_many_aois" | "share_expired" | "rate_limited" | "unavailable" | "internal";
         /** @description A value of a filter and how many creatives have it. */
         Facet: {
             /** Format: int64 */
@@ -1237,7 +1264,10 @@ export interface components {
         MediaKind: "upload" | "render" | "heatmap";
         /** @description Signed links to the three variants of an image, valid until `urls_expire_at`. */
         MediaUrls: {
-            /** @description The file as uploaded (metadata removed, upright). */
+            /**
+             * @description The file as uploaded (metadata removed, upright). In a share link's answer
+             *     (`GET /shared/{token}`), the preview: a share never gives an original.
+             */
             original: string;
             /** @description At most 2048 pixels on its longer side. */
             preview: string;
@@ -1702,6 +1732,25 @@ export interface components {
              */
             file: string;
         };
+        /** @description What a user stores, against their quota. */
+        Usage: {
+            /**
+             * Format: int64
+             * @description `REGARD_STORAGE_QUOTA_MB` in bytes; `null` when there is no quota.
+             */
+            limit_bytes: number | null;
+            /**
+             * Format: int64
+             * @description How many images that is.
+             */
+            media_count: number;
+            /**
+             * Format: int64
+             * @description The sizes of the user's stored originals (uploads, renders, heatmap layers), in bytes;
+             *     previews and thumbnails are not counted.
+             */
+            used_bytes: number;
+        };
     };
     responses: {
         /** @description An error: the status and `code` come from `ErrorCode`; `validation_failed` lists the fields in `details.fields` */
@@ -1932,8 +1981,13 @@ export interface operations {
                 exp?: string;
                 /** @description HMAC-SHA256 of the media id, the variant and `exp`, base64url. */
                 sig?: string;
-                /** @description `1`: answer `Content-Disposition: attachment` with the media's file name. */
+                /**
+                 * @description `1`: answer `Content-Disposition: attachment` with the media's file name (not for a
+                 *     share's URL).
+                 */
                 download?: string;
+                /** @description The share link a share-scoped URL was signed for: served only while that link lasts. */
+                share?: string;
             };
             header?: never;
             path: {
@@ -2925,6 +2979,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Simulation"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    media_usage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user's storage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Usage"];
                 };
             };
             default: components["responses"]["Error"];

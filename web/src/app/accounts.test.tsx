@@ -230,6 +230,25 @@ describe('the user menu and the account page', () => {
     expect(section).toHaveTextContent('ada@gmail.com');
   });
 
+  it('shows the storage used against the quota, and without a quota', async () => {
+    mockApi(({ path }) => (path === '/usage' ? { body: { used_bytes: 1_234_000_000, limit_bytes: 5_000_000_000, media_count: 42 } } : undefined));
+    renderApp('/account');
+    const section = await screen.findByTestId('account-storage');
+    expect(await within(section).findByTestId('storage-used')).toHaveTextContent(/1,2\s?Go utilisés sur 5\s?Go \(42 images\)/);
+    expect(within(section).getByRole('progressbar', { name: 'Stockage utilisé : 25 %' })).toHaveValue(25);
+  });
+
+  it('says when the server sets no storage limit', async () => {
+    mockApi(({ path }) => (path === '/usage' ? { body: { used_bytes: 800_000, limit_bytes: null, media_count: 1 } } : undefined));
+    await i18n.changeLanguage('en');
+    renderApp('/account');
+    const section = await screen.findByTestId('account-storage');
+    expect(await within(section).findByTestId('storage-used')).toHaveTextContent('0.8 MB used (1 image).');
+    expect(section).toHaveTextContent('This server sets no storage limit.');
+    expect(within(section).queryByRole('progressbar')).not.toBeInTheDocument();
+    await i18n.changeLanguage('fr');
+  });
+
   it('changes the e-mail: asks to check the new inbox', async () => {
     const { user } = renderApp('/account');
     const section = await screen.findByTestId('account-email');

@@ -134,6 +134,8 @@ impl Server {
         config.web_dir = dir.path().join("web");
         config.rate_limit_sign_up = 0;
         config.rate_limit_sign_in = 0;
+        config.rate_limit_uploads = 0;
+        config.storage_quota_mb = 0;
         config.fault_hold_job_ms = 0;
         adjust(&mut config);
         let workers = config.worker_count();
@@ -154,10 +156,15 @@ impl Server {
 
     /// Signs up a user over HTTP and returns its access token.
     pub async fn sign_up(&self, client: &reqwest::Client) -> String {
+        self.sign_up_as(client, "bench@example.com").await
+    }
+
+    /// Signs up the user `email` over HTTP and returns its access token.
+    pub async fn sign_up_as(&self, client: &reqwest::Client, email: &str) -> String {
         let session: Value = client
             .post(format!("{}/auth/v1/signup", self.base))
             .header("apikey", "anon-key")
-            .json(&json!({"email": "bench@example.com", "password": "secret1"}))
+            .json(&json!({"email": email, "password": "secret1"}))
             .send()
             .await
             .unwrap()

@@ -1,6 +1,6 @@
 //! Per-client-IP rate limits on sign-in, sign-up and mail-sending requests, per-user limits
-//! on assistant questions and reauthentication nonces, and SMS limits per number, per client
-//! IP and in all (GCRA buckets from `governor`).
+//! on assistant questions, image uploads and reauthentication nonces, and SMS limits per
+//! number, per client IP and in all (GCRA buckets from `governor`).
 //!
 //! In memory, per process: with several `regard serve` nodes each keeps its own buckets, which
 //! multiplies the allowance by the node count but needs no shared store. `governor` was chosen
@@ -44,6 +44,8 @@ fn wait_secs(not_until: &governor::NotUntil<governor::clock::QuantaInstant>) -> 
     use governor::clock::{Clock, DefaultClock};
     let wait = not_until.wait_time_from(DefaultClock::default().now());
     (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1)
+    /// Image uploads, per user (id).
+    uploads: Option<DefaultKeyedRateLimiter<String>>,
 }
 
 /// A limiter allowing `count` requests per `window_secs`, refilled evenly, burst `count`.
@@ -80,6 +82,7 @@ impl RateLimits {
             sms_per_ip: limiter(config.rate_limit_sms_per_ip, SMS_WINDOW_SECS),
             sms_sent: quota(config.rate_limit_sms_sent, SMS_WINDOW_SECS).map(RateLimiter::direct),
             reauthentication: limiter(config.rate_limit_reauthentication, config.rate_limit_window),
+            uploads: limiter(config.rate_limit_uploads, config.rate_limit_window),
         }
     }
 
@@ -121,12 +124,18 @@ impl RateLimits {
         take(self.reauthentication.as_ref(), &user_id.to_owned())
     }
 
+    /// Takes one image upload from the user's allowance.
+    pub fn upload(&self, user_id: &str) -> Result<(), u64> {
+        take(self.uploads.as_ref(), &user_id.to_owned())
+    }
+
     /// Forgets clients whose buckets are full again, so memory stays bounded.
     pub fn forget_idle(&self) {
         for limiter in [
             &self.assistant,
             &self.sms_per_number,
             &self.reauthentication,
+            &self.uploads,
         ]
         .into_iter()
         .flatten()

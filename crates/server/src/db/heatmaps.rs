@@ -234,6 +234,7 @@ pub async fn create(
             &mut tx,
             &NewJob {
                 id: &item.job_id,
+                owner_id: &heatmap.owner_id,
                 kind: ITEM_JOB,
                 subject_id: &item.id,
                 payload: &payload,
@@ -719,6 +720,7 @@ pub async fn retry_item(
                     &mut tx,
                     &NewJob {
                         id: job_id,
+                        owner_id,
                         kind: ITEM_JOB,
                         subject_id: item_id,
                         payload: &payload,

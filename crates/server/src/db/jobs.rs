@@ -4,6 +4,13 @@
 //! the same statement without the locking clause on SQLite, whose single writer makes it
 //! atomic. Every later write is guarded by `lease_owner`, so a worker whose lease expired (and
 //! whose job another worker took) cannot overwrite the newer attempt's outcome.
+//!
+//! The claim is fair between users ([`ClaimOrder::Fair`], issue 26): among the ready jobs it
+//! takes one of the user with the fewest jobs running now, then of the user served least
+//! recently (the latest `claimed_at` of their jobs), and only then the oldest. One user's
+//! 50-render batch therefore takes turns with another user's single heatmap instead of
+//! holding it back until the batch is done. The order is worked out inside the same statement,
+//! so the claim stays one atomic `UPDATE` on both databases.
 
 use sqlx::Row;
 use sqlx::any::AnyRow;
@@ -14,6 +21,9 @@ use super::{Backend, Db, DbError};
 #[derive(Debug, Clone)]
 pub struct NewJob<'a> {
     pub id: &'a str,
+    /// The user the job works for (the owner of its subject): the fair claim shares the
+    /// workers between users.
+    pub owner_id: &'a str,
     /// Which handler runs it (e.g. `heatmap_item`).
     pub kind: &'a str,
     /// The row it works on.
@@ -52,7 +62,8 @@ pub async fn insert(conn: &mut sqlx::AnyConnection, job: &NewJob<'_>) -> Result<
     let now = super::now_ms();
     sqlx::query(
         "INSERT INTO jobs (id, kind, subject_id, payload, status, attempts, max_attempts, \
-         run_after, created_at, updated_at) VALUES ($1, $2, $3, $4, 'queued', 0, $5, $6, $7, $7)",
+         run_after, created_at, updated_at, owner_id) \
+         VALUES ($1, $2, $3, $4, 'queued', 0, $5, $6, $7, $7, $8)",
     )
     .bind(job.id)
     .bind(job.kind)
@@ -61,6 +72,7 @@ pub async fn insert(conn: &mut sqlx::AnyConnection, job: &NewJob<'_>) -> Result<
     .bind(job.max_attempts)
     .bind(job.run_after)
     .bind(now)
+    .bind(job.owner_id)
     .execute(conn)
     .await?;
     Ok(())
@@ -77,24 +89,60 @@ fn claimed(row: &AnyRow) -> Result<ClaimedJob, sqlx::Error> {
     })
 }
 
-/// Claims the oldest ready job for `owner` until `now + lease_ms`: a queued job that is due, or
-/// a running one whose lease expired (its worker died or stalled). `None` when nothing is ready.
+/// In which order ready jobs are claimed (`REGARD_JOB_FAIR_QUEUE`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClaimOrder {
+    /// The user with the fewest running jobs first, then the user served least recently, then
+    /// the oldest job: users take turns.
+    Fair,
+    /// The oldest job first, whoever it is for (the order before issue 26; for comparisons).
+    Fifo,
+}
+
+/// Claims a ready job for `owner` (a worker) until `now + lease_ms`, in the fair order (see
+/// [`claim_ordered`]).
 pub async fn claim(
     db: &Db,
     owner: &str,
     now: i64,
     lease_ms: i64,
 ) -> Result<Option<ClaimedJob>, DbError> {
+    claim_ordered(db, owner, now, lease_ms, ClaimOrder::Fair).await
+}
+
+/// Claims a ready job for `owner` (a worker) until `now + lease_ms`: a queued job that is due,
+/// or a running one whose lease expired (its worker died or stalled), chosen in `order`.
+/// `None` when nothing is ready.
+pub async fn claim_ordered(
+    db: &Db,
+    owner: &str,
+    now: i64,
+    lease_ms: i64,
+    order: ClaimOrder,
+) -> Result<Option<ClaimedJob>, DbError> {
     let lock = match db.backend() {
         Backend::Postgres => " FOR UPDATE SKIP LOCKED",
         Backend::Sqlite => "",
     };
+    // Per candidate, two index look-ups (jobs_owner_status_idx, jobs_owner_claimed_idx): the
+    // user's live leases and their latest claim. A job without an owner (its subject was gone
+    // before owners were recorded) counts as nobody's and goes first, to fail at once.
+    let order = match order {
+        ClaimOrder::Fair => {
+            "(SELECT COUNT(*) FROM jobs r WHERE r.owner_id = j.owner_id AND r.status = 'running' \
+               AND r.lease_until >= $3), \
+             COALESCE((SELECT MAX(c.claimed_at) FROM jobs c WHERE c.owner_id = j.owner_id), -1), \
+             j.run_after, j.id"
+        }
+        ClaimOrder::Fifo => "j.run_after, j.id",
+    };
     let sql = format!(
         "UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_owner = $1, \
-         lease_until = $2, updated_at = $3 \
-         WHERE id = (SELECT id FROM jobs \
-           WHERE (status = 'queued' AND run_after <= $3) OR (status = 'running' AND lease_until < $3) \
-           ORDER BY run_after, id LIMIT 1{lock}) \
+         lease_until = $2, claimed_at = $3, updated_at = $3 \
+         WHERE id = (SELECT j.id FROM jobs j \
+           WHERE (j.status = 'queued' AND j.run_after <= $3) \
+              OR (j.status = 'running' AND j.lease_until < $3) \
+           ORDER BY {order} LIMIT 1{lock}) \
          RETURNING id, kind, subject_id, payload, attempts, max_attempts"
     );
     let row = sqlx::query(&sql)

@@ -157,6 +157,18 @@ pub async fn all_owned(db: &Db, owner_id: &str) -> Result<Vec<MediaRow>, DbError
     Ok(media)
 }
 
+/// What `owner_id` stores: the sum of the `bytes` of their media rows, and how many rows.
+pub async fn usage(db: &Db, owner_id: &str) -> Result<(i64, i64), DbError> {
+    let row = sqlx::query(
+        "SELECT CAST(COALESCE(SUM(bytes), 0) AS BIGINT) AS used, COUNT(*) AS n \
+         FROM media WHERE owner_id = $1",
+    )
+    .bind(owner_id)
+    .fetch_one(db.pool())
+    .await?;
+    Ok((row.try_get("used")?, row.try_get("n")?))
+}
+
 /// The media row with this id if `owner_id` owns it.
 pub async fn find_owned(db: &Db, owner_id: &str, id: &str) -> Result<Option<MediaRow>, DbError> {
     Ok(find(db, id).await?.filter(|m| m.owner_id == owner_id))

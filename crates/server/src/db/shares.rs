@@ -73,6 +73,17 @@ pub async fn find_by_hash(db: &Db, token_hash: &str) -> Result<Option<ShareRow>,
     Ok(row.as_ref().map(from_row).transpose()?)
 }
 
+/// The link with this id, if any (expired or not: the caller decides).
+pub async fn find(db: &Db, id: &str) -> Result<Option<ShareRow>, DbError> {
+    let row = sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM heatmap_shares WHERE id = $1"
+    ))
+    .bind(id)
+    .fetch_optional(db.pool())
+    .await?;
+    Ok(row.as_ref().map(from_row).transpose()?)
+}
+
 /// Revokes an owned link of that heatmap; whether there was one.
 pub async fn delete(db: &Db, owner_id: &str, heatmap_id: &str, id: &str) -> Result<bool, DbError> {
     let done = sqlx::query(

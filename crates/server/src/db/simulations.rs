@@ -248,6 +248,7 @@ pub struct NewSimulation {
 async fn insert_job(
     conn: &mut sqlx::AnyConnection,
     sim_id: &str,
+    owner_id: &str,
     token: &str,
     job_id: &str,
     max_attempts: i64,
@@ -258,6 +259,7 @@ async fn insert_job(
         conn,
         &NewJob {
             id: job_id,
+            owner_id,
             kind: RENDER_JOB,
             subject_id: sim_id,
             payload: &payload,
@@ -306,7 +308,16 @@ pub async fn create(db: &Db, new: &[NewSimulation], max_attempts: i64) -> Result
             .await
             .map_err(DbError::from_write)?;
         if let (Some(job_id), Some(token)) = (&item.job_id, &s.render_token) {
-            insert_job(&mut tx, &s.id, token, job_id, max_attempts, s.created_at).await?;
+            insert_job(
+                &mut tx,
+                &s.id,
+                &s.owner_id,
+                token,
+                job_id,
+                max_attempts,
+                s.created_at,
+            )
+            .await?;
         }
     }
     tx.commit().await?;
@@ -422,6 +433,7 @@ pub async fn update(
             insert_job(
                 &mut tx,
                 &sim.id,
+                &sim.owner_id,
                 token,
                 job_id,
                 max_attempts,
@@ -484,7 +496,7 @@ pub async fn queue_render(
         });
     }
     jobs::delete_for_subject(&mut tx, id).await?;
-    insert_job(&mut tx, id, token, job_id, max_attempts, now).await?;
+    insert_job(&mut tx, id, owner_id, token, job_id, max_attempts, now).await?;
     tx.commit().await?;
     Ok(Render::Queued)
 }

@@ -142,7 +142,7 @@ pub async fn run_ready(ctx: &Context) -> usize {
     let mut count = 0;
     loop {
         let lease_ms = settings.lease.as_millis() as i64;
-        match jobs::claim(&ctx.db, &owner, db::now_ms(), lease_ms).await {
+        match jobs::claim_ordered(&ctx.db, &owner, db::now_ms(), lease_ms, claim_order(ctx)).await {
             Ok(Some(job)) => {
                 execute(ctx, &owner, job, &settings).await;
                 count += 1;
@@ -153,6 +153,15 @@ pub async fn run_ready(ctx: &Context) -> usize {
                 return count;
             }
         }
+    }
+}
+
+/// The claim order `REGARD_JOB_FAIR_QUEUE` asks for.
+fn claim_order(ctx: &Context) -> jobs::ClaimOrder {
+    if ctx.config.job_fair_queue {
+        jobs::ClaimOrder::Fair
+    } else {
+        jobs::ClaimOrder::Fifo
     }
 }
 
@@ -218,7 +227,7 @@ async fn worker(ctx: Context, name: String, settings: Settings, mut stop: watch:
         tokio::pin!(notified);
         notified.as_mut().enable();
         let lease_ms = settings.lease.as_millis() as i64;
-        match jobs::claim(&ctx.db, &name, db::now_ms(), lease_ms).await {
+        match jobs::claim_ordered(&ctx.db, &name, db::now_ms(), lease_ms, claim_order(&ctx)).await {
             Ok(Some(job)) => {
                 execute(&ctx, &name, job, &settings).await;
                 continue;

@@ -20,6 +20,7 @@ mod error;
 mod exif_gps;
 mod jpeg;
 mod orient;
+pub mod quota;
 mod shrink;
 mod store;
 mod strip;

@@ -57,6 +57,7 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Config)) -> TestApp {
     config.database_url = None;
     config.rate_limit_sign_in = 0;
     config.rate_limit_sign_up = 0;
+    config.rate_limit_uploads = 0;
     config.trust_proxy = false;
     config.cors_origins = Vec::new();
     config.redirect_allow_list = Vec::new();

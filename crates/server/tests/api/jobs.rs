@@ -177,3 +177,96 @@ async fn concurrent_claims_never_share_a_job() {
         assert!(owner.is_some_and(|o| o.starts_with('w')));
     }
 }
+
+/// The item ids of a new heatmap of `count` images of `user` (one queued job each).
+async fn heatmap_jobs(app: &TestApp, user: &crate::helpers::User, count: u32) -> Vec<String> {
+    let mut media = Vec::new();
+    for n in 0..count {
+        media.push(app.upload_ok(user, "a.png", png(40 + n, 30)).await);
+    }
+    let heatmap = app
+        .heatmap(user, "Fair", &media.iter().collect::<Vec<_>>())
+        .await;
+    heatmap["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item["id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Whose job (a letter) each claimed subject is.
+fn owner_of(job: &ClaimedJob, owners: &[(char, &[String])]) -> char {
+    owners
+        .iter()
+        .find(|(_, items)| items.contains(&job.subject_id))
+        .map(|(name, _)| *name)
+        .expect("a known subject")
+}
+
+#[tokio::test]
+async fn another_users_job_is_claimed_next_while_a_large_batch_runs() {
+    let app = spawn_app_with(|config| config.no_worker = true).await;
+    let db = &app.state.db;
+    let (a, b) = (app.new_user().await, app.new_user().await);
+    let batch = heatmap_jobs(&app, &a, 12).await;
+    let single = heatmap_jobs(&app, &b, 1).await;
+    let owners: [(char, &[String]); 2] = [('A', &batch), ('B', &single)];
+    let now = now_ms() + 1000;
+    // Two workers take jobs and keep them running: the second claim is already B's, though
+    // A's twelve jobs were all queued first (first in, first out would give it the 13th).
+    let mut order = String::new();
+    for n in 0..3 {
+        let job = claim(db, &format!("w{n}"), now).await.expect("a ready job");
+        order.push(owner_of(&job, &owners));
+    }
+    assert_eq!(order, "ABA");
+}
+
+#[tokio::test]
+async fn users_take_turns_when_each_job_ends_before_the_next_claim() {
+    let app = spawn_app_with(|config| config.no_worker = true).await;
+    let db = &app.state.db;
+    let (a, b, c) = (
+        app.new_user().await,
+        app.new_user().await,
+        app.new_user().await,
+    );
+    let a_items = heatmap_jobs(&app, &a, 5).await;
+    let b_items = heatmap_jobs(&app, &b, 2).await;
+    let c_items = heatmap_jobs(&app, &c, 1).await;
+    let owners: [(char, &[String]); 3] = [('A', &a_items), ('B', &b_items), ('C', &c_items)];
+    // One worker: each job is done before the next claim. The user served least recently goes
+    // first: round-robin over the users that have work, and A alone once the others are done.
+    let start = now_ms() + 1000;
+    let mut order = String::new();
+    for n in 0..8 {
+        let job = claim(db, "w1", start + n * 1000)
+            .await
+            .expect("a ready job");
+        order.push(owner_of(&job, &owners));
+        assert!(jobs::finish(db, &job.id, "w1", "done", None).await.unwrap());
+    }
+    assert_eq!(order, "ABCABAAA");
+    assert_eq!(claim(db, "w1", start + 9000).await, None);
+}
+
+#[tokio::test]
+async fn the_fifo_order_stays_available_for_comparisons() {
+    let app = spawn_app_with(|config| config.no_worker = true).await;
+    let db = &app.state.db;
+    let (a, b) = (app.new_user().await, app.new_user().await);
+    let batch = heatmap_jobs(&app, &a, 3).await;
+    let single = heatmap_jobs(&app, &b, 1).await;
+    let owners: [(char, &[String]); 2] = [('A', &batch), ('B', &single)];
+    let now = now_ms() + 1000;
+    let mut order = String::new();
+    for n in 0..4 {
+        let job = jobs::claim_ordered(db, &format!("w{n}"), now, LEASE, jobs::ClaimOrder::Fifo)
+            .await
+            .unwrap()
+            .expect("a ready job");
+        order.push(owner_of(&job, &owners));
+    }
+    assert_eq!(order, "AAAB");
+}

@@ -189,6 +189,7 @@ async fn answers_conform_to_the_document() {
         None,
     )
     .await;
+    c.call(Method::GET, "/usage", "/usage", None).await;
 
     let creative = c
         .call(

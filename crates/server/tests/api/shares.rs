@@ -4,7 +4,7 @@
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::fixtures::png;
+use crate::fixtures::{jpeg_with_gps, png};
 use crate::helpers::{TestApp, User, assert_api_error, assert_fields, spawn_app_with};
 
 async fn heatmap(app: &TestApp, user: &User, name: &str) -> Value {
@@ -234,4 +234,130 @@ async fn only_the_owner_shares_and_the_life_of_a_link_is_bounded() {
     )
     .await;
     assert_eq!(open(&app, str_of(&link, "token")).await.status(), 200);
+}
+
+/// Every signed file URL in an answer.
+fn file_urls(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::String(text) if text.starts_with("/api/v1/files/") => out.push(text.clone()),
+        Value::Array(items) => items.iter().for_each(|v| file_urls(v, out)),
+        Value::Object(map) => map.values().for_each(|v| file_urls(v, out)),
+        _ => {}
+    }
+}
+
+async fn get_file(app: &TestApp, url: &str) -> reqwest::Response {
+    app.client
+        .get(format!("{}{url}", app.address))
+        .send()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_share_gives_no_file_name_gps_or_original_and_its_image_urls_end_with_it() {
+    let app = spawn_app_with(|config| config.no_worker = true).await;
+    let user = app.new_user().await;
+    let photo = app
+        .upload_ok(&user, "IMG_home_address.jpg", jpeg_with_gps(2400, 1800))
+        .await;
+    assert!(photo["gps"].is_object(), "the owner sees the position");
+    let shared = app.heatmap(&user, "Campagne", &[&photo]).await;
+    app.drain_jobs().await;
+    let link: Value = share(&app, &user, &shared, json!({}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let body: Value = open(&app, str_of(&link, "token"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let item = &body["heatmap"]["items"][0];
+    assert_eq!(item["status"], "done", "{item}");
+    let text = body.to_string();
+    assert!(!text.contains("IMG_home_address"), "a file name: {text}");
+    assert_eq!(item["source"]["original_name"], Value::Null);
+    assert_eq!(item["source"]["gps"], Value::Null);
+
+    // Every image is share-scoped, lives a few minutes, and none is the original.
+    let mut urls = Vec::new();
+    file_urls(&body, &mut urls);
+    assert!(
+        urls.len() >= 7,
+        "source, thumbnail and result URLs: {urls:?}"
+    );
+    let now = regard::db::now_ms() / 1000;
+    for url in &urls {
+        assert!(
+            url.contains(&format!("&share={}&", str_of(&link, "id"))),
+            "{url}"
+        );
+        let exp: i64 = url
+            .split("exp=")
+            .nth(1)
+            .unwrap()
+            .split('&')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(exp <= now + 300, "{url} lives {} s", exp - now);
+        assert!(
+            !url.starts_with(&format!("/api/v1/files/{}/original", str_of(&photo, "id"))),
+            "the original: {url}"
+        );
+    }
+    let shown = get_file(&app, str_of(&item["source"]["urls"], "original")).await;
+    assert_eq!(shown.status(), 200);
+    let shown = image::load_from_memory(&shown.bytes().await.unwrap()).unwrap();
+    assert!(
+        shown.width() <= 2048,
+        "display size, not 2400: {}",
+        shown.width()
+    );
+    // The download switch gives no file name through a share.
+    let download = get_file(&app, &format!("{}&download=1", urls[0])).await;
+    assert_eq!(download.headers()["content-disposition"], "inline");
+
+    // A URL of one share is no URL of another, nor an owner's URL.
+    let forged = urls[0].replace(str_of(&link, "id"), &uuid::Uuid::new_v4().to_string());
+    assert_api_error(get_file(&app, &forged).await, 403, "invalid_signature").await;
+
+    // Revoked: every image URL it gave stops at once.
+    let revoke = format!(
+        "/heatmaps/{}/shares/{}",
+        str_of(&shared, "id"),
+        str_of(&link, "id")
+    );
+    assert_eq!(
+        app.api_send(Method::DELETE, &revoke, &user).await.status(),
+        204
+    );
+    for url in &urls {
+        assert_api_error(get_file(&app, url).await, 404, "not_found").await;
+    }
+
+    // Expired: the same.
+    let link: Value = share(&app, &user, &shared, json!({}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let body: Value = open(&app, str_of(&link, "token"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let thumbnail = str_of(&body["heatmap"]["items"][0]["source"]["urls"], "thumbnail").to_owned();
+    assert_eq!(get_file(&app, &thumbnail).await.status(), 200);
+    regard::db::shares::set_expires_at(
+        &app.state.db,
+        str_of(&link, "id"),
+        regard::db::now_ms() - 1,
+    )
+    .await
+    .unwrap();
+    assert_api_error(get_file(&app, &thumbnail).await, 410, "share_expired").await;
 }

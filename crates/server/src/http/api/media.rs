@@ -1,4 +1,5 @@
 //! Media: `POST /media` (multipart upload → ingest → storage → row), `GET`/`DELETE /media/{id}`,
+//! `GET /usage` (the storage a user fills, against `REGARD_STORAGE_QUOTA_MB`),
 //! and `GET /files/{media_id}/{variant}`, the signed URLs that `<img>` tags load without a
 //! bearer token. Also the JSON shape of a media row, shared by creatives and locations, and
 //! [`release`], which deletes a media row and its objects once nothing references them.
@@ -20,7 +21,7 @@ use super::input::{ApiUser, parse_id, rfc3339};
 use super::signing::{SignatureError, UrlSigner};
 use crate::codes::{ErrorCode, FieldCode};
 use crate::db::{self, media::MediaRow};
-use crate::media::{self as ingest, MediaError, MediaLimits, VariantKind};
+use crate::media::{self as ingest, MediaError, MediaLimits, VariantKind, quota};
 use crate::state::AppState;
 use crate::storage::StorageKey;
 
@@ -33,6 +34,7 @@ pub fn router(body_limit: usize) -> OpenApiRouter<AppState> {
         .routes(routes!(upload))
         .routes(routes!(get_one, delete_one))
         .routes(routes!(file))
+        .routes(routes!(usage))
         .layer(DefaultBodyLimit::max(body_limit))
 }
 
@@ -73,7 +75,8 @@ pub struct Gps {
 /// Signed links to the three variants of an image, valid until `urls_expire_at`.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct MediaUrls {
-    /// The file as uploaded (metadata removed, upright).
+    /// The file as uploaded (metadata removed, upright). In a share link's answer
+    /// (`GET /shared/{token}`), the preview: a share never gives an original.
     pub original: String,
     /// At most 2048 pixels on its longer side.
     pub preview: String,
@@ -187,6 +190,9 @@ struct UploadForm {
 /// size limit), ingests it on the blocking pool (at most `REGARD_MEDIA_INGEST_CONCURRENCY` at
 /// once, within `REGARD_MEDIA_DECODE_BUDGET` of memory), stores its objects and records the
 /// row. A refused upload leaves nothing behind: validation happens before anything is written.
+/// Each user has `REGARD_RATE_LIMIT_UPLOADS` uploads per window (429 `rate_limited`) and
+/// `REGARD_STORAGE_QUOTA_MB` of storage (413 `storage_quota_exceeded`, checked before anything
+/// is stored; see [`crate::media::quota`]).
 #[utoipa::path(
     post,
     path = "/media",
@@ -199,6 +205,13 @@ async fn upload(
     user: ApiUser,
     multipart: Result<Multipart, MultipartRejection>,
 ) -> Result<(StatusCode, Json<Media>), ApiError> {
+    state
+        .limits
+        .upload(user.id())
+        .map_err(|wait| ApiError::new(ErrorCode::RateLimited).retry_after(wait))?;
+    let quota = state.config.storage_quota_mb.saturating_mul(quota::MB);
+    // A user already at the quota is refused before the body is read.
+    reserve(&state, user.id(), 0, quota).await?;
     let mut multipart = multipart.map_err(|_| invalid_multipart())?;
     let limits = state.config.media_limits();
     let mut upload = None;
@@ -228,6 +241,9 @@ async fn upload(
     let Some((original_name, data)) = upload else {
         return Err(ApiError::field("file", FieldCode::Required));
     };
+    // Held until the row is written (or the upload failed): uploads of this user running at
+    // once count each other.
+    let _reserved = reserve(&state, user.id(), data.len(), quota).await?;
 
     let gate = ingest::IngestGate {
         slots: state.ingest_slots.clone(),
@@ -248,6 +264,57 @@ async fn upload(
         StatusCode::CREATED,
         Json(media_body(&state.signer, &row, now_secs())),
     ))
+}
+
+/// Reserves `bytes` of the user's storage quota (`limit`, 0 = none) for an upload, or the
+/// 413 `storage_quota_exceeded` answer.
+async fn reserve(
+    state: &AppState,
+    user_id: &str,
+    bytes: u64,
+    limit: u64,
+) -> Result<quota::Reserved, ApiError> {
+    state
+        .upload_reservations
+        .reserve(&state.db, user_id, bytes, limit)
+        .await?
+        .map_err(|exceeded| {
+            ApiError::new(ErrorCode::StorageQuotaExceeded).with_details(serde_json::json!({
+                "used_bytes": exceeded.used_bytes,
+                "limit_bytes": exceeded.limit_bytes,
+                "bytes": bytes,
+            }))
+        })
+}
+
+/// What a user stores, against their quota.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Usage {
+    /// The sizes of the user's stored originals (uploads, renders, heatmap layers), in bytes;
+    /// previews and thumbnails are not counted.
+    pub used_bytes: u64,
+    /// `REGARD_STORAGE_QUOTA_MB` in bytes; `null` when there is no quota.
+    pub limit_bytes: Option<u64>,
+    /// How many images that is.
+    pub media_count: u64,
+}
+
+/// `GET /usage`: the storage the user fills and their quota (uploads past it get 413
+/// `storage_quota_exceeded`).
+#[utoipa::path(
+    get,
+    path = "/usage",
+    tag = "media",
+    responses((status = 200, description = "The user's storage", body = Usage))
+)]
+async fn usage(State(state): State<AppState>, user: ApiUser) -> Result<Json<Usage>, ApiError> {
+    let (used_bytes, media_count) = quota::usage(&state.db, user.id()).await?;
+    let limit = state.config.storage_quota_mb.saturating_mul(quota::MB);
+    Ok(Json(Usage {
+        used_bytes,
+        limit_bytes: (limit > 0).then_some(limit),
+        media_count,
+    }))
 }
 
 /// `GET /media/{id}`.
@@ -313,8 +380,11 @@ struct Signed {
     exp: Option<String>,
     /// HMAC-SHA256 of the media id, the variant and `exp`, base64url.
     sig: Option<String>,
-    /// `1`: answer `Content-Disposition: attachment` with the media's file name.
+    /// `1`: answer `Content-Disposition: attachment` with the media's file name (not for a
+    /// share's URL).
     download: Option<String>,
+    /// The share link a share-scoped URL was signed for: served only while that link lasts.
+    share: Option<String>,
 }
 
 /// `attachment; filename="ascii"; filename*=UTF-8''percent-encoded` (RFC 6266 and 8187): the
@@ -348,7 +418,9 @@ fn content_disposition(media: &MediaRow, extension: &str) -> String {
 
 /// `GET /files/{media_id}/{variant}?exp=&sig=`: one variant's bytes, for `<img>` tags. The
 /// signature is the authorisation (no bearer token). Cached privately for as long as the URL
-/// stays valid; the ETag is the content hash, so revalidation is a 304.
+/// stays valid; the ETag is the content hash, so revalidation is a 304. A share's URL
+/// (`&share=`) answers 404 `not_found` once the link is revoked and 410 `share_expired` once
+/// it has expired.
 #[utoipa::path(
     get,
     path = "/files/{media_id}/{variant}",
@@ -386,16 +458,27 @@ async fn file(
         .and_then(|e| e.parse::<u64>().ok())
         .ok_or_else(invalid)?;
     let sig = signed.sig.as_deref().ok_or_else(invalid)?;
-    let remaining = match state
-        .signer
-        .verify(&media_id, kind.as_str(), exp, sig, now_secs())
-    {
-        Ok(remaining) => remaining,
-        Err(SignatureError::Invalid) => return Err(invalid()),
-        Err(SignatureError::Expired) => {
-            return Err(ApiError::new(ErrorCode::UrlExpired));
+    let share = signed.share.as_deref();
+    let remaining =
+        match state
+            .signer
+            .verify_scoped(&media_id, kind.as_str(), exp, share, sig, now_secs())
+        {
+            Ok(remaining) => remaining,
+            Err(SignatureError::Invalid) => return Err(invalid()),
+            Err(SignatureError::Expired) => {
+                return Err(ApiError::new(ErrorCode::UrlExpired));
+            }
+        };
+    if let Some(share) = share {
+        // A share's images die with it: revoked (gone) or expired, its URLs stop at once.
+        let share = db::shares::find(&state.db, &parse_id(share)?)
+            .await?
+            .ok_or_else(ApiError::not_found)?;
+        if share.expires_at <= db::now_ms() {
+            return Err(ApiError::new(ErrorCode::ShareExpired));
         }
-    };
+    }
     let media = db::media::find(&state.db, &parse_id(&media_id)?)
         .await?
         .ok_or_else(ApiError::not_found)?;
@@ -422,7 +505,7 @@ async fn file(
             .into_response());
     }
     let key = StorageKey::new(key.as_str())?;
-    let disposition = if signed.download.as_deref() == Some("1") {
+    let disposition = if signed.download.as_deref() == Some("1") && share.is_none() {
         let extension = ingest::MediaFormat::from_mime(mime).map_or("bin", |f| f.extension());
         content_disposition(&media, extension)
     } else {

@@ -7,6 +7,12 @@
 //! A link is a capability URL: its token is 32 random characters (about 165 bits), stored only
 //! as its SHA-256, so it cannot be guessed, forged or read back from the database. It grants
 //! reading that one heatmap until it expires or is revoked, nothing else.
+//!
+//! A visitor gets only what the results need (issue 26): names the owner chose (the heatmap's,
+//! and the creative, location or simulation an image is), never file names; the images at
+//! display size (previews: `source.urls.original` is the preview too), never an original;
+//! no GPS position. Every image URL is share-scoped ([`UrlSigner::share_url`]): it lasts
+//! [`super::signing::SHARE_URL_TTL`] seconds and stops with the link.
 
 use axum::Json;
 use axum::extract::{Path, State};
@@ -22,7 +28,8 @@ use super::benchmarks::Benchmarks;
 use super::error::ApiError;
 use super::heatmaps::{Heatmap, heatmap_body};
 use super::input::{ApiUser, JsonObject, Patch, parse_id, rfc3339};
-use super::media::now_secs;
+use super::media::{MediaUrls, now_secs};
+use super::signing::UrlSigner;
 use crate::auth::tokens::{REFRESH_TOKEN_LENGTH, is_well_formed, random_token};
 use crate::codes::{ErrorCode, FieldCode};
 use crate::db::heatmaps as hdb;
@@ -207,7 +214,9 @@ async fn revoke(
 }
 
 /// `GET /shared/{token}` (no account) → `{heatmap, expires_at}`: the heatmap JSON with its
-/// items, as its owner sees it. 404 `not_found` for a token that is not (or no longer) a link;
+/// items, as its owner sees it less what a visitor does not need: no file names
+/// (`original_name` is null), no GPS position, previews instead of originals, and image URLs
+/// that last a few minutes and end with the link. 404 `not_found` for a token that is not (or no longer) a link;
 /// 410 `share_expired` once it has expired.
 #[utoipa::path(
     get,
@@ -235,8 +244,49 @@ async fn open(
         .await?
         .ok_or_else(ApiError::not_found)?;
     Ok(Json(SharedHeatmap {
-        heatmap: heatmap_body(&state, &found, now_secs()),
+        heatmap: shared_body(&state, &found, &share.id, now_secs()),
         benchmarks: heatmap_benchmarks(&found, None),
         expires_at: rfc3339(share.expires_at),
     }))
+}
+
+/// The heatmap as a share shows it: [`heatmap_body`] without file names or GPS positions, with
+/// previews for originals, and every image URL scoped to the share.
+fn shared_body(
+    state: &AppState,
+    found: &hdb::HeatmapWithItems,
+    share_id: &str,
+    now: u64,
+) -> Heatmap {
+    let mut heatmap = heatmap_body(state, found, now);
+    let exp = UrlSigner::share_expiry(now);
+    let url = |id: &str, variant: &str| state.signer.share_url(id, variant, share_id, exp);
+    heatmap.summary.thumbnail = found.items.first().map(|i| url(&i.source.id, "thumbnail"));
+    for (item, row) in heatmap.items.iter_mut().zip(&found.items) {
+        let source = &mut item.source;
+        source.original_name = None;
+        source.gps = None;
+        source.urls = MediaUrls {
+            original: url(&source.id, "preview"),
+            preview: url(&source.id, "preview"),
+            thumbnail: url(&source.id, "thumbnail"),
+        };
+        source.urls_expire_at = rfc3339(i64::try_from(exp).unwrap_or(i64::MAX / 1000) * 1000);
+        let outputs = (&row.map_media_id, &row.overlay_media_id, &row.fog_media_id);
+        if let (Some(result), (Some(map), Some(overlay), Some(fog))) =
+            (item.result.as_mut().and_then(Value::as_object_mut), outputs)
+        {
+            // The engine's outputs are at the analysed size (the preview's), without metadata.
+            result.insert(
+                "urls".into(),
+                serde_json::json!({
+                    "map": url(map, "original"),
+                    "overlay": url(overlay, "original"),
+                    "fog": url(fog, "original"),
+                    "overlay_thumbnail": url(overlay, "thumbnail"),
+                }),
+            );
+        }
+    }
+    heatmap
 }

@@ -5,11 +5,19 @@
 //! (so nodes sharing `REGARD_JWT_SECRET` accept each other's URLs, and no new secret is needed).
 //! Expiries are rounded down to a quarter of the TTL: two responses a few seconds apart carry
 //! the same URL, so the browser's cache keeps working across list refreshes.
+//!
+//! A share link's images (`GET /shared/{token}`) get share-scoped URLs instead:
+//! `...?exp=&share={share_id}&sig=`, whose signature also covers the share's id and whose life
+//! is [`SHARE_URL_TTL`]. The file route serves them only while that share exists and has not
+//! expired, so revoking a link stops its images at once, not an hour later.
 
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
 type HmacSha256 = Hmac<Sha256>;
+
+/// Life of a share-scoped URL in seconds (the shared page refreshes them before they end).
+pub const SHARE_URL_TTL: u64 = 300;
 
 /// Why a signed URL was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,11 +56,35 @@ impl UrlSigner {
         }
     }
 
-    fn mac(&self, media_id: &str, variant: &str, exp: u64) -> HmacSha256 {
+    fn mac(&self, media_id: &str, variant: &str, exp: u64, share: Option<&str>) -> HmacSha256 {
         let mut mac = HmacSha256::new_from_slice(&self.key).expect("HMAC accepts any key length");
-        // Newline-separated: none of the parts can contain one, so the encoding is unambiguous.
-        mac.update(format!("{media_id}\n{variant}\n{exp}").as_bytes());
+        // Newline-separated: none of the parts can contain one, so the encoding is unambiguous
+        // (a share-scoped URL has a fourth part, so neither kind verifies as the other).
+        match share {
+            None => mac.update(format!("{media_id}\n{variant}\n{exp}").as_bytes()),
+            Some(share) => {
+                mac.update(format!("{media_id}\n{variant}\n{exp}\nshare {share}").as_bytes());
+            }
+        }
         mac
+    }
+
+    /// The expiry of share-scoped URLs signed at `now`: [`SHARE_URL_TTL`] away, rounded down
+    /// to a quarter of it.
+    pub fn share_expiry(now: u64) -> u64 {
+        let step = SHARE_URL_TTL / 4;
+        (now + SHARE_URL_TTL) / step * step
+    }
+
+    /// The signed path of one variant for the visitors of share `share_id`, valid until `exp`
+    /// and while the share lasts.
+    pub fn share_url(&self, media_id: &str, variant: &str, share_id: &str, exp: u64) -> String {
+        let sig = hex::encode(
+            self.mac(media_id, variant, exp, Some(share_id))
+                .finalize()
+                .into_bytes(),
+        );
+        format!("/api/v1/files/{media_id}/{variant}?exp={exp}&share={share_id}&sig={sig}")
     }
 
     /// The expiry given to URLs signed at `now` (unix seconds): `now + ttl`, rounded down to a
@@ -64,7 +96,11 @@ impl UrlSigner {
 
     /// The signed path of one variant, valid until `exp`.
     pub fn url(&self, media_id: &str, variant: &str, exp: u64) -> String {
-        let sig = hex::encode(self.mac(media_id, variant, exp).finalize().into_bytes());
+        let sig = hex::encode(
+            self.mac(media_id, variant, exp, None)
+                .finalize()
+                .into_bytes(),
+        );
         format!("/api/v1/files/{media_id}/{variant}?exp={exp}&sig={sig}")
     }
 
@@ -79,8 +115,22 @@ impl UrlSigner {
         sig: &str,
         now: u64,
     ) -> Result<u64, SignatureError> {
+        self.verify_scoped(media_id, variant, exp, None, sig, now)
+    }
+
+    /// [`Self::verify`] of a URL signed for share `share` (`None`: an owner's URL). The
+    /// caller still checks that the share is live.
+    pub fn verify_scoped(
+        &self,
+        media_id: &str,
+        variant: &str,
+        exp: u64,
+        share: Option<&str>,
+        sig: &str,
+        now: u64,
+    ) -> Result<u64, SignatureError> {
         let sig = hex::decode(sig).map_err(|_| SignatureError::Invalid)?;
-        self.mac(media_id, variant, exp)
+        self.mac(media_id, variant, exp, share)
             .verify_slice(&sig)
             .map_err(|_| SignatureError::Invalid)?;
         if now >= exp {
@@ -126,6 +176,27 @@ mod tests {
         );
         assert_eq!(
             signer.verify("id", "preview", exp, "zz", 1_000_000),
+            Err(SignatureError::Invalid)
+        );
+    }
+
+    #[test]
+    fn a_share_url_only_verifies_for_its_share() {
+        let signer = UrlSigner::new(b"secret", 3600);
+        let exp = UrlSigner::share_expiry(1_000_000);
+        assert!(exp > 1_000_000 + 3 * SHARE_URL_TTL / 4 && exp <= 1_000_000 + SHARE_URL_TTL);
+        let url = signer.share_url("id", "preview", "s1", exp);
+        assert!(url.contains("&share=s1&"));
+        let sig = url.rsplit_once("sig=").unwrap().1;
+        let check = |share| signer.verify_scoped("id", "preview", exp, share, sig, 1_000_000);
+        assert_eq!(check(Some("s1")), Ok(exp - 1_000_000));
+        assert_eq!(check(Some("s2")), Err(SignatureError::Invalid));
+        assert_eq!(check(None), Err(SignatureError::Invalid));
+        // An owner's URL is no share URL either.
+        let owner = signer.url("id", "preview", exp);
+        let sig = owner.rsplit_once("sig=").unwrap().1;
+        assert_eq!(
+            signer.verify_scoped("id", "preview", exp, Some("s1"), sig, 1_000_000),
             Err(SignatureError::Invalid)
         );
     }

@@ -251,11 +251,16 @@ export function sharesQueryOptions(heatmapId: string) {
   });
 }
 
+/** How often the shared page renews its image links (they last at least 225 s). */
+const SHARED_REFRESH_MS = 3 * 60_000;
+
 export function sharedHeatmapQueryOptions(token: string) {
   return queryOptions({
     queryKey: ['shared', token] as const,
     queryFn: ({ signal }) => publicFetch<SharedHeatmap>(`/shared/${encodeURIComponent(token)}`, { signal }),
     retry: false,
+    // A share's image links live about 4 to 5 minutes: fetch fresh ones before they end.
+    refetchInterval: SHARED_REFRESH_MS,
   });
 }
 

@@ -12,6 +12,7 @@ import { MfaSection } from './mfa-section';
 import { PasswordSection } from './password-section';
 import { ProvidersSection } from './providers-section';
 import { SessionsSection } from './sessions-section';
+import { StorageSection } from './storage-section';
 
 /** The account's sections; the user is read from the server (fresh e-mail and identities). */
 export function AccountSections() {
@@ -29,6 +30,7 @@ export function AccountSections() {
       <MfaSection />
       <ProvidersSection user={current} />
       <SessionsSection />
+      <StorageSection />
     </div>
   );
 }
