@@ -231,7 +231,8 @@ pub struct Config {
     #[arg(long, env = "REGARD_MFA_MAX_FACTORS", default_value_t = 10)]
     pub mfa_max_factors: u32,
 
-    /// Wrong second-factor codes allowed per factor per rate-limit window before 429.
+    /// Second-factor codes compared per factor per rate-limit window (each counted before the
+    /// comparison; a success resets the count) before 429.
     #[arg(long, env = "REGARD_RATE_LIMIT_MFA_VERIFY", default_value_t = 5)]
     pub rate_limit_mfa_verify: u32,
 
