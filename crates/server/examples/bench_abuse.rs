@@ -10,7 +10,7 @@
 //!   status.
 //!
 //! ```text
-//! cargo run -p regard --example bench_abuse [-- sign-ins|headers|exports]
+//! cargo run -p regard --example bench_abuse [-- sign-ins|headers|exports [off|on]]
 //! ```
 //!
 //! The server runs in a child process (this program with `--serve`), so that its memory is
@@ -339,7 +339,12 @@ async fn main() {
         return serve().await;
     }
     let only = args.first().cloned().unwrap_or_default();
-    for limits_off in [true, false] {
+    let runs: &[bool] = match args.get(1).map(String::as_str) {
+        Some("off") => &[true],
+        Some("on") => &[false],
+        _ => &[true, false],
+    };
+    for &limits_off in runs {
         if only.is_empty() || only == "sign-ins" {
             sign_ins(limits_off).await;
         }

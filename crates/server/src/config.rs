@@ -340,11 +340,11 @@ pub struct Config {
     /// may take at once in this process, each worked out from its images' sizes before
     /// decoding. Exports wait for room, then answer 503 `unavailable`; workers leave a job
     /// in the queue until it fits. 0 = unlimited.
-    #[arg(long, env = "REGARD_RENDER_MEMORY_BUDGET", default_value_t = 384)]
+    #[arg(long, env = "REGARD_RENDER_MEMORY_BUDGET", default_value_t = 512)]
     pub render_memory_budget: u64,
 
     /// Seconds an export or report waits for render memory before it answers 503.
-    #[arg(long, env = "REGARD_RENDER_WAIT_SECS", default_value_t = 10.0)]
+    #[arg(long, env = "REGARD_RENDER_WAIT_SECS", default_value_t = 30.0)]
     pub render_wait_secs: f64,
 
     /// Live event streams (`GET /api/v1/events`) one user may hold open at once; further

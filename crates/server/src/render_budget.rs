@@ -13,8 +13,8 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// Bytes per pixel that an export or report holds per stored image it draws (decoded RGB,
 /// its converted copy, the blended view and its share of the composite and PNG encoder),
-/// measured with `examples/bench_abuse.rs` on 4-image comparisons.
-pub const EXPORT_BYTES_PER_PIXEL: u64 = 8;
+/// measured with `examples/bench_abuse.rs` on 4-image comparisons (6.3, rounded up).
+pub const EXPORT_BYTES_PER_PIXEL: u64 = 7;
 /// Bytes per preview pixel that a heatmap render holds (the decoded source, the saliency
 /// maps in `f32`, the overlay and fog views).
 pub const HEATMAP_BYTES_PER_PIXEL: u64 = 40;
