@@ -27,6 +27,8 @@ pub struct RateLimits {
     sms_sent: Option<DefaultDirectRateLimiter>,
     /// `PUT /user` with a reauthentication nonce, per user.
     reauthentication: Option<DefaultKeyedRateLimiter<String>>,
+    /// Image uploads, per user (id).
+    uploads: Option<DefaultKeyedRateLimiter<String>>,
 }
 
 /// The window of the SMS limits (GoTrue's `RATE_LIMIT_SMS_SENT` is per hour).
@@ -44,8 +46,6 @@ fn wait_secs(not_until: &governor::NotUntil<governor::clock::QuantaInstant>) -> 
     use governor::clock::{Clock, DefaultClock};
     let wait = not_until.wait_time_from(DefaultClock::default().now());
     (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1)
-    /// Image uploads, per user (id).
-    uploads: Option<DefaultKeyedRateLimiter<String>>,
 }
 
 /// A limiter allowing `count` requests per `window_secs`, refilled evenly, burst `count`.
