@@ -338,8 +338,8 @@ pub struct Config {
 
     /// Memory, in MiB, that heavy work (exports, PDF reports, heatmap and simulation renders)
     /// may take at once in this process, each worked out from its images' sizes before
-    /// decoding. Exports wait for room, then answer 503 `unavailable`; workers leave a job
-    /// in the queue until it fits. 0 = unlimited.
+    /// decoding. Exports wait for room, then answer 503 `unavailable`; workers wait for room
+    /// with the job's lease kept alive. 0 = unlimited.
     #[arg(long, env = "REGARD_RENDER_MEMORY_BUDGET", default_value_t = 512)]
     pub render_memory_budget: u64,
 

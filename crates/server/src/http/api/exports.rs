@@ -131,37 +131,50 @@ fn export_error(err: ExportError) -> ApiError {
     ApiError::internal(err)
 }
 
-/// An item's decoded layers and marks.
-fn layers_of(
-    item: &ItemRow,
-    found: &HeatmapWithItems,
-    images: &HashMap<String, Vec<u8>>,
-    areas: bool,
-) -> Result<(Layers, png::Marks), ExportError> {
-    let source = images
-        .get(&item.source.id)
-        .ok_or(ExportError::MissingView)?;
-    let view = |id: &Option<String>| {
-        id.as_ref()
-            .and_then(|id| images.get(id))
-            .map(|bytes| png::decode(bytes))
-            .transpose()
-    };
-    let layers = Layers {
-        source: png::decode(source)?,
-        overlay: view(&item.overlay_media_id)?,
-        fog: view(&item.fog_media_id)?,
-    };
-    let marks = if areas {
-        let result: Option<Value> = item
-            .result
-            .as_deref()
-            .and_then(|text| serde_json::from_str(text).ok());
-        marks_of(result.as_ref(), found.aois_of(&item.id))
-    } else {
-        png::Marks::default()
-    };
-    Ok((layers, marks))
+/// Which stored images an item's layers are: the source, its overlay and fog views.
+#[derive(Debug, Clone)]
+struct LayerIds {
+    source: String,
+    overlay: Option<String>,
+    fog: Option<String>,
+}
+
+impl LayerIds {
+    fn of(item: &ItemRow) -> Self {
+        Self {
+            source: item.source.id.clone(),
+            overlay: item.overlay_media_id.clone(),
+            fog: item.fog_media_id.clone(),
+        }
+    }
+
+    /// The layers decoded from `images`: CPU-heavy, so called on the blocking pool only.
+    fn decode(&self, images: &HashMap<String, Vec<u8>>) -> Result<Layers, ExportError> {
+        let source = images.get(&self.source).ok_or(ExportError::MissingView)?;
+        let view = |id: &Option<String>| {
+            id.as_ref()
+                .and_then(|id| images.get(id))
+                .map(|bytes| png::decode(bytes))
+                .transpose()
+        };
+        Ok(Layers {
+            source: png::decode(source)?,
+            overlay: view(&self.overlay)?,
+            fog: view(&self.fog)?,
+        })
+    }
+}
+
+/// What is drawn over an item's views: its hotspots and areas when `areas` is asked for.
+fn item_marks(item: &ItemRow, found: &HeatmapWithItems, areas: bool) -> png::Marks {
+    if !areas {
+        return png::Marks::default();
+    }
+    let result: Option<Value> = item
+        .result
+        .as_deref()
+        .and_then(|text| serde_json::from_str(text).ok());
+    marks_of(result.as_ref(), found.aois_of(&item.id))
 }
 
 /// `regard-<name>-<what>.png`, or `regard-<what>.png` for a name with no ASCII left.
@@ -249,13 +262,17 @@ async fn export_item(
         return Err(not_done());
     }
     let (images, held) = load_images(&state, std::iter::once(item)).await?;
-    let (layers, marks) = layers_of(item, &found, &images, opts.areas).map_err(export_error)?;
-    drop(images);
+    let ids = LayerIds::of(item);
+    let marks = item_marks(item, &found, opts.areas);
     let name = png_name(&image_name(&found, item), opts.view.as_str());
     let view = opts.view;
     let opacity = opts.opacity;
+    // Decoding and drawing run on the blocking pool: a large export must not hold up the
+    // runtime's threads, which serve every other request.
     let bytes = tokio::task::spawn_blocking(move || {
         let _held = held;
+        let layers = ids.decode(&images)?;
+        drop(images);
         let img = match view {
             View::Overlay => view_or_default(&layers, false, opacity, &marks),
             View::Fog => view_or_default(&layers, true, opacity, &marks),
@@ -334,11 +351,10 @@ async fn export_compare(
         }
     }
     let (images, held) = load_images(&state, items.iter().copied()).await?;
-    let mut parts = Vec::new();
-    for item in &items {
-        parts.push(layers_of(item, &found, &images, opts.areas).map_err(export_error)?);
-    }
-    drop(images);
+    let parts: Vec<(LayerIds, png::Marks)> = items
+        .iter()
+        .map(|item| (LayerIds::of(item), item_marks(item, &found, opts.areas)))
+        .collect();
     let fog = opts.view == View::Fog;
     let opacity = opts.opacity;
     let name = png_name(
@@ -347,10 +363,12 @@ async fn export_compare(
     );
     let bytes = tokio::task::spawn_blocking(move || {
         let _held = held;
-        let views = parts
-            .iter()
-            .map(|(layers, marks)| view_or_default(layers, fog, opacity, marks))
-            .collect::<Result<Vec<_>, _>>()?;
+        let mut views = Vec::with_capacity(parts.len());
+        for (ids, marks) in &parts {
+            let layers = ids.decode(&images)?;
+            views.push(view_or_default(&layers, fog, opacity, marks)?);
+        }
+        drop(images);
         png::encode(&png::side_by_side(&views, MAX_SIDE_HEIGHT))
     })
     .await
