@@ -97,23 +97,6 @@ fn client() -> reqwest::Client {
         .unwrap()
 }
 
-async fn sign_up(client: &reqwest::Client, base: &str, email: &str) -> String {
-    let session: Value = client
-        .post(format!("{base}/auth/v1/signup"))
-        .header("apikey", "anon-key")
-        .json(&json!({"email": email, "password": "secret1"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    session["access_token"]
-        .as_str()
-        .expect("signed up")
-        .to_owned()
-}
-
 fn by_status(statuses: impl IntoIterator<Item = u16>) -> String {
     let mut counts = BTreeMap::new();
     for status in statuses {
@@ -129,7 +112,7 @@ fn by_status(statuses: impl IntoIterator<Item = u16>) -> String {
 async fn sign_ins(limits_off: bool) {
     let server = ServerProcess::start(limits_off);
     let client = client();
-    sign_up(&client, &server.base, "victim@example.com").await;
+    support::sign_up_at(&client, &server.base, "victim@example.com").await;
     let base = server.baseline();
     let started = Instant::now();
     let answers = futures::future::join_all((0..200).map(|i| {
@@ -237,7 +220,7 @@ fn photo(seed: u32) -> Vec<u8> {
 async fn exports(limits_off: bool) {
     let server = ServerProcess::start(limits_off);
     let client = client();
-    let token = sign_up(&client, &server.base, "exports@example.com").await;
+    let token = support::sign_up_at(&client, &server.base, "exports@example.com").await;
     let mut ids = Vec::new();
     for seed in 0..4 {
         let part = reqwest::multipart::Part::bytes(photo(seed))

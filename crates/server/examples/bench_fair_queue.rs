@@ -16,11 +16,10 @@
 
 use std::time::{Duration, Instant};
 
-use image::{Rgb, RgbImage};
 use serde_json::{Value, json};
 
 mod support;
-use support::{Events, Server, encode_jpeg};
+use support::{Events, Server, encode_jpeg, synthetic_photo};
 
 const BATCH: usize = 50;
 const WORKERS: usize = 2;
@@ -28,31 +27,6 @@ const WORKERS: usize = 2;
 const TARGET: Duration = Duration::from_secs(20);
 /// A run that waits longer than this is reported as a failure.
 const RUN_TIMEOUT: Duration = Duration::from_secs(900);
-
-/// A photo-like synthetic image: gradients, stripes and noise.
-fn synthetic(width: u32, height: u32, seed: u32) -> RgbImage {
-    let mut state = 0x9e37_79b9u32.wrapping_mul(seed + 1);
-    let mut noise = move || {
-        state ^= state << 13;
-        state ^= state >> 17;
-        state ^= state << 5;
-        (state >> 27) as i32 - 16
-    };
-    RgbImage::from_fn(width, height, |x, y| {
-        let (fx, fy) = (x as f32 / width as f32, y as f32 / height as f32);
-        let stripes = (((x + seed * 37) / (20 + seed * 3) + y / 45) % 2) as f32 * 35.0;
-        let base = [
-            90.0 + 110.0 * fx + stripes,
-            70.0 + 120.0 * fy,
-            60.0 + 80.0 * fx * fy + 8.0 * seed as f32,
-        ];
-        let mut px = [0u8; 3];
-        for (out, channel) in px.iter_mut().zip(base) {
-            *out = (channel as i32 + noise()).clamp(0, 255) as u8;
-        }
-        Rgb(px)
-    })
-}
 
 async fn upload(client: &reqwest::Client, base: &str, token: &str, data: Vec<u8>) -> Value {
     let part = reqwest::multipart::Part::bytes(data)
@@ -194,9 +168,9 @@ async fn main() {
     } else {
         "release"
     };
-    let photo = encode_jpeg(&synthetic(width, height, 1));
-    let creative = encode_jpeg(&synthetic(1920, 1080, 7));
-    let small = encode_jpeg(&synthetic(1920, 1080, 3));
+    let photo = encode_jpeg(&synthetic_photo(width, height, 1));
+    let creative = encode_jpeg(&synthetic_photo(1920, 1080, 7));
+    let small = encode_jpeg(&synthetic_photo(1920, 1080, 3));
     println!(
         "bench_fair_queue: user A queues {BATCH} renders of a {width}x{height} photo, then user B \
          a one-image heatmap (1920x1080); {WORKERS} job workers, {cores} cores, {profile} profile"

@@ -16,41 +16,15 @@
 
 use std::time::{Duration, Instant};
 
-use image::{Rgb, RgbImage};
 use serde_json::{Value, json};
 
 mod support;
-use support::{Events, Server, encode_jpeg, median};
+use support::{Events, Server, encode_jpeg, median, synthetic_photo};
 
 const PHOTO: (u32, u32) = (4000, 3000);
 const CREATIVE: (u32, u32) = (1920, 1080);
 /// A run that takes longer than this is reported as a failure.
 const RUN_TIMEOUT: Duration = Duration::from_secs(120);
-
-/// A photo-like synthetic image: gradients, stripes and noise.
-fn synthetic(width: u32, height: u32, seed: u32) -> RgbImage {
-    let mut state = 0x9e37_79b9u32.wrapping_mul(seed + 1);
-    let mut noise = move || {
-        state ^= state << 13;
-        state ^= state >> 17;
-        state ^= state << 5;
-        (state >> 27) as i32 - 16
-    };
-    RgbImage::from_fn(width, height, |x, y| {
-        let (fx, fy) = (x as f32 / width as f32, y as f32 / height as f32);
-        let stripes = (((x + seed * 37) / (20 + seed * 3) + y / 45) % 2) as f32 * 35.0;
-        let base = [
-            90.0 + 110.0 * fx + stripes,
-            70.0 + 120.0 * fy,
-            60.0 + 80.0 * fx * fy + 8.0 * seed as f32,
-        ];
-        let mut px = [0u8; 3];
-        for (out, channel) in px.iter_mut().zip(base) {
-            *out = (channel as i32 + noise()).clamp(0, 255) as u8;
-        }
-        Rgb(px)
-    })
-}
 
 async fn upload(
     client: &reqwest::Client,
@@ -96,8 +70,8 @@ async fn main() {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
 
     let preparing = Instant::now();
-    let photo = encode_jpeg(&synthetic(PHOTO.0, PHOTO.1, 1));
-    let creative = encode_jpeg(&synthetic(CREATIVE.0, CREATIVE.1, 7));
+    let photo = encode_jpeg(&synthetic_photo(PHOTO.0, PHOTO.1, 1));
+    let creative = encode_jpeg(&synthetic_photo(CREATIVE.0, CREATIVE.1, 7));
     println!(
         "bench_simulation: synthetic {}x{} photo ({:.1} MB) and {}x{} creative; prepared in {:.1} s",
         PHOTO.0,

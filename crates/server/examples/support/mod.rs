@@ -8,9 +8,34 @@
 use std::io::Cursor;
 use std::time::Duration;
 
-use image::RgbImage;
+use image::{Rgb, RgbImage};
 use regard::{Application, Config};
 use serde_json::{Value, json};
+
+/// A photo-like synthetic image: gradients, stripes and noise.
+pub fn synthetic_photo(width: u32, height: u32, seed: u32) -> RgbImage {
+    let mut state = 0x9e37_79b9u32.wrapping_mul(seed + 1);
+    let mut noise = move || {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        (state >> 27) as i32 - 16
+    };
+    RgbImage::from_fn(width, height, |x, y| {
+        let (fx, fy) = (x as f32 / width as f32, y as f32 / height as f32);
+        let stripes = (((x + seed * 37) / (20 + seed * 3) + y / 45) % 2) as f32 * 35.0;
+        let base = [
+            90.0 + 110.0 * fx + stripes,
+            70.0 + 120.0 * fy,
+            60.0 + 80.0 * fx * fy + 8.0 * seed as f32,
+        ];
+        let mut px = [0u8; 3];
+        for (out, channel) in px.iter_mut().zip(base) {
+            *out = (channel as i32 + noise()).clamp(0, 255) as u8;
+        }
+        Rgb(px)
+    })
+}
 
 /// JPEG at quality 90, as a camera or an export would give.
 pub fn encode_jpeg(image: &RgbImage) -> Vec<u8> {
@@ -161,20 +186,7 @@ impl Server {
 
     /// Signs up the user `email` over HTTP and returns its access token.
     pub async fn sign_up_as(&self, client: &reqwest::Client, email: &str) -> String {
-        let session: Value = client
-            .post(format!("{}/auth/v1/signup", self.base))
-            .header("apikey", "anon-key")
-            .json(&json!({"email": email, "password": "secret1"}))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        session["access_token"]
-            .as_str()
-            .expect("signed up")
-            .to_owned()
+        sign_up_at(client, &self.base, email).await
     }
 
     /// Shuts the server down gracefully and waits for it.
@@ -239,4 +251,22 @@ impl Events {
             self.buffer.extend_from_slice(&chunk);
         }
     }
+}
+
+/// Signs up `email` on the server at `base` over HTTP and returns its access token.
+pub async fn sign_up_at(client: &reqwest::Client, base: &str, email: &str) -> String {
+    let session: Value = client
+        .post(format!("{base}/auth/v1/signup"))
+        .header("apikey", "anon-key")
+        .json(&json!({"email": email, "password": "secret1"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    session["access_token"]
+        .as_str()
+        .expect("signed up")
+        .to_owned()
 }

@@ -5,7 +5,10 @@
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, assert_error, burst, spawn_app, spawn_app_with, unique_email};
+use crate::helpers::{
+    TestApp, assert_error, burst, outbox_sms, six_digits, spawn_app, spawn_app_with, unique_email,
+    unique_phone,
+};
 use crate::mail_links::{link_and_code, outbox_mails, path_of, wait_for_mails};
 
 /// `count` six-digit codes, none equal to `right`.
@@ -32,42 +35,6 @@ pub(crate) fn burst_with_right_code(right: &str) -> Vec<String> {
 fn verify_request(app: &TestApp, body: Value) -> reqwest::RequestBuilder {
     app.auth_request(Method::POST, "/auth/v1/verify")
         .body(body.to_string())
-}
-
-/// The SMS in the development outbox, oldest first: `(to, body)`.
-fn outbox_sms(app: &TestApp) -> Vec<(String, String)> {
-    let dir = app.state.config.data_dir.join("outbox");
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .map(|entries| {
-            entries
-                .map(|e| e.unwrap().file_name().into_string().unwrap())
-                .filter(|name| name.starts_with("sms-"))
-                .collect()
-        })
-        .unwrap_or_default();
-    names.sort();
-    names
-        .iter()
-        .map(|name| {
-            let sms: Value =
-                serde_json::from_str(&std::fs::read_to_string(dir.join(name)).unwrap()).unwrap();
-            (
-                sms["to"].as_str().unwrap().to_owned(),
-                sms["body"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect()
-}
-
-fn six_digits(text: &str) -> String {
-    text.split(|c: char| !c.is_ascii_digit())
-        .find(|w| w.len() == 6)
-        .expect("a 6-digit code")
-        .to_owned()
-}
-
-fn unique_phone() -> String {
-    format!("+3362{:07}", uuid::Uuid::new_v4().as_u128() % 10_000_000)
 }
 
 #[tokio::test]

@@ -371,6 +371,50 @@ pub fn names(page: &Value) -> Vec<String> {
         .collect()
 }
 
+/// The SMS in the development outbox, oldest first, as written (`{to, body, ...}`).
+pub fn outbox_sms_json(app: &TestApp) -> Vec<Value> {
+    let dir = app.state.config.data_dir.join("outbox");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .map(|entries| {
+            entries
+                .map(|e| e.unwrap().file_name().into_string().unwrap())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.retain(|name| name.starts_with("sms-") && name.ends_with(".json"));
+    names.sort();
+    names
+        .iter()
+        .map(|name| serde_json::from_slice(&std::fs::read(dir.join(name)).unwrap()).unwrap())
+        .collect()
+}
+
+/// The SMS in the development outbox, oldest first: `(to, body)`.
+pub fn outbox_sms(app: &TestApp) -> Vec<(String, String)> {
+    outbox_sms_json(app)
+        .iter()
+        .map(|sms| {
+            (
+                sms["to"].as_str().unwrap().to_owned(),
+                sms["body"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// The 6-digit code in a message.
+pub fn six_digits(text: &str) -> String {
+    text.split(|c: char| !c.is_ascii_digit())
+        .find(|w| w.len() == 6)
+        .expect("a 6-digit code")
+        .to_owned()
+}
+
+/// A unique French mobile number (E.164) for a test.
+pub fn unique_phone() -> String {
+    format!("+336{:08}", uuid::Uuid::new_v4().as_u128() % 100_000_000)
+}
+
 /// A unique email address for a test.
 pub fn unique_email() -> String {
     format!("user-{}@example.com", uuid::Uuid::new_v4().simple())

@@ -5,7 +5,9 @@
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, assert_error, spawn_app, spawn_app_with, unique_email};
+use crate::helpers::{
+    TestApp, assert_error, outbox_sms_json, spawn_app, spawn_app_with, unique_email,
+};
 
 /// A signed-in user's session, as the token endpoint answers it.
 struct Session(Value);
@@ -527,24 +529,6 @@ async fn enrolment_rules_names_limits_and_types() {
     assert_eq!(anonymous.status(), 403);
 }
 
-/// The newest SMS in the development outbox, as `{to, body}`.
-fn outbox_sms(app: &TestApp) -> Vec<Value> {
-    let dir = app.state.config.data_dir.join("outbox");
-    let mut names: Vec<_> = std::fs::read_dir(&dir)
-        .map(|entries| {
-            entries
-                .map(|e| e.unwrap().file_name().into_string().unwrap())
-                .collect()
-        })
-        .unwrap_or_default();
-    names.retain(|name| name.starts_with("sms-") && name.ends_with(".json"));
-    names.sort();
-    names
-        .iter()
-        .map(|name| serde_json::from_slice(&std::fs::read(dir.join(name)).unwrap()).unwrap())
-        .collect()
-}
-
 fn code_in(body: &str) -> String {
     body.split(|c: char| !c.is_ascii_digit())
         .find(|word| word.len() == 6)
@@ -597,7 +581,7 @@ async fn phone_factors_send_a_code_by_sms_and_limit_resends() {
     let challenge_body = json_ok(response).await;
     assert_eq!(challenge_body["type"], "phone");
     let challenge_id = challenge_body["id"].as_str().unwrap();
-    let messages = outbox_sms(&app);
+    let messages = outbox_sms_json(&app);
     assert_eq!(messages.len(), 1);
     assert_eq!(messages[0]["to"], "+33612345678");
     let text = messages[0]["body"].as_str().unwrap();
@@ -618,7 +602,7 @@ async fn phone_factors_send_a_code_by_sms_and_limit_resends() {
     .await;
     assert!(crate::helpers::retry_after(&resend) <= app.state.config.mail_max_frequency);
     assert_error(resend, 429, "over_sms_send_rate_limit").await;
-    assert_eq!(outbox_sms(&app).len(), 1);
+    assert_eq!(outbox_sms_json(&app).len(), 1);
 
     let wrong = if code == "000000" { "111111" } else { "000000" };
     let failed = verify(&app, &session, &factor_id, challenge_id, wrong).await;
@@ -761,7 +745,7 @@ async fn the_right_phone_code_inside_a_burst_of_wrong_ones_does_not_reach_aal2()
     .await;
     let factor_id = body["id"].as_str().unwrap().to_owned();
     let challenge_id = challenge(&app, &session, &factor_id).await;
-    let code = code_in(outbox_sms(&app)[0]["body"].as_str().unwrap());
+    let code = code_in(outbox_sms_json(&app)[0]["body"].as_str().unwrap());
     // 199 wrong codes and the right one, sent at once.
     let codes = crate::code_bursts::burst_with_right_code(&code);
     let requests = codes

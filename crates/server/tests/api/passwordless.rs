@@ -7,7 +7,10 @@ use jsonwebtoken::Algorithm;
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, assert_error, spawn_app, spawn_app_with, unique_email};
+use crate::helpers::{
+    TestApp, assert_error, outbox_sms, six_digits, spawn_app, spawn_app_with, unique_email,
+    unique_phone,
+};
 use crate::mail_links::{fragment_params, link_and_code, outbox_mails, path_of, wait_for_mails};
 
 async fn post_en(app: &TestApp, path: &str, body: Value) -> reqwest::Response {
@@ -261,46 +264,6 @@ async fn a_password_change_on_an_old_session_needs_the_reauthentication_code() {
     .await;
 }
 
-/// The SMS in the development outbox, oldest first: `(to, body)`.
-fn outbox_sms(app: &TestApp) -> Vec<(String, String)> {
-    let dir = app.state.config.data_dir.join("outbox");
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .map(|entries| {
-            entries
-                .map(|e| e.unwrap().file_name().into_string().unwrap())
-                .filter(|name| name.starts_with("sms-"))
-                .collect()
-        })
-        .unwrap_or_default();
-    names.sort();
-    names
-        .iter()
-        .map(|name| {
-            let sms: Value =
-                serde_json::from_str(&std::fs::read_to_string(dir.join(name)).unwrap()).unwrap();
-            (
-                sms["to"].as_str().unwrap().to_owned(),
-                sms["body"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect()
-}
-
-fn sms_code(body: &str) -> String {
-    body.split(|c: char| !c.is_ascii_digit())
-        .find(|w| w.len() == 6)
-        .expect("a 6-digit code")
-        .to_owned()
-}
-
-fn unique_phone() -> String {
-    format!("+3361{:07}", rand_digits())
-}
-
-fn rand_digits() -> u32 {
-    uuid::Uuid::new_v4().as_u128() as u32 % 10_000_000
-}
-
 #[tokio::test]
 async fn phone_users_sign_up_confirm_by_sms_and_sign_in_with_a_password() {
     let app = spawn_app_with(|config| config.phone_sign_in = true).await;
@@ -333,7 +296,7 @@ async fn phone_users_sign_up_confirm_by_sms_and_sign_in_with_a_password() {
     let messages = outbox_sms(&app);
     assert_eq!(messages.len(), 1);
     assert_eq!(messages[0].0, phone);
-    let code = sms_code(&messages[0].1);
+    let code = six_digits(&messages[0].1);
     // Malformed and unknown numbers.
     let response = post_en(
         &app,
@@ -380,7 +343,7 @@ async fn phone_users_sign_up_confirm_by_sms_and_sign_in_with_a_password() {
     assert_eq!(response.status(), 200);
     assert!(response.json::<Value>().await.unwrap()["message_id"].is_string());
     let messages = outbox_sms(&app);
-    let code = sms_code(&messages.last().unwrap().1);
+    let code = six_digits(&messages.last().unwrap().1);
     let response = post_en(
         &app,
         "/auth/v1/verify",
