@@ -16,7 +16,7 @@
 
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 mod support;
 use support::{Events, Server, encode_jpeg, synthetic_photo};
@@ -27,38 +27,6 @@ const WORKERS: usize = 2;
 const TARGET: Duration = Duration::from_secs(20);
 /// A run that waits longer than this is reported as a failure.
 const RUN_TIMEOUT: Duration = Duration::from_secs(900);
-
-async fn upload(client: &reqwest::Client, base: &str, token: &str, data: Vec<u8>) -> Value {
-    let part = reqwest::multipart::Part::bytes(data)
-        .file_name("image.jpg")
-        .mime_str("image/jpeg")
-        .unwrap();
-    let response = client
-        .post(format!("{base}/api/v1/media"))
-        .bearer_auth(token)
-        .multipart(reqwest::multipart::Form::new().part("file", part))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 201, "upload failed");
-    response.json().await.unwrap()
-}
-
-async fn post(client: &reqwest::Client, base: &str, token: &str, path: &str, body: Value) -> Value {
-    let response = client
-        .post(format!("{base}/api/v1{path}"))
-        .bearer_auth(token)
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    assert!(
-        response.status().is_success(),
-        "POST {path} failed: {}",
-        response.status()
-    );
-    response.json().await.unwrap()
-}
 
 /// B's wait (seconds) and how many of A's renders were done by then.
 async fn run(fair: bool, photo: &[u8], creative: &[u8], small: &[u8]) -> (f64, usize) {
@@ -72,9 +40,10 @@ async fn run(fair: bool, photo: &[u8], creative: &[u8], small: &[u8]) -> (f64, u
     let a = server.sign_up_as(&client, "a@example.com").await;
     let b = server.sign_up_as(&client, "b@example.com").await;
 
-    let photo = upload(&client, &base, &a, photo.to_vec()).await;
-    let creative_media = upload(&client, &base, &a, creative.to_vec()).await;
-    let creative = post(
+    let photo = support::upload_jpeg(&client, &base, &a, "image.jpg", photo.to_vec()).await;
+    let creative_media =
+        support::upload_jpeg(&client, &base, &a, "image.jpg", creative.to_vec()).await;
+    let creative = support::post_json(
         &client,
         &base,
         &a,
@@ -84,7 +53,7 @@ async fn run(fair: bool, photo: &[u8], creative: &[u8], small: &[u8]) -> (f64, u
     .await;
     let mut locations = Vec::with_capacity(BATCH);
     for n in 0..BATCH {
-        let location = post(
+        let location = support::post_json(
             &client,
             &base,
             &a,
@@ -97,11 +66,11 @@ async fn run(fair: bool, photo: &[u8], creative: &[u8], small: &[u8]) -> (f64, u
         .await;
         locations.push(location["id"].clone());
     }
-    let image = upload(&client, &base, &b, small.to_vec()).await;
+    let image = support::upload_jpeg(&client, &base, &b, "image.jpg", small.to_vec()).await;
     let mut a_events = Events::open(&client, &base, &a).await;
     let mut b_events = Events::open(&client, &base, &b).await;
 
-    let batch = post(
+    let batch = support::post_json(
         &client,
         &base,
         &a,
@@ -114,7 +83,7 @@ async fn run(fair: bool, photo: &[u8], creative: &[u8], small: &[u8]) -> (f64, u
 
     let started = Instant::now();
     let deadline = tokio::time::Instant::now() + RUN_TIMEOUT;
-    let heatmap = post(
+    let heatmap = support::post_json(
         &client,
         &base,
         &b,

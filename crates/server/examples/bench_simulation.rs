@@ -26,40 +26,6 @@ const CREATIVE: (u32, u32) = (1920, 1080);
 /// A run that takes longer than this is reported as a failure.
 const RUN_TIMEOUT: Duration = Duration::from_secs(120);
 
-async fn upload(
-    client: &reqwest::Client,
-    base: &str,
-    token: &str,
-    name: &str,
-    data: Vec<u8>,
-) -> Value {
-    let part = reqwest::multipart::Part::bytes(data)
-        .file_name(name.to_owned())
-        .mime_str("image/jpeg")
-        .unwrap();
-    let response = client
-        .post(format!("{base}/api/v1/media"))
-        .bearer_auth(token)
-        .multipart(reqwest::multipart::Form::new().part("file", part))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 201, "upload of {name} failed");
-    response.json().await.unwrap()
-}
-
-async fn post(client: &reqwest::Client, base: &str, token: &str, path: &str, body: Value) -> Value {
-    let response = client
-        .post(format!("{base}/api/v1{path}"))
-        .bearer_auth(token)
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 201, "POST {path} failed");
-    response.json().await.unwrap()
-}
-
 #[tokio::main]
 async fn main() {
     let runs: usize = std::env::args()
@@ -92,9 +58,10 @@ async fn main() {
     let token = server.sign_up(&client).await;
 
     let uploading = Instant::now();
-    let photo = upload(&client, &base, &token, "site.jpg", photo).await;
-    let creative_media = upload(&client, &base, &token, "creative.jpg", creative).await;
-    let creative = post(
+    let photo = support::upload_jpeg(&client, &base, &token, "site.jpg", photo).await;
+    let creative_media =
+        support::upload_jpeg(&client, &base, &token, "creative.jpg", creative).await;
+    let creative = support::post_json(
         &client,
         &base,
         &token,
@@ -103,7 +70,7 @@ async fn main() {
     )
     .await;
     // A 4×3 billboard seen slightly from the left: about a fifth of the photo.
-    let location = post(
+    let location = support::post_json(
         &client,
         &base,
         &token,
@@ -131,7 +98,7 @@ async fn main() {
     for run in 1..=runs {
         let started = Instant::now();
         let deadline = tokio::time::Instant::now() + RUN_TIMEOUT;
-        let sim = post(
+        let sim = support::post_json(
             &client,
             &base,
             &token,

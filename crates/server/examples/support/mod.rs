@@ -270,3 +270,49 @@ pub async fn sign_up_at(client: &reqwest::Client, base: &str, email: &str) -> St
         .expect("signed up")
         .to_owned()
 }
+
+/// Uploads a JPEG as `name` and returns the media answer (201 expected).
+pub async fn upload_jpeg(
+    client: &reqwest::Client,
+    base: &str,
+    token: &str,
+    name: &str,
+    data: Vec<u8>,
+) -> Value {
+    let part = reqwest::multipart::Part::bytes(data)
+        .file_name(name.to_owned())
+        .mime_str("image/jpeg")
+        .unwrap();
+    let response = client
+        .post(format!("{base}/api/v1/media"))
+        .bearer_auth(token)
+        .multipart(reqwest::multipart::Form::new().part("file", part))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 201, "upload of {name} failed");
+    response.json().await.unwrap()
+}
+
+/// `POST /api/v1{path}` with a JSON body; the answer (a success expected).
+pub async fn post_json(
+    client: &reqwest::Client,
+    base: &str,
+    token: &str,
+    path: &str,
+    body: Value,
+) -> Value {
+    let response = client
+        .post(format!("{base}/api/v1{path}"))
+        .bearer_auth(token)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        response.status().is_success(),
+        "POST {path} failed: {}",
+        response.status()
+    );
+    response.json().await.unwrap()
+}
