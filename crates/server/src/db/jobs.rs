@@ -1,4 +1,4 @@
-//! Queries on `jobs`: the durable queue (DESIGN §2). A job is claimed with a lease by one
+//! Queries on `jobs`: the durable queue. A job is claimed with a lease by one
 //! atomic statement: `UPDATE ... WHERE id = (SELECT ... FOR UPDATE SKIP LOCKED)` on PostgreSQL,
 //! so concurrent workers on many nodes never take the same row and never wait on each other;
 //! the same statement without the locking clause on SQLite, whose single writer makes it

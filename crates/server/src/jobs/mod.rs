@@ -1,5 +1,5 @@
 //! Job workers: a pool of tasks that claim jobs from the database queue ([`crate::db::jobs`]),
-//! run them, and record the outcome (DESIGN §2, §10).
+//! run them, and record the outcome.
 //!
 //! - **Claim with a lease**: a claimed job belongs to one worker until `lease_until`; the worker
 //!   extends the lease every third of its length while it works. A worker that dies stops
