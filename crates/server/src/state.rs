@@ -8,7 +8,7 @@ use crate::auth::tokens::JwtKeys;
 use crate::config::Config;
 use crate::db::Db;
 use crate::events::Bus;
-use crate::http::api::signing::UrlSigner;
+use crate::media::signing::UrlSigner;
 use crate::storage::Storage;
 
 /// Everything handlers need, cheap to clone (pool handles and `Arc`s).

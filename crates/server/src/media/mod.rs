@@ -9,7 +9,7 @@
 //! holding that much of the node's decoding budget, [`IngestGate`]), [`store`] (streams the
 //! original from its own temporary file) and the row's insert. The database appears only in
 //! `store.rs`: [`accept`], [`release`] and the orphan sweep ([`sweep_orphans`]); everything else
-//! is pure.
+//! is pure. [`signing`] signs and checks the short-lived URLs of stored media.
 //! Temporary files are [`NamedTempFile`]s: removed when dropped, on success and on every error
 //! path. Validation follows pict-rs: the format is probed from the bytes, and size, width,
 //! height, area and decoding memory are checked from the header before any pixel is decoded;
@@ -22,6 +22,7 @@ mod jpeg;
 mod orient;
 pub mod quota;
 mod shrink;
+pub mod signing;
 mod store;
 mod strip;
 mod variants;

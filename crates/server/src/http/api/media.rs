@@ -18,9 +18,9 @@ use utoipa_axum::routes;
 
 use super::error::ApiError;
 use super::input::{ApiUser, parse_id, rfc3339};
-use super::signing::{SignatureError, UrlSigner};
 use crate::codes::{ErrorCode, FieldCode};
 use crate::db::{self, media::MediaRow};
+use crate::media::signing::{SignatureError, UrlSigner};
 use crate::media::{self as ingest, MediaError, MediaLimits, VariantKind, quota};
 use crate::state::AppState;
 use crate::storage::StorageKey;

@@ -18,7 +18,6 @@ pub mod media;
 pub mod openapi;
 pub mod reports;
 pub mod shares;
-pub mod signing;
 pub mod simulations;
 
 use std::sync::OnceLock;

@@ -12,7 +12,7 @@
 //! and the creative, location or simulation an image is), never file names; the images at
 //! display size (previews: `source.urls.original` is the preview too), never an original;
 //! no GPS position. Every image URL is share-scoped ([`UrlSigner::share_url`]): it lasts
-//! [`super::signing::SHARE_URL_TTL`] seconds and stops with the link.
+//! [`crate::media::signing::SHARE_URL_TTL`] seconds and stops with the link.
 
 use axum::Json;
 use axum::extract::{Path, State};
@@ -29,13 +29,13 @@ use super::error::ApiError;
 use super::heatmaps::{Heatmap, heatmap_body};
 use super::input::{ApiUser, JsonObject, Patch, parse_id, rfc3339};
 use super::media::{MediaUrls, now_secs};
-use super::signing::UrlSigner;
 use crate::auth::tokens::{REFRESH_TOKEN_LENGTH, is_well_formed, random_token};
 use crate::codes::{ErrorCode, FieldCode};
 use crate::db::heatmaps as hdb;
 use crate::db::shares::{self as sdb, ShareRow};
 use crate::db::{self};
 use crate::heatmaps::benchmark::heatmap_benchmarks;
+use crate::media::signing::UrlSigner;
 use crate::state::AppState;
 
 /// Days a link lasts when none is asked for.

@@ -10,6 +10,9 @@
 //! `...?exp=&share={share_id}&sig=`, whose signature also covers the share's id and whose life
 //! is [`SHARE_URL_TTL`]. The file route serves them only while that share exists and has not
 //! expired, so revoking a link stops its images at once, not an hour later.
+//!
+//! The signer lives here, below the HTTP layer, because the shared state holds one; the file
+//! route that checks the URLs and parses their query is `http::api::media`.
 
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
