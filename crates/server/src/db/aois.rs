@@ -6,7 +6,6 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use super::{Db, DbError, search};
-use crate::heatmaps::benchmark::NamedArea;
 
 /// A stored area of interest.
 #[derive(Debug, Clone, PartialEq)]
@@ -85,6 +84,17 @@ pub async fn for_heatmap(db: &Db, heatmap_id: &str) -> Result<Vec<AoiRow>, DbErr
     .fetch_all(db.pool())
     .await?;
     Ok(rows.iter().map(from_row).collect::<Result<_, _>>()?)
+}
+
+/// Another of the owner's areas with a name some area of the heatmap has, as [`with_names`]
+/// reads it for the benchmarks (`heatmaps::benchmark`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NamedArea {
+    pub id: String,
+    pub item_id: String,
+    pub name_key: String,
+    /// JSON text of the points.
+    pub points: String,
 }
 
 /// The owner's areas whose name key is one of `keys`, on done items, for benchmarks (an area

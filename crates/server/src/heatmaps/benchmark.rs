@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 use regard_vision::AreaShare;
 
 use super::aoi::{ItemAttention, stored_points};
-use crate::db::aois::name_key;
+use crate::db::aois::{NamedArea, name_key};
 use crate::db::heatmaps::{HeatmapWithItems, LibraryItem};
 
 /// The shipped reference distributions (JSON, see [`Reference`]).
@@ -304,17 +304,6 @@ fn library_value(item: &LibraryItem, metric: Metric) -> Option<f64> {
         Metric::Panel => item.panel?,
     };
     value.is_finite().then_some(value)
-}
-
-/// Another of the owner's areas with a name some area of the heatmap has (see
-/// `db::aois::with_names`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct NamedArea {
-    pub id: String,
-    pub item_id: String,
-    pub name_key: String,
-    /// JSON text of the points.
-    pub points: String,
 }
 
 /// What the owner's own results bring to the benchmarks: every done item's measures, the
