@@ -20,12 +20,15 @@ use serde_json::{Map, Value, json};
 
 use super::email::Email;
 use super::error::AuthError;
-use super::extract::{GoTrueJson, bad_jwt, bearer, json_or_default, no_authorization};
+use super::extract::{
+    GoTrueJson, bad_jwt, bearer, json_or_default, no_authorization, request_lang,
+};
 use super::links::{self, LinkKind};
 use super::metadata::{self, checked, merge};
 use super::mfa::factor_json;
 use super::password;
 use super::phone;
+use super::redirect;
 use super::session::{self, user_body};
 use crate::db::users::UserRow;
 use crate::db::{self, DbError, factors, sessions, users};
@@ -624,13 +627,13 @@ async fn find_or_create(
 async fn generate_link(
     State(state): State<AppState>,
     _admin: Admin,
-    Query(query): Query<links::RedirectQuery>,
+    Query(query): Query<redirect::RedirectQuery>,
     GoTrueJson(params): GoTrueJson<GenerateLinkParams>,
 ) -> Result<Json<Value>, AuthError> {
     let kind_name = params.kind.unwrap_or_default();
     let email = Email::parse(params.email.as_deref().unwrap_or_default())?;
     let data = metadata::object(params.data, "data")?;
-    let redirect_to = links::checked_redirect(
+    let redirect_to = redirect::checked_redirect(
         &state,
         params
             .redirect_to
@@ -712,13 +715,13 @@ async fn invite(
     State(state): State<AppState>,
     _admin: Admin,
     headers: HeaderMap,
-    Query(query): Query<links::RedirectQuery>,
+    Query(query): Query<redirect::RedirectQuery>,
     GoTrueJson(params): GoTrueJson<InviteParams>,
 ) -> Result<Json<Value>, AuthError> {
     let email = Email::parse(params.email.as_deref().unwrap_or_default())?;
     let data = metadata::object(params.data, "data")?;
     let user = find_or_create(&state, &email, None, data, true).await?;
-    let redirect_to = links::checked_redirect(&state, query.redirect_to.as_deref());
+    let redirect_to = redirect::checked_redirect(&state, query.redirect_to.as_deref());
     links::send(
         &state,
         links::Send {
@@ -726,7 +729,7 @@ async fn invite(
             user: &user,
             to: &user.email,
             redirect_to: &redirect_to,
-            lang: links::request_lang(&headers),
+            lang: request_lang(&headers),
             pkce: None,
         },
     )

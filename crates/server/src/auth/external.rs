@@ -25,12 +25,12 @@ use sha2::{Digest, Sha256};
 
 use super::email::Email;
 use super::error::AuthError;
-use super::extract::ClientIp;
+use super::extract::{ClientIp, user_agent};
 use super::flow::{self, FlowState, NewFlow, Pkce, ProviderTokens};
 use super::oidc::{IdClaims, Provider};
-use super::redirect;
+use super::redirect::{self, CallbackError, error_redirect, fragment_redirect};
 use super::session::{self, Origin};
-use super::signup::user_agent;
+
 use crate::db::identities::{self, IdentityRow, UserChange};
 use crate::db::users::{self, UserRow};
 use crate::db::{self, DbError};
@@ -81,88 +81,6 @@ fn found(location: &str, status: StatusCode) -> Response {
             AuthError::internal("redirect target is not a valid header value").into_response()
         }
     }
-}
-
-/// The OAuth `error` value GoTrue's `getErrorQueryString` gives an error.
-fn oauth_error_name(error: &AuthError) -> &'static str {
-    if matches!(
-        error.code,
-        "signup_disabled" | "user_banned" | "provider_email_needs_verification"
-    ) {
-        return "access_denied";
-    }
-    match error.status.as_u16() {
-        400 => "invalid_request",
-        401 => "unauthorized_client",
-        403 => "access_denied",
-        503 => "temporarily_unavailable",
-        _ => "server_error",
-    }
-}
-
-/// An error of the callback as the client receives it.
-#[derive(Debug)]
-pub(super) enum CallbackError {
-    /// One of ours (with a GoTrue code).
-    Auth(AuthError),
-    /// The provider's own `error` and `error_description`, passed on.
-    Provider { error: String, description: String },
-}
-
-impl From<AuthError> for CallbackError {
-    fn from(err: AuthError) -> Self {
-        CallbackError::Auth(err)
-    }
-}
-
-impl From<DbError> for CallbackError {
-    fn from(err: DbError) -> Self {
-        CallbackError::Auth(err.into())
-    }
-}
-
-impl CallbackError {
-    fn pairs(&self) -> Vec<(&'static str, String)> {
-        match self {
-            CallbackError::Auth(err) => vec![
-                ("error", oauth_error_name(err).to_owned()),
-                ("error_code", err.code.to_owned()),
-                ("error_description", err.message.clone()),
-            ],
-            CallbackError::Provider { error, description } => {
-                let mut pairs = vec![("error", error.clone())];
-                if !description.is_empty() {
-                    pairs.push(("error_description", description.clone()));
-                }
-                pairs
-            }
-        }
-    }
-}
-
-/// `target` with the error in its query (kept parameters first) and, unless `query_only`,
-/// in its fragment too with GoTrue's `sb` marker (GoTrue's `redirectErrors`).
-pub(super) fn error_redirect(target: &str, error: &CallbackError, query_only: bool) -> String {
-    let Ok(mut url) = url::Url::parse(target) else {
-        return target.to_owned();
-    };
-    let pairs = error.pairs();
-    let kept: Vec<(String, String)> = url
-        .query_pairs()
-        .filter(|(key, _)| !pairs.iter().any(|(name, _)| key == name))
-        .map(|(k, v)| (k.into_owned(), v.into_owned()))
-        .collect();
-    url.query_pairs_mut()
-        .clear()
-        .extend_pairs(kept)
-        .extend_pairs(pairs.iter().map(|(k, v)| (*k, v.as_str())));
-    if !query_only {
-        let mut fragment = url::form_urlencoded::Serializer::new(String::new());
-        fragment.extend_pairs(pairs.iter().map(|(k, v)| (*k, v.as_str())));
-        fragment.append_pair("sb", "");
-        url.set_fragment(Some(&fragment.finish()));
-    }
-    url.into()
 }
 
 fn unsupported_provider(name: &str) -> AuthError {
@@ -411,42 +329,6 @@ async fn finish(
         &provider_tokens,
         &[],
     ))
-}
-
-/// GoTrue's `AccessTokenResponse.AsRedirectURL`: `redirect_to#access_token=...` (sorted keys),
-/// with `extra` pairs (the `type` of a mailed link).
-pub(super) fn fragment_redirect(
-    redirect_to: &str,
-    session: &Value,
-    provider: &ProviderTokens,
-    extra: &[(&'static str, &str)],
-) -> String {
-    let mut pairs: Vec<(&str, String)> = vec![
-        (
-            "access_token",
-            session["access_token"].as_str().unwrap_or("").to_owned(),
-        ),
-        ("expires_at", session["expires_at"].to_string()),
-        ("expires_in", session["expires_in"].to_string()),
-        (
-            "provider_token",
-            provider.access_token.clone().unwrap_or_default(),
-        ),
-        (
-            "refresh_token",
-            session["refresh_token"].as_str().unwrap_or("").to_owned(),
-        ),
-        ("sb", String::new()),
-        ("token_type", "bearer".to_owned()),
-    ];
-    if let Some(refresh) = provider.refresh_token.clone().filter(|t| !t.is_empty()) {
-        pairs.push(("provider_refresh_token", refresh));
-    }
-    pairs.extend(extra.iter().map(|(k, v)| (*k, (*v).to_owned())));
-    pairs.sort_by(|a, b| a.0.cmp(b.0));
-    let mut fragment = url::form_urlencoded::Serializer::new(String::new());
-    fragment.extend_pairs(pairs.iter().map(|(k, v)| (*k, v.as_str())));
-    format!("{redirect_to}#{}", fragment.finish())
 }
 
 /// The issuers GoTrue knows its built-in ID-token providers by (its "not enabled" message names

@@ -1,18 +1,20 @@
 //! Request extractors of the auth API: JSON bodies with GoTrue's errors, the client IP, and
-//! [`AuthUser`], the signed-in user behind a bearer access token (also for `/api/v1`).
+//! [`AuthUser`], the signed-in user behind a bearer access token (also for `/api/v1`); the
+//! headers the endpoints read (user agent, language).
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
 use axum::body::Bytes;
 use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request};
-use axum::http::StatusCode;
 use axum::http::request::Parts;
+use axum::http::{HeaderMap, StatusCode};
 use serde::de::DeserializeOwned;
 
 use super::error::AuthError;
 use super::tokens::Claims;
 use crate::db::users::UserRow;
 use crate::db::{sessions, users};
+use crate::notify::templates::Lang;
 use crate::state::AppState;
 
 /// A JSON body. Unknown fields are ignored (auth-js sends extra ones); malformed JSON is 400
@@ -188,4 +190,21 @@ impl FromRequestParts<AppState> for AuthUser {
             )),
         }
     }
+}
+
+/// The `User-Agent` header, stored on the session for the user's device list.
+pub fn user_agent(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get(axum::http::header::USER_AGENT)
+        .and_then(|value| value.to_str().ok())
+        .map(|value| value.chars().take(512).collect())
+}
+
+/// The language of the request (`Accept-Language`), for mails.
+pub fn request_lang(headers: &HeaderMap) -> Lang {
+    Lang::from_accept_language(
+        headers
+            .get(axum::http::header::ACCEPT_LANGUAGE)
+            .and_then(|v| v.to_str().ok()),
+    )
 }

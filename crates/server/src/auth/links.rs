@@ -14,18 +14,17 @@ use axum::routing::post;
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 
 use super::email::Email;
 use super::error::AuthError;
-use super::external::{self, CallbackError};
-use super::extract::{ClientIp, GoTrueJson};
+
+use super::extract::{ClientIp, GoTrueJson, request_lang, user_agent};
 use super::flow::{self, NewFlow, Pkce, ProviderTokens};
 use super::phone;
-use super::redirect;
+use super::redirect::{self, CallbackError};
 use super::session::{self, Origin};
-use super::signup::user_agent;
-use super::tokens::{random_token, six_digit_code};
+
+use super::tokens::{otp_expired, otp_hash, random_token, six_digit_code, token_hash};
 use crate::db::one_time_tokens::{self, OneTimeTokenRow};
 use crate::db::users::UserRow;
 use crate::db::{self, DbError, users};
@@ -167,32 +166,6 @@ pub fn action_link(state: &AppState, token: &str, link_type: &str, redirect_to: 
     )
 }
 
-fn sha256_hex(parts: &[&str]) -> String {
-    let mut hasher = Sha256::new();
-    for part in parts {
-        hasher.update(part.as_bytes());
-        hasher.update([0u8]);
-    }
-    hex::encode(hasher.finalize())
-}
-
-pub(super) fn otp_hash(user_id: &str, code: &str) -> String {
-    sha256_hex(&[user_id, code.trim()])
-}
-
-pub(super) fn token_hash(token: &str) -> String {
-    sha256_hex(&[token.trim()])
-}
-
-/// The language of the request (`Accept-Language`), for mails.
-pub fn request_lang(headers: &HeaderMap) -> Lang {
-    Lang::from_accept_language(
-        headers
-            .get(axum::http::header::ACCEPT_LANGUAGE)
-            .and_then(|v| v.to_str().ok()),
-    )
-}
-
 /// What a mail about to be sent needs.
 pub struct Send<'a> {
     pub kind: LinkKind,
@@ -330,18 +303,6 @@ pub async fn send_reauthentication_sms(
     Ok(uuid::Uuid::new_v4().to_string())
 }
 
-/// `redirect_to` if the site allows it (`REGARD_SITE_URL`, `REGARD_REDIRECT_ALLOW_LIST`),
-/// otherwise the site itself.
-pub fn checked_redirect(state: &AppState, redirect_to: Option<&str>) -> String {
-    redirect::resolve(&state.config, redirect_to)
-}
-
-/// The `redirect_to` query parameter of the endpoints that mail links.
-#[derive(Debug, Deserialize)]
-pub struct RedirectQuery {
-    pub redirect_to: Option<String>,
-}
-
 #[derive(Debug, Deserialize)]
 struct RecoverParams {
     email: Option<String>,
@@ -353,7 +314,7 @@ async fn recover(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
     headers: HeaderMap,
-    Query(query): Query<RedirectQuery>,
+    Query(query): Query<redirect::RedirectQuery>,
     GoTrueJson(params): GoTrueJson<RecoverParams>,
 ) -> Result<Json<Value>, AuthError> {
     let email = params.email.unwrap_or_default();
@@ -374,7 +335,7 @@ async fn recover(
         )
         .retry_after(wait)
     })?;
-    let redirect_to = checked_redirect(&state, query.redirect_to.as_deref());
+    let redirect_to = redirect::checked_redirect(&state, query.redirect_to.as_deref());
     let lang = request_lang(&headers);
     // The answer does not wait for the lookup or the mail, so its timing says nothing about
     // whether the address has an account.
@@ -402,14 +363,6 @@ async fn recover(
         }
     });
     Ok(Json(json!({})))
-}
-
-pub(super) fn otp_expired() -> AuthError {
-    AuthError::new(
-        StatusCode::FORBIDDEN,
-        "otp_expired",
-        "Token has expired or is invalid",
-    )
 }
 
 /// Applies a verified token (confirms the address or changes it) and returns the user.
@@ -580,7 +533,7 @@ async fn verify_get(
     headers: HeaderMap,
     Query(query): Query<VerifyQuery>,
 ) -> Response {
-    let redirect_to = checked_redirect(&state, query.redirect_to.as_deref());
+    let redirect_to = redirect::checked_redirect(&state, query.redirect_to.as_deref());
     let result = async {
         state.limits.sign_in(ip).map_err(AuthError::rate_limited)?;
         let kinds = query
@@ -617,7 +570,7 @@ async fn verify_get(
             user_agent: user_agent(&headers),
         };
         let session = session::start(&state, &user, kind.amr(), &origin).await?;
-        Ok(Redirect::to(&external::fragment_redirect(
+        Ok(Redirect::to(&redirect::fragment_redirect(
             &redirect_to,
             &session,
             &ProviderTokens::default(),
@@ -627,7 +580,7 @@ async fn verify_get(
     }
     .await;
     result.unwrap_or_else(|err| {
-        let target = external::error_redirect(&redirect_to, &CallbackError::Auth(err), false);
+        let target = redirect::error_redirect(&redirect_to, &CallbackError::Auth(err), false);
         Redirect::to(&target).into_response()
     })
 }
@@ -660,11 +613,5 @@ mod tests {
         );
         assert_eq!(LinkKind::from_type("reauthentication"), None);
         assert_eq!(LinkKind::from_type("sms"), None);
-    }
-
-    #[test]
-    fn hashes_separate_their_parts() {
-        assert_ne!(otp_hash("ab", "c"), otp_hash("a", "bc"));
-        assert_eq!(otp_hash("u", " 123456 "), otp_hash("u", "123456"));
     }
 }

@@ -16,11 +16,12 @@ use serde_json::{Value, json};
 
 use super::email::Email;
 use super::error::AuthError;
-use super::extract::{AuthUser, ClientIp, GoTrueJson};
+use super::extract::{AuthUser, ClientIp, GoTrueJson, request_lang};
 use super::flow::Pkce;
 use super::links::{self, LinkKind};
 use super::metadata;
 use super::phone::{self, Purpose};
+use super::redirect;
 use crate::db::users::UserRow;
 use crate::db::{self, DbError, users};
 use crate::notify::templates::Lang;
@@ -70,13 +71,13 @@ async fn otp(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
     headers: HeaderMap,
-    Query(query): Query<links::RedirectQuery>,
+    Query(query): Query<redirect::RedirectQuery>,
     GoTrueJson(params): GoTrueJson<OtpParams>,
 ) -> Result<Json<Value>, AuthError> {
     let email = params.email.as_deref().map(str::trim).unwrap_or_default();
     let number = params.phone.as_deref().map(str::trim).unwrap_or_default();
     let create_user = params.create_user.unwrap_or(true);
-    let lang = links::request_lang(&headers);
+    let lang = request_lang(&headers);
     match (email.is_empty(), number.is_empty()) {
         (false, false) => Err(AuthError::validation(
             "Only an email address or phone number should be provided",
@@ -115,7 +116,7 @@ async fn otp(
                     }
                 }
             };
-            let redirect_to = links::checked_redirect(&state, query.redirect_to.as_deref());
+            let redirect_to = redirect::checked_redirect(&state, query.redirect_to.as_deref());
             let sent = links::send(
                 &state,
                 links::Send {
@@ -201,7 +202,7 @@ async fn resend(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
     headers: HeaderMap,
-    Query(query): Query<links::RedirectQuery>,
+    Query(query): Query<redirect::RedirectQuery>,
     GoTrueJson(params): GoTrueJson<ResendParams>,
 ) -> Result<Json<Value>, AuthError> {
     let kind = params.kind.unwrap_or_default();
@@ -215,7 +216,7 @@ async fn resend(
     }
     let email = params.email.as_deref().map(str::trim).unwrap_or_default();
     let number = params.phone.as_deref().map(str::trim).unwrap_or_default();
-    let lang = links::request_lang(&headers);
+    let lang = request_lang(&headers);
     match (email.is_empty(), number.is_empty()) {
         (false, false) => Err(AuthError::validation(
             "Only an email address or phone number should be provided.",
@@ -235,7 +236,7 @@ async fn resend(
                 params.code_challenge_method.as_deref(),
             )?;
             state.limits.email(ip).map_err(email_rate_limited)?;
-            let redirect_to = links::checked_redirect(&state, query.redirect_to.as_deref());
+            let redirect_to = redirect::checked_redirect(&state, query.redirect_to.as_deref());
             resend_mail(&state, &kind, &email, &redirect_to, lang, pkce).await
         }
         (true, false) => {
@@ -332,7 +333,7 @@ async fn reauthenticate(
     headers: HeaderMap,
 ) -> Result<Json<Value>, AuthError> {
     let user = &auth.user;
-    let lang = links::request_lang(&headers);
+    let lang = request_lang(&headers);
     if user.email.is_empty() && user.phone.is_empty() {
         return Err(AuthError::new(
             StatusCode::UNPROCESSABLE_ENTITY,

@@ -10,8 +10,8 @@ use std::net::IpAddr;
 use axum::http::StatusCode;
 
 use super::error::AuthError;
-use super::links::{otp_expired, otp_hash, token_hash};
-use super::tokens::{random_token, six_digit_code};
+
+use super::tokens::{otp_expired, otp_hash, random_token, six_digit_code, token_hash};
 use crate::db::one_time_tokens::{self, OneTimeTokenRow};
 use crate::db::users::{self, UserRow};
 use crate::db::{self, DbError};

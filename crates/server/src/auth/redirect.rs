@@ -28,11 +28,22 @@
 //! Entries without `://` match nothing. What the browser is then sent to is the normalised URL,
 //! never the string as it came. `http://localhost:3000/**` allows every page of that origin;
 //! `https://*.example.com/**` every page of every direct subdomain.
+//!
+//! It also builds what the browser is sent to once a flow ends ([`fragment_redirect`]: the
+//! session in the fragment; [`error_redirect`]: the error in the query and the fragment), for
+//! third-party sign-in and mailed links alike, and reads the `redirect_to` query parameter of
+//! the endpoints that mail links ([`RedirectQuery`], [`checked_redirect`]).
 
 use axum::http::HeaderMap;
+use serde::Deserialize;
+use serde_json::Value;
 use url::{Position, Url};
 
+use super::error::AuthError;
+use super::flow::ProviderTokens;
 use crate::config::Config;
+use crate::db::DbError;
+use crate::state::AppState;
 
 /// The redirect target for a request: `requested`, normalised, when it is allowed, otherwise
 /// the site URL.
@@ -262,6 +273,136 @@ pub fn glob_match(pattern: &str, text: &str) -> bool {
         reachable = next;
     }
     reachable[text.len()]
+}
+
+/// `redirect_to` if the site allows it (`REGARD_SITE_URL`, `REGARD_REDIRECT_ALLOW_LIST`),
+/// otherwise the site itself.
+pub fn checked_redirect(state: &AppState, redirect_to: Option<&str>) -> String {
+    resolve(&state.config, redirect_to)
+}
+
+/// The `redirect_to` query parameter of the endpoints that mail links.
+#[derive(Debug, Deserialize)]
+pub struct RedirectQuery {
+    pub redirect_to: Option<String>,
+}
+
+/// The OAuth `error` value GoTrue's `getErrorQueryString` gives an error.
+fn oauth_error_name(error: &AuthError) -> &'static str {
+    if matches!(
+        error.code,
+        "signup_disabled" | "user_banned" | "provider_email_needs_verification"
+    ) {
+        return "access_denied";
+    }
+    match error.status.as_u16() {
+        400 => "invalid_request",
+        401 => "unauthorized_client",
+        403 => "access_denied",
+        503 => "temporarily_unavailable",
+        _ => "server_error",
+    }
+}
+
+/// An error of the callback as the client receives it.
+#[derive(Debug)]
+pub enum CallbackError {
+    /// One of ours (with a GoTrue code).
+    Auth(AuthError),
+    /// The provider's own `error` and `error_description`, passed on.
+    Provider { error: String, description: String },
+}
+
+impl From<AuthError> for CallbackError {
+    fn from(err: AuthError) -> Self {
+        CallbackError::Auth(err)
+    }
+}
+
+impl From<DbError> for CallbackError {
+    fn from(err: DbError) -> Self {
+        CallbackError::Auth(err.into())
+    }
+}
+
+impl CallbackError {
+    fn pairs(&self) -> Vec<(&'static str, String)> {
+        match self {
+            CallbackError::Auth(err) => vec![
+                ("error", oauth_error_name(err).to_owned()),
+                ("error_code", err.code.to_owned()),
+                ("error_description", err.message.clone()),
+            ],
+            CallbackError::Provider { error, description } => {
+                let mut pairs = vec![("error", error.clone())];
+                if !description.is_empty() {
+                    pairs.push(("error_description", description.clone()));
+                }
+                pairs
+            }
+        }
+    }
+}
+
+/// `target` with the error in its query (kept parameters first) and, unless `query_only`,
+/// in its fragment too with GoTrue's `sb` marker (GoTrue's `redirectErrors`).
+pub fn error_redirect(target: &str, error: &CallbackError, query_only: bool) -> String {
+    let Ok(mut url) = url::Url::parse(target) else {
+        return target.to_owned();
+    };
+    let pairs = error.pairs();
+    let kept: Vec<(String, String)> = url
+        .query_pairs()
+        .filter(|(key, _)| !pairs.iter().any(|(name, _)| key == name))
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect();
+    url.query_pairs_mut()
+        .clear()
+        .extend_pairs(kept)
+        .extend_pairs(pairs.iter().map(|(k, v)| (*k, v.as_str())));
+    if !query_only {
+        let mut fragment = url::form_urlencoded::Serializer::new(String::new());
+        fragment.extend_pairs(pairs.iter().map(|(k, v)| (*k, v.as_str())));
+        fragment.append_pair("sb", "");
+        url.set_fragment(Some(&fragment.finish()));
+    }
+    url.into()
+}
+
+/// GoTrue's `AccessTokenResponse.AsRedirectURL`: `redirect_to#access_token=...` (sorted keys),
+/// with `extra` pairs (the `type` of a mailed link).
+pub fn fragment_redirect(
+    redirect_to: &str,
+    session: &Value,
+    provider: &ProviderTokens,
+    extra: &[(&'static str, &str)],
+) -> String {
+    let mut pairs: Vec<(&str, String)> = vec![
+        (
+            "access_token",
+            session["access_token"].as_str().unwrap_or("").to_owned(),
+        ),
+        ("expires_at", session["expires_at"].to_string()),
+        ("expires_in", session["expires_in"].to_string()),
+        (
+            "provider_token",
+            provider.access_token.clone().unwrap_or_default(),
+        ),
+        (
+            "refresh_token",
+            session["refresh_token"].as_str().unwrap_or("").to_owned(),
+        ),
+        ("sb", String::new()),
+        ("token_type", "bearer".to_owned()),
+    ];
+    if let Some(refresh) = provider.refresh_token.clone().filter(|t| !t.is_empty()) {
+        pairs.push(("provider_refresh_token", refresh));
+    }
+    pairs.extend(extra.iter().map(|(k, v)| (*k, (*v).to_owned())));
+    pairs.sort_by(|a, b| a.0.cmp(b.0));
+    let mut fragment = url::form_urlencoded::Serializer::new(String::new());
+    fragment.extend_pairs(pairs.iter().map(|(k, v)| (*k, v.as_str())));
+    format!("{redirect_to}#{}", fragment.finish())
 }
 
 #[cfg(test)]

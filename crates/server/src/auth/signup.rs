@@ -11,12 +11,13 @@ use serde_json::{Value, json};
 
 use super::email::Email;
 use super::error::AuthError;
-use super::extract::{ClientIp, GoTrueJson};
+use super::extract::{ClientIp, GoTrueJson, request_lang, user_agent};
 use super::flow::Pkce;
 use super::links;
 use super::metadata;
 use super::password;
 use super::phone;
+use super::redirect;
 use super::session::{self, Origin};
 use crate::db::users::UserRow;
 use crate::db::{self, DbError, users};
@@ -50,7 +51,7 @@ fn user_already_exists() -> AuthError {
 
 async fn signup(
     State(state): State<AppState>,
-    Query(query): Query<links::RedirectQuery>,
+    Query(query): Query<redirect::RedirectQuery>,
     ClientIp(ip): ClientIp,
     headers: HeaderMap,
     GoTrueJson(params): GoTrueJson<SignupParams>,
@@ -106,8 +107,8 @@ async fn signup(
         params.code_challenge.as_deref(),
         params.code_challenge_method.as_deref(),
     )?;
-    let redirect_to = links::checked_redirect(&state, query.redirect_to.as_deref());
-    let lang = links::request_lang(&headers);
+    let redirect_to = redirect::checked_redirect(&state, query.redirect_to.as_deref());
+    let lang = request_lang(&headers);
     // Checked before hashing to spare the work; the unique index still settles races.
     if let Some(existing) = users::find_by_email(&state.db, email.as_str()).await? {
         if !confirm {
@@ -196,7 +197,7 @@ async fn phone_signup(
             phone::Purpose::SignIn,
             &user,
             &number,
-            links::request_lang(headers),
+            request_lang(headers),
         )
         .await?;
         return Ok(Json(session::user_body(state, &user).await?));
@@ -284,12 +285,4 @@ fn unconfirmed_user_json(email: &str, now: i64) -> Value {
         "updated_at": at,
         "is_anonymous": false,
     })
-}
-
-/// The `User-Agent` header, stored on the session for the user's device list.
-pub(super) fn user_agent(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get(axum::http::header::USER_AGENT)
-        .and_then(|value| value.to_str().ok())
-        .map(|value| value.chars().take(512).collect())
 }

@@ -19,11 +19,11 @@ use serde_json::Value;
 use super::email::Email;
 use super::error::AuthError;
 use super::external;
-use super::extract::{ClientIp, GoTrueJson};
+use super::extract::{ClientIp, GoTrueJson, user_agent};
 use super::flow;
 use super::phone;
 use super::session::{self, Origin};
-use super::signup::user_agent;
+
 use super::tokens;
 use crate::db::{self, refresh_tokens, sessions, users};
 use crate::state::AppState;

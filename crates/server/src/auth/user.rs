@@ -10,12 +10,13 @@ use serde_json::Value;
 
 use super::email::Email;
 use super::error::AuthError;
-use super::extract::{AuthUser, ClientIp, GoTrueJson};
+use super::extract::{AuthUser, ClientIp, GoTrueJson, request_lang};
 use super::flow::Pkce;
 use super::links;
 use super::metadata;
 use super::password;
 use super::phone;
+use super::redirect;
 use super::session::user_body;
 use crate::db::{self, factors, sessions, users};
 use crate::notify::templates;
@@ -52,7 +53,7 @@ async fn update_user(
     auth: AuthUser,
     ClientIp(ip): ClientIp,
     headers: HeaderMap,
-    Query(query): Query<links::RedirectQuery>,
+    Query(query): Query<redirect::RedirectQuery>,
     GoTrueJson(params): GoTrueJson<UserUpdateParams>,
 ) -> Result<Json<Value>, AuthError> {
     if params.app_metadata.as_ref().is_some_and(|v| !v.is_null()) {
@@ -183,7 +184,7 @@ async fn update_user(
             phone::Purpose::Change,
             user,
             &number,
-            links::request_lang(&headers),
+            request_lang(&headers),
         )
         .await?;
         pending_phone = Some(number);
@@ -212,7 +213,7 @@ async fn update_user(
             let body = user_body(&state, &upgraded).await?;
             return Ok(Json(body));
         }
-        let lang = links::request_lang(&headers);
+        let lang = request_lang(&headers);
         let pkce = Pkce::from_params(
             params.code_challenge.as_deref(),
             params.code_challenge_method.as_deref(),
@@ -229,7 +230,7 @@ async fn update_user(
             // Pending, as any change, but no link exists: it never completes.
             users::set_email_change(&state.db, &user.id, Some(email.as_str()), now).await?;
         } else {
-            let redirect_to = links::checked_redirect(&state, query.redirect_to.as_deref());
+            let redirect_to = redirect::checked_redirect(&state, query.redirect_to.as_deref());
             links::send(
                 &state,
                 links::Send {
