@@ -20,7 +20,13 @@ if ! command -v chromium >/dev/null 2>&1 || ! command -v pdftotext >/dev/null 2>
     sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core poppler-utils >/dev/null
   fi
 fi
-(cd web && npm ci --no-audit --no-fund --loglevel=error)
+# The web app's packages, installed again only when the lock file changed since the last install
+# (`npm ci` wipes node_modules first: about 200 MB rewritten on every run).
+lock_sha=$(sha256sum web/package-lock.json | cut -d' ' -f1)
+if [ "$(cat web/node_modules/.regard-lock-sha256 2>/dev/null)" != "$lock_sha" ]; then
+  (cd web && npm ci --no-audit --no-fund --loglevel=error)
+  echo "$lock_sha" > web/node_modules/.regard-lock-sha256
+fi
 # REGARD_TEST_S3 set to an http(s) URL uses that S3 server; set to anything else (CI sets 1), the
 # storage and API suites run against a local S3-protocol server started here.
 case "${REGARD_TEST_S3:-}" in
@@ -47,7 +53,8 @@ if [ -n "${REGARD_TEST_DATABASE_URL:-}" ]; then
 fi
 
 step "Web: types, lints, translations, unit tests, build"
-(cd web && npm run typecheck && npm run lint && npm run check:i18n && npm run check:api && npm test && npm run build)
+# `bundle` is the build without its type check, which `typecheck` has just done.
+(cd web && npm run typecheck && npm run lint && npm run check:i18n && npm run check:api && npm test && npm run bundle)
 
 step "auth-js compatibility and browser tests against the real binary"
 # `cargo test` above built target/debug/regard for the CLI tests; a separate `cargo build` would
