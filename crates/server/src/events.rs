@@ -180,49 +180,29 @@ async fn listen(
 
 /// The open event streams of each user in this process, for `REGARD_EVENT_STREAMS_PER_USER`.
 pub struct StreamSlots {
-    per_user: usize,
-    open: std::sync::Mutex<std::collections::HashMap<String, usize>>,
+    per_user: u64,
+    open: Arc<crate::tally::Tally>,
 }
 
 /// One open stream; counted until dropped (when the stream ends).
-pub struct StreamSlot {
-    slots: Arc<StreamSlots>,
-    user_id: String,
-}
+pub type StreamSlot = crate::tally::Held;
 
 impl StreamSlots {
     /// At most `per_user` streams per user (0: unlimited).
     pub fn new(per_user: usize) -> Arc<Self> {
         Arc::new(Self {
-            per_user,
-            open: std::sync::Mutex::default(),
+            per_user: u64::try_from(per_user).unwrap_or(u64::MAX),
+            open: Arc::default(),
         })
     }
 
     /// A slot for one more stream of `user_id`, or `None` when the user holds the most.
-    pub fn open(self: &Arc<Self>, user_id: &str) -> Option<StreamSlot> {
-        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
-        let count = open.entry(user_id.to_owned()).or_default();
-        if self.per_user > 0 && *count >= self.per_user {
-            return None;
-        }
-        *count += 1;
-        Some(StreamSlot {
-            slots: Arc::clone(self),
-            user_id: user_id.to_owned(),
-        })
-    }
-}
-
-impl Drop for StreamSlot {
-    fn drop(&mut self) {
-        let mut open = self.slots.open.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(count) = open.get_mut(&self.user_id) {
-            *count -= 1;
-            if *count == 0 {
-                open.remove(&self.user_id);
-            }
-        }
+    pub fn open(&self, user_id: &str) -> Option<StreamSlot> {
+        self.open
+            .take(user_id, 1, |open| {
+                self.per_user == 0 || open < self.per_user
+            })
+            .ok()
     }
 }
 

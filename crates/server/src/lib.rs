@@ -22,6 +22,7 @@ pub mod simulations;
 pub mod startup;
 pub mod state;
 pub mod storage;
+pub mod tally;
 pub mod telemetry;
 pub mod text;
 

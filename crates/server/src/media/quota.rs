@@ -10,42 +10,21 @@
 //! uploads). Renders and heatmap layers are made by jobs and never refused: they count, so a
 //! user at the quota can still finish work in hand but cannot upload more.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use crate::db::{self, Db, DbError};
+use crate::tally::{Held, Tally};
 
 /// Bytes in one MB of `REGARD_STORAGE_QUOTA_MB` (decimal, as disks are sold).
 pub const MB: u64 = 1_000_000;
 
 /// The sizes of uploads in progress, by user.
 #[derive(Debug, Default)]
-pub struct Reservations(Mutex<HashMap<String, u64>>);
+pub struct Reservations(Arc<Tally>);
 
 /// An upload's place in the quota while it is stored; given back when dropped (by then its
 /// row counts instead, or it failed).
-#[derive(Debug)]
-pub struct Reserved {
-    reservations: Arc<Reservations>,
-    user_id: String,
-    bytes: u64,
-}
-
-impl Drop for Reserved {
-    fn drop(&mut self) {
-        let mut map = self
-            .reservations
-            .0
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
-        if let Some(held) = map.get_mut(&self.user_id) {
-            *held = held.saturating_sub(self.bytes);
-            if *held == 0 {
-                map.remove(&self.user_id);
-            }
-        }
-    }
-}
+pub type Reserved = Held;
 
 /// An upload the quota refuses: what the user stores (with uploads in progress) and the quota.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,7 +46,7 @@ impl Reservations {
     /// Reserves `bytes` for an upload of `user_id` when what they store, their uploads in
     /// progress and this one fit in `limit_bytes` (0: no quota, always reserved).
     pub async fn reserve(
-        self: &Arc<Self>,
+        &self,
         db: &Db,
         user_id: &str,
         bytes: u64,
@@ -78,38 +57,12 @@ impl Reservations {
         } else {
             usage(db, user_id).await?.0
         };
-        let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        let held = map.get(user_id).copied().unwrap_or(0);
-        let used = stored.saturating_add(held);
-        if limit_bytes > 0 && used.saturating_add(bytes) > limit_bytes {
-            return Ok(Err(Exceeded {
-                used_bytes: used,
-                limit_bytes,
-            }));
-        }
-        *map.entry(user_id.to_owned()).or_insert(0) += bytes;
-        Ok(Ok(Reserved {
-            reservations: Arc::clone(self),
-            user_id: user_id.to_owned(),
-            bytes,
-        }))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_reservation_is_given_back_when_dropped() {
-        let reservations = Arc::new(Reservations::default());
-        let reserved = Reserved {
-            reservations: Arc::clone(&reservations),
-            user_id: "u".into(),
-            bytes: 5,
+        let fits = |held: u64| {
+            limit_bytes == 0 || stored.saturating_add(held).saturating_add(bytes) <= limit_bytes
         };
-        reservations.0.lock().unwrap().insert("u".into(), 5);
-        drop(reserved);
-        assert!(reservations.0.lock().unwrap().is_empty());
+        Ok(self.0.take(user_id, bytes, fits).map_err(|held| Exceeded {
+            used_bytes: stored.saturating_add(held),
+            limit_bytes,
+        }))
     }
 }

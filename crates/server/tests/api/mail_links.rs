@@ -77,12 +77,7 @@ pub(crate) fn link_and_code(mail: &str) -> (String, String) {
         .collect();
     assert!(link.contains("/auth/v1/verify?"), "{link}");
     let marker = mail.find("code").expect("a code");
-    let code = mail[marker..]
-        .split(|c: char| !c.is_ascii_digit())
-        .find(|w| w.len() == 6)
-        .expect("6 digits")
-        .to_owned();
-    (link, code)
+    (link, crate::helpers::six_digits(&mail[marker..]))
 }
 
 /// The path and query of an absolute link (the test server's address replaces the site's).

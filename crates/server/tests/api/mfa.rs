@@ -6,7 +6,7 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::helpers::{
-    TestApp, assert_error, outbox_sms_json, spawn_app, spawn_app_with, unique_email,
+    TestApp, assert_error, outbox_sms_json, six_digits, spawn_app, spawn_app_with, unique_email,
 };
 
 /// A signed-in user's session, as the token endpoint answers it.
@@ -529,13 +529,6 @@ async fn enrolment_rules_names_limits_and_types() {
     assert_eq!(anonymous.status(), 403);
 }
 
-fn code_in(body: &str) -> String {
-    body.split(|c: char| !c.is_ascii_digit())
-        .find(|word| word.len() == 6)
-        .unwrap_or_else(|| panic!("no 6-digit code in {body}"))
-        .to_owned()
-}
-
 #[tokio::test]
 async fn phone_factors_send_a_code_by_sms_and_limit_resends() {
     let app = spawn_app().await;
@@ -589,7 +582,7 @@ async fn phone_factors_send_a_code_by_sms_and_limit_resends() {
         text.starts_with("Regard: your verification code is"),
         "{text}"
     );
-    let code = code_in(text);
+    let code = six_digits(text);
 
     // A resend within the minute is refused and sends nothing.
     let resend = call(
@@ -745,7 +738,7 @@ async fn the_right_phone_code_inside_a_burst_of_wrong_ones_does_not_reach_aal2()
     .await;
     let factor_id = body["id"].as_str().unwrap().to_owned();
     let challenge_id = challenge(&app, &session, &factor_id).await;
-    let code = code_in(outbox_sms_json(&app)[0]["body"].as_str().unwrap());
+    let code = six_digits(outbox_sms_json(&app)[0]["body"].as_str().unwrap());
     // 199 wrong codes and the right one, sent at once.
     let codes = crate::code_bursts::burst_with_right_code(&code);
     let requests = codes

@@ -187,11 +187,7 @@ async fn resend_mails_the_confirmation_again_and_tells_nothing_about_others() {
 /// The code of the newest mail (reauthentication mails carry no link).
 fn code_of(mail: &str) -> String {
     let marker = mail.find("code").expect("a code");
-    mail[marker..]
-        .split(|c: char| !c.is_ascii_digit())
-        .find(|w| w.len() == 6)
-        .expect("6 digits")
-        .to_owned()
+    six_digits(&mail[marker..])
 }
 
 #[tokio::test]

@@ -25,11 +25,7 @@ async fn share(app: &TestApp, user: &User, heatmap: &Value, body: Value) -> reqw
 
 /// `GET /api/v1/shared/{token}` without any account.
 async fn open(app: &TestApp, token: &str) -> reqwest::Response {
-    app.client
-        .get(format!("{}/api/v1/shared/{token}", app.address))
-        .send()
-        .await
-        .unwrap()
+    get_file(app, &format!("/api/v1/shared/{token}")).await
 }
 
 #[tokio::test]
@@ -246,6 +242,7 @@ fn file_urls(value: &Value, out: &mut Vec<String>) {
     }
 }
 
+/// `GET` of a path on the test server, without any account.
 async fn get_file(app: &TestApp, url: &str) -> reqwest::Response {
     app.client
         .get(format!("{}{url}", app.address))
