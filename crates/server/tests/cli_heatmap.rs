@@ -104,25 +104,39 @@ fn both_models_write_a_16_bit_map_and_threads_change_nothing() {
         let j: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(out.join("ad.json")).unwrap()).unwrap();
         assert!(!j["hotspots"].as_array().unwrap().is_empty(), "{name}");
-        image::open(out.join("ad.png")).unwrap().to_luma16()
+        assert_eq!(j["glance_map"], "ad.glance.png", "{name}");
+        assert!(j["glance"]["score"].as_f64().is_some(), "{name}");
+        assert!(!j["glance"]["hotspots"].as_array().unwrap().is_empty(), "{name}");
+        let map = image::open(out.join("ad.png")).unwrap();
+        let glance = image::open(out.join("ad.glance.png")).unwrap();
+        assert!(matches!(glance, image::DynamicImage::ImageLuma16(_)), "{name}");
+        (map.to_luma16(), glance.to_luma16())
     };
-    let v2 = run("default", &[]);
-    assert_eq!(v2.dimensions(), (200, 120));
-    assert_eq!(v2.iter().copied().max(), Some(65535));
-    // A smooth density: far more distinct levels than an 8-bit map could hold.
-    let mut levels: Vec<u16> = v2.iter().copied().collect();
-    levels.sort_unstable();
-    levels.dedup();
-    assert!(levels.len() > 256, "{} levels", levels.len());
-    assert_eq!(run("v2", &["--model", "v2"]), v2, "v2 is the default");
+    let (v3, glance) = run("default", &[]);
+    for m in [&v3, &glance] {
+        assert_eq!(m.dimensions(), (200, 120));
+        assert_eq!(m.iter().copied().max(), Some(65535));
+        // A smooth density: far more distinct levels than an 8-bit map could hold.
+        let mut levels: Vec<u16> = m.iter().copied().collect();
+        levels.sort_unstable();
+        levels.dedup();
+        assert!(levels.len() > 256, "{} levels", levels.len());
+    }
+    assert_ne!(glance, v3, "the first glance is its own prediction");
+    assert_eq!(
+        run("v3", &["--model", "v3"]),
+        (v3.clone(), glance.clone()),
+        "v3 is the default"
+    );
     assert_eq!(
         run("threads", &["--threads", "3"]),
-        v2,
+        (v3.clone(), glance.clone()),
         "threads change no pixel"
     );
-    let classical = run("classical", &["--model", "classical"]);
+    let (classical, classical_glance) = run("classical", &["--model", "classical"]);
     assert_eq!(classical.dimensions(), (200, 120));
-    assert_ne!(classical, v2);
+    assert_ne!(classical, v3);
+    assert_eq!(classical_glance, classical, "the classical model has no glance readout");
     // A bad thread count is refused by the argument parser.
     let out = dir.join("zero");
     let o = regard(&[

@@ -1,6 +1,6 @@
-//! Speed of attention model v2 (crates/vision/src/deep) on one thread: decoded pixels of a
-//! synthetic image → network input → density grid, then upsampled to the working size and
-//! analysed (scores, hotspots). Prints median, p10 and p90 of wall and thread CPU time, with the
+//! Speed of attention model v3 (crates/vision/src/deep) on one thread: decoded pixels of a
+//! synthetic image → network input → both heads' density grids, then upsampled to the working
+//! size and analysed (scores, hotspots), for both maps. Prints median, p10 and p90 of wall and thread CPU time, with the
 //! classical model's `predict` + `analyse` for comparison.
 //! `cargo run --release -p regard-vision --example bench_attention [runs] [width height]`
 
@@ -82,26 +82,29 @@ fn main() {
     report("backbone", a, b);
     let feats = m.features(&input, 1);
     let (a, b) = time(runs, || {
-        std::hint::black_box(m.mean_density(&feats));
+        std::hint::black_box(m.mean_densities(&feats));
     });
     report(
-        &format!("{} readouts (mean density)", m.readout_count()),
+        &format!("{} readouts × 2 heads (mean densities)", m.readout_count()),
         a,
         b,
     );
     let (ww, wh) = working_size(w, h, WORK_LONG_SIDE);
     let (a, b) = time(runs, || {
-        let grid = m.density(&m.input(&img), 1);
-        let mut map = grid.resize_bilinear(ww, wh);
-        map.normalize_sum();
-        std::hint::black_box(analyse(&map, &[], &[]));
+        let grids = m.densities(&m.input(&img), 1);
+        for grid in &grids.0 {
+            let mut map = grid.resize_bilinear(ww, wh);
+            map.normalize_sum();
+            std::hint::black_box(analyse(&map, &[], &[]));
+        }
     });
-    report("v2: pixels → map → analysis", a, b);
+    report("v3: pixels → both maps → analyses", a, b);
     let (a, b) = time(runs, || {
         let p = regard_vision::deep::predict(&img);
         std::hint::black_box(analyse(&p.map, &p.faces, &p.texts));
+        std::hint::black_box(analyse(&p.glance, &p.faces, &p.texts));
     });
-    report("v2 predict (with faces, text) + analyse", a, b);
+    report("v3 predict (faces, text) + 2 analyses", a, b);
     let (a, b) = time(runs, || {
         let p = predict_model(&img, Model::Classical, 1);
         std::hint::black_box(analyse(&p.map, &p.faces, &p.texts));

@@ -76,8 +76,13 @@ impl std::error::Error for VisionError {}
 #[derive(Debug, Clone)]
 pub struct Prediction {
     /// Predicted fixation density at working size (longer side [`model::WORK_LONG_SIDE`]),
-    /// summing to 1. Upsample with [`render`] or [`Plane::resize_bilinear`].
+    /// summing to 1: all fixations, about three seconds of free viewing ("exploration").
+    /// Upsample with [`render`] or [`Plane::resize_bilinear`].
     pub map: Plane,
+    /// Predicted density of the fixations that start within the first second ("first
+    /// glance"), same size, summing to 1. The classical model has no such readout: its glance
+    /// is its full map.
+    pub glance: Plane,
     /// Faces found.
     pub faces: Vec<faces::Face>,
     /// Text-like regions found.
@@ -87,25 +92,25 @@ pub struct Prediction {
 /// The attention models.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Model {
-    /// Attention model v2 ([`deep`]): a frozen EfficientNet-Lite0 and readouts learned from eye
-    /// fixations. The default.
+    /// Attention model v3 ([`deep`]): a frozen EfficientNet-Lite1 and readouts learned from
+    /// eye fixations, with a first-second head. The default.
     #[default]
-    V2,
+    V3,
     /// The classical model ([`model`]): hand-made features with fitted weights, kept for
     /// comparison.
     Classical,
 }
 
-/// Predicts where people look in `img` with the default model ([`Model::V2`]), on one thread.
+/// Predicts where people look in `img` with the default model ([`Model::V3`]), on one thread.
 pub fn predict(img: &RgbImage<'_>) -> Prediction {
     predict_model(img, Model::default(), 1)
 }
 
-/// Predicts with the given model; v2 uses up to `threads` threads (the same result for any
+/// Predicts with the given model; v3 uses up to `threads` threads (the same result for any
 /// number), the classical model one.
 pub fn predict_model(img: &RgbImage<'_>, model: Model, threads: usize) -> Prediction {
     match model {
-        Model::V2 => deep::predict_threads(img, threads),
+        Model::V3 => deep::predict_threads(img, threads),
         Model::Classical => predict_with(img, &Params::fitted()),
     }
 }
@@ -116,6 +121,7 @@ pub fn predict_with(img: &RgbImage<'_>, params: &Params) -> Prediction {
     let fs = model::compute_features_for(img, Some(&params.weights));
     let map = model::combine(&fs, params);
     Prediction {
+        glance: map.clone(),
         map,
         faces: fs.faces,
         texts: fs.texts,

@@ -3,7 +3,7 @@
 use regard_vision::analysis::{Rect, rect_share};
 use regard_vision::{Model, Prediction, RgbImage, analyse, predict, predict_model, render};
 
-const MODELS: [Model; 2] = [Model::V2, Model::Classical];
+const MODELS: [Model; 2] = [Model::V3, Model::Classical];
 
 fn predict_with(m: Model, img: &RgbImage<'_>) -> Prediction {
     predict_model(img, m, 1)
@@ -167,7 +167,7 @@ fn the_viewing_order_does_not_depend_on_the_input_scale() {
         };
         let (small, large) = (order(800, 600), order(2400, 1800));
         // The product's model sees the disc, then the square; the classical one only the disc.
-        let least = if matches!(m, Model::V2) { 2 } else { 1 };
+        let least = if matches!(m, Model::V3) { 2 } else { 1 };
         assert!(small.len() >= least, "{m:?}: {small:?}");
         assert_eq!(small.len(), large.len(), "{m:?}: {small:?} vs {large:?}");
         for (a, b) in small.iter().zip(&large) {

@@ -972,7 +972,7 @@ export interface components {
             height: number;
             hotspots: components["schemas"]["Hotspot"][];
             /**
-             * @description The attention model that made the map (`v1`, `v2`): scores of different models do
+             * @description The attention model that made the map (`v1`, `v2`, `v3`): scores of different models do
              *     not compare.
              */
             model: string;

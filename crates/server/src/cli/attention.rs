@@ -17,8 +17,10 @@ const DEFAULT_CACHE: &str = "/tmp/regard-saliency-fit-cache.bin";
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Predict attention maps: writes DIR/<name>.png (16-bit grey map at the input's size,
-    /// linear in predicted fixation density, brightest = 65535) and DIR/<name>.json (score,
-    /// metrics, hotspots, faces, text-like regions) for each image.
+    /// linear in predicted fixation density, brightest = 65535), DIR/<name>.glance.png (the same
+    /// for the fixations that start within the first second) and DIR/<name>.json (score,
+    /// metrics, hotspots, faces, text-like regions; the glance map's under "glance") for each
+    /// image.
     Heatmap {
         /// Output directory (created if missing).
         #[arg(long)]
@@ -32,10 +34,11 @@ pub enum Command {
         /// Opacity of the overlay and fog, 0..1.
         #[arg(long, default_value_t = 0.6)]
         opacity: f32,
-        /// Attention model: v2 (deep features; the default) or the classical one.
-        #[arg(long, value_enum, default_value_t = heatmap::Model::V2)]
+        /// Attention model: v3 (deep features; the default) or the classical one (whose glance
+        /// map is its full map).
+        #[arg(long, value_enum, default_value_t = heatmap::Model::V3)]
         model: heatmap::Model,
-        /// Threads for each image (model v2; the maps do not depend on it).
+        /// Threads for each image (model v3; the maps do not depend on it).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
         threads: u16,
         /// Input images (JPEG, PNG, WebP).
@@ -66,6 +69,11 @@ pub enum Command {
         /// Skip the leave-one-viewer-out human baseline (the slowest part).
         #[arg(long)]
         no_human: bool,
+        /// Score against the fixations that start within the first second (onsets from
+        /// cumulative durations plus 30 ms a saccade where the set records none), model v3
+        /// with its first-glance head, beside its full map, the baselines and humans.
+        #[arg(long)]
+        glance: bool,
     },
     /// Fit the model's parameters on every image of an eye-tracking set and write them as JSON
     /// (the shipped file is crates/vision/src/params.json).
@@ -89,10 +97,10 @@ pub enum Command {
         /// Runs per size.
         #[arg(long, default_value_t = 15)]
         runs: usize,
-        /// Attention model: v2 (the default) or the classical one.
-        #[arg(long, value_enum, default_value_t = heatmap::Model::V2)]
+        /// Attention model: v3 (the default) or the classical one.
+        #[arg(long, value_enum, default_value_t = heatmap::Model::V3)]
         model: heatmap::Model,
-        /// Threads for each image (model v2).
+        /// Threads for each image (model v3).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
         threads: u16,
         /// Benchmark these image files instead of synthetic images.
@@ -158,6 +166,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             jobs,
             cache,
             no_human,
+            glance,
         } => evaluate::eval_saliency(&evaluate::EvalOptions {
             dataset: &dataset,
             folds,
@@ -166,6 +175,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             jobs,
             cache: &cache,
             no_human,
+            glance,
         }),
         Command::FitSaliency {
             dataset,

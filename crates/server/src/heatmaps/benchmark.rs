@@ -464,7 +464,7 @@ mod tests {
         }
         assert!(reference.render.panel.is_some());
         assert!(reference.creative.panel.is_none());
-        assert_eq!(reference.model, "v2");
+        assert_eq!(reference.model, "v3");
     }
 
     #[test]

@@ -96,7 +96,7 @@ pub fn compute(source: &[u8], aoi: Option<&Aoi>) -> Result<Computed, ComputeErro
         object.insert("width".into(), json!(w));
         object.insert("height".into(), json!(h));
         // Which attention model made the map (scores of different models do not compare).
-        object.insert("model".into(), json!("v2"));
+        object.insert("model".into(), json!("v3"));
     }
     let panel = aoi.map(|aoi| panel_json(&prediction.map, aoi));
     if let (Some(panel), Some(object)) = (&panel, result.as_object_mut()) {

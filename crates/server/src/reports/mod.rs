@@ -22,7 +22,7 @@ pub struct Report {
     pub name: String,
     pub created_at: i64,
     pub generated_at: i64,
-    /// The attention model that made the maps ("v2").
+    /// The attention model that made the maps ("v3").
     pub model: String,
     pub images: Vec<ReportImage>,
     /// The benchmarks of the images (`GET /heatmaps/{id}/benchmarks`'s JSON), when gathered.
@@ -119,7 +119,7 @@ impl Report {
         generated_at: i64,
         images: &HashMap<String, Vec<u8>>,
     ) -> Self {
-        let mut model = String::from("v2");
+        let mut model = String::from("v3");
         let items = found
             .items
             .iter()

@@ -101,7 +101,7 @@ async fn each_measure_is_placed_among_the_users_results_of_its_kind_and_the_refe
     let bench = get_json(&app, &user, &format!("/heatmaps/{id}/benchmarks")).await;
 
     assert_eq!(bench["reference"]["name"], "OSIE");
-    assert_eq!(bench["reference"]["model"], "v2");
+    assert_eq!(bench["reference"]["model"], "v3");
     let results: Vec<&Value> = heatmap["items"]
         .as_array()
         .unwrap()

@@ -1,14 +1,16 @@
-//! Attention model v2: a frozen EfficientNet-Lite0 (ImageNet weights) and small readouts
-//! trained on eye fixations (tools/saliency/), run here in pure Rust on the embedded weights.
+//! Attention model v3: a frozen EfficientNet-Lite1 (ImageNet weights) and small readouts
+//! trained on eye fixations of two sets (tools/saliency/), run here in pure Rust on the
+//! embedded weights.
 //!
 //! Pipeline for one image: area-average to the network size (longer side
 //! [`Weights::net_long_side`], each side a multiple of 32), scale (x − 127) / 128, run the
 //! backbone, take the stride-8, stride-16 and stride-32 stage outputs and the 1280-channel head;
 //! each readout maps them to a few channels (1×1), upsamples them to the stride-8 grid, sums,
-//! and applies two more 1×1 layers (softplus between); the result is blurred by a Gaussian,
-//! a centre bias is added and a softmax over the grid gives a fixation density. The file holds
-//! the five readouts of the training's cross-validation folds; the map is the mean of their
-//! densities.
+//! and applies two more 1×1 layers (softplus between) to one map per [`Head`]: the density of
+//! all fixations (about three seconds of free viewing) and of those that start within the first
+//! second. Each head's map is blurred by a Gaussian, its centre prior is added and a softmax
+//! over the grid gives a fixation density. The file holds the five readouts of the training's
+//! cross-validation folds; each head's map is the mean of their densities.
 //!
 //! One thread by default (more on request, with the same result), no I/O, deterministic: the
 //! same pixels give the same bits.
@@ -21,13 +23,34 @@ use crate::image::{Plane, RgbImage, downscale_rgb, working_size};
 use crate::model::{DETAIL_LONG_SIDE, WORK_LONG_SIDE, search_faces_and_text};
 use kernels::{Act, Tensor, depthwise_par, im2col, pointwise, pointwise_par, resize_bilinear};
 use std::sync::OnceLock;
-use weights::{BlockSpec, ReadoutSpec, Weights};
+use weights::{BlockSpec, HeadSpec, Weights};
 
 /// The embedded weights file (see tools/saliency/README.md for provenance and licence).
-static WEIGHTS: &[u8] = include_bytes!("attention_v2.bin");
+static WEIGHTS: &[u8] = include_bytes!("attention_v3.bin");
 
-/// Channels of the readout's four inputs (stride 8, 16, 32 and the head).
-const TAP_CHANNELS: [usize; 4] = [40, 112, 320, 1280];
+/// Channels of the backbone's head (the readout's fourth input).
+const HEAD_CHANNELS: usize = 1280;
+
+/// What a readout's output predicts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Head {
+    /// All fixations: about three seconds of free viewing ("exploration").
+    Full = 0,
+    /// The fixations that start within the first second ("first glance").
+    Glance = 1,
+}
+
+impl Head {
+    /// Both heads, in the file's order.
+    pub const ALL: [Head; 2] = [Head::Full, Head::Glance];
+    /// The name the weights file gives the head.
+    pub fn name(self) -> &'static str {
+        match self {
+            Head::Full => "full",
+            Head::Glance => "glance",
+        }
+    }
+}
 
 struct Block {
     spec: BlockSpec,
@@ -40,15 +63,16 @@ struct Block {
     proj_b: Vec<f32>,
 }
 
-/// One readout: from the four feature maps to a density over the stride-8 grid.
+/// One readout: from the four feature maps to one density per head over the stride-8 grid.
 struct Readout {
     l1_w: Vec<Vec<f32>>,
     l1_b: Vec<f32>,
     l2_w: Vec<f32>,
     l2_b: Vec<f32>,
+    /// Last layer, `[head][hidden]`, and its biases.
     l3_w: Vec<f32>,
-    l3_b: f32,
-    spec: ReadoutSpec,
+    l3_b: Vec<f32>,
+    heads: Vec<HeadSpec>,
 }
 
 /// The network, with weights decoded to f32 and 1×1 weights transposed to `[in][out]`.
@@ -61,8 +85,19 @@ pub struct DeepModel {
     head_w: Vec<f32>,
     head_b: Vec<f32>,
     /// The readouts of the training's cross-validation folds (readout k was trained without
-    /// fold k); the map is the mean of their densities.
+    /// fold k); each head's map is the mean of their densities.
     readouts: Vec<Readout>,
+}
+
+/// One density per head over the same grid, indexed by [`Head`].
+#[derive(Debug, Clone)]
+pub struct HeadMaps(pub [Plane; 2]);
+
+impl HeadMaps {
+    /// The map of one head.
+    pub fn get(&self, head: Head) -> &Plane {
+        &self.0[head as usize]
+    }
 }
 
 /// `[out][in]` → `[in][out]`.
@@ -110,16 +145,21 @@ impl DeepModel {
             });
         }
         let last = blocks.last().ok_or("no blocks")?.spec.cout;
-        for (k, &t) in wf.taps.iter().enumerate() {
-            if blocks.get(t).map(|b| b.spec.cout) != Some(TAP_CHANNELS[k]) {
-                return Err(format!(
-                    "tap {k} does not have {} channels",
-                    TAP_CHANNELS[k]
-                ));
-            }
+        if wf.taps.len() != 3 {
+            return Err(format!("{} taps, expected 3", wf.taps.len()));
         }
+        // Channels of the readout's four inputs: the tapped blocks' outputs and the head.
+        let mut tap_channels = Vec::with_capacity(4);
+        for &t in &wf.taps {
+            tap_channels.push(blocks.get(t).ok_or(format!("tap {t} is not a block"))?.spec.cout);
+        }
+        tap_channels.push(HEAD_CHANNELS);
         if wf.readouts.is_empty() {
             return Err("no readouts".into());
+        }
+        let names: Vec<&str> = Head::ALL.iter().map(|h| h.name()).collect();
+        if wf.heads != names {
+            return Err(format!("heads {:?}, expected {names:?}", wf.heads));
         }
         let readouts = wf
             .readouts
@@ -127,8 +167,12 @@ impl DeepModel {
             .enumerate()
             .map(|(r, spec)| -> Result<Readout, String> {
                 let [h1, h2] = spec.hidden;
+                let nh = Head::ALL.len();
+                if spec.heads.len() != nh {
+                    return Err(format!("readout {r}: {} heads, expected {nh}", spec.heads.len()));
+                }
                 Ok(Readout {
-                    l1_w: TAP_CHANNELS
+                    l1_w: tap_channels
                         .iter()
                         .enumerate()
                         .map(|(k, &c)| pw(&format!("readout{r}.l1.{k}.w"), h1, c))
@@ -136,9 +180,9 @@ impl DeepModel {
                     l1_b: wf.get(&format!("readout{r}.l1.b"), &[h1])?,
                     l2_w: pw(&format!("readout{r}.l2.w"), h2, h1)?,
                     l2_b: wf.get(&format!("readout{r}.l2.b"), &[h2])?,
-                    l3_w: wf.get(&format!("readout{r}.l3.w"), &[1, h2])?,
-                    l3_b: wf.get(&format!("readout{r}.l3.b"), &[1])?[0],
-                    spec: spec.clone(),
+                    l3_w: wf.get(&format!("readout{r}.l3.w"), &[nh, h2])?,
+                    l3_b: wf.get(&format!("readout{r}.l3.b"), &[nh])?,
+                    heads: spec.heads.clone(),
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
@@ -147,8 +191,8 @@ impl DeepModel {
             stem_w,
             stem_b,
             taps: wf.taps.clone(),
-            head_w: pw("head.w", 1280, last)?,
-            head_b: wf.get("head.b", &[1280])?,
+            head_w: pw("head.w", HEAD_CHANNELS, last)?,
+            head_b: wf.get("head.b", &[HEAD_CHANNELS])?,
             readouts,
             blocks,
         })
@@ -187,23 +231,27 @@ impl DeepModel {
         t
     }
 
-    /// Predicted fixation density over the stride-8 grid of `input` (sums to 1): the mean of
-    /// the readouts' densities, with the network on up to `threads` threads.
-    pub fn density(&self, input: &Tensor, threads: usize) -> Plane {
-        self.mean_density(&self.features(input, threads))
+    /// Predicted fixation densities (both heads) over the stride-8 grid of `input` (each sums
+    /// to 1): the means of the readouts' densities, with the network on up to `threads` threads.
+    pub fn densities(&self, input: &Tensor, threads: usize) -> HeadMaps {
+        self.mean_densities(&self.features(input, threads))
     }
 
-    /// The mean of the readouts' densities over the stride-8 grid (sums to 1).
-    pub fn mean_density(&self, feats: &Features) -> Plane {
-        let mut acc = self.readout_density(feats, 0);
+    /// Per head, the mean of the readouts' densities over the stride-8 grid (each sums to 1).
+    pub fn mean_densities(&self, feats: &Features) -> HeadMaps {
+        let mut acc = self.readout_densities(feats, 0);
         for r in 1..self.readouts.len() {
-            let d = self.readout_density(feats, r);
-            for (a, v) in acc.data.iter_mut().zip(&d.data) {
-                *a += v;
+            let d = self.readout_densities(feats, r);
+            for (a, p) in acc.0.iter_mut().zip(&d.0) {
+                for (x, v) in a.data.iter_mut().zip(&p.data) {
+                    *x += v;
+                }
             }
         }
         let n = self.readouts.len() as f32;
-        acc.data.iter_mut().for_each(|v| *v /= n);
+        for a in &mut acc.0 {
+            a.data.iter_mut().for_each(|v| *v /= n);
+        }
         acc
     }
 
@@ -234,10 +282,10 @@ impl DeepModel {
         Features(feats)
     }
 
-    /// Readout `r` alone: its density over the stride-8 grid (sums to 1). Readout `r` was
-    /// trained without the images of cross-validation fold `r`. Panics if `r` is not below
-    /// [`DeepModel::readout_count`].
-    pub fn readout_density(&self, feats: &Features, r: usize) -> Plane {
+    /// Readout `r` alone: its densities (both heads) over the stride-8 grid (each sums to 1).
+    /// Readout `r` was trained without the images of cross-validation fold `r`. Panics if `r`
+    /// is not below [`DeepModel::readout_count`].
+    pub fn readout_densities(&self, feats: &Features, r: usize) -> HeadMaps {
         let ro = &self.readouts[r];
         let feats = &feats.0;
         let (h, w) = (feats[0].h, feats[0].w);
@@ -260,32 +308,37 @@ impl DeepModel {
         let mut s = pointwise(&s, &ro.l2_w, &ro.l2_b, Act::None);
         s.data.iter_mut().for_each(|v| *v = softplus(*v));
         let h2 = ro.l2_b.len();
-        let mut map = Plane {
-            width: w,
-            height: h,
-            data: s
-                .data
-                .chunks_exact(h2)
-                .map(|px| {
-                    let mut a = ro.l3_b;
-                    for (x, k) in px.iter().zip(&ro.l3_w) {
-                        a += x * k;
-                    }
-                    a
-                })
-                .collect(),
-        };
-        blur_normalised(&mut map, ro.spec.blur_sigma * w.max(h) as f32);
-        let [cu2, cv2, cv] = ro.spec.centre;
-        for y in 0..h {
-            let v = (y as f32 + 0.5) / h as f32 - 0.5;
-            for x in 0..w {
-                let u = (x as f32 + 0.5) / w as f32 - 0.5;
-                map.data[y * w + x] += cu2 * u * u + cv2 * v * v + cv * v;
+        let head_map = |head: Head| {
+            let j = head as usize;
+            let (wt, bias, spec) = (&ro.l3_w[j * h2..(j + 1) * h2], ro.l3_b[j], &ro.heads[j]);
+            let mut map = Plane {
+                width: w,
+                height: h,
+                data: s
+                    .data
+                    .chunks_exact(h2)
+                    .map(|px| {
+                        let mut a = bias;
+                        for (x, k) in px.iter().zip(wt) {
+                            a += x * k;
+                        }
+                        a
+                    })
+                    .collect(),
+            };
+            blur_normalised(&mut map, spec.blur_sigma * w.max(h) as f32);
+            let [cu2, cv2, cv] = spec.centre;
+            for y in 0..h {
+                let v = (y as f32 + 0.5) / h as f32 - 0.5;
+                for x in 0..w {
+                    let u = (x as f32 + 0.5) / w as f32 - 0.5;
+                    map.data[y * w + x] += cu2 * u * u + cv2 * v * v + cv * v;
+                }
             }
-        }
-        softmax(&mut map);
-        map
+            softmax(&mut map);
+            map
+        };
+        HeadMaps([head_map(Head::Full), head_map(Head::Glance)])
     }
 }
 
@@ -335,31 +388,32 @@ fn softmax(p: &mut Plane) {
     p.data.iter_mut().for_each(|v| *v = (*v as f64 / s) as f32);
 }
 
-/// Predicted fixation density of an image over the network's stride-8 grid (sums to 1), on one
-/// thread.
-pub fn density(img: &RgbImage<'_>) -> Plane {
+/// Predicted fixation densities (both heads) of an image over the network's stride-8 grid (each
+/// sums to 1), on one thread.
+pub fn densities(img: &RgbImage<'_>) -> HeadMaps {
     let m = DeepModel::embedded();
-    m.density(&m.input(img), 1)
+    m.densities(&m.input(img), 1)
 }
 
-/// Predicts where people look with model v2, on one thread; see [`predict_threads`].
+/// Predicts where people look with model v3, on one thread; see [`predict_threads`].
 pub fn predict(img: &RgbImage<'_>) -> Prediction {
     predict_threads(img, 1)
 }
 
-/// Predicts where people look with model v2, in the same form as the classical model: the
-/// density grid upsampled (bilinear) to the working size and scaled to sum to 1, with the faces
-/// and text-like regions found on the grey detail copy as the classical model does (the
-/// analysis reports them). With `threads` > 1 the network's layers are split between threads
-/// and the face and text search runs beside it; the result is the same for any number.
+/// Predicts where people look with model v3, in the same form as the classical model: each
+/// head's density grid upsampled (bilinear) to the working size and scaled to sum to 1 (the
+/// full map, and the first-second map as [`Prediction::glance`]), with the faces and text-like
+/// regions found on the grey detail copy as the classical model does (the analysis reports
+/// them). With `threads` > 1 the network's layers are split between threads and the face and
+/// text search runs beside it; the result is the same for any number.
 pub fn predict_threads(img: &RgbImage<'_>, threads: usize) -> Prediction {
     let search = || {
         let (dw, dh) = working_size(img.width(), img.height(), DETAIL_LONG_SIDE);
         search_faces_and_text(&downscale_rgb(img, dw, dh))
     };
     let m = DeepModel::embedded();
-    let net = |threads: usize| m.density(&m.input(img), threads);
-    let ((found_faces, texts), grid) = if threads > 1 {
+    let net = |threads: usize| m.densities(&m.input(img), threads);
+    let ((found_faces, texts), grids) = if threads > 1 {
         std::thread::scope(|s| {
             let h = s.spawn(search);
             let grid = net(threads - 1);
@@ -369,10 +423,14 @@ pub fn predict_threads(img: &RgbImage<'_>, threads: usize) -> Prediction {
         (search(), net(1))
     };
     let (w, h) = working_size(img.width(), img.height(), WORK_LONG_SIDE);
-    let mut map = grid.resize_bilinear(w, h);
-    map.normalize_sum();
+    let up = |head: Head| {
+        let mut map = grids.get(head).resize_bilinear(w, h);
+        map.normalize_sum();
+        map
+    };
     Prediction {
-        map,
+        map: up(Head::Full),
+        glance: up(Head::Glance),
         faces: found_faces,
         texts,
     }
@@ -404,17 +462,30 @@ mod tests {
         for (o, &v) in t.data.iter_mut().zip(rgb) {
             *o = (v as f32 - 127.0) / 128.0;
         }
-        // Float32 here and in PyTorch differ only in summation order.
-        let got = m.density(&t, 1);
-        assert_eq!((got.width, got.height), (w / 8, h / 8), "{name}");
-        let e = worst(&got, &floats(map));
-        assert!(e < 1e-4, "{name}: ensemble differs by {e} of the peak");
-        assert!((got.sum() - 1.0).abs() < 1e-4);
+        // The fixtures hold the full head's grid, then the glance head's. Float32 here and in
+        // PyTorch differ only in summation order.
+        let n = (w / 8) * (h / 8);
+        let (map, last) = (floats(map), floats(last));
+        assert_eq!((map.len(), last.len()), (2 * n, 2 * n), "{name}");
+        let got = m.densities(&t, 1);
         let feats = m.features(&t, 3);
-        let one = m.readout_density(&feats, m.readout_count() - 1);
-        let e = worst(&one, &floats(last));
-        assert!(e < 1e-4, "{name}: last readout differs by {e} of the peak");
-        assert_eq!(m.density(&t, 3).data, got.data, "threads change nothing");
+        let one = m.readout_densities(&feats, m.readout_count() - 1);
+        for head in Head::ALL {
+            let (j, g) = (head as usize, got.get(head));
+            assert_eq!((g.width, g.height), (w / 8, h / 8), "{name}");
+            let e = worst(g, &map[j * n..(j + 1) * n]);
+            assert!(e < 1e-4, "{name} {head:?}: ensemble differs by {e} of the peak");
+            assert!((g.sum() - 1.0).abs() < 1e-4);
+            let e = worst(one.get(head), &last[j * n..(j + 1) * n]);
+            assert!(e < 1e-4, "{name} {head:?}: last readout differs by {e} of the peak");
+        }
+        let threaded = m.densities(&t, 3);
+        for head in Head::ALL {
+            assert_eq!(threaded.get(head).data, got.get(head).data, "threads change nothing");
+        }
+        // The two heads are different predictions, not one map twice.
+        let diff = worst(got.get(Head::Glance), &got.get(Head::Full).data);
+        assert!(diff > 1e-3, "{name}: the heads differ by only {diff}");
     }
 
     #[test]
@@ -464,11 +535,15 @@ mod tests {
         let p = predict(&img);
         assert_eq!((p.map.width, p.map.height), (256, 144));
         assert!((p.map.sum() - 1.0).abs() < 1e-4);
+        assert_eq!((p.glance.width, p.glance.height), (256, 144));
+        assert!((p.glance.sum() - 1.0).abs() < 1e-4);
+        assert_ne!(p.glance.data, p.map.data);
         let a = crate::analyse(&p.map, &p.faces, &p.texts);
         assert!(!a.hotspots.is_empty());
         assert_eq!(predict(&img).map.data, p.map.data);
         let t = predict_threads(&img, 3);
         assert_eq!(t.map.data, p.map.data);
+        assert_eq!(t.glance.data, p.glance.data);
         assert_eq!(
             (t.faces.len(), t.texts.len()),
             (p.faces.len(), p.texts.len())
@@ -476,14 +551,17 @@ mod tests {
     }
 
     #[test]
-    fn density_of_an_image_sums_to_one_and_is_deterministic() {
+    fn densities_of_an_image_sum_to_one_and_are_deterministic() {
         let (w, h) = (200, 120);
         let data: Vec<u8> = (0..w * h * 3).map(|i| ((i * 7919) % 251) as u8).collect();
         let img = RgbImage::new(w, h, &data).unwrap();
-        let a = density(&img);
-        let b = density(&img);
-        assert_eq!(a.data, b.data);
-        assert!((a.sum() - 1.0).abs() < 1e-4);
-        assert!(a.data.iter().all(|v| v.is_finite() && *v > 0.0));
+        let a = densities(&img);
+        let b = densities(&img);
+        for head in Head::ALL {
+            let (a, b) = (a.get(head), b.get(head));
+            assert_eq!(a.data, b.data);
+            assert!((a.sum() - 1.0).abs() < 1e-4);
+            assert!(a.data.iter().all(|v| v.is_finite() && *v > 0.0));
+        }
     }
 }

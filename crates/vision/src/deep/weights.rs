@@ -1,7 +1,8 @@
 //! Parsing the embedded weights file written by `tools/saliency/export.py`: the 8 bytes
-//! `RGDATTN2`, a little-endian u32 header length, a JSON header (architecture, the readouts'
-//! constants and the tensor table), then every tensor as little-endian IEEE float16, decoded
-//! here to f32 once. Readout `r`'s tensors are named `readout{r}.…`.
+//! `RGDATTN3`, a little-endian u32 header length, a JSON header (architecture, the heads, the
+//! readouts' constants and the tensor table), then every tensor as little-endian IEEE float16,
+//! decoded here to f32 once. Readout `r`'s tensors are named `readout{r}.…`; its last layer has
+//! one output per head.
 
 use serde::Deserialize;
 use std::collections::HashMap;
@@ -25,15 +26,23 @@ pub struct BlockSpec {
     pub skip: bool,
 }
 
+/// One head's constants (one output of a readout's last layer), stored in the header.
+#[derive(Debug, Clone, Deserialize)]
+pub struct HeadSpec {
+    /// Standard deviation of the final blur, as a fraction of the grid's longer side.
+    pub blur_sigma: f32,
+    /// Centre prior weights (u², v², v), u and v the offsets from the centre in units of the
+    /// grid's width and height.
+    pub centre: [f32; 3],
+}
+
 /// One readout's constants, stored in the header.
 #[derive(Debug, Clone, Deserialize)]
 pub struct ReadoutSpec {
-    /// Standard deviation of the final blur, as a fraction of the grid's longer side.
-    pub blur_sigma: f32,
-    /// Centre bias weights (u², v², v).
-    pub centre: [f32; 3],
     /// Hidden widths of the readout (first and second layer).
     pub hidden: [usize; 2],
+    /// Per head, in the header's `heads` order.
+    pub heads: Vec<HeadSpec>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -48,6 +57,7 @@ struct Header {
     blocks: Vec<BlockSpec>,
     taps: Vec<usize>,
     net_long_side: usize,
+    heads: Vec<String>,
     readouts: Vec<ReadoutSpec>,
     tensors: Vec<TensorEntry>,
 }
@@ -61,6 +71,8 @@ pub struct Weights {
     pub taps: Vec<usize>,
     /// Longer side of the network input the readout was trained at.
     pub net_long_side: usize,
+    /// The heads' names, in the order of each readout's outputs ("full", "glance").
+    pub heads: Vec<String>,
     /// The readouts' constants, in file order (`readout{r}.…` tensors).
     pub readouts: Vec<ReadoutSpec>,
     tensors: HashMap<String, (Vec<usize>, Vec<f32>)>,
@@ -88,7 +100,7 @@ pub fn f16_to_f32(h: u16) -> f32 {
 impl Weights {
     /// Parses the file; errors name what is wrong (the embedded file is checked by tests).
     pub fn parse(bytes: &[u8]) -> Result<Weights, String> {
-        if bytes.len() < 12 || &bytes[..8] != b"RGDATTN2" {
+        if bytes.len() < 12 || &bytes[..8] != b"RGDATTN3" {
             return Err("not a Regard attention weights file".into());
         }
         let hlen = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
@@ -116,6 +128,7 @@ impl Weights {
             blocks: header.blocks,
             taps: header.taps,
             net_long_side: header.net_long_side,
+            heads: header.heads,
             readouts: header.readouts,
             tensors,
         })
@@ -151,7 +164,7 @@ mod tests {
     #[test]
     fn rejects_bad_files() {
         assert!(Weights::parse(b"nope").is_err());
-        let mut b = b"RGDATTN2".to_vec();
+        let mut b = b"RGDATTN3".to_vec();
         b.extend_from_slice(&100u32.to_le_bytes());
         assert!(Weights::parse(&b).is_err());
     }

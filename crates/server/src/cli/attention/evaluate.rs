@@ -1,12 +1,13 @@
 //! `regard fit-saliency` and `regard eval-saliency`: fitting the classical model on an
 //! eye-tracking set, and scoring both models with k-fold cross-validation split by image (the
-//! classical one refitted per fold here; model v2 with the readout its training left fold k out
+//! classical one refitted per fold here; model v3 with the readout its training left fold k out
 //! of), against a centre-only baseline, spectral residual × centre, and the leave-one-viewer-out
-//! human baseline.
+//! human baseline; with `--glance`, against the fixations that start within the first second,
+//! where model v3 is scored with its first-glance head (and its full map beside it).
 
-use super::osie::{Dataset, fit_samples, parallel_map};
+use super::osie::{Dataset, GLANCE_MS, fit_samples, parallel_map};
 use anyhow::{Result, bail};
-use regard_vision::deep::DeepModel;
+use regard_vision::deep::{DeepModel, Head};
 use regard_vision::features::centre_gaussian;
 use regard_vision::fit::{self, Sample};
 use regard_vision::image::{Plane, working_size};
@@ -74,14 +75,19 @@ pub struct EvalOptions<'a> {
     pub cache: &'a Path,
     /// Skip the (slow) human baseline.
     pub no_human: bool,
+    /// Score against the fixations that start within the first second, model v3 with its
+    /// first-glance head.
+    pub glance: bool,
 }
 
 struct Row {
-    /// Model v2 with the readout trained without this image's fold (when the folds match the
+    /// Model v3 with the readout trained without this image's fold (when the folds match the
     /// training's).
-    v2_cv: Option<Scores>,
-    /// Model v2 as shipped: the mean of every readout (in-sample on OSIE).
-    v2: Scores,
+    v3_cv: Option<Scores>,
+    /// Model v3 as shipped: the mean of every readout (in-sample on the training sets).
+    v3: Scores,
+    /// With `--glance`: model v3's full map (not its glance head), cross-validated.
+    v3_full_cv: Option<Scores>,
     model: Scores,
     centre: Scores,
     sr_centre: Scores,
@@ -123,23 +129,28 @@ pub fn eval_saliency(o: &EvalOptions<'_>) -> Result<()> {
     }
     let shipped = Params::fitted();
     let deep = DeepModel::embedded();
-    // Readout k of v2 was trained without the images i ≡ k (mod 5), the split used here.
-    let v2_folds = o.folds == deep.readout_count();
-    if !v2_folds {
+    // Readout k of v3 was trained without the images i ≡ k (mod 5) of each set, the split used
+    // here.
+    let v3_folds = o.folds == deep.readout_count();
+    if !v3_folds {
         eprintln!(
-            "model v2 has {} cross-validation readouts: its cross-validated row needs --folds {}",
+            "model v3 has {} cross-validation readouts: its cross-validated row needs --folds {}",
             deep.readout_count(),
             deep.readout_count()
         );
     }
+    // The fixations scored: all, or those starting within the first second.
+    let within = o.glance.then_some(GLANCE_MS);
+    let head = if o.glance { Head::Glance } else { Head::Full };
 
-    // Every fixation of every image, relative to its image, for the shuffled-AUC negatives.
+    // Every scored fixation of every image, relative to its image, for the shuffled-AUC
+    // negatives.
     let rel: Vec<Vec<(f64, f64)>> = ds
         .images
         .iter()
         .map(|im| {
             let (w, h) = (im.width, im.height);
-            im.all_points(w, h)
+            im.all_points_within(w, h, within)
                 .into_iter()
                 .map(|(x, y)| ((x as f64 + 0.5) / w as f64, (y as f64 + 0.5) / h as f64))
                 .collect()
@@ -147,14 +158,17 @@ pub fn eval_saliency(o: &EvalOptions<'_>) -> Result<()> {
         .collect();
 
     let t0 = std::time::Instant::now();
-    let rows = parallel_map(ds.images.len(), o.jobs, |i| -> Result<Row> {
+    let rows = parallel_map(ds.images.len(), o.jobs, |i| -> Result<Option<Row>> {
         let (w, h, data) = ds.decode(i)?;
         let img = regard_vision::RgbImage::new(w, h, &data)?;
         let fs = model::compute_features(&img);
         let (ew, eh) = working_size(w, h, w.max(h).min(o.eval_long_side));
         let sigma = 0.03 * ew.max(eh) as f32;
         let im = &ds.images[i];
-        let fix = im.all_points(ew, eh);
+        let fix = im.all_points_within(ew, eh, within);
+        if fix.is_empty() {
+            return Ok(None);
+        }
         let others: Vec<(usize, usize)> = rel
             .iter()
             .enumerate()
@@ -168,13 +182,17 @@ pub fn eval_saliency(o: &EvalOptions<'_>) -> Result<()> {
             })
             .collect();
         let up = |p: &Plane| p.resize_bilinear(ew, eh);
-        // v2 maps take the product's path: grid → working size → scoring size.
+        // v3 maps take the product's path: grid → working size → scoring size.
         let (ww, wh) = working_size(w, h, model::WORK_LONG_SIDE);
         let deep_up = |p: &Plane| up(&p.resize_bilinear(ww, wh));
         let feats = deep.features(&deep.input(&img), 1);
-        let v2_map = deep_up(&deep.mean_density(&feats));
-        let v2_cv_map =
-            v2_folds.then(|| deep_up(&deep.readout_density(&feats, ds.fold(i, o.folds))));
+        let v3_map = deep_up(deep.mean_densities(&feats).get(head));
+        let v3_cv = v3_folds.then(|| deep.readout_densities(&feats, ds.fold(i, o.folds)));
+        let v3_cv_map = v3_cv.as_ref().map(|m| deep_up(m.get(head)));
+        let v3_full_cv_map = v3_cv
+            .as_ref()
+            .filter(|_| o.glance)
+            .map(|m| deep_up(m.get(Head::Full)));
         drop(feats);
         let model_map = up(&model::combine(&fs, &fold_params[ds.fold(i, o.folds)]));
         let shipped_map = up(&model::combine(&fs, &shipped));
@@ -189,13 +207,13 @@ pub fn eval_saliency(o: &EvalOptions<'_>) -> Result<()> {
             let mut acc = Scores::default();
             let mut n = 0usize;
             for v in 0..im.subjects.len() {
-                let mine = im.viewer_points(v, ew, eh);
+                let mine = im.viewer_points_within(v, ew, eh, within);
                 if mine.is_empty() {
                     continue;
                 }
                 let rest: Vec<(usize, usize)> = (0..im.subjects.len())
                     .filter(|&u| u != v)
-                    .flat_map(|u| im.viewer_points(u, ew, eh))
+                    .flat_map(|u| im.viewer_points_within(u, ew, eh, within))
                     .collect();
                 let map = fixation_density(ew, eh, &rest, sigma);
                 acc.add(&score_all(&map, &mine, &others, sigma));
@@ -203,17 +221,24 @@ pub fn eval_saliency(o: &EvalOptions<'_>) -> Result<()> {
             }
             (n > 0).then(|| acc.scaled(1.0 / n as f64))
         };
-        Ok(Row {
-            v2_cv: v2_cv_map.map(|m| score_all(&m, &fix, &others, sigma)),
-            v2: score_all(&v2_map, &fix, &others, sigma),
+        Ok(Some(Row {
+            v3_cv: v3_cv_map.map(|m| score_all(&m, &fix, &others, sigma)),
+            v3: score_all(&v3_map, &fix, &others, sigma),
+            v3_full_cv: v3_full_cv_map.map(|m| score_all(&m, &fix, &others, sigma)),
             model: score_all(&model_map, &fix, &others, sigma),
             centre: score_all(&centre, &fix, &others, sigma),
             sr_centre: score_all(&sr, &fix, &others, sigma),
             shipped: score_all(&shipped_map, &fix, &others, sigma),
             human,
-        })
+        }))
     });
-    let rows: Vec<Row> = rows.into_iter().collect::<Result<_>>()?;
+    // Images without a scored fixation (no viewer's first second on record) are left out.
+    let rows: Vec<Row> = rows
+        .into_iter()
+        .collect::<Result<Vec<_>>>()?
+        .into_iter()
+        .flatten()
+        .collect();
     eprintln!(
         "scored {} images in {:.1} s",
         rows.len(),
@@ -229,10 +254,15 @@ pub fn eval_saliency(o: &EvalOptions<'_>) -> Result<()> {
         Some(acc.scaled(1.0 / v.len() as f64))
     };
     println!(
-        "Saliency on {} ({} images, scored at longer side ≤ {} px, density sigma 0.03 × longer side)\n",
+        "Saliency on {} ({} images, scored at longer side ≤ {} px, density sigma 0.03 × longer side; {})\n",
         o.dataset.display(),
         rows.len(),
-        o.eval_long_side
+        o.eval_long_side,
+        if o.glance {
+            "fixations starting within the first second"
+        } else {
+            "all fixations"
+        }
     );
     println!("| Model | AUC-Judd | sAUC | NSS | CC | KLD ↓ | SIM | IG (bits/fix.) |");
     println!("|---|---|---|---|---|---|---|---|");
@@ -264,17 +294,26 @@ pub fn eval_saliency(o: &EvalOptions<'_>) -> Result<()> {
         mean(&|r| Some(r.shipped)),
         "",
     );
+    let which = if o.glance { "first-glance head" } else { "full map" };
     line(
         &format!(
-            "**model v2**, {}-fold CV by image (readout k on fold k)",
+            "**model v3, {which}**, {}-fold CV by image (readout k on fold k)",
             o.folds
         ),
-        mean(&|r| r.v2_cv),
+        mean(&|r| r.v3_cv),
         "",
     );
     line(
-        "model v2 as shipped (mean of the readouts; in-sample)",
-        mean(&|r| Some(r.v2)),
+        &format!("model v3, {which} as shipped (mean of the readouts; in-sample)"),
+        mean(&|r| Some(r.v3)),
+        "",
+    );
+    line(
+        &format!(
+            "model v3, full map, {}-fold CV by image (readout k on fold k)",
+            o.folds
+        ),
+        mean(&|r| r.v3_full_cv),
         "",
     );
     line(

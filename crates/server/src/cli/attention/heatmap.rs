@@ -70,9 +70,9 @@ pub fn decode(path: &Path) -> Result<(usize, usize, Vec<u8>)> {
 /// Which attention model predicts the maps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Model {
-    /// Attention model v2 (the default): EfficientNet-Lite0 features and readouts learned from
-    /// eye fixations.
-    V2,
+    /// Attention model v3 (the default): EfficientNet-Lite1 features and readouts learned from
+    /// eye fixations, with a first-second head.
+    V3,
     /// The classical model (hand-made features with fitted weights), kept for comparison.
     Classical,
 }
@@ -80,7 +80,7 @@ pub enum Model {
 impl From<Model> for regard_vision::Model {
     fn from(m: Model) -> Self {
         match m {
-            Model::V2 => regard_vision::Model::V2,
+            Model::V3 => regard_vision::Model::V3,
             Model::Classical => regard_vision::Model::Classical,
         }
     }
@@ -91,12 +91,20 @@ fn process(path: &Path, out: &Path, name: &str, opts: &Options) -> Result<()> {
     let img = RgbImage::new(w, h, &data)?;
     let pred = predict_model(&img, opts.model.into(), opts.threads);
     let analysis = analyse(&pred.map, &pred.faces, &pred.texts);
-    let grey = render::grey16(&pred.map, w, h);
-    let png = out.join(format!("{name}.png"));
-    image::ImageBuffer::<image::Luma<u16>, Vec<u16>>::from_raw(w as u32, h as u32, grey)
+    let glance = analyse(&pred.glance, &pred.faces, &pred.texts);
+    let save_grey = |map: &regard_vision::image::Plane, file: &Path| -> Result<()> {
+        image::ImageBuffer::<image::Luma<u16>, Vec<u16>>::from_raw(
+            w as u32,
+            h as u32,
+            render::grey16(map, w, h),
+        )
         .context("map buffer size")?
-        .save(&png)
-        .with_context(|| format!("writing {}", png.display()))?;
+        .save(file)
+        .with_context(|| format!("writing {}", file.display()))
+    };
+    let png = out.join(format!("{name}.png"));
+    save_grey(&pred.map, &png)?;
+    save_grey(&pred.glance, &out.join(format!("{name}.glance.png")))?;
     let (overlay, fog, opacity) = (opts.overlay, opts.fog, opts.opacity);
     if overlay {
         let o = render::overlay(&img, &pred.map, opacity);
@@ -115,11 +123,14 @@ fn process(path: &Path, out: &Path, name: &str, opts: &Options) -> Result<()> {
         "width": w,
         "height": h,
         "map": format!("{name}.png"),
+        "glance_map": format!("{name}.glance.png"),
         "coordinates": "relative to the image: x, y, width, height in 0..1",
     });
     let a = serde_json::to_value(&analysis)?;
     if let (Some(d), Some(a)) = (doc.as_object_mut(), a.as_object()) {
         d.extend(a.clone());
+        // The same analysis of the first-second map (score, hotspots in viewing order, …).
+        d.insert("glance".into(), serde_json::to_value(&glance)?);
     }
     let j = out.join(format!("{name}.json"));
     std::fs::write(&j, serde_json::to_string_pretty(&doc)? + "\n")
@@ -148,7 +159,7 @@ pub struct Options {
     pub opacity: f32,
     /// The model.
     pub model: Model,
-    /// Threads for one image (v2; the maps do not depend on it).
+    /// Threads for one image (v3; the maps do not depend on it).
     pub threads: usize,
 }
 

@@ -86,7 +86,7 @@ pub fn run(opts: &Options<'_>) -> Result<()> {
     };
     let reference = Reference {
         version: 1,
-        model: "v2".into(),
+        model: "v3".into(),
         source: Provenance {
             name: opts.name.into(),
             images: n,

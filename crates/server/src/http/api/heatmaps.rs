@@ -328,7 +328,7 @@ struct HeatmapResult {
     /// The analysed image's size in pixels.
     width: u32,
     height: u32,
-    /// The attention model that made the map (`v1`, `v2`): scores of different models do
+    /// The attention model that made the map (`v1`, `v2`, `v3`): scores of different models do
     /// not compare.
     model: String,
     /// The panel's share, for a simulation's render.

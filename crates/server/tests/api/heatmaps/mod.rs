@@ -229,7 +229,7 @@ async fn assert_done_item(app: &TestApp, user: &User, item: &Value, source: &Val
         source["height"].as_u64().unwrap() as u32,
     );
     // The model that made the map is recorded (scores of different models do not compare).
-    assert_eq!(result["model"], "v2");
+    assert_eq!(result["model"], "v3");
     let grid = &result["grid"];
     let (gw, gh) = (
         grid["width"].as_u64().unwrap() as u32,
