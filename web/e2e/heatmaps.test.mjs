@@ -135,6 +135,10 @@ describe('Heatmaps in Chromium', () => {
     const share = item.getByTestId('area-share');
     await share.waitFor();
     assert.match((await share.textContent()).replace(/\s/g, ' '), /^[\d,]+ % de l'attention sur 30 % de la surface, soit ×[\d,]+ par rapport à sa taille$/);
+    // And the probability that a viewer looks at it within the first second.
+    const first = (await item.getByTestId('area-first-second').textContent()).replace(/\s/g, ' ');
+    const [, percent] = first.match(/^Regardée dans la 1re seconde par ([\d,]+) % des personnes$/) ?? [];
+    assert.ok(Number(percent?.replace(',', '.')) > 0 && Number(percent?.replace(',', '.')) < 100, first);
     assert.equal(await item.getByRole('combobox', { name: 'Nom de la zone 1' }).inputValue(), 'Zone 1');
     // And can be removed from the keyboard.
     await item.getByRole('button', { name: 'Supprimer la zone « Zone 1 »' }).focus();

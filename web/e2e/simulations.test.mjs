@@ -191,6 +191,9 @@ describe('Simulations in Chromium', () => {
     const shareText = (await share.textContent()).trim();
     assert.match(shareText, /^\d+(,\d)?\s?%$/, `a share of attention (${shareText})`);
     assert.match((await page.getByTestId('attention-visibility').textContent()).trim(), /^\d+(,\d+)?×$/);
+    // It leads with the probability that a passer-by looks at the panel within the first second.
+    const firstSecond = (await page.getByTestId('attention-first-second').textContent()).trim();
+    assert.match(firstSecond, /^\d+(,\d)?\s?%$/, `a first-second probability (${firstSecond})`);
     assert.match(await page.getByTestId('heatmap-link').getAttribute('href'), /^\/heatmap\/results\//);
 
     // The list shows it, with its share; the location page links here.

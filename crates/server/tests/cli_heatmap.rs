@@ -94,7 +94,9 @@ fn both_models_write_a_16_bit_map_and_threads_change_nothing() {
     let dir = temp_dir("models");
     let img = dir.join("ad.png");
     write_png(&img, 200, 120);
-    let run = |name: &str, extra: &[&str]| -> image::ImageBuffer<image::Luma<u16>, Vec<u16>> {
+    type Grey = image::ImageBuffer<image::Luma<u16>, Vec<u16>>;
+    // The full map and the first-glance map.
+    let run = |name: &str, extra: &[&str]| -> (Grey, Grey) {
         let out = dir.join(name);
         let mut args = vec!["heatmap", "--out", out.to_str().unwrap()];
         args.extend_from_slice(extra);
@@ -106,10 +108,16 @@ fn both_models_write_a_16_bit_map_and_threads_change_nothing() {
         assert!(!j["hotspots"].as_array().unwrap().is_empty(), "{name}");
         assert_eq!(j["glance_map"], "ad.glance.png", "{name}");
         assert!(j["glance"]["score"].as_f64().is_some(), "{name}");
-        assert!(!j["glance"]["hotspots"].as_array().unwrap().is_empty(), "{name}");
+        assert!(
+            !j["glance"]["hotspots"].as_array().unwrap().is_empty(),
+            "{name}"
+        );
         let map = image::open(out.join("ad.png")).unwrap();
         let glance = image::open(out.join("ad.glance.png")).unwrap();
-        assert!(matches!(glance, image::DynamicImage::ImageLuma16(_)), "{name}");
+        assert!(
+            matches!(glance, image::DynamicImage::ImageLuma16(_)),
+            "{name}"
+        );
         (map.to_luma16(), glance.to_luma16())
     };
     let (v3, glance) = run("default", &[]);
@@ -136,7 +144,10 @@ fn both_models_write_a_16_bit_map_and_threads_change_nothing() {
     let (classical, classical_glance) = run("classical", &["--model", "classical"]);
     assert_eq!(classical.dimensions(), (200, 120));
     assert_ne!(classical, v3);
-    assert_eq!(classical_glance, classical, "the classical model has no glance readout");
+    assert_eq!(
+        classical_glance, classical,
+        "the classical model has no glance readout"
+    );
     // A bad thread count is refused by the argument parser.
     let out = dir.join("zero");
     let o = regard(&[

@@ -45,6 +45,25 @@ pub struct AreaShare {
     pub relative: f64,
 }
 
+/// Calibration of [`first_glance_probability`]: p = 1 − exp(−k · sᵞ). Fitted by
+/// `tools/saliency/calibrate.py` on held-out predictions of model v3's glance head over OSIE and
+/// EyeCrowd (random boxes and boxes on predicted peaks, three sizes); docs/attention.md gives
+/// its reliability.
+pub const GLANCE_CALIBRATION: (f64, f64) = (3.9, 0.92);
+
+/// The probability that a viewer looks at a region within the first second, from the share of
+/// the first-glance map inside it (0..1). For fixations falling independently it would be
+/// 1 − (1 − s)ⁿ with n the first second's fixations; they cluster, so both constants are
+/// fitted ([`GLANCE_CALIBRATION`]). 0 for an empty share, below 1 for any share.
+pub fn first_glance_probability(glance_share: f64) -> f64 {
+    let (k, gamma) = GLANCE_CALIBRATION;
+    // Zero, negative and NaN shares give 0.
+    if glance_share.is_nan() || glance_share <= 0.0 {
+        return 0.0;
+    }
+    1.0 - (-k * glance_share.min(1.0).powf(gamma)).exp()
+}
+
 /// Sub-samples per pixel side when rasterising polygons (16 points per pixel).
 const SUB: usize = 4;
 
@@ -374,6 +393,22 @@ pub fn analyse(map: &Plane, faces: &[Face], texts: &[TextRegion]) -> Analysis {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_glance_probability_grows_with_the_share_and_stays_a_probability() {
+        assert_eq!(first_glance_probability(0.0), 0.0);
+        assert_eq!(first_glance_probability(f64::NAN), 0.0);
+        let mut last = 0.0;
+        for i in 1..=100 {
+            let p = first_glance_probability(i as f64 / 100.0);
+            assert!(p > last && p < 1.0, "{i}: {p}");
+            last = p;
+        }
+        // A region holding a tenth of the first second's attention is looked at by about a
+        // third of viewers (k·0.1^γ ≈ 0.47, p ≈ 0.37).
+        let p = first_glance_probability(0.1);
+        assert!((0.25..0.45).contains(&p), "{p}");
+    }
 
     fn uniform(w: usize, h: usize) -> Plane {
         Plane::filled(w, h, 1.0 / (w * h) as f32)

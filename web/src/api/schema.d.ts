@@ -732,6 +732,18 @@ export interface components {
             area: number;
             /**
              * Format: double
+             * @description The probability that a viewer looks at the area within the first second (0..1,
+             *     calibrated on eye-tracking data; `null` as `glance_share`).
+             */
+            first_second_probability: number | null;
+            /**
+             * Format: double
+             * @description Share of the first second's attention inside the area (0..1; `null` for analyses made
+             *     before model v3).
+             */
+            glance_share: number | null;
+            /**
+             * Format: double
              * @description `share / area`: 1 is attention in proportion to its size.
              */
             relative: number;
@@ -898,6 +910,27 @@ export interface components {
          * @enum {string}
          */
         FitMode: "stretch" | "cover" | "contain";
+        /**
+         * @description The analysis of the first-glance map: where the fixations that start within the first second
+         *     fall (model v3 results).
+         */
+        GlanceResult: {
+            /** Format: double */
+            clarity: number;
+            /** Format: double */
+            entropy: number;
+            faces: components["schemas"]["RegionShare"][];
+            /** Format: double */
+            focus: number;
+            grid: components["schemas"]["AttentionGrid"];
+            /** @description Hotspots of the first second, in predicted viewing order. */
+            hotspots: components["schemas"]["Hotspot"][];
+            /** Format: double */
+            score: number;
+            texts: components["schemas"]["RegionShare"][];
+            /** Format: double */
+            top10_share: number;
+        };
         /** @description Where a photo was taken, from its EXIF GPS tags. */
         Gps: {
             /**
@@ -967,6 +1000,7 @@ export interface components {
              * @description Focus, 0–100.
              */
             focus: number;
+            glance: null | components["schemas"]["GlanceResult"];
             grid: components["schemas"]["AttentionGrid"];
             /** Format: int32 */
             height: number;
@@ -1458,6 +1492,17 @@ export interface components {
         PanelShare: {
             /** Format: double */
             area_share: number;
+            /**
+             * Format: double
+             * @description The probability that a viewer looks at the panel within the first second (model v3
+             *     results; calibrated on eye-tracking data).
+             */
+            first_second_probability: number | null;
+            /**
+             * Format: double
+             * @description The panel's share of the first second's attention (model v3 results).
+             */
+            glance_share: number | null;
             /** Format: double */
             share: number;
             /**
@@ -1648,6 +1693,17 @@ export interface components {
              * @description The panel's share of the surface (`done` only).
              */
             area_share: number | null;
+            /**
+             * Format: double
+             * @description The probability that a viewer looks at the panel within the first second (`done` model
+             *     v3 analyses only; calibrated on eye-tracking data).
+             */
+            first_second_probability: number | null;
+            /**
+             * Format: double
+             * @description The panel's share of the first second's attention (as `first_second_probability`).
+             */
+            glance_share: number | null;
             heatmap_id: string;
             item_id: string;
             /**

@@ -470,7 +470,7 @@ describe('heatmap results', () => {
       shape: 'rect',
       points: [],
       rect: { x: 0, y: 0, width: 0.5, height: 0.5 },
-      attention: { share: 800 / 1400, area: 0.25, relative: 3200 / 1400, seen_rank: 1, seen_early: true },
+      attention: { share: 800 / 1400, area: 0.25, relative: 3200 / 1400, seen_rank: 1, seen_early: true, glance_share: 0.4, first_second_probability: 0.62 },
       created_at: '2026-11-21T10:00:00.000Z',
       updated_at: '2026-11-21T10:00:00.000Z',
       ...extra,
@@ -507,6 +507,7 @@ describe('heatmap results', () => {
     expect(sent).toEqual([{ name: 'Zone 1', rect: { x: 0, y: 0, width: 0.5, height: 0.5 } }]);
     expect(share.textContent.replace(/\s/g, ' ')).toBe("57 % de l'attention sur 25 % de la surface, soit ×2,3 par rapport à sa taille");
     expect(screen.getByTestId('area-seen')).toHaveTextContent("Vue dans les premières secondes (n° 1 de l'ordre de lecture)");
+    expect(screen.getByTestId('area-first-second')).toHaveTextContent(/Regardée dans la 1re seconde par 62\s% des personnes/);
     expect(screen.getAllByTestId('area-box')).toHaveLength(1);
 
     // A click without a drag is not an area.

@@ -342,11 +342,14 @@ describe('/simulation', () => {
     expect(attentionCalls).toEqual(['/simulations/s1/attention']);
     current = simulation({
       status: 'done',
-      attention: { heatmap_id: 'h1', item_id: 'i1', status: 'done', score: 61.2, panel_share: 0.23, area_share: 0.11, visibility: 2.09 },
+      attention: { heatmap_id: 'h1', item_id: 'i1', status: 'done', score: 61.2, panel_share: 0.23, area_share: 0.11, visibility: 2.09, first_second_probability: 0.47, glance_share: 0.17 },
     });
     act(() => live.send('heatmap_item', { heatmap_id: 'h1', item_id: 'i1', status: 'done', score: 61.2, error: null }));
     expect(await within(result).findByTestId('attention-share')).toHaveTextContent(/23\s%/);
     expect(within(result).getByTestId('attention-visibility')).toHaveTextContent('2,1×');
+    // The probability of a look within the first second leads.
+    expect(within(result).getByTestId('attention-first-second')).toHaveTextContent(/47\s%/);
+    expect(within(result).getByText('Vu dans la 1re seconde')).toBeInTheDocument();
     expect(within(result).getByRole('link', { name: 'Voir la heatmap' })).toHaveAttribute('href', '/heatmap/results/h1');
   });
 

@@ -5,7 +5,7 @@
 use crate::codes::FieldCode;
 use regard_vision::AreaShare;
 use regard_vision::Plane;
-use regard_vision::analysis::polygon_share;
+use regard_vision::analysis::{first_glance_probability, polygon_share};
 use serde_json::{Value, json};
 
 /// Most points of a polygon.
@@ -175,31 +175,52 @@ pub struct AreaFigures {
     pub seen_rank: Option<u64>,
     /// Whether that place is at most [`SEEN_EARLY_RANK`].
     pub seen_early: bool,
+    /// Share of the first second's attention inside the area (`None` for results made before
+    /// the first-glance map existed).
+    pub glance_share: Option<f64>,
+    /// The probability that a viewer looks at the area within the first second (calibrated;
+    /// `None` as `glance_share`).
+    pub first_second_probability: Option<f64>,
 }
 
-/// An item's attention as areas need it: the grid of its result as a plane, and its hotspots'
-/// peaks in viewing order.
+/// An item's attention as areas need it: the grids of its result (the full map and, for model
+/// v3 results, the first-glance map) as planes, and its hotspots' peaks in viewing order.
 #[derive(Debug, Clone)]
 pub struct ItemAttention {
     map: Plane,
+    glance: Option<Plane>,
     peaks: Vec<(u64, f64, f64)>,
 }
 
+/// A result's `grid` object (`width`, `height`, `values`) as a plane.
+fn grid_plane(grid: &Value) -> Option<Plane> {
+    let width = usize::try_from(grid.get("width")?.as_u64()?).ok()?;
+    let height = usize::try_from(grid.get("height")?.as_u64()?).ok()?;
+    let data: Vec<f32> = grid
+        .get("values")?
+        .as_array()?
+        .iter()
+        .map(|v| v.as_f64().unwrap_or(0.0) as f32)
+        .collect();
+    if width == 0 || height == 0 || data.len() != width * height {
+        return None;
+    }
+    Some(Plane {
+        width,
+        height,
+        data,
+    })
+}
+
 impl ItemAttention {
-    /// Reads a done item's result (`grid` and `hotspots`); `None` if it has no grid.
+    /// Reads a done item's result (`grid`, `glance.grid` and `hotspots`); `None` if it has no
+    /// grid.
     pub fn from_result(result: &Value) -> Option<Self> {
-        let grid = result.get("grid")?;
-        let width = usize::try_from(grid.get("width")?.as_u64()?).ok()?;
-        let height = usize::try_from(grid.get("height")?.as_u64()?).ok()?;
-        let data: Vec<f32> = grid
-            .get("values")?
-            .as_array()?
-            .iter()
-            .map(|v| v.as_f64().unwrap_or(0.0) as f32)
-            .collect();
-        if width == 0 || height == 0 || data.len() != width * height {
-            return None;
-        }
+        let map = grid_plane(result.get("grid")?)?;
+        let glance = result
+            .get("glance")
+            .and_then(|g| g.get("grid"))
+            .and_then(grid_plane);
         let peaks = result
             .get("hotspots")
             .and_then(Value::as_array)
@@ -216,14 +237,7 @@ impl ItemAttention {
                     .collect()
             })
             .unwrap_or_default();
-        Some(Self {
-            map: Plane {
-                width,
-                height,
-                data,
-            },
-            peaks,
-        })
+        Some(Self { map, glance, peaks })
     }
 
     /// The area's share of all attention and of the image's surface.
@@ -234,6 +248,10 @@ impl ItemAttention {
     /// What an area receives (see [`AreaFigures`]).
     pub fn of(&self, points: &[(f64, f64)]) -> AreaFigures {
         let share = polygon_share(&self.map, &to_f32(points));
+        let glance_share = self
+            .glance
+            .as_ref()
+            .map(|g| polygon_share(g, &to_f32(points)));
         let rank = self
             .peaks
             .iter()
@@ -246,6 +264,8 @@ impl ItemAttention {
             relative: share.relative,
             seen_rank: rank,
             seen_early: rank.is_some_and(|r| r <= SEEN_EARLY_RANK),
+            glance_share: glance_share.map(|s| s.share),
+            first_second_probability: glance_share.map(|s| first_glance_probability(s.share)),
         }
     }
 }

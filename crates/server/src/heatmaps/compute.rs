@@ -11,7 +11,8 @@
 //! - the colour overlay and the fog view at full strength, as JPEG at the preview's size (both
 //!   are linear in opacity, so the browser's CSS opacity gives any strength exactly), and a
 //!   thumbnail of the overlay for lists;
-//! - the analysis and a 64-cell grid of the map (JSON) for the page's drawn rectangles.
+//! - the analysis and a 64-cell grid of the map (JSON) for the page's drawn rectangles, and the
+//!   same for the first-glance map (`glance`: the fixations that start within the first second).
 
 use std::io::Cursor;
 
@@ -78,6 +79,7 @@ pub fn compute(source: &[u8], aoi: Option<&Aoi>) -> Result<Computed, ComputeErro
         RgbImage::new(w, h, rgb.as_raw()).map_err(|e| ComputeError::InvalidImage(e.to_string()))?;
     let prediction = predict(&img);
     let analysis = analyse(&prediction.map, &prediction.faces, &prediction.texts);
+    let glance = analyse(&prediction.glance, &prediction.faces, &prediction.texts);
 
     let overlay = jpeg(&render::overlay(&img, &prediction.map, 1.0), w, h)?;
     let fog = jpeg(&render::fog(&img, &prediction.map, 1.0), w, h)?;
@@ -97,8 +99,15 @@ pub fn compute(source: &[u8], aoi: Option<&Aoi>) -> Result<Computed, ComputeErro
         object.insert("height".into(), json!(h));
         // Which attention model made the map (scores of different models do not compare).
         object.insert("model".into(), json!("v3"));
+        // The first glance: the same analysis of the first-second map, and its grid.
+        let mut first =
+            serde_json::to_value(&glance).map_err(|e| ComputeError::Internal(e.to_string()))?;
+        if let Some(g) = first.as_object_mut() {
+            g.insert("grid".into(), grid(&prediction.glance));
+        }
+        object.insert("glance".into(), first);
     }
-    let panel = aoi.map(|aoi| panel_json(&prediction.map, aoi));
+    let panel = aoi.map(|aoi| panel_json(&prediction.map, &prediction.glance, aoi));
     if let (Some(panel), Some(object)) = (&panel, result.as_object_mut()) {
         object.insert("panel".into(), panel.clone());
     }
@@ -113,12 +122,22 @@ pub fn compute(source: &[u8], aoi: Option<&Aoi>) -> Result<Computed, ComputeErro
     })
 }
 
-/// The area of interest's share of the attention, its share of the surface, and their ratio
-/// (`visibility` > 1: the panel draws more attention than its size alone would).
-fn panel_json(map: &regard_vision::Plane, aoi: &Aoi) -> Value {
-    let shares = regard_vision::analysis::polygon_share(map, aoi);
+/// The area of interest's share of the attention, its share of the surface, their ratio
+/// (`visibility` > 1: the panel draws more attention than its size alone would), its share of
+/// the first second's attention and the probability that a viewer looks at it within the first
+/// second.
+fn panel_json(map: &regard_vision::Plane, glance: &regard_vision::Plane, aoi: &Aoi) -> Value {
+    use regard_vision::analysis::{first_glance_probability, polygon_share};
+    let shares = polygon_share(map, aoi);
     let visibility = (shares.area > 0.0).then(|| shares.share / shares.area);
-    json!({"share": shares.share, "area_share": shares.area, "visibility": visibility})
+    let first = polygon_share(glance, aoi).share;
+    json!({
+        "share": shares.share,
+        "area_share": shares.area,
+        "visibility": visibility,
+        "glance_share": first,
+        "first_second_probability": first_glance_probability(first),
+    })
 }
 
 /// Decodes JPEG, PNG or WebP (detected from the bytes) to 8-bit RGB, under decoder limits.

@@ -119,6 +119,14 @@ async fn areas_are_saved_named_and_measured_once_the_image_is_done() {
     assert!((num(&attention["relative"]) - 1.0).abs() < 1e-9);
     assert_eq!(attention["seen_rank"], 1);
     assert_eq!(attention["seen_early"], true);
+    // The whole image also holds all the first second's attention: nearly every viewer looks
+    // somewhere in it, and no probability reaches 1.
+    assert!(
+        (num(&attention["glance_share"]) - 1.0).abs() < 1e-6,
+        "{attention}"
+    );
+    let whole_p = num(&attention["first_second_probability"]);
+    assert!(whole_p > 0.95 && whole_p < 1.0, "{attention}");
 
     // Two halves share the attention between them; a triangle is a polygon.
     let left = create_aoi_ok(
@@ -140,6 +148,19 @@ async fn areas_are_saved_named_and_measured_once_the_image_is_done() {
     assert_eq!(right["shape"], "polygon");
     let sum = num(&left["attention"]["share"]) + num(&right["attention"]["share"]);
     assert!((sum - 1.0).abs() < 1e-6, "halves sum to {sum}");
+    let glance_sum =
+        num(&left["attention"]["glance_share"]) + num(&right["attention"]["glance_share"]);
+    assert!(
+        (glance_sum - 1.0).abs() < 1e-6,
+        "first-second halves sum to {glance_sum}"
+    );
+    for half in [&left, &right] {
+        let p = num(&half["attention"]["first_second_probability"]);
+        assert!(
+            p > 0.0 && p < whole_p,
+            "a half is less likely looked at than the whole: {p}"
+        );
+    }
     assert!((num(&left["attention"]["area"]) - 0.5).abs() < 1e-9);
     // The first hotspot's peak is in exactly one half.
     let firsts = [&left, &right]

@@ -796,6 +796,10 @@ async fn attention_in_context_measures_the_panel() {
     let pending = get(&app, &user, &path).await;
     assert_eq!(pending["attention"]["status"], "queued");
     assert_eq!(pending["attention"]["visibility"], Value::Null);
+    assert_eq!(
+        pending["attention"]["first_second_probability"],
+        Value::Null
+    );
     assert_eq!(app.drain_jobs().await, 1);
 
     let heatmap = get(&app, &user, &format!("/heatmaps/{heatmap_id}")).await;
@@ -816,6 +820,12 @@ async fn attention_in_context_measures_the_panel() {
         "the quad covers a quarter: {area}"
     );
     assert!((visibility - share / area).abs() < 1e-9);
+    let (glance_share, first_second) = (
+        panel["glance_share"].as_f64().unwrap(),
+        panel["first_second_probability"].as_f64().unwrap(),
+    );
+    assert!(glance_share > 0.0 && glance_share <= 1.0, "{panel}");
+    assert!(first_second > 0.0 && first_second < 1.0, "{panel}");
 
     let analysed = get(&app, &user, &path).await;
     let attention = &analysed["attention"];
@@ -826,6 +836,11 @@ async fn attention_in_context_measures_the_panel() {
     assert_eq!(attention["panel_share"].as_f64(), Some(share));
     assert_eq!(attention["area_share"].as_f64(), Some(area));
     assert_eq!(attention["visibility"].as_f64(), Some(visibility));
+    assert_eq!(
+        attention["first_second_probability"].as_f64(),
+        Some(first_second)
+    );
+    assert_eq!(attention["glance_share"].as_f64(), Some(glance_share));
     // A plain heatmap's items have no area of interest.
     let plain = app.upload_ok(&user, "p.jpg", jpeg(64, 48)).await;
     let response = post(

@@ -151,7 +151,13 @@ impl DeepModel {
         // Channels of the readout's four inputs: the tapped blocks' outputs and the head.
         let mut tap_channels = Vec::with_capacity(4);
         for &t in &wf.taps {
-            tap_channels.push(blocks.get(t).ok_or(format!("tap {t} is not a block"))?.spec.cout);
+            tap_channels.push(
+                blocks
+                    .get(t)
+                    .ok_or(format!("tap {t} is not a block"))?
+                    .spec
+                    .cout,
+            );
         }
         tap_channels.push(HEAD_CHANNELS);
         if wf.readouts.is_empty() {
@@ -169,7 +175,10 @@ impl DeepModel {
                 let [h1, h2] = spec.hidden;
                 let nh = Head::ALL.len();
                 if spec.heads.len() != nh {
-                    return Err(format!("readout {r}: {} heads, expected {nh}", spec.heads.len()));
+                    return Err(format!(
+                        "readout {r}: {} heads, expected {nh}",
+                        spec.heads.len()
+                    ));
                 }
                 Ok(Readout {
                     l1_w: tap_channels
@@ -474,14 +483,24 @@ mod tests {
             let (j, g) = (head as usize, got.get(head));
             assert_eq!((g.width, g.height), (w / 8, h / 8), "{name}");
             let e = worst(g, &map[j * n..(j + 1) * n]);
-            assert!(e < 1e-4, "{name} {head:?}: ensemble differs by {e} of the peak");
+            assert!(
+                e < 1e-4,
+                "{name} {head:?}: ensemble differs by {e} of the peak"
+            );
             assert!((g.sum() - 1.0).abs() < 1e-4);
             let e = worst(one.get(head), &last[j * n..(j + 1) * n]);
-            assert!(e < 1e-4, "{name} {head:?}: last readout differs by {e} of the peak");
+            assert!(
+                e < 1e-4,
+                "{name} {head:?}: last readout differs by {e} of the peak"
+            );
         }
         let threaded = m.densities(&t, 3);
         for head in Head::ALL {
-            assert_eq!(threaded.get(head).data, got.get(head).data, "threads change nothing");
+            assert_eq!(
+                threaded.get(head).data,
+                got.get(head).data,
+                "threads change nothing"
+            );
         }
         // The two heads are different predictions, not one map twice.
         let diff = worst(got.get(Head::Glance), &got.get(Head::Full).data);

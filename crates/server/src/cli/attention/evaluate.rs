@@ -294,7 +294,11 @@ pub fn eval_saliency(o: &EvalOptions<'_>) -> Result<()> {
         mean(&|r| Some(r.shipped)),
         "",
     );
-    let which = if o.glance { "first-glance head" } else { "full map" };
+    let which = if o.glance {
+        "first-glance head"
+    } else {
+        "full map"
+    };
     line(
         &format!(
             "**model v3, {which}**, {}-fold CV by image (readout k on fold k)",

@@ -36,12 +36,7 @@ pub const GLANCE_MS: f64 = 1000.0;
 
 impl ImageEntry {
     /// Fixations of one viewer as 0-based pixel positions at `w × h` (rescaled from the
-    /// recorded size).
-    pub fn viewer_points(&self, v: usize, w: usize, h: usize) -> Vec<(usize, usize)> {
-        self.viewer_points_within(v, w, h, None)
-    }
-
-    /// Fixations of one viewer at `w × h`; with `within_ms`, only those that start before it.
+    /// recorded size); with `within_ms`, only those that start before it.
     /// A fixation's onset is its fourth value where the set records one, else the sum of the
     /// earlier fixations' durations plus [`SACCADE_MS`] for each saccade (the first starts at 0).
     pub fn viewer_points_within(
@@ -301,7 +296,7 @@ mod tests {
             vec![31.0, 31.0, 300.0],
             vec![41.0, 41.0, 100.0],
         ]]);
-        assert_eq!(e.viewer_points(0, 100, 100).len(), 4);
+        assert_eq!(e.viewer_points_within(0, 100, 100, None).len(), 4);
         assert_eq!(
             e.viewer_points_within(0, 100, 100, Some(GLANCE_MS)),
             vec![(10, 10), (20, 20), (30, 30)]

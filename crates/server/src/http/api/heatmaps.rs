@@ -112,6 +112,12 @@ pub struct AoiAttention {
     pub seen_rank: Option<u64>,
     /// Whether that place is among the first few.
     pub seen_early: bool,
+    /// Share of the first second's attention inside the area (0..1; `null` for analyses made
+    /// before model v3).
+    pub glance_share: Option<f64>,
+    /// The probability that a viewer looks at the area within the first second (0..1,
+    /// calibrated on eye-tracking data; `null` as `glance_share`).
+    pub first_second_probability: Option<f64>,
 }
 
 /// An area of interest on an image.
@@ -294,6 +300,28 @@ struct PanelShare {
     area_share: f64,
     /// `share / area_share`; `null` for an empty outline.
     visibility: Option<f64>,
+    /// The panel's share of the first second's attention (model v3 results).
+    glance_share: Option<f64>,
+    /// The probability that a viewer looks at the panel within the first second (model v3
+    /// results; calibrated on eye-tracking data).
+    first_second_probability: Option<f64>,
+}
+
+/// The analysis of the first-glance map: where the fixations that start within the first second
+/// fall (model v3 results).
+#[derive(ToSchema)]
+#[allow(dead_code)]
+struct GlanceResult {
+    score: f64,
+    focus: f64,
+    clarity: f64,
+    top10_share: f64,
+    entropy: f64,
+    /// Hotspots of the first second, in predicted viewing order.
+    hotspots: Vec<Hotspot>,
+    faces: Vec<RegionShare>,
+    texts: Vec<RegionShare>,
+    grid: AttentionGrid,
 }
 
 /// Signed links to the analysis' images.
@@ -333,6 +361,8 @@ struct HeatmapResult {
     model: String,
     /// The panel's share, for a simulation's render.
     panel: Option<PanelShare>,
+    /// The first glance (`null` for analyses made before model v3).
+    glance: Option<GlanceResult>,
     urls: ResultUrls,
 }
 
@@ -373,6 +403,7 @@ pub(super) fn item_body<'a>(
                 );
                 // Results stored before these keys existed: every documented key is answered.
                 object.entry("panel").or_insert(Value::Null);
+                object.entry("glance").or_insert(Value::Null);
                 object.entry("model").or_insert_with(|| json!("v1"));
             }
             Some(result).filter(|r| !r.is_null())
@@ -501,6 +532,8 @@ pub(super) fn aoi_body(aoi: &AoiRow, attention: Option<&ItemAttention>) -> Aoi {
                 relative: of.relative,
                 seen_rank: of.seen_rank,
                 seen_early: of.seen_early,
+                glance_share: of.glance_share,
+                first_second_probability: of.first_second_probability,
             }
         }),
         created_at: rfc3339(aoi.created_at),

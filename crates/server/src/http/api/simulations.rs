@@ -175,6 +175,11 @@ pub struct SimulationAttention {
     pub area_share: Option<f64>,
     /// `panel_share / area_share` (`done` only).
     pub visibility: Option<f64>,
+    /// The probability that a viewer looks at the panel within the first second (`done` model
+    /// v3 analyses only; calibrated on eye-tracking data).
+    pub first_second_probability: Option<f64>,
+    /// The panel's share of the first second's attention (as `first_second_probability`).
+    pub glance_share: Option<f64>,
 }
 
 /// Why a render failed.
@@ -328,6 +333,8 @@ fn simulation_body(state: &AppState, view: &SimulationView, now: u64) -> Simulat
             panel_share: pick("share"),
             area_share: pick("area_share"),
             visibility: pick("visibility"),
+            first_second_probability: pick("first_second_probability"),
+            glance_share: pick("glance_share"),
         }
     });
     let status = SimulationStatus::parse(&s.status).unwrap_or(SimulationStatus::Draft);

@@ -230,6 +230,13 @@ async fn assert_done_item(app: &TestApp, user: &User, item: &Value, source: &Val
     );
     // The model that made the map is recorded (scores of different models do not compare).
     assert_eq!(result["model"], "v3");
+    // The first glance: its own analysis and grid, of the same size.
+    let glance = &result["glance"];
+    assert!(glance["score"].is_number(), "{glance}");
+    assert!(!glance["hotspots"].as_array().unwrap().is_empty());
+    assert_eq!(glance["grid"]["width"], result["grid"]["width"]);
+    assert_eq!(glance["grid"]["height"], result["grid"]["height"]);
+    assert_ne!(glance["grid"]["values"], result["grid"]["values"]);
     let grid = &result["grid"];
     let (gw, gh) = (
         grid["width"].as_u64().unwrap() as u32,

@@ -277,7 +277,8 @@ function AoiRow({ aoi, n, heatmapId, itemId, presetsId, onRemove, removing }: Ao
   );
 }
 
-/** An area's share of attention against its share of the surface, and when it is likely seen. */
+/** An area's share of attention against its share of the surface, when it is likely seen, and
+ * the probability that a viewer looks at it within the first second. */
 function AoiFigures({ aoi }: { aoi: Aoi }) {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
@@ -303,6 +304,13 @@ function AoiFigures({ aoi }: { aoi: Aoi }) {
                   ? t('heatmap.areas.seenEarly', { rank: attention.seen_rank })
                   : t('heatmap.areas.seenLater', { rank: attention.seen_rank })}
             </span>
+            {attention.first_second_probability != null ? (
+              <span className="hm-areas__text" data-testid="area-first-second">
+                {t('heatmap.areas.firstSecond', {
+                  probability: formatPercent(attention.first_second_probability, language),
+                })}
+              </span>
+            ) : null}
           </>
         ) : null}
     </>

@@ -86,6 +86,12 @@ export function SimulationResult({ simulation }: { simulation: Simulation }) {
             <h3 className="sim-attention__title">{t('simulation.attention.title')}</h3>
             {attention && attention.status === 'done' && attention.panel_share !== null ? (
               <dl className="sim-attention__stats">
+                {attention.first_second_probability != null ? (
+                  <div className="sim-attention__lead">
+                    <dt>{t('simulation.attention.firstSecond')}</dt>
+                    <dd data-testid="attention-first-second">{formatPercent(attention.first_second_probability, i18n.language)}</dd>
+                  </div>
+                ) : null}
                 <div>
                   <dt>{t('simulation.attention.share')}</dt>
                   <dd data-testid="attention-share">{formatPercent(attention.panel_share, i18n.language)}</dd>
@@ -103,6 +109,9 @@ export function SimulationResult({ simulation }: { simulation: Simulation }) {
                   </div>
                 ) : null}
               </dl>
+            ) : null}
+            {attention?.status === 'done' && attention.first_second_probability != null ? (
+              <p className="field__hint">{t('simulation.attention.firstSecondHint')}</p>
             ) : null}
             {attention?.status === 'done' && attention.panel_share !== null ? (
               <p className="field__hint">
