@@ -79,6 +79,8 @@ pub struct AoiLine {
     pub area: f64,
     pub relative: f64,
     pub seen_rank: Option<u64>,
+    /// The calibrated probability of a look within the first second (model v3 results).
+    pub first_second: Option<f64>,
 }
 
 /// What the exports draw over an item's views: its hotspots' peaks in viewing order and its
@@ -184,6 +186,7 @@ impl Report {
                             area: figures.area,
                             relative: figures.relative,
                             seen_rank: figures.seen_rank,
+                            first_second: figures.first_second_probability,
                         })
                     })
                     .collect();

@@ -678,8 +678,18 @@ fn image_page(column: &mut Column, report: &Report, image: &ReportImage, n: usiz
                 ("relative", &number(aoi.relative, 1, lang)),
             ],
         );
+        let first = aoi.first_second.map(|p| {
+            t(
+                lang,
+                "heatmap.areas.firstSecond",
+                &[("probability", &percent(p, lang))],
+            )
+        });
         column.text(&format!("{}. {}", i + 1, aoi.name), 10.0, true, INK);
         column.text(&format!("{stats}. {seen}."), 9.0, false, MUTED);
+        if let Some(first) = first {
+            column.text(&format!("{first}."), 9.0, false, MUTED);
+        }
         if column.y > PAGE.1 - MARGIN - 40.0 {
             column.text(&t(lang, "report.more", &[]), 9.0, false, MUTED);
             break;

@@ -103,7 +103,9 @@ async fn a_heatmap_report_is_a_pdf_with_a_cover_and_a_page_per_image_in_both_lan
         "Zones d'intérêt",
         "1. Logo de la marque",
         "Aucune zone d'intérêt enregistrée sur cette image.",
-        "Modèle d'attention v2",
+        "Modèle d'attention v3",
+        // An area's probability of a look within the first second.
+        "Regardée dans la 1re seconde par",
         "Page 4 sur 4",
         // The comparison page: the measures side by side, the difference from the first image
         // and a verdict per measure, in the compare view's words.
