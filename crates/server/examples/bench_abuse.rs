@@ -223,32 +223,18 @@ async fn exports(limits_off: bool) {
     let token = support::sign_up_at(&client, &server.base, "exports@example.com").await;
     let mut ids = Vec::new();
     for seed in 0..4 {
-        let part = reqwest::multipart::Part::bytes(photo(seed))
-            .file_name(format!("photo-{seed}.jpg"))
-            .mime_str("image/jpeg")
-            .unwrap();
-        let media: Value = client
-            .post(format!("{}/api/v1/media", server.base))
-            .bearer_auth(&token)
-            .multipart(reqwest::multipart::Form::new().part("file", part))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let name = format!("photo-{seed}.jpg");
+        let media = support::upload_jpeg(&client, &server.base, &token, &name, photo(seed)).await;
         ids.push(media["id"].clone());
     }
-    let heatmap: Value = client
-        .post(format!("{}/api/v1/heatmaps", server.base))
-        .bearer_auth(&token)
-        .json(&json!({"name": "Bench", "media_ids": ids}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let heatmap = support::post_json(
+        &client,
+        &server.base,
+        &token,
+        "/heatmaps",
+        json!({"name": "Bench", "media_ids": ids}),
+    )
+    .await;
     let hid = heatmap["id"].as_str().unwrap().to_owned();
     let items = loop {
         let found: Value = client
