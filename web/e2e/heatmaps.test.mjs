@@ -140,6 +140,35 @@ describe('Heatmaps in Chromium', () => {
     const [, percent] = first.match(/^Regardée dans la 1re seconde par ([\d,]+) % des personnes$/) ?? [];
     assert.ok(Number(percent?.replace(',', '.')) > 0 && Number(percent?.replace(',', '.')) < 100, first);
     assert.equal(await item.getByRole('combobox', { name: 'Nom de la zone 1' }).inputValue(), 'Zone 1');
+
+    // The first glance: the switch shows the first second's heatmap, its viewing order and its
+    // analysis; the area keeps its first-second probability; exploration brings the 3 s map back.
+    const explorationSrc = await overlay.getAttribute('src');
+    const explorationOrder = await item.getByTestId('heatmap-analysis').locator('ol').textContent();
+    assert.equal(await item.getByTestId('heatmap-analysis').getAttribute('data-moment'), 'exploration');
+    await item.getByTestId('moment-switch').getByText('Premier regard (1 s)').click();
+    await item.locator('[data-testid="attention-stage"][data-moment="glance"]').waitFor();
+    const glanceOverlay = item.getByTestId('heatmap-overlay');
+    const glanceSrc = await glanceOverlay.getAttribute('src');
+    assert.notEqual(glanceSrc, explorationSrc, 'the first glance has its own heatmap');
+    assert.equal(
+      await glanceOverlay.evaluate((img) => (img.complete ? img.naturalWidth > 0 : new Promise((resolve) => (img.onload = () => resolve(true))))),
+      true,
+      'the first-glance overlay loads',
+    );
+    assert.equal(await glanceOverlay.evaluate((img) => img.style.opacity), '0.6', 'the opacity carries over');
+    assert.match(await item.getByTestId('glance-hint').textContent(), /première seconde/);
+    const glanceAnalysis = item.getByTestId('heatmap-analysis');
+    assert.equal(await glanceAnalysis.getAttribute('data-moment'), 'glance');
+    assert.equal((await glanceAnalysis.getByRole('heading', { level: 3 }).textContent()).trim(), 'Analyse du premier regard (1 s)');
+    assert.ok((await item.getByTestId('hotspot-marker').count()) >= 1, 'the first glance numbers its viewing order');
+    assert.equal((await item.getByTestId('area-first-second').textContent()).replace(/\s/g, ' '), first);
+    await item.getByTestId('moment-switch').getByText('Exploration (3 s)').click();
+    await item.locator('[data-testid="attention-stage"][data-moment="exploration"]').waitFor();
+    assert.equal(await item.getByTestId('heatmap-overlay').getAttribute('src'), explorationSrc);
+    assert.equal(await item.getByTestId('heatmap-analysis').locator('ol').textContent(), explorationOrder);
+    assert.equal(await item.getByTestId('glance-hint').count(), 0);
+
     // And can be removed from the keyboard.
     await item.getByRole('button', { name: 'Supprimer la zone « Zone 1 »' }).focus();
     await page.keyboard.press('Enter');

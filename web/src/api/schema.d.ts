@@ -707,6 +707,10 @@ export interface components {
              */
             warmth: number;
         };
+        /** @description The analysis of one image as answered: the stored result and signed links to its images. */
+        AnsweredResult: components["schemas"]["HeatmapResult"] & {
+            urls: components["schemas"]["ResultUrls"];
+        };
         /** @description An area of interest on an image. */
         Aoi: {
             attention: null | components["schemas"]["AoiAttention"];
@@ -910,27 +914,6 @@ export interface components {
          * @enum {string}
          */
         FitMode: "stretch" | "cover" | "contain";
-        /**
-         * @description The analysis of the first-glance map: where the fixations that start within the first second
-         *     fall (model v3 results).
-         */
-        GlanceResult: {
-            /** Format: double */
-            clarity: number;
-            /** Format: double */
-            entropy: number;
-            faces: components["schemas"]["RegionShare"][];
-            /** Format: double */
-            focus: number;
-            grid: components["schemas"]["AttentionGrid"];
-            /** @description Hotspots of the first second, in predicted viewing order. */
-            hotspots: components["schemas"]["Hotspot"][];
-            /** Format: double */
-            score: number;
-            texts: components["schemas"]["RegionShare"][];
-            /** Format: double */
-            top10_share: number;
-        };
         /** @description Where a photo was taken, from its EXIF GPS tags. */
         Gps: {
             /**
@@ -969,7 +952,7 @@ export interface components {
              * @description Its place in the heatmap, from 0.
              */
             position: number;
-            result: null | components["schemas"]["HeatmapResult"];
+            result: null | components["schemas"]["AnsweredResult"];
             source: components["schemas"]["Media"];
             /** @description RFC 3339. */
             started_at: string | null;
@@ -982,47 +965,17 @@ export interface components {
             id: string;
             name: string;
         };
-        /** @description The analysis of one image. */
-        HeatmapResult: {
-            /**
-             * Format: double
-             * @description Clarity, 0–100.
-             */
-            clarity: number;
-            /**
-             * Format: double
-             * @description Entropy of the map over its maximum (0–1).
-             */
-            entropy: number;
-            faces: components["schemas"]["RegionShare"][];
-            /**
-             * Format: double
-             * @description Focus, 0–100.
-             */
-            focus: number;
-            glance: null | components["schemas"]["GlanceResult"];
-            grid: components["schemas"]["AttentionGrid"];
+        /** @description The analysis of one image, as stored. */
+        HeatmapResult: components["schemas"]["MapAnalysis"] & {
+            glance: null | components["schemas"]["MapAnalysis"];
             /** Format: int32 */
             height: number;
-            hotspots: components["schemas"]["Hotspot"][];
             /**
              * @description The attention model that made the map (`v1`, `v2`, `v3`): scores of different models do
              *     not compare.
              */
             model: string;
             panel: null | components["schemas"]["PanelShare"];
-            /**
-             * Format: double
-             * @description Attention score, 0–100.
-             */
-            score: number;
-            texts: components["schemas"]["RegionShare"][];
-            /**
-             * Format: double
-             * @description Share of attention in the most-attended 10% of the image.
-             */
-            top10_share: number;
-            urls: components["schemas"]["ResultUrls"];
             /**
              * Format: int32
              * @description The analysed image's size in pixels.
@@ -1256,6 +1209,42 @@ export interface components {
             /** @description At most 20 characters. */
             postal_code?: string | null;
         };
+        /**
+         * @description The figures every view of a map has: scores, hotspots in viewing order, faces, texts and
+         *     the grid.
+         */
+        MapAnalysis: {
+            /**
+             * Format: double
+             * @description Clarity, 0–100.
+             */
+            clarity: number;
+            /**
+             * Format: double
+             * @description Entropy of the map over its maximum (0–1).
+             */
+            entropy: number;
+            faces: components["schemas"]["RegionShare"][];
+            /**
+             * Format: double
+             * @description Focus, 0–100.
+             */
+            focus: number;
+            grid: components["schemas"]["AttentionGrid"];
+            /** @description Hotspots in predicted viewing order. */
+            hotspots: components["schemas"]["Hotspot"][];
+            /**
+             * Format: double
+             * @description Attention score, 0–100.
+             */
+            score: number;
+            texts: components["schemas"]["RegionShare"][];
+            /**
+             * Format: double
+             * @description Share of attention in the most-attended 10% of the image.
+             */
+            top10_share: number;
+        };
         /** @description An image: its size, type, content hash and signed links to its variants. */
         Media: {
             /**
@@ -1349,20 +1338,20 @@ export interface components {
         /** @description One page of a list. */
         Paged_Creative: {
             items: {
-                brand?: string | null;
-                campaign?: string | null;
+                brand: string | null;
+                campaign: string | null;
                 /** @description RFC 3339. */
                 created_at: string;
                 id: string;
                 media: components["schemas"]["Media"];
                 name: string;
-                notes?: string | null;
+                notes: string | null;
                 /**
                  * Format: int64
                  * @description How many simulations deleting it would also delete: on the answers about one creative;
                  *     `null` in lists.
                  */
-                simulation_count?: number | null;
+                simulation_count: number | null;
                 /** @description RFC 3339. */
                 updated_at: string;
             }[];
@@ -1376,7 +1365,7 @@ export interface components {
                  * Format: double
                  * @description The best attention score of the done images, 0–100.
                  */
-                best_score?: number | null;
+                best_score: number | null;
                 /** @description RFC 3339. */
                 created_at: string;
                 /** Format: int64 */
@@ -1391,10 +1380,10 @@ export interface components {
                  * Format: double
                  * @description The mean attention score of the done images, 0–100.
                  */
-                score?: number | null;
+                score: number | null;
                 status: components["schemas"]["HeatmapStatus"];
                 /** @description A signed link to the first image's thumbnail. */
-                thumbnail?: string | null;
+                thumbnail: string | null;
                 /** @description RFC 3339. */
                 updated_at: string;
             }[];
@@ -1404,9 +1393,9 @@ export interface components {
         /** @description One page of a list. */
         Paged_Location: {
             items: {
-                address?: string | null;
-                city?: string | null;
-                country?: string | null;
+                address: string | null;
+                city: string | null;
+                country: string | null;
                 /** @description RFC 3339. */
                 created_at: string;
                 format: components["schemas"]["PanelFormat"];
@@ -1416,34 +1405,34 @@ export interface components {
                  * Format: double
                  * @description Degrees, north positive.
                  */
-                latitude?: number | null;
+                latitude: number | null;
                 /**
                  * Format: double
                  * @description Degrees, east positive.
                  */
-                longitude?: number | null;
+                longitude: number | null;
                 name: string;
-                notes?: string | null;
+                notes: string | null;
                 /**
                  * Format: double
                  * @description Which way the panel faces, in degrees from north, clockwise.
                  */
-                orientation_deg?: number | null;
+                orientation_deg: number | null;
                 /** Format: int64 */
-                panel_height_cm?: number | null;
+                panel_height_cm: number | null;
                 /** @description The panel's four corners in the photo, clockwise from the top left. */
-                panel_quad?: components["schemas"]["QuadPoint"][] | null;
+                panel_quad: components["schemas"]["QuadPoint"][] | null;
                 /** Format: int64 */
-                panel_width_cm?: number | null;
-                photo?: null | components["schemas"]["Media"];
-                photo_media_id?: string | null;
-                postal_code?: string | null;
+                panel_width_cm: number | null;
+                photo: null | components["schemas"]["Media"];
+                photo_media_id: string | null;
+                postal_code: string | null;
                 /**
                  * Format: int64
                  * @description How many simulations deleting it would also delete: on the answers about one location;
                  *     `null` in lists.
                  */
-                simulation_count?: number | null;
+                simulation_count: number | null;
                 /** @description RFC 3339. */
                 updated_at: string;
             }[];
@@ -1454,28 +1443,28 @@ export interface components {
         Paged_Simulation: {
             items: {
                 adjustments: components["schemas"]["AdjustmentsBody"];
-                attention?: null | components["schemas"]["SimulationAttention"];
+                attention: null | components["schemas"]["SimulationAttention"];
                 /** @description `#rrggbb`, around the creative in `contain` mode. */
                 background: string;
                 /** @description RFC 3339. */
                 created_at: string;
-                creative?: null | components["schemas"]["SimulationCreative"];
+                creative: null | components["schemas"]["SimulationCreative"];
                 creative_id: string;
-                downloads?: null | components["schemas"]["Downloads"];
-                error?: null | components["schemas"]["RenderError"];
+                downloads: null | components["schemas"]["Downloads"];
+                error: null | components["schemas"]["RenderError"];
                 fit: components["schemas"]["FitMode"];
                 id: string;
-                location?: null | components["schemas"]["SimulationLocation"];
+                location: null | components["schemas"]["SimulationLocation"];
                 location_id: string;
-                mask?: null | components["schemas"]["Media"];
+                mask: null | components["schemas"]["Media"];
                 name: string;
-                output?: null | components["schemas"]["Media"];
+                output: null | components["schemas"]["Media"];
                 /** @description The panel's corners used: the override, else the location's. */
-                quad?: components["schemas"]["QuadPoint"][] | null;
+                quad: components["schemas"]["QuadPoint"][] | null;
                 /** @description Whether `quad` is this simulation's own. */
                 quad_override: boolean;
                 /** @description RFC 3339. */
-                rendered_at?: string | null;
+                rendered_at: string | null;
                 status: components["schemas"]["SimulationStatus"];
                 /** @description RFC 3339. */
                 updated_at: string;
@@ -1618,6 +1607,7 @@ export interface components {
         /** @description Signed links to the analysis' images. */
         ResultUrls: {
             fog: string;
+            glance: null | components["schemas"]["ViewUrls"];
             /** @description The map, 16-bit grey PNG. */
             map: string;
             overlay: string;
@@ -1806,6 +1796,15 @@ export interface components {
              *     previews and thumbnails are not counted.
              */
             used_bytes: number;
+        };
+        /** @description Signed links to the images of one view of the analysis. */
+        ViewUrls: {
+            /** @description The fog view at full strength. */
+            fog: string;
+            /** @description The map, 16-bit grey PNG at working resolution (linear in predicted density). */
+            map: string;
+            /** @description The colour overlay at full strength (JPEG at the analysed size). */
+            overlay: string;
         };
     };
     responses: {
@@ -2235,6 +2234,11 @@ export interface operations {
                 /** @description Two to four comma-separated image ids, in the order shown. */
                 items: string;
                 view?: "overlay" | "fog" | "side_by_side";
+                /**
+                 * @description Which map: `exploration` (about three seconds of viewing; the default) or `glance` (the
+                 *     fixations that start within the first second).
+                 */
+                map?: "glance" | "exploration";
                 /** @description 0 to 1: the strength of the overlay or fog (their usual strength by default). */
                 opacity?: number;
                 /** @description `1` (the default) draws the areas of interest and the panel; `0` leaves them out. */
@@ -2353,6 +2357,11 @@ export interface operations {
         parameters: {
             query?: {
                 view?: "overlay" | "fog" | "side_by_side";
+                /**
+                 * @description Which map: `exploration` (about three seconds of viewing; the default) or `glance` (the
+                 *     fixations that start within the first second).
+                 */
+                map?: "glance" | "exploration";
                 /** @description 0 to 1: the strength of the overlay or fog (their usual strength by default). */
                 opacity?: number;
                 /** @description `1` (the default) draws the areas of interest and the panel; `0` leaves them out. */

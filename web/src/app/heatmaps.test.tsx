@@ -44,6 +44,34 @@ function result(overrides: Record<string, unknown> = {}) {
   };
 }
 
+/** A model v3 result: the full map's figures, the first glance's (one hotspot, bottom right) and both sets of images. */
+function resultWithGlance() {
+  const base = result();
+  return {
+    ...base,
+    model: 'v3',
+    glance: {
+      score: 81,
+      focus: 75,
+      clarity: 90,
+      top10_share: 0.8,
+      entropy: 0.6,
+      hotspots: [{ rank: 1, x: 0.8, y: 0.8, rect: { x: 0.7, y: 0.7, width: 0.2, height: 0.2 }, share: 0.55, area: 0.04 }],
+      faces: [],
+      texts: [],
+      grid: { width: 4, height: 2, values: [100, 100, 100, 100, 100, 100, 100, 900] },
+    },
+    urls: {
+      ...base.urls,
+      glance: {
+        map: '/api/v1/files/glance-map/original?exp=1&sig=a',
+        overlay: '/api/v1/files/glance-overlay/original?exp=1&sig=a',
+        fog: '/api/v1/files/glance-fog/original?exp=1&sig=a',
+      },
+    },
+  };
+}
+
 function item(id: string, status: string, extra: Record<string, unknown> = {}) {
   return {
     id,
@@ -361,6 +389,57 @@ describe('heatmap results', () => {
     expect(within(section).getByTestId('heatmap-legend')).toHaveTextContent('Les couleurs chaudes signalent plus d\'attention');
     expect(screen.getByTestId('chat-widget')).toBeInTheDocument();
     expect(within(section).queryByTestId('small-image')).not.toBeInTheDocument();
+  });
+
+  it('switches between the first glance and the exploration: heatmap, fog, viewing order, analysis and exports follow', async () => {
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:x'), revokeObjectURL: vi.fn() }));
+    const requested: string[] = [];
+    mockApi(({ path, query }) => {
+      if (path === '/heatmaps/h1') return { body: heatmap([item('a', 'done', { result: resultWithGlance() })]) };
+      if (path.endsWith('.png')) {
+        requested.push(`${path}?${query.toString()}`);
+        return { body: {} };
+      }
+      return undefined;
+    });
+    const { user } = renderApp('/heatmap/results/h1');
+    const section = await screen.findByRole('region', { name: 'a' });
+    // It opens on the exploration (the map the scores are computed on).
+    expect(within(section).getByRole('radio', { name: 'Exploration (3 s)' })).toBeChecked();
+    expect(within(section).getByRole('heading', { level: 3, name: 'Analyse' })).toBeInTheDocument();
+    expect(within(section).getAllByTestId('hotspot-marker').map((m) => m.textContent)).toEqual(['1', '2']);
+
+    await user.click(within(section).getByRole('radio', { name: 'Premier regard (1 s)' }));
+    expect(within(section).getByRole('img', { name: "Heatmap d'attention de « a »" })).toHaveAttribute(
+      'src',
+      '/api/v1/files/glance-overlay/original?exp=1&sig=a',
+    );
+    expect(within(section).getByTestId('glance-hint')).toHaveTextContent('première seconde');
+    expect(within(section).getAllByTestId('hotspot-marker')).toHaveLength(1);
+    expect(within(section).getByRole('heading', { level: 3, name: 'Analyse du premier regard (1 s)' })).toBeInTheDocument();
+    expect(within(section).getByTestId('analysis-summary').textContent.replace(/\s/g, ' ')).toBe(
+      "Le regard devrait se poser d'abord en bas à droite (55 % de l'attention).",
+    );
+    // The score stays the exploration's.
+    expect(within(section).getByTestId('score-value')).toHaveTextContent('72');
+    await user.click(within(section).getByRole('radio', { name: 'Brouillard' }));
+    expect(within(section).getByRole('img', { name: 'Vue brouillard de « a »' })).toHaveAttribute('src', '/api/v1/files/glance-fog/original?exp=1&sig=a');
+    await user.click(within(section).getByTestId('export-menu'));
+    await user.click(within(section).getByTestId('export-view'));
+    await waitFor(() => expect(requested).toHaveLength(1));
+    expect(requested[0]).toBe('/heatmaps/h1/items/a/export.png?view=fog&map=glance&opacity=0.85&areas=1');
+
+    await user.click(within(section).getByRole('radio', { name: 'Exploration (3 s)' }));
+    expect(within(section).getByRole('img', { name: 'Vue brouillard de « a »' })).toHaveAttribute('src', '/api/v1/files/fog/original?exp=1&sig=a');
+    expect(within(section).queryByTestId('glance-hint')).not.toBeInTheDocument();
+    vi.unstubAllGlobals();
+  });
+
+  it('offers no first glance for a result made before it existed', async () => {
+    mockApi(({ path }) => (path === '/heatmaps/h1' ? { body: heatmap([item('a', 'done')]) } : undefined));
+    renderApp('/heatmap/results/h1');
+    const section = await screen.findByRole('region', { name: 'a' });
+    expect(within(section).queryByTestId('moment-switch')).not.toBeInTheDocument();
   });
 
   it('places the score and each area among the user’s results and the reference, or says how many are missing', async () => {

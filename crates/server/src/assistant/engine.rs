@@ -141,6 +141,7 @@ pub async fn answer(data: &Data<'_>, question: &Question) -> Result<Reply, DbErr
         Intent::Best | Intent::Worst => rank(&ctx, intent == Intent::Best).await,
         Intent::Latest => latest(&ctx).await,
         Intent::Status => status(&ctx).await,
+        Intent::Seen => seen(&ctx).await,
         Intent::Compare => compare(&ctx).await,
         Intent::Navigate => navigate(&ctx).await,
         Intent::Details => details(&ctx).await,
@@ -218,7 +219,7 @@ fn kinds_to_match(parsed: &Parsed) -> Vec<Kind> {
             if kinds.contains(&Kind::Simulation) {
                 kinds.extend([Kind::Creative, Kind::Location]);
             }
-            if parsed.intent == Some(Intent::Status) {
+            if matches!(parsed.intent, Some(Intent::Status | Intent::Seen)) {
                 kinds.extend([Kind::Heatmap, Kind::Simulation]);
             }
             kinds
@@ -1427,20 +1428,119 @@ fn simulation_status_text(s: &Simulation, locale: Locale) -> String {
         (_, Locale::En) => "render failed",
     };
     match &s.panel {
-        Some(p) => match locale {
-            Locale::Fr => format!(
-                "{base}, {} de l'attention sur le panneau (visibilité {})",
-                format::percent(p.share, locale),
-                format::ratio(p.visibility, locale)
-            ),
-            Locale::En => format!(
-                "{base}, {} of the attention on the panel (visibility {})",
-                format::percent(p.share, locale),
-                format::ratio(p.visibility, locale)
-            ),
-        },
+        Some(p) => {
+            let first = p.first_second.map(|f| match locale {
+                Locale::Fr => format!(
+                    ", vu dans la 1re seconde par {}",
+                    format::percent(f, locale)
+                ),
+                Locale::En => format!(
+                    ", seen within the first second by {}",
+                    format::percent(f, locale)
+                ),
+            });
+            match locale {
+                Locale::Fr => format!(
+                    "{base}, {} de l'attention sur le panneau (visibilité {}){}",
+                    format::percent(p.share, locale),
+                    format::ratio(p.visibility, locale),
+                    first.unwrap_or_default()
+                ),
+                Locale::En => format!(
+                    "{base}, {} of the attention on the panel (visibility {}){}",
+                    format::percent(p.share, locale),
+                    format::ratio(p.visibility, locale),
+                    first.unwrap_or_default()
+                ),
+            }
+        }
         None => base.to_owned(),
     }
+}
+
+/// "Will my panel be seen?": the simulation named, else the one on the page, else the latest
+/// with an analysed panel (else the latest): the probability that a passer-by looks at its
+/// panel within the first second, then its share of three seconds' attention.
+async fn seen(ctx: &Ctx<'_, '_>) -> Result<Reply, DbError> {
+    let locale = ctx.locale;
+    let simulations = ctx.data.simulations().await?;
+    let named = ctx.items().find(|(k, _)| *k == Kind::Simulation);
+    let id = match named {
+        Some((kind, i)) => Some(item_id(ctx.data, kind, i).await?),
+        None => ctx
+            .path
+            .as_deref()
+            .and_then(item_of_path)
+            .filter(|(k, _)| *k == Kind::Simulation)
+            .map(|(_, id)| id.to_owned()),
+    };
+    let chosen = match id {
+        Some(id) => simulations.iter().find(|s| s.id == id),
+        None => simulations
+            .iter()
+            .find(|s| s.panel.is_some())
+            .or_else(|| simulations.first()),
+    };
+    let Some(s) = chosen else {
+        return reply(
+            Intent::Seen,
+            ctx.l(
+                "Vous n'avez encore aucune simulation : placez une création sur un emplacement, faites le rendu puis analysez l'attention pour savoir si le panneau sera vu dans la première seconde.",
+                "You have no simulation yet: place a creative on a location, render it, then analyse its attention to learn whether the panel is seen within the first second.",
+            )
+            .to_owned(),
+            vec![page_link(Page::Simulation, locale)],
+        );
+    };
+    let name = format::quoted(&s.name, locale);
+    let answer = match (&s.panel, locale) {
+        (None, Locale::Fr) => format!(
+            "Le rendu de la simulation {name} n'a pas encore d'analyse d'attention : lancez « Analyser l'attention » sur sa page pour savoir si le panneau sera vu dans la première seconde."
+        ),
+        (None, Locale::En) => format!(
+            "The render of the simulation {name} has no attention analysis yet: run “Analyse attention” on its page to learn whether the panel is seen within the first second."
+        ),
+        (Some(p), _) => {
+            let pct = |v: f64| format::percent(v, locale);
+            let exploration = match locale {
+                Locale::Fr => format!(
+                    "Sur trois secondes, il reçoit {} de l'attention pour {} de la surface (visibilité {}).",
+                    pct(p.share),
+                    pct(p.area_share),
+                    format::ratio(p.visibility, locale)
+                ),
+                Locale::En => format!(
+                    "Over three seconds it gets {} of the attention for {} of the area (visibility {}).",
+                    pct(p.share),
+                    pct(p.area_share),
+                    format::ratio(p.visibility, locale)
+                ),
+            };
+            match (p.first_second, locale) {
+                (Some(f), Locale::Fr) => format!(
+                    "Dans la simulation {name}, environ {} des passants regardent le panneau dans la première seconde ({} du premier regard). {exploration}",
+                    pct(f),
+                    pct(p.glance_share.unwrap_or(0.0))
+                ),
+                (Some(f), Locale::En) => format!(
+                    "In the simulation {name}, about {} of passers-by look at the panel within the first second ({} of the first glance). {exploration}",
+                    pct(f),
+                    pct(p.glance_share.unwrap_or(0.0))
+                ),
+                (None, Locale::Fr) => format!(
+                    "La simulation {name} a été analysée avant le modèle du premier regard : relancez l'analyse pour la probabilité d'être vu dans la première seconde. {exploration}"
+                ),
+                (None, Locale::En) => format!(
+                    "The simulation {name} was analysed before the first-glance model: analyse it again for the probability of being seen within the first second. {exploration}"
+                ),
+            }
+        }
+    };
+    reply(
+        Intent::Seen,
+        answer,
+        vec![link(s.name.clone(), href(Kind::Simulation, &s.id))],
+    )
 }
 
 async fn status(ctx: &Ctx<'_, '_>) -> Result<Reply, DbError> {

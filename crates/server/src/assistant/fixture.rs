@@ -170,10 +170,17 @@ pub async fn heatmap(
             Outcome::Done(score) => (score, None),
             Outcome::DonePanel(score, share, area) => (
                 score,
-                Some(
-                    serde_json::json!({"share": share, "area_share": area, "visibility": share / area})
-                        .to_string(),
-                ),
+                Some({
+                    // The first glance is more concentrated than three seconds of viewing.
+                    let glance = (share * 1.5).min(1.0);
+                    serde_json::json!({
+                        "share": share, "area_share": area, "visibility": share / area,
+                        "glance_share": glance,
+                        "first_second_probability":
+                            regard_vision::analysis::first_glance_probability(glance),
+                    })
+                    .to_string()
+                }),
             ),
             Outcome::Failed => {
                 heatmaps::fail_item(db, &item.id, "invalid_image", "seeded failure", at).await?;
@@ -181,11 +188,21 @@ pub async fn heatmap(
             }
             Outcome::Queued | Outcome::Processing => continue,
         };
-        let result = serde_json::json!({"score": score}).to_string();
+        // A well-formed result (the assistant reads the score; the rest is a flat map).
+        let result = serde_json::json!({
+            "score": score, "focus": score, "clarity": score, "top10_share": 0.3,
+            "entropy": 0.8, "hotspots": [], "faces": [], "texts": [],
+            "grid": {"width": 1, "height": 1, "values": [65535]},
+            "width": 1600, "height": 1200, "model": "v3", "glance": null,
+        })
+        .to_string();
         let outputs = [
             media_row(owner, "heatmap", "map", at),
             media_row(owner, "heatmap", "overlay", at),
             media_row(owner, "heatmap", "fog", at),
+            media_row(owner, "heatmap", "glance-map", at),
+            media_row(owner, "heatmap", "glance-overlay", at),
+            media_row(owner, "heatmap", "glance-fog", at),
         ];
         heatmaps::complete_item(
             db,
@@ -197,6 +214,9 @@ pub async fn heatmap(
                 map: &outputs[0],
                 overlay: &outputs[1],
                 fog: &outputs[2],
+                glance_map: &outputs[3],
+                glance_overlay: &outputs[4],
+                glance_fog: &outputs[5],
             },
             at,
         )

@@ -22,6 +22,8 @@ pub enum Intent {
     Latest,
     /// "Is my heatmap finished?"
     Status,
+    /// "Will my panel be seen?": the first-second probability of a simulation's panel.
+    Seen,
     /// "Compare Summer and Winter."
     Compare,
     /// "Take me to the locations page", or "open Summer Sale".
@@ -46,6 +48,7 @@ impl Intent {
             Intent::Worst => "worst",
             Intent::Latest => "latest",
             Intent::Status => "status",
+            Intent::Seen => "seen",
             Intent::Compare => "compare",
             Intent::Navigate => "navigate",
             Intent::Details => "details",
@@ -688,6 +691,25 @@ pub fn parse(question: &str) -> Parsed {
         || p("quels sont")
         || p("quelles sont");
     let greeting = words.len() <= 4 && has(&words, GREETING);
+    // "Will my panel be seen?", "mon panneau sera-t-il vu ?", "noticed in the first second?"
+    let seen = has(
+        &words,
+        &[
+            "seen",
+            "noticed",
+            "notice",
+            "spotted",
+            "vu",
+            "vue",
+            "remarque",
+            "remarquee",
+            "aperçu",
+            "apercu",
+        ],
+    ) || p("first second")
+        || p("premiere seconde")
+        || p("first glance")
+        || p("premier regard");
 
     // "How many images at most in a heatmap?" asks for a limit, not a count of the user's.
     let limit = has(
@@ -717,6 +739,9 @@ pub fn parse(question: &str) -> Parsed {
         Some(Intent::Compare)
     } else if navigate && page.is_some() && !(latest || oldest || best || worst) {
         Some(Intent::Navigate)
+    } else if seen && !list && !plural && !best && !worst {
+        // Before "latest": "the first second" names no item's age.
+        Some(Intent::Seen)
     } else if latest || (oldest && !best && !worst) {
         Some(Intent::Latest)
     } else if worst {
@@ -809,6 +834,13 @@ mod tests {
             &[Heatmap],
         );
         check("is my heatmap finished?", Some(Intent::Status), &[Heatmap]);
+        check("will my panel be seen?", Some(Intent::Seen), &[]);
+        check("mon panneau sera-t-il vu ?", Some(Intent::Seen), &[]);
+        check(
+            "la simulation Gare est-elle remarquée dans la première seconde ?",
+            Some(Intent::Seen),
+            &[Simulation],
+        );
         check("which heatmaps failed?", Some(Intent::List), &[Heatmap]);
         check(
             "Où en est la heatmap Printemps ?",

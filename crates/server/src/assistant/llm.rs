@@ -262,7 +262,9 @@ fn panel_json(p: &Option<Panel>) -> Value {
     match p {
         Some(p) => json!({"panel_share_percent": (p.share * 1000.0).round() / 10.0,
                           "area_share_percent": (p.area_share * 1000.0).round() / 10.0,
-                          "visibility": (p.visibility * 10.0).round() / 10.0}),
+                          "visibility": (p.visibility * 10.0).round() / 10.0,
+                          "seen_in_first_second_percent":
+                              p.first_second.map(|f| (f * 1000.0).round() / 10.0)}),
         None => Value::Null,
     }
 }

@@ -17,10 +17,15 @@ pub struct Panel {
     pub share: f64,
     pub area_share: f64,
     pub visibility: f64,
+    /// The probability that a passer-by looks at the panel within the first second (model v3
+    /// analyses; calibrated on eye-tracking data).
+    pub first_second: Option<f64>,
+    /// The panel's share of the first second's attention (as `first_second`).
+    pub glance_share: Option<f64>,
 }
 
 impl Panel {
-    /// Reads `{share, area_share, visibility}` JSON text.
+    /// Reads `{share, area_share, visibility, glance_share, first_second_probability}` JSON text.
     pub fn parse(json: Option<&str>) -> Option<Panel> {
         let value: serde_json::Value = serde_json::from_str(json?).ok()?;
         let share = value["share"].as_f64()?;
@@ -34,6 +39,8 @@ impl Panel {
             share,
             area_share,
             visibility,
+            first_second: value["first_second_probability"].as_f64(),
+            glance_share: value["glance_share"].as_f64(),
         })
     }
 }

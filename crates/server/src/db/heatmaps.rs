@@ -90,9 +90,14 @@ pub struct ItemRow {
     pub map_media_id: Option<String>,
     pub overlay_media_id: Option<String>,
     pub fog_media_id: Option<String>,
+    /// The first glance's map, overlay and fog (`None` for items analysed before they were
+    /// stored).
+    pub glance_map_media_id: Option<String>,
+    pub glance_overlay_media_id: Option<String>,
+    pub glance_fog_media_id: Option<String>,
     /// JSON text of the automatic area of interest (a simulation's panel quad, normalised).
     pub aoi: Option<String>,
-    /// JSON text `{share, area_share, visibility}` of the area of interest, once done.
+    /// JSON text of the area of interest's [`crate::heatmaps::result::PanelShare`], once done.
     pub panel: Option<String>,
     pub started_at: Option<i64>,
     pub finished_at: Option<i64>,
@@ -144,6 +149,16 @@ pub struct NewItem {
     pub aoi: Option<String>,
 }
 
+/// The columns naming an item's output media.
+pub const OUTPUT_COLUMNS: [&str; 6] = [
+    "map_media_id",
+    "overlay_media_id",
+    "fog_media_id",
+    "glance_map_media_id",
+    "glance_overlay_media_id",
+    "glance_fog_media_id",
+];
+
 /// The job kind that computes one item.
 pub const ITEM_JOB: &str = "heatmap_item";
 
@@ -161,7 +176,8 @@ fn item_select() -> String {
     format!(
         "SELECT i.id, i.heatmap_id, i.owner_id, i.position, i.status, i.error_code, \
          i.error_message, i.attempts, i.result, i.score, i.map_media_id, i.overlay_media_id, \
-         i.fog_media_id, i.aoi, i.panel, i.started_at, i.finished_at, i.created_at, i.updated_at, {} \
+         i.fog_media_id, i.glance_map_media_id, i.glance_overlay_media_id, i.glance_fog_media_id, \
+         i.aoi, i.panel, i.started_at, i.finished_at, i.created_at, i.updated_at, {} \
          FROM heatmap_items i JOIN media m ON m.id = i.source_media_id",
         media::columns("m", "m_")
     )
@@ -185,6 +201,9 @@ fn item_from_row(row: &AnyRow) -> Result<ItemRow, sqlx::Error> {
         map_media_id: row.try_get("map_media_id")?,
         overlay_media_id: row.try_get("overlay_media_id")?,
         fog_media_id: row.try_get("fog_media_id")?,
+        glance_map_media_id: row.try_get("glance_map_media_id")?,
+        glance_overlay_media_id: row.try_get("glance_overlay_media_id")?,
+        glance_fog_media_id: row.try_get("glance_fog_media_id")?,
         aoi: row.try_get("aoi")?,
         panel: row.try_get("panel")?,
         started_at: row.try_get("started_at")?,
@@ -525,7 +544,8 @@ pub async fn delete(db: &Db, owner_id: &str, id: &str) -> Result<Option<Vec<Stri
     .await?;
     let rows = sqlx::query(
         "DELETE FROM heatmap_items WHERE heatmap_id = $1 AND owner_id = $2 \
-         RETURNING source_media_id, map_media_id, overlay_media_id, fog_media_id",
+         RETURNING source_media_id, map_media_id, overlay_media_id, fog_media_id, \
+         glance_map_media_id, glance_overlay_media_id, glance_fog_media_id",
     )
     .bind(id)
     .bind(owner_id)
@@ -544,7 +564,7 @@ pub async fn delete(db: &Db, owner_id: &str, id: &str) -> Result<Option<Vec<Stri
     let mut media = Vec::new();
     for row in &rows {
         media.push(row.try_get::<String, _>("source_media_id")?);
-        for col in ["map_media_id", "overlay_media_id", "fog_media_id"] {
+        for col in OUTPUT_COLUMNS {
             if let Some(id) = row.try_get::<Option<String>, _>(col)? {
                 media.push(id);
             }
@@ -588,6 +608,23 @@ pub struct ItemOutputs<'a> {
     pub map: &'a MediaRow,
     pub overlay: &'a MediaRow,
     pub fog: &'a MediaRow,
+    pub glance_map: &'a MediaRow,
+    pub glance_overlay: &'a MediaRow,
+    pub glance_fog: &'a MediaRow,
+}
+
+impl ItemOutputs<'_> {
+    /// The output media rows, in [`OUTPUT_COLUMNS`] order.
+    pub fn media(&self) -> [&MediaRow; 6] {
+        [
+            self.map,
+            self.overlay,
+            self.fog,
+            self.glance_map,
+            self.glance_overlay,
+            self.glance_fog,
+        ]
+    }
 }
 
 /// Saves a finished item and its output media rows in one transaction. False (and nothing
@@ -617,16 +654,20 @@ pub async fn complete_item(
         tx.rollback().await?;
         return Ok(false);
     }
-    for row in [outputs.map, outputs.overlay, outputs.fog] {
+    for row in outputs.media() {
         media::insert_in(&mut tx, row).await?;
     }
     sqlx::query(
-        "UPDATE heatmap_items SET map_media_id = $1, overlay_media_id = $2, fog_media_id = $3 \
-         WHERE id = $4",
+        "UPDATE heatmap_items SET map_media_id = $1, overlay_media_id = $2, fog_media_id = $3, \
+         glance_map_media_id = $4, glance_overlay_media_id = $5, glance_fog_media_id = $6 \
+         WHERE id = $7",
     )
     .bind(&outputs.map.id)
     .bind(&outputs.overlay.id)
     .bind(&outputs.fog.id)
+    .bind(&outputs.glance_map.id)
+    .bind(&outputs.glance_overlay.id)
+    .bind(&outputs.glance_fog.id)
     .bind(item_id)
     .execute(&mut *tx)
     .await?;

@@ -183,7 +183,9 @@ pub async fn delete_if_unreferenced(db: &Db, id: &str) -> Result<bool, DbError> 
          AND NOT EXISTS (SELECT 1 FROM creatives WHERE creatives.media_id = $1) \
          AND NOT EXISTS (SELECT 1 FROM locations WHERE locations.photo_media_id = $1) \
          AND NOT EXISTS (SELECT 1 FROM heatmap_items h WHERE h.source_media_id = $1 \
-           OR h.map_media_id = $1 OR h.overlay_media_id = $1 OR h.fog_media_id = $1) \
+           OR h.map_media_id = $1 OR h.overlay_media_id = $1 OR h.fog_media_id = $1 \
+           OR h.glance_map_media_id = $1 OR h.glance_overlay_media_id = $1 \
+           OR h.glance_fog_media_id = $1) \
          AND NOT EXISTS (SELECT 1 FROM simulations s WHERE s.output_media_id = $1 \
            OR s.output_png_media_id = $1 OR s.mask_media_id = $1)",
     )

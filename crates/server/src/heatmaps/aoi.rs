@@ -8,6 +8,8 @@ use regard_vision::Plane;
 use regard_vision::analysis::{first_glance_probability, polygon_share};
 use serde_json::{Value, json};
 
+use super::result::HeatmapResult;
+
 /// Most points of a polygon.
 pub const MAX_POINTS: usize = 32;
 /// Smallest area accepted, as a fraction of the image (a 1 % × 1 % square): smaller is a click.
@@ -192,51 +194,18 @@ pub struct ItemAttention {
     peaks: Vec<(u64, f64, f64)>,
 }
 
-/// A result's `grid` object (`width`, `height`, `values`) as a plane.
-fn grid_plane(grid: &Value) -> Option<Plane> {
-    let width = usize::try_from(grid.get("width")?.as_u64()?).ok()?;
-    let height = usize::try_from(grid.get("height")?.as_u64()?).ok()?;
-    let data: Vec<f32> = grid
-        .get("values")?
-        .as_array()?
-        .iter()
-        .map(|v| v.as_f64().unwrap_or(0.0) as f32)
-        .collect();
-    if width == 0 || height == 0 || data.len() != width * height {
-        return None;
-    }
-    Some(Plane {
-        width,
-        height,
-        data,
-    })
-}
-
 impl ItemAttention {
-    /// Reads a done item's result (`grid`, `glance.grid` and `hotspots`); `None` if it has no
-    /// grid.
-    pub fn from_result(result: &Value) -> Option<Self> {
-        let map = grid_plane(result.get("grid")?)?;
-        let glance = result
-            .get("glance")
-            .and_then(|g| g.get("grid"))
-            .and_then(grid_plane);
+    /// Reads a done item's result (`grid`, `glance.grid` and `hotspots`); `None` if its grid
+    /// is malformed.
+    pub fn from_result(result: &HeatmapResult) -> Option<Self> {
+        let map = result.map.grid.plane()?;
+        let glance = result.glance.as_ref().and_then(|g| g.grid.plane());
         let peaks = result
-            .get("hotspots")
-            .and_then(Value::as_array)
-            .map(|spots| {
-                spots
-                    .iter()
-                    .filter_map(|s| {
-                        Some((
-                            s.get("rank")?.as_u64()?,
-                            s.get("x")?.as_f64()?,
-                            s.get("y")?.as_f64()?,
-                        ))
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
+            .map
+            .hotspots
+            .iter()
+            .map(|s| (u64::from(s.rank), f64::from(s.x), f64::from(s.y)))
+            .collect();
         Some(Self { map, glance, peaks })
     }
 
@@ -278,15 +247,19 @@ fn to_f32(points: &[(f64, f64)]) -> Vec<(f32, f32)> {
 mod tests {
     use super::*;
 
-    fn result() -> Value {
+    fn result() -> HeatmapResult {
         // A 4 × 2 grid: all attention in the top-left cell, a little in the bottom-right one.
-        json!({
+        let spot = |rank: u32, x: f32, y: f32| {
+            json!({"rank": rank, "x": x, "y": y, "share": 0.5, "area": 0.1,
+                "rect": {"x": x, "y": y, "width": 0.1, "height": 0.1}})
+        };
+        serde_json::from_value(json!({
+            "score": 50, "focus": 50, "clarity": 50, "top10_share": 0.5, "entropy": 0.5,
+            "faces": [], "texts": [], "width": 400, "height": 200,
             "grid": {"width": 4, "height": 2, "values": [900, 0, 0, 0, 0, 0, 0, 100]},
-            "hotspots": [
-                {"rank": 1, "x": 0.125, "y": 0.25},
-                {"rank": 2, "x": 0.875, "y": 0.75},
-            ],
-        })
+            "hotspots": [spot(1, 0.125, 0.25), spot(2, 0.875, 0.75)],
+        }))
+        .unwrap()
     }
 
     #[test]

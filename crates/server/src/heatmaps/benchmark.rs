@@ -16,6 +16,8 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use super::result::HeatmapResult;
+
 use regard_vision::AreaShare;
 
 use super::aoi::{ItemAttention, stored_points};
@@ -335,7 +337,7 @@ pub fn heatmap_benchmarks(found: &HeatmapWithItems, library: Option<Library<'_>>
     for area in named {
         attention.entry(area.item_id.as_str()).or_insert_with(|| {
             let result = results.get(&area.item_id)?;
-            ItemAttention::from_result(&serde_json::from_str(result).ok()?)
+            ItemAttention::from_result(&HeatmapResult::parse(result, &area.item_id)?)
         });
     }
     let named_shares: Vec<(&NamedArea, f64)> = named
@@ -381,9 +383,8 @@ pub fn heatmap_benchmarks(found: &HeatmapWithItems, library: Option<Library<'_>>
                     }),
                 );
             }
-            let item_attention = serde_json::from_str(result)
-                .ok()
-                .and_then(|r| ItemAttention::from_result(&r));
+            let item_attention =
+                HeatmapResult::parse(result, &item.id).and_then(|r| ItemAttention::from_result(&r));
             let aois: Vec<Value> = found
                 .aois_of(&item.id)
                 .filter_map(|aoi| {

@@ -11,8 +11,10 @@
 //! - the colour overlay and the fog view at full strength, as JPEG at the preview's size (both
 //!   are linear in opacity, so the browser's CSS opacity gives any strength exactly), and a
 //!   thumbnail of the overlay for lists;
-//! - the analysis and a 64-cell grid of the map (JSON) for the page's drawn rectangles, and the
-//!   same for the first-glance map (`glance`: the fixations that start within the first second).
+//! - the same map, overlay and fog for the first glance (the fixations that start within the
+//!   first second), so the results page can switch between the two views;
+//! - the analysis and a 64-cell grid of each map ([`HeatmapResult`]) for the page's drawn
+//!   areas.
 
 use std::io::Cursor;
 
@@ -20,12 +22,9 @@ use bytes::Bytes;
 use image::{DynamicImage, ImageBuffer, ImageFormat, Luma};
 use jpeg_encoder::ColorType;
 use regard_vision::{RgbImage, analyse, image::working_size, predict, render};
-use serde_json::{Value, json};
 
+use super::result::{HeatmapResult, MapAnalysis, PanelShare};
 use crate::media::{MediaFormat, THUMBNAIL_SIDE, encode_jpeg};
-
-/// Long side of the grid sent to the browser for rectangle shares.
-pub const GRID_SIDE: usize = 64;
 /// JPEG quality of the overlay and fog views.
 const QUALITY: u8 = 85;
 /// Largest source accepted (the preview is at most 2048 × 2048; this guards a stray original).
@@ -40,20 +39,28 @@ pub struct Encoded {
     pub height: u32,
 }
 
+/// The images of one view (the full map or the first glance).
+#[derive(Debug, Clone)]
+pub struct ViewImages {
+    /// The map, 16-bit grey PNG at working resolution.
+    pub map: Encoded,
+    /// The colour overlay at full strength.
+    pub overlay: Encoded,
+    /// The fog view at full strength.
+    pub fog: Encoded,
+}
+
 /// Everything one item produces.
 #[derive(Debug, Clone)]
 pub struct Computed {
-    /// Scores, hotspots, regions and grid (the item's `result` without URLs).
-    pub result: Value,
-    /// Attention score, 0–100.
-    pub score: f64,
-    pub map: Encoded,
-    pub overlay: Encoded,
+    /// Scores, hotspots, regions and grids of both maps, and the panel's figures.
+    pub result: HeatmapResult,
+    /// The full map's images.
+    pub full: ViewImages,
+    /// A thumbnail of the full map's overlay, for lists.
     pub overlay_thumbnail: Encoded,
-    pub fog: Encoded,
-    /// `{share, area_share, visibility}` of the area of interest, when one was given (also in
-    /// `result` as `panel`).
-    pub panel: Option<Value>,
+    /// The first glance's images.
+    pub glance: ViewImages,
 }
 
 /// Why an item could not be computed.
@@ -81,44 +88,39 @@ pub fn compute(source: &[u8], aoi: Option<&Aoi>) -> Result<Computed, ComputeErro
     let analysis = analyse(&prediction.map, &prediction.faces, &prediction.texts);
     let glance = analyse(&prediction.glance, &prediction.faces, &prediction.texts);
 
-    let overlay = jpeg(&render::overlay(&img, &prediction.map, 1.0), w, h)?;
-    let fog = jpeg(&render::fog(&img, &prediction.map, 1.0), w, h)?;
+    let full = view_images(&img, &prediction.map)?;
+    let first = view_images(&img, &prediction.glance)?;
     // Never larger than the overlay itself.
     let (tw, th) = working_size(w, h, (THUMBNAIL_SIDE as usize).min(w.max(h)));
     let small = image::imageops::thumbnail(&rgb, tw as u32, th as u32);
     let small_img =
         RgbImage::new(tw, th, small.as_raw()).map_err(|e| ComputeError::Internal(e.to_string()))?;
     let overlay_thumbnail = jpeg(&render::overlay(&small_img, &prediction.map, 1.0), tw, th)?;
-    let map = map_png(&prediction.map)?;
 
-    let mut result =
-        serde_json::to_value(&analysis).map_err(|e| ComputeError::Internal(e.to_string()))?;
-    if let Some(object) = result.as_object_mut() {
-        object.insert("grid".into(), grid(&prediction.map));
-        object.insert("width".into(), json!(w));
-        object.insert("height".into(), json!(h));
+    let result = HeatmapResult {
+        map: MapAnalysis::new(&analysis, &prediction.map),
+        width: w as u32,
+        height: h as u32,
         // Which attention model made the map (scores of different models do not compare).
-        object.insert("model".into(), json!("v3"));
-        // The first glance: the same analysis of the first-second map, and its grid.
-        let mut first =
-            serde_json::to_value(&glance).map_err(|e| ComputeError::Internal(e.to_string()))?;
-        if let Some(g) = first.as_object_mut() {
-            g.insert("grid".into(), grid(&prediction.glance));
-        }
-        object.insert("glance".into(), first);
-    }
-    let panel = aoi.map(|aoi| panel_json(&prediction.map, &prediction.glance, aoi));
-    if let (Some(panel), Some(object)) = (&panel, result.as_object_mut()) {
-        object.insert("panel".into(), panel.clone());
-    }
+        model: "v3".to_owned(),
+        panel: aoi.map(|aoi| panel_share(&prediction.map, &prediction.glance, aoi)),
+        glance: Some(MapAnalysis::new(&glance, &prediction.glance)),
+    };
     Ok(Computed {
         result,
-        score: analysis.score,
-        map,
-        overlay,
+        full,
         overlay_thumbnail,
-        fog,
-        panel,
+        glance: first,
+    })
+}
+
+/// A map's 16-bit PNG and its overlay and fog over the image.
+fn view_images(img: &RgbImage, map: &regard_vision::Plane) -> Result<ViewImages, ComputeError> {
+    let (w, h) = (img.width(), img.height());
+    Ok(ViewImages {
+        map: map_png(map)?,
+        overlay: jpeg(&render::overlay(img, map, 1.0), w, h)?,
+        fog: jpeg(&render::fog(img, map, 1.0), w, h)?,
     })
 }
 
@@ -126,18 +128,17 @@ pub fn compute(source: &[u8], aoi: Option<&Aoi>) -> Result<Computed, ComputeErro
 /// (`visibility` > 1: the panel draws more attention than its size alone would), its share of
 /// the first second's attention and the probability that a viewer looks at it within the first
 /// second.
-fn panel_json(map: &regard_vision::Plane, glance: &regard_vision::Plane, aoi: &Aoi) -> Value {
+fn panel_share(map: &regard_vision::Plane, glance: &regard_vision::Plane, aoi: &Aoi) -> PanelShare {
     use regard_vision::analysis::{first_glance_probability, polygon_share};
     let shares = polygon_share(map, aoi);
-    let visibility = (shares.area > 0.0).then(|| shares.share / shares.area);
     let first = polygon_share(glance, aoi).share;
-    json!({
-        "share": shares.share,
-        "area_share": shares.area,
-        "visibility": visibility,
-        "glance_share": first,
-        "first_second_probability": first_glance_probability(first),
-    })
+    PanelShare {
+        share: shares.share,
+        area_share: shares.area,
+        visibility: (shares.area > 0.0).then(|| shares.share / shares.area),
+        glance_share: Some(first),
+        first_second_probability: Some(first_glance_probability(first)),
+    }
 }
 
 /// Decodes JPEG, PNG or WebP (detected from the bytes) to 8-bit RGB, under decoder limits.
@@ -209,20 +210,6 @@ fn map_png(map: &regard_vision::Plane) -> Result<Encoded, ComputeError> {
     })
 }
 
-/// The map reduced (by area) to long side [`GRID_SIDE`], values 0..=65535 relative to the
-/// grid's maximum: `{"width", "height", "values": [row-major]}`.
-pub fn grid(map: &regard_vision::Plane) -> Value {
-    let (gw, gh) = working_size(map.width, map.height, GRID_SIDE);
-    let small = map.resize_area(gw, gh);
-    let k = 65535.0 / small.max().max(f32::MIN_POSITIVE);
-    let values: Vec<u16> = small
-        .data
-        .iter()
-        .map(|&v| (v * k).round().clamp(0.0, 65535.0) as u16)
-        .collect();
-    json!({ "width": gw, "height": gh, "values": values })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -246,41 +233,47 @@ mod tests {
     #[test]
     fn computes_every_output_at_the_right_size() {
         let computed = compute(&test_jpeg(640, 360), None).unwrap();
-        assert_eq!(
-            (computed.overlay.width, computed.overlay.height),
-            (640, 360)
-        );
-        assert_eq!((computed.fog.width, computed.fog.height), (640, 360));
+        for view in [&computed.full, &computed.glance] {
+            assert_eq!((view.overlay.width, view.overlay.height), (640, 360));
+            assert_eq!((view.fog.width, view.fog.height), (640, 360));
+            assert_eq!(
+                MediaFormat::detect(&view.fog.bytes),
+                Some(MediaFormat::Jpeg)
+            );
+            let map = image::load_from_memory(&view.map.bytes).unwrap();
+            assert_eq!(map.color(), image::ColorType::L16);
+        }
+        // The two views are two different maps.
+        assert_ne!(computed.full.map.bytes, computed.glance.map.bytes);
         assert_eq!(computed.overlay_thumbnail.width, 400);
         assert_eq!(computed.overlay_thumbnail.height, 225);
         assert_eq!(
-            MediaFormat::detect(&computed.overlay.bytes),
+            MediaFormat::detect(&computed.full.overlay.bytes),
             Some(MediaFormat::Jpeg)
         );
         // The map decodes as 16-bit grey at working size.
-        let map = image::load_from_memory(&computed.map.bytes).unwrap();
-        assert_eq!(map.color(), image::ColorType::L16);
+        let map = image::load_from_memory(&computed.full.map.bytes).unwrap();
         assert_eq!(map.width(), 256);
-        assert!((0.0..=100.0).contains(&computed.score));
-        let grid = &computed.result["grid"];
-        assert_eq!(grid["width"], 64);
-        assert_eq!(grid["height"], 36);
-        let values = grid["values"].as_array().unwrap();
-        assert_eq!(values.len(), 64 * 36);
-        assert_eq!(values.iter().filter_map(Value::as_u64).max(), Some(65535));
-        assert_eq!(computed.result["width"], 640);
-        assert!(
-            computed.result["hotspots"]
-                .as_array()
-                .is_some_and(|h| !h.is_empty())
-        );
+        let result = &computed.result;
+        assert!((0.0..=100.0).contains(&result.map.score));
+        let glance = result.glance.as_ref().unwrap();
+        for grid in [&result.map.grid, &glance.grid] {
+            assert_eq!((grid.width, grid.height), (64, 36));
+            assert_eq!(grid.values.len(), 64 * 36);
+            assert_eq!(grid.values.iter().max(), Some(&65535));
+        }
+        assert_eq!((result.width, result.height), (640, 360));
+        assert_eq!(result.model, "v3");
+        assert!(!result.map.hotspots.is_empty());
+        assert!(!glance.hotspots.is_empty());
+        assert_eq!(result.panel, None);
     }
 
     #[test]
     fn the_bright_square_holds_the_first_hotspot() {
         let computed = compute(&test_jpeg(800, 450), None).unwrap();
-        let first = &computed.result["hotspots"][0];
-        let (x, y) = (first["x"].as_f64().unwrap(), first["y"].as_f64().unwrap());
+        let first = &computed.result.map.hotspots[0];
+        let (x, y) = (first.x, first.y);
         assert!((0.45..=0.7).contains(&x), "x = {x}");
         assert!((0.28..=0.5).contains(&y), "y = {y}");
     }

@@ -174,25 +174,36 @@ async fn save(
     computed: Computed,
 ) -> Result<(), JobError> {
     let now = db::now_ms();
-    let map = store(ctx, owner_id, &computed.map, None, now).await?;
+    let map = store(ctx, owner_id, &computed.full.map, None, now).await?;
     let overlay = store(
         ctx,
         owner_id,
-        &computed.overlay,
+        &computed.full.overlay,
         Some(&computed.overlay_thumbnail),
         now,
     )
     .await?;
-    let fog = store(ctx, owner_id, &computed.fog, None, now).await?;
-    let result = computed.result.to_string();
-    let panel = computed.panel.as_ref().map(|p| p.to_string());
+    let fog = store(ctx, owner_id, &computed.full.fog, None, now).await?;
+    let glance_map = store(ctx, owner_id, &computed.glance.map, None, now).await?;
+    let glance_overlay = store(ctx, owner_id, &computed.glance.overlay, None, now).await?;
+    let glance_fog = store(ctx, owner_id, &computed.glance.fog, None, now).await?;
+    let result = computed.result.to_text();
+    let score = computed.result.map.score;
+    let panel = computed
+        .result
+        .panel
+        .as_ref()
+        .and_then(|p| serde_json::to_string(p).ok());
     let outputs = ItemOutputs {
         result: &result,
-        score: computed.score,
+        score,
         panel: panel.as_deref(),
         map: &map,
         overlay: &overlay,
         fog: &fog,
+        glance_map: &glance_map,
+        glance_overlay: &glance_overlay,
+        glance_fog: &glance_fog,
     };
     match hdb::complete_item(&ctx.db, item_id, &outputs, db::now_ms()).await {
         Ok(true) => {
@@ -202,7 +213,7 @@ async fn save(
                 heatmap_id,
                 item_id,
                 "done",
-                Some(computed.score),
+                Some(score),
                 None,
             )
             .await;
@@ -214,13 +225,13 @@ async fn save(
                 item_id,
                 "heatmap item gone before it was saved; removing its outputs"
             );
-            for row in [&map, &overlay, &fog] {
+            for row in outputs.media() {
                 media::delete_objects_if_orphaned(&ctx.db, ctx.storage.as_ref(), row).await;
             }
             Ok(())
         }
         Err(err) => {
-            for row in [&map, &overlay, &fog] {
+            for row in outputs.media() {
                 media::delete_objects_if_orphaned(&ctx.db, ctx.storage.as_ref(), row).await;
             }
             Err(transient(err))

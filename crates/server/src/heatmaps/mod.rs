@@ -6,4 +6,5 @@ pub mod aoi;
 pub mod benchmark;
 pub mod compute;
 pub mod job;
+pub mod result;
 pub mod service;

@@ -13,6 +13,7 @@ use serde_json::Value;
 use crate::assistant::Locale;
 use crate::db::heatmaps::HeatmapWithItems;
 use crate::heatmaps::aoi::{ItemAttention, stored_points};
+use crate::heatmaps::result::{HeatmapResult, Hotspot};
 
 /// Everything a report shows.
 #[derive(Debug, Clone)]
@@ -57,6 +58,9 @@ pub struct ResultSummary {
     pub clarity: f64,
     pub top10: f64,
     pub hotspots: Vec<Spot>,
+    /// For a simulation's render: the probability that a passer-by looks at the panel within
+    /// the first second (model v3 results).
+    pub panel_first_second: Option<f64>,
 }
 
 /// A hotspot in the predicted viewing order.
@@ -83,33 +87,20 @@ pub struct AoiLine {
     pub first_second: Option<f64>,
 }
 
-/// What the exports draw over an item's views: its hotspots' peaks in viewing order and its
-/// areas' outlines, in the page's order.
+/// What the exports draw over an item's views: its hotspots' peaks in viewing order (of the
+/// view drawn: the full map's or the first glance's) and its areas' outlines, in the page's
+/// order.
 pub fn marks_of<'a>(
-    result: Option<&Value>,
+    hotspots: &[Hotspot],
     aois: impl Iterator<Item = &'a crate::db::aois::AoiRow>,
 ) -> png::Marks {
-    let hotspots = result
-        .and_then(|r| r.get("hotspots"))
-        .and_then(Value::as_array)
-        .map(|spots| {
-            spots
-                .iter()
-                .filter_map(|s| {
-                    let rank = u32::try_from(s.get("rank")?.as_u64()?).ok()?;
-                    Some((rank, s.get("x")?.as_f64()?, s.get("y")?.as_f64()?))
-                })
-                .collect()
-        })
-        .unwrap_or_default();
     png::Marks {
-        hotspots,
+        hotspots: hotspots
+            .iter()
+            .map(|s| (s.rank, f64::from(s.x), f64::from(s.y)))
+            .collect(),
         areas: aois.map(|a| stored_points(&a.points)).collect(),
     }
-}
-
-fn number(value: &Value, key: &str) -> f64 {
-    value.get(key).and_then(Value::as_f64).unwrap_or(0.0)
 }
 
 impl Report {
@@ -142,37 +133,32 @@ impl Report {
                             &[("n", &(item.position + 1).to_string())],
                         )
                     });
-                let parsed: Option<Value> = item
+                let parsed = item
                     .result
                     .as_deref()
                     .filter(|_| item.status == "done")
-                    .and_then(|text| serde_json::from_str(text).ok());
+                    .and_then(|text| HeatmapResult::parse(text, &item.id));
                 let attention = parsed.as_ref().and_then(ItemAttention::from_result);
                 let result = parsed.as_ref().map(|r| {
-                    if let Some(m) = r.get("model").and_then(Value::as_str) {
-                        model = m.to_owned();
-                    }
+                    model.clone_from(&r.model);
                     ResultSummary {
-                        score: number(r, "score"),
-                        focus: number(r, "focus"),
-                        clarity: number(r, "clarity"),
-                        top10: number(r, "top10_share"),
+                        score: r.map.score,
+                        focus: r.map.focus,
+                        clarity: r.map.clarity,
+                        top10: r.map.top10_share,
+                        panel_first_second: r.panel.and_then(|p| p.first_second_probability),
                         hotspots: r
-                            .get("hotspots")
-                            .and_then(Value::as_array)
-                            .map(|spots| {
-                                spots
-                                    .iter()
-                                    .map(|s| Spot {
-                                        rank: s.get("rank").and_then(Value::as_u64).unwrap_or(0),
-                                        x: number(s, "x"),
-                                        y: number(s, "y"),
-                                        share: number(s, "share"),
-                                        area: number(s, "area"),
-                                    })
-                                    .collect()
+                            .map
+                            .hotspots
+                            .iter()
+                            .map(|s| Spot {
+                                rank: u64::from(s.rank),
+                                x: f64::from(s.x),
+                                y: f64::from(s.y),
+                                share: s.share,
+                                area: s.area,
                             })
-                            .unwrap_or_default(),
+                            .collect(),
                     }
                 });
                 let aois = found
@@ -192,7 +178,8 @@ impl Report {
                     .collect();
                 let bytes =
                     |id: &Option<String>| id.as_ref().and_then(|id| images.get(id)).cloned();
-                let marks = marks_of(parsed.as_ref(), found.aois_of(&item.id));
+                let hotspots = parsed.as_ref().map_or(&[][..], |r| &r.map.hotspots[..]);
+                let marks = marks_of(hotspots, found.aois_of(&item.id));
                 ReportImage {
                     item_id: item.id.clone(),
                     name,

@@ -525,6 +525,26 @@ fn image_page(column: &mut Column, report: &Report, image: &ReportImage, n: usiz
         false,
         MUTED,
     );
+    // A simulation's render: whether the panel is seen at a glance leads what follows.
+    if let Some(probability) = result.panel_first_second {
+        column.gap(3.0);
+        column.text(
+            &format!(
+                "{}{colon}{}",
+                t(lang, "simulation.attention.firstSecond", &[]),
+                percent(probability, lang)
+            ),
+            11.0,
+            true,
+            INK,
+        );
+        column.text(
+            &t(lang, "simulation.attention.firstSecondHint", &[]),
+            8.5,
+            false,
+            MUTED,
+        );
+    }
     column.gap(4.0);
     for (key, value) in [
         (

@@ -62,6 +62,19 @@ async fn an_image_exports_as_heatmap_fog_or_side_by_side_with_its_areas() {
     assert!(name.contains("-fog.png"));
     assert_ne!(overlay, faint, "the opacity changes the picture");
     assert_ne!(overlay, fog);
+    // The first glance: its own overlay and fog, named as such.
+    let (glance, name) = png_of(get(&app, &user, &path("?map=glance")).await).await;
+    assert!(
+        name.contains("regard-affiche-ete-overlay-glance.png"),
+        "{name}"
+    );
+    assert_eq!((glance.width(), glance.height()), (320, 240));
+    assert_ne!(glance, overlay, "the first glance is another map");
+    let (explored, _) = png_of(get(&app, &user, &path("?map=exploration")).await).await;
+    assert_eq!(explored, overlay, "exploration is the default map");
+    let (glance_fog, name) = png_of(get(&app, &user, &path("?view=fog&map=glance")).await).await;
+    assert!(name.contains("-fog-glance.png"), "{name}");
+    assert_ne!(glance_fog, fog);
     let (three, name) = png_of(get(&app, &user, &path("?view=side_by_side")).await).await;
     assert!(name.contains("-side-by-side.png"));
     assert_eq!(three.height(), 240);
@@ -99,6 +112,14 @@ async fn variants_export_side_by_side_at_one_height() {
     let hid = heatmap["id"].as_str().unwrap();
     let path = format!("/heatmaps/{hid}/compare.png?items={first},{second}&view=fog");
     let (img, name) = png_of(get(&app, &user, &path).await).await;
+    let glance = format!("{path}&map=glance");
+    let (first_glance, glance_name) = png_of(get(&app, &user, &glance).await).await;
+    assert!(
+        glance_name.contains("-compare-fog-glance.png"),
+        "{glance_name}"
+    );
+    assert_eq!(first_glance.dimensions(), img.dimensions());
+    assert_ne!(first_glance, img);
     assert!(
         name.contains("regard-soldes-d-hiver-compare-fog.png"),
         "{name}"
@@ -121,6 +142,7 @@ async fn bad_exports_get_clear_errors() {
         ("?opacity=2", "opacity", "out_of_range"),
         ("?opacity=much", "opacity", "invalid_type"),
         ("?areas=maybe", "areas", "invalid_type"),
+        ("?map=first", "map", "invalid"),
         ("?zoom=2", "zoom", "unknown_field"),
     ] {
         let body = assert_api_error(

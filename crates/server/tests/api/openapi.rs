@@ -29,6 +29,21 @@ async fn the_document_is_served_without_an_account() {
     assert_eq!(served["info"]["title"], "Regard API");
 }
 
+/// Adds the properties of `schema` (resolving references, and the parts of an `allOf`, which
+/// may be flattened objects themselves) to `merged`.
+fn merge_parts(doc: &Value, schema: &Value, merged: &mut Value) {
+    let schema = match schema["$ref"].as_str() {
+        Some(target) => doc.pointer(target.trim_start_matches('#')).unwrap(),
+        None => schema,
+    };
+    for part in schema["allOf"].as_array().into_iter().flatten() {
+        merge_parts(doc, part, merged);
+    }
+    for (key, property) in schema["properties"].as_object().into_iter().flatten() {
+        merged["properties"][key] = property.clone();
+    }
+}
+
 /// Checks `value` against `schema` (resolving references in `doc`); `at` names the place.
 fn conforms(doc: &Value, schema: &Value, value: &Value, at: &str) -> Result<(), String> {
     if let Some(target) = schema["$ref"].as_str() {
@@ -47,18 +62,10 @@ fn conforms(doc: &Value, schema: &Value, value: &Value, at: &str) -> Result<(), 
             Err(errors.join(" | "))
         };
     }
-    if let Some(parts) = schema["allOf"].as_array() {
+    if schema["allOf"].is_array() {
         // A flattened object: its keys are the union of the parts' properties.
         let mut merged = json!({"type": "object", "properties": {}});
-        for part in parts {
-            let part = match part["$ref"].as_str() {
-                Some(target) => doc.pointer(target.trim_start_matches('#')).unwrap(),
-                None => part,
-            };
-            for (key, property) in part["properties"].as_object().into_iter().flatten() {
-                merged["properties"][key] = property.clone();
-            }
-        }
+        merge_parts(doc, schema, &mut merged);
         return conforms(doc, &merged, value, at);
     }
     let types: Vec<&str> = match &schema["type"] {

@@ -30,7 +30,7 @@ use super::osie::parallel_map;
 use crate::heatmaps::benchmark::{
     AREA_BANDS, AREA_RANGE, KindReference, Provenance, Reference, quantiles,
 };
-use crate::heatmaps::compute::GRID_SIDE;
+use crate::heatmaps::result::GRID_SIDE;
 
 /// Quantiles kept per distribution (every percent).
 const QUANTILES: usize = 101;

@@ -20,6 +20,7 @@ use crate::db::aois::{self as adb, AoiRow, AoiShape, AoiWriteError};
 use crate::db::heatmaps::{self as hdb, HeatmapWithItems, ItemRow};
 use crate::db::{self};
 use crate::heatmaps::aoi::{ItemAttention, Shape, parse_polygon, parse_rect};
+use crate::heatmaps::result::HeatmapResult;
 use crate::state::AppState;
 
 /// Longest area name, in characters.
@@ -167,7 +168,7 @@ fn answer(item: &ItemRow, aoi: &AoiRow) -> Aoi {
         .result
         .as_deref()
         .filter(|_| item.status == "done")
-        .and_then(|text| serde_json::from_str::<Value>(text).ok())
+        .and_then(|text| HeatmapResult::parse(text, &item.id))
         .and_then(|result| ItemAttention::from_result(&result));
     aoi_body(aoi, attention.as_ref())
 }

@@ -1,24 +1,26 @@
 //! PNG exports of results, made on the server (crate::reports::png):
-//! `GET /heatmaps/{id}/items/{item_id}/export.png?view=overlay|fog|side_by_side&opacity=&areas=`
-//! and `GET /heatmaps/{id}/compare.png?items=<id>,<id>[,…]&view=overlay|fog&areas=`.
-//! Query problems answer 422 `validation_failed` with the field's code; an image that is not
-//! done answers 409 `not_done`; anything not the caller's is 404.
+//! `GET /heatmaps/{id}/items/{item_id}/export.png?view=overlay|fog|side_by_side&map=&opacity=&areas=`
+//! and `GET /heatmaps/{id}/compare.png?items=<id>,<id>[,…]&view=overlay|fog&map=&areas=`.
+//! `map=glance` draws the first glance (the first second's map and its hotspots) instead of the
+//! exploration map. Query problems answer 422 `validation_failed` with the field's code; an
+//! image that is not done, or has no first glance stored, answers 409 `not_done`; anything not
+//! the caller's is 404.
 
 use std::collections::HashMap;
 
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::error::{ApiError, FieldErrors};
 use super::input::{ApiUser, parse_id};
-use super::reports::{load_images, slug};
+use super::reports::{load_images, slug, view_media};
 use crate::codes::{ErrorCode, FieldCode};
 use crate::db::heatmaps::{self as hdb, HeatmapWithItems, ItemRow};
+use crate::heatmaps::result::{HeatmapResult, Moment};
 use crate::reports::marks_of;
 use crate::reports::png::{self, ExportError, Layers, View};
 use crate::state::AppState;
@@ -50,6 +52,10 @@ enum ExportView {
 struct ExportQuery {
     #[param(inline)]
     view: Option<ExportView>,
+    /// Which map: `exploration` (about three seconds of viewing; the default) or `glance` (the
+    /// fixations that start within the first second).
+    #[param(inline)]
+    map: Option<Moment>,
     /// 0 to 1: the strength of the overlay or fog (their usual strength by default).
     opacity: Option<f32>,
     /// `1` (the default) draws the areas of interest and the panel; `0` leaves them out.
@@ -73,6 +79,7 @@ const MAX_COMPARED: usize = 4;
 /// The query's view, opacity and areas switch, or its field errors.
 struct Options {
     view: View,
+    moment: Moment,
     opacity: Option<f32>,
     areas: bool,
 }
@@ -87,6 +94,13 @@ fn options(query: &HashMap<String, String>, allowed: &[View], errors: &mut Field
                 View::Overlay
             }
         },
+    };
+    let moment = match query.get("map").map(String::as_str) {
+        None | Some("") => Moment::Exploration,
+        Some(text) => Moment::parse(text).unwrap_or_else(|| {
+            errors.insert("map".into(), FieldCode::Invalid);
+            Moment::Exploration
+        }),
     };
     let opacity = match query.get("opacity").filter(|t| !t.is_empty()) {
         None => None,
@@ -111,12 +125,13 @@ fn options(query: &HashMap<String, String>, allowed: &[View], errors: &mut Field
         }
     };
     for key in query.keys() {
-        if !["view", "opacity", "areas", "items"].contains(&key.as_str()) {
+        if !["view", "map", "opacity", "areas", "items"].contains(&key.as_str()) {
             errors.insert(key.clone(), FieldCode::UnknownField);
         }
     }
     Options {
         view,
+        moment,
         opacity,
         areas,
     }
@@ -131,7 +146,8 @@ fn export_error(err: ExportError) -> ApiError {
     ApiError::internal(err)
 }
 
-/// Which stored images an item's layers are: the source, its overlay and fog views.
+/// Which stored images an item's layers are: the source, and the overlay and fog views of the
+/// map asked for.
 #[derive(Debug, Clone)]
 struct LayerIds {
     source: String,
@@ -140,12 +156,15 @@ struct LayerIds {
 }
 
 impl LayerIds {
-    fn of(item: &ItemRow) -> Self {
-        Self {
+    /// `None` when the item has no such view stored (the first glance of an item analysed
+    /// before it was stored).
+    fn of(item: &ItemRow, moment: Moment) -> Option<Self> {
+        let (overlay, fog) = view_media(item, moment);
+        Some(Self {
             source: item.source.id.clone(),
-            overlay: item.overlay_media_id.clone(),
-            fog: item.fog_media_id.clone(),
-        }
+            overlay: Some(overlay?.clone()),
+            fog: Some(fog?.clone()),
+        })
     }
 
     /// The layers decoded from `images`: CPU-heavy, so called on the blocking pool only.
@@ -165,16 +184,29 @@ impl LayerIds {
     }
 }
 
-/// What is drawn over an item's views: its hotspots and areas when `areas` is asked for.
-fn item_marks(item: &ItemRow, found: &HeatmapWithItems, areas: bool) -> png::Marks {
+/// What is drawn over an item's views: the hotspots of the map shown and the areas, when
+/// `areas` is asked for.
+fn item_marks(item: &ItemRow, found: &HeatmapWithItems, moment: Moment, areas: bool) -> png::Marks {
     if !areas {
         return png::Marks::default();
     }
-    let result: Option<Value> = item
+    let result = item
         .result
         .as_deref()
-        .and_then(|text| serde_json::from_str(text).ok());
-    marks_of(result.as_ref(), found.aois_of(&item.id))
+        .and_then(|text| HeatmapResult::parse(text, &item.id));
+    let hotspots = result
+        .as_ref()
+        .and_then(|r| r.view(moment))
+        .map_or(&[][..], |view| &view.hotspots[..]);
+    marks_of(hotspots, found.aois_of(&item.id))
+}
+
+/// What a file name says it shows: the view, and `glance` for the first glance's.
+fn export_what(view: &str, moment: Moment) -> String {
+    match moment {
+        Moment::Exploration => view.to_owned(),
+        Moment::Glance => format!("{view}-glance"),
+    }
 }
 
 /// `regard-<name>-<what>.png`, or `regard-<what>.png` for a name with no ASCII left.
@@ -261,10 +293,13 @@ async fn export_item(
     if item.status != "done" {
         return Err(not_done());
     }
-    let (images, held) = load_images(&state, std::iter::once(item)).await?;
-    let ids = LayerIds::of(item);
-    let marks = item_marks(item, &found, opts.areas);
-    let name = png_name(&image_name(&found, item), opts.view.as_str());
+    let ids = LayerIds::of(item, opts.moment).ok_or_else(not_done)?;
+    let (images, held) = load_images(&state, std::iter::once(item), opts.moment).await?;
+    let marks = item_marks(item, &found, opts.moment, opts.areas);
+    let name = png_name(
+        &image_name(&found, item),
+        &export_what(opts.view.as_str(), opts.moment),
+    );
     let view = opts.view;
     let opacity = opts.opacity;
     // Decoding and drawing run on the blocking pool: a large export must not hold up the
@@ -350,16 +385,17 @@ async fn export_compare(
             None => return Err(ApiError::field("items", FieldCode::NotFound)),
         }
     }
-    let (images, held) = load_images(&state, items.iter().copied()).await?;
-    let parts: Vec<(LayerIds, png::Marks)> = items
-        .iter()
-        .map(|item| (LayerIds::of(item), item_marks(item, &found, opts.areas)))
-        .collect();
+    let mut parts: Vec<(LayerIds, png::Marks)> = Vec::with_capacity(items.len());
+    for item in &items {
+        let ids = LayerIds::of(item, opts.moment).ok_or_else(not_done)?;
+        parts.push((ids, item_marks(item, &found, opts.moment, opts.areas)));
+    }
+    let (images, held) = load_images(&state, items.iter().copied(), opts.moment).await?;
     let fog = opts.view == View::Fog;
     let opacity = opts.opacity;
     let name = png_name(
         &found.heatmap.name,
-        if fog { "compare-fog" } else { "compare" },
+        &export_what(if fog { "compare-fog" } else { "compare" }, opts.moment),
     );
     let bytes = tokio::task::spawn_blocking(move || {
         let _held = held;

@@ -7,7 +7,6 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde::Serialize;
-use serde_json::{Value, json};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -23,6 +22,7 @@ use crate::db::heatmaps::{
 use crate::db::media::MediaLabel;
 use crate::db::{self};
 use crate::heatmaps::aoi::{ItemAttention, bounds, stored_points};
+use crate::heatmaps::result::{AnsweredResult, HeatmapResult, ResultUrls, ViewUrls};
 use crate::heatmaps::service::{self, NewImage};
 use crate::state::AppState;
 
@@ -178,8 +178,7 @@ pub struct HeatmapItem {
     /// The areas of interest drawn on it.
     pub aois: Vec<Aoi>,
     /// The analysis (`done` only).
-    #[schema(value_type = Option<HeatmapResult>)]
-    pub result: Option<Value>,
+    pub result: Option<AnsweredResult>,
 }
 
 /// A heatmap in a list: its status and scores, without its images.
@@ -239,133 +238,6 @@ struct NewHeatmap {
     media_ids: Vec<String>,
 }
 
-// The analysis of an image, as stored by the attention engine (crate::heatmaps::compute) and
-// answered with signed links added. Described here for the API document; tests/api/openapi.rs
-// checks real answers against it.
-
-/// A box relative to the image, as the engine writes it.
-#[derive(ToSchema)]
-#[allow(dead_code)]
-struct ResultRect {
-    x: f32,
-    y: f32,
-    width: f32,
-    height: f32,
-}
-
-/// A peak of attention and the region around it.
-#[derive(ToSchema)]
-#[allow(dead_code)]
-struct Hotspot {
-    /// 1 for the first region predicted to be looked at, then 2, …
-    rank: u32,
-    /// The peak, relative to the image.
-    x: f32,
-    y: f32,
-    /// The region's bounding box.
-    rect: ResultRect,
-    /// Share of all attention inside the region.
-    share: f64,
-    /// The region's share of the image's surface.
-    area: f64,
-}
-
-/// A face or a text-like region and its share of attention.
-#[derive(ToSchema)]
-#[allow(dead_code)]
-struct RegionShare {
-    rect: ResultRect,
-    /// Detector confidence.
-    confidence: f32,
-    share: f64,
-    area: f64,
-    /// `share / area`.
-    relative: f64,
-}
-
-/// The map reduced to at most 64 cells a side, for drawn areas (values 0–65535).
-#[derive(ToSchema)]
-#[allow(dead_code)]
-struct AttentionGrid {
-    width: u32,
-    height: u32,
-    values: Vec<u16>,
-}
-
-/// What the panel of a rendered simulation receives.
-#[derive(ToSchema)]
-#[allow(dead_code)]
-struct PanelShare {
-    share: f64,
-    area_share: f64,
-    /// `share / area_share`; `null` for an empty outline.
-    visibility: Option<f64>,
-    /// The panel's share of the first second's attention (model v3 results).
-    glance_share: Option<f64>,
-    /// The probability that a viewer looks at the panel within the first second (model v3
-    /// results; calibrated on eye-tracking data).
-    first_second_probability: Option<f64>,
-}
-
-/// The analysis of the first-glance map: where the fixations that start within the first second
-/// fall (model v3 results).
-#[derive(ToSchema)]
-#[allow(dead_code)]
-struct GlanceResult {
-    score: f64,
-    focus: f64,
-    clarity: f64,
-    top10_share: f64,
-    entropy: f64,
-    /// Hotspots of the first second, in predicted viewing order.
-    hotspots: Vec<Hotspot>,
-    faces: Vec<RegionShare>,
-    texts: Vec<RegionShare>,
-    grid: AttentionGrid,
-}
-
-/// Signed links to the analysis' images.
-#[derive(ToSchema)]
-#[allow(dead_code)]
-struct ResultUrls {
-    /// The map, 16-bit grey PNG.
-    map: String,
-    overlay: String,
-    fog: String,
-    overlay_thumbnail: String,
-}
-
-/// The analysis of one image.
-#[derive(ToSchema)]
-#[allow(dead_code)]
-struct HeatmapResult {
-    /// Attention score, 0–100.
-    score: f64,
-    /// Focus, 0–100.
-    focus: f64,
-    /// Clarity, 0–100.
-    clarity: f64,
-    /// Share of attention in the most-attended 10% of the image.
-    top10_share: f64,
-    /// Entropy of the map over its maximum (0–1).
-    entropy: f64,
-    hotspots: Vec<Hotspot>,
-    faces: Vec<RegionShare>,
-    texts: Vec<RegionShare>,
-    grid: AttentionGrid,
-    /// The analysed image's size in pixels.
-    width: u32,
-    height: u32,
-    /// The attention model that made the map (`v1`, `v2`, `v3`): scores of different models do
-    /// not compare.
-    model: String,
-    /// The panel's share, for a simulation's render.
-    panel: Option<PanelShare>,
-    /// The first glance (`null` for analyses made before model v3).
-    glance: Option<GlanceResult>,
-    urls: ResultUrls,
-}
-
 /// An item's answer, with signed URLs of its source and outputs, and its areas of interest with
 /// what each receives of the attention (once the item is done).
 pub(super) fn item_body<'a>(
@@ -377,39 +249,15 @@ pub(super) fn item_body<'a>(
 ) -> HeatmapItem {
     let exp = state.signer.expiry(now);
     let status = ItemStatus::parse(&item.status).unwrap_or(ItemStatus::Queued);
-    let mut attention = None;
-    let outputs = (
-        &item.map_media_id,
-        &item.overlay_media_id,
-        &item.fog_media_id,
-    );
-    let result = match (&item.result, status, outputs) {
-        (Some(text), ItemStatus::Done, (Some(map), Some(overlay), Some(fog))) => {
-            let mut result: Value = serde_json::from_str(text).unwrap_or_else(|err| {
-                tracing::error!(error = %err, item_id = %item.id, "stored heatmap result is not JSON");
-                Value::Null
-            });
-            attention = ItemAttention::from_result(&result);
-            let url = |id: &str, variant: &str| state.signer.url(id, variant, exp);
-            if let Some(object) = result.as_object_mut() {
-                object.insert(
-                    "urls".into(),
-                    json!({
-                        "map": url(map, "original"),
-                        "overlay": url(overlay, "original"),
-                        "fog": url(fog, "original"),
-                        "overlay_thumbnail": url(overlay, "thumbnail"),
-                    }),
-                );
-                // Results stored before these keys existed: every documented key is answered.
-                object.entry("panel").or_insert(Value::Null);
-                object.entry("glance").or_insert(Value::Null);
-                object.entry("model").or_insert_with(|| json!("v1"));
-            }
-            Some(result).filter(|r| !r.is_null())
-        }
+    let stored = match (&item.result, status) {
+        (Some(text), ItemStatus::Done) => HeatmapResult::parse(text, &item.id),
         _ => None,
     };
+    let attention = stored.as_ref().and_then(ItemAttention::from_result);
+    let urls = result_urls(item, &|id, variant| state.signer.url(id, variant, exp));
+    let result = stored
+        .zip(urls)
+        .map(|(result, urls)| AnsweredResult { result, urls });
     let error = match (&item.error_code, &item.error_message) {
         (Some(code), message) if status == ItemStatus::Failed => Some(ItemError {
             code: JobErrorCode::parse(code).unwrap_or(JobErrorCode::Internal),
@@ -434,6 +282,40 @@ pub(super) fn item_body<'a>(
             .collect(),
         result,
     }
+}
+
+/// Links to a done item's images, signed by `url(media_id, variant)`; `None` until the full
+/// map's are stored. The first glance's are `null` for items analysed before they were stored.
+pub(super) fn result_urls(
+    item: &ItemRow,
+    url: &dyn Fn(&str, &str) -> String,
+) -> Option<ResultUrls> {
+    let (Some(map), Some(overlay), Some(fog)) = (
+        &item.map_media_id,
+        &item.overlay_media_id,
+        &item.fog_media_id,
+    ) else {
+        return None;
+    };
+    let glance = match (
+        &item.glance_map_media_id,
+        &item.glance_overlay_media_id,
+        &item.glance_fog_media_id,
+    ) {
+        (Some(map), Some(overlay), Some(fog)) => Some(ViewUrls {
+            map: url(map, "original"),
+            overlay: url(overlay, "original"),
+            fog: url(fog, "original"),
+        }),
+        _ => None,
+    };
+    Some(ResultUrls {
+        map: url(map, "original"),
+        overlay: url(overlay, "original"),
+        fog: url(fog, "original"),
+        overlay_thumbnail: url(overlay, "thumbnail"),
+        glance,
+    })
 }
 
 fn label_body(label: &MediaLabel) -> SourceLabel {

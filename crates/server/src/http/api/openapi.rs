@@ -193,11 +193,22 @@ fn require_answer_fields(doc: &mut Value) {
         }
     }
     for name in answered {
-        let schema = &mut doc["components"]["schemas"][&name];
-        let Some(properties) = schema["properties"].as_object() else {
-            continue;
-        };
-        let all: Vec<Value> = properties.keys().cloned().map(Value::String).collect();
-        schema["required"] = Value::Array(all);
+        require_all(&mut doc["components"]["schemas"][&name]);
+    }
+}
+
+/// Every property of an object schema is required, and so of every schema written inline in it
+/// (the parts of an `allOf` made by a flattened field, the items of an inline list).
+fn require_all(schema: &mut Value) {
+    match schema {
+        Value::Object(map) => {
+            if let Some(properties) = map.get("properties").and_then(Value::as_object) {
+                let all: Vec<Value> = properties.keys().cloned().map(Value::String).collect();
+                map.insert("required".into(), Value::Array(all));
+            }
+            map.values_mut().for_each(require_all);
+        }
+        Value::Array(items) => items.iter_mut().for_each(require_all),
+        _ => {}
     }
 }

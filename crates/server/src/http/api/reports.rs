@@ -18,6 +18,7 @@ use crate::assistant::Locale;
 use crate::codes::FieldCode;
 use crate::db::heatmaps::{self as hdb, ItemRow};
 use crate::db::{self};
+use crate::heatmaps::result::Moment;
 use crate::reports::{Report, pdf};
 use crate::state::AppState;
 use crate::storage::StorageKey;
@@ -67,6 +68,18 @@ fn file_name(name: &str) -> String {
     }
 }
 
+/// The overlay and fog of one view of an item (`None` where not stored: not done, or the first
+/// glance of an item analysed before it was stored).
+pub(super) fn view_media(item: &ItemRow, moment: Moment) -> (Option<&String>, Option<&String>) {
+    match moment {
+        Moment::Exploration => (item.overlay_media_id.as_ref(), item.fog_media_id.as_ref()),
+        Moment::Glance => (
+            item.glance_overlay_media_id.as_ref(),
+            item.glance_fog_media_id.as_ref(),
+        ),
+    }
+}
+
 /// The stored images of done items, by media id: each source at preview size (what the views
 /// were made at) and its heatmap and fog views. A view missing from storage is logged and left
 /// out (a report shows a gap rather than failing). Before anything is read, the memory drawing
@@ -76,14 +89,13 @@ fn file_name(name: &str) -> String {
 pub(super) async fn load_images<'a>(
     state: &AppState,
     items: impl Iterator<Item = &'a ItemRow>,
+    moment: Moment,
 ) -> Result<(HashMap<String, Vec<u8>>, crate::render_budget::Held), ApiError> {
     let mut wanted = Vec::new();
     let mut pixels = 0u64;
     for item in items {
-        let views = [&item.overlay_media_id, &item.fog_media_id]
-            .into_iter()
-            .flatten()
-            .map(|id| (id, false));
+        let (overlay, fog) = view_media(item, moment);
+        let views = [overlay, fog].into_iter().flatten().map(|id| (id, false));
         for (media_id, preview) in std::iter::once((&item.source.id, true)).chain(views) {
             let Some(media) = db::media::find(&state.db, media_id).await? else {
                 continue;
@@ -165,8 +177,12 @@ async fn report(
         found.items = chosen;
     }
     let benchmarks = super::benchmarks::load(&state, &found).await?;
-    let (images, held) =
-        load_images(&state, found.items.iter().filter(|i| i.status == "done")).await?;
+    let (images, held) = load_images(
+        &state,
+        found.items.iter().filter(|i| i.status == "done"),
+        Moment::Exploration,
+    )
+    .await?;
     let mut report = Report::from_heatmap(&found, lang, db::now_ms(), &images);
     drop(images);
     report.benchmarks = Some(benchmarks);

@@ -26,7 +26,7 @@ use utoipa_axum::routes;
 
 use super::benchmarks::Benchmarks;
 use super::error::ApiError;
-use super::heatmaps::{Heatmap, heatmap_body};
+use super::heatmaps::{Heatmap, heatmap_body, result_urls};
 use super::input::{ApiUser, JsonObject, Patch, parse_id, rfc3339};
 use super::media::{MediaUrls, now_secs};
 use crate::auth::tokens::{REFRESH_TOKEN_LENGTH, is_well_formed, random_token};
@@ -272,20 +272,9 @@ fn shared_body(
             thumbnail: url(&source.id, "thumbnail"),
         };
         source.urls_expire_at = rfc3339(i64::try_from(exp).unwrap_or(i64::MAX / 1000) * 1000);
-        let outputs = (&row.map_media_id, &row.overlay_media_id, &row.fog_media_id);
-        if let (Some(result), (Some(map), Some(overlay), Some(fog))) =
-            (item.result.as_mut().and_then(Value::as_object_mut), outputs)
-        {
+        if let (Some(result), Some(urls)) = (item.result.as_mut(), result_urls(row, &url)) {
             // The engine's outputs are at the analysed size (the preview's), without metadata.
-            result.insert(
-                "urls".into(),
-                serde_json::json!({
-                    "map": url(map, "original"),
-                    "overlay": url(overlay, "original"),
-                    "fog": url(fog, "original"),
-                    "overlay_thumbnail": url(overlay, "thumbnail"),
-                }),
-            );
+            result.urls = urls;
         }
     }
     heatmap

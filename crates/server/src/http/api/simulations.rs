@@ -32,6 +32,7 @@ use crate::db::simulations::{
     self as sdb, ListFilter, NewSimulation, Render, RenderChange, SimulationRow, SimulationView,
 };
 use crate::db::{self, media::MediaRow};
+use crate::heatmaps::result::PanelShare;
 use crate::quad::{self, parse_quad, quad_json};
 use crate::simulations::service;
 use crate::state::AppState;
@@ -319,22 +320,21 @@ fn simulation_body(state: &AppState, view: &SimulationView, now: u64) -> Simulat
     let attention = view.attention.as_ref().map(|a| {
         let status = ItemStatus::parse(&a.status).unwrap_or(ItemStatus::Queued);
         let done = status == ItemStatus::Done;
-        let panel: Value = a
+        let panel = a
             .panel
             .as_deref()
-            .and_then(|t| serde_json::from_str(t).ok())
-            .unwrap_or(Value::Null);
-        let pick = |key: &str| panel[key].as_f64().filter(|_| done);
+            .filter(|_| done)
+            .and_then(|t| serde_json::from_str::<PanelShare>(t).ok());
         SimulationAttention {
             heatmap_id: a.heatmap_id.clone(),
             item_id: a.item_id.clone(),
             status,
             score: a.score.filter(|_| done),
-            panel_share: pick("share"),
-            area_share: pick("area_share"),
-            visibility: pick("visibility"),
-            first_second_probability: pick("first_second_probability"),
-            glance_share: pick("glance_share"),
+            panel_share: panel.map(|p| p.share),
+            area_share: panel.map(|p| p.area_share),
+            visibility: panel.and_then(|p| p.visibility),
+            first_second_probability: panel.and_then(|p| p.first_second_probability),
+            glance_share: panel.and_then(|p| p.glance_share),
         }
     });
     let status = SimulationStatus::parse(&s.status).unwrap_or(SimulationStatus::Draft);

@@ -78,13 +78,26 @@ async fn deleting_a_queued_heatmap_removes_its_jobs_and_releases_its_images() {
     assert_eq!(app.objects().await.len(), 3);
 }
 
-/// The signed output URLs of a heatmap's first item, and their media ids (map, overlay, fog).
+/// An item's outputs: the full map, overlay and fog, and the first glance's.
+const OUTPUTS: i64 = 6;
+
+/// The signed links of an item's outputs (the full map's, then the first glance's).
+fn output_urls(urls: &Value) -> Vec<&str> {
+    ["map", "overlay", "fog"]
+        .iter()
+        .map(|key| urls[key].as_str().unwrap())
+        .chain(
+            ["map", "overlay", "fog"]
+                .iter()
+                .map(|key| urls["glance"][key].as_str().unwrap()),
+        )
+        .collect()
+}
+
+/// The signed output URLs of a heatmap's first item, and the media ids of its outputs.
 fn outputs_of(heatmap: &Value) -> (Value, Vec<String>) {
     let urls = heatmap["items"][0]["result"]["urls"].clone();
-    let ids = ["map", "overlay", "fog"]
-        .iter()
-        .map(|key| media_id_of(urls[key].as_str().unwrap()))
-        .collect();
+    let ids = output_urls(&urls).into_iter().map(media_id_of).collect();
     (urls, ids)
 }
 
@@ -114,7 +127,7 @@ async fn deleting_a_done_heatmap_removes_its_outputs() {
     for output in first_outputs.iter().chain(&second_outputs) {
         assert!(media_row(&app, output).await.is_some());
     }
-    assert_eq!(app.media_rows().await, 1 + 2 * 3);
+    assert_eq!(app.media_rows().await, 1 + 2 * OUTPUTS);
     assert!(app.objects().await.len() > before.len());
     // An output is in use while its heatmap exists.
     let response = app
@@ -134,11 +147,14 @@ async fn deleting_a_done_heatmap_removes_its_outputs() {
     for output in &first_outputs {
         assert_eq!(media_row(&app, output).await, None, "output {output}");
     }
-    for key in ["map", "overlay", "fog", "overlay_thumbnail"] {
-        let response = app.get_url(first_urls[key].as_str().unwrap()).await;
-        assert_eq!(response.status(), 404, "{key} after the deletion");
+    let links = output_urls(&first_urls)
+        .into_iter()
+        .chain([first_urls["overlay_thumbnail"].as_str().unwrap()]);
+    for link in links {
+        let response = app.get_url(link).await;
+        assert_eq!(response.status(), 404, "{link} after the deletion");
     }
-    assert_eq!(app.media_rows().await, 1 + 3);
+    assert_eq!(app.media_rows().await, 1 + OUTPUTS);
     // The other heatmap's outputs are still served, whatever objects they shared.
     for (key, mime) in [
         ("map", "image/png"),
@@ -240,8 +256,8 @@ async fn a_heatmap_deleted_while_processing_leaves_no_outputs() {
     // Only the remaining heatmap's outputs were added.
     let got = get_heatmap(&app, &user, id(&kept)).await;
     let mut expected = before;
-    for key in ["map", "overlay", "fog"] {
-        let output = media_id_of(got["items"][0]["result"]["urls"][key].as_str().unwrap());
+    for link in output_urls(&got["items"][0]["result"]["urls"]) {
+        let output = media_id_of(link);
         let row = media_row(&app, &output).await.unwrap();
         expected.push(row.original_key);
         expected.push(row.thumbnail_key);
@@ -249,6 +265,6 @@ async fn a_heatmap_deleted_while_processing_leaves_no_outputs() {
     expected.sort();
     expected.dedup();
     assert_eq!(app.objects().await, expected);
-    assert_eq!(app.media_rows().await, 2 + 3);
+    assert_eq!(app.media_rows().await, 2 + OUTPUTS);
     assert_eq!(jobs_of(&app, &doomed_item).await, vec![]);
 }

@@ -287,6 +287,32 @@ async fn assert_done_item(app: &TestApp, user: &User, item: &Value, source: &Val
             .unwrap_or_else(|err| panic!("{key}: {err}"));
         assert_eq!((decoded.width(), decoded.height()), (sw, sh), "{key}");
     }
+    // The first glance's own map, overlay and fog, beside the full map's and not the same.
+    let glance_urls = &urls["glance"];
+    for (key, mime) in [
+        ("map", "image/png"),
+        ("overlay", "image/jpeg"),
+        ("fog", "image/jpeg"),
+    ] {
+        let glance_id = media_id_of(glance_urls[key].as_str().unwrap());
+        assert!(
+            !output_ids.contains(&glance_id),
+            "glance {key} is its own image"
+        );
+        let glance_bytes = fetch(app, &glance_urls[key], mime).await;
+        let full_bytes = fetch(app, &urls[key], mime).await;
+        assert_ne!(
+            glance_bytes, full_bytes,
+            "glance {key} differs from the full map's"
+        );
+        let decoded = image::load_from_memory(&glance_bytes).unwrap();
+        let size = if key == "map" {
+            fit(sw, sh, 256)
+        } else {
+            (sw, sh)
+        };
+        assert_eq!((decoded.width(), decoded.height()), size, "glance {key}");
+    }
     let bytes = fetch(app, &urls["overlay_thumbnail"], "image/jpeg").await;
     let thumbnail = image::load_from_memory_with_format(&bytes, image::ImageFormat::Jpeg).unwrap();
     assert!(thumbnail.width().max(thumbnail.height()) <= 400);

@@ -7,21 +7,41 @@ import { useMutation } from '@tanstack/react-query';
 import { authorizedFetch, errorOf, queryString } from '@/lib/api';
 
 export type ImageExport = 'overlay' | 'fog' | 'side_by_side';
+/** Which map an export draws (`map`): the first glance or the exploration (the server's default). */
+export type ExportMap = 'glance' | 'exploration';
 
-/** `GET /heatmaps/{id}/items/{item}/export.png`: one image's view (at `opacity`, 0..1) or its three views side by side. */
-export function imageExportPath(heatmapId: string, itemId: string, view: ImageExport, opacity?: number, areas = true): string {
+/**
+ * `GET /heatmaps/{id}/items/{item}/export.png`: one image's view (at `opacity`, 0..1) or its three
+ * views side by side, of the first glance's map or the exploration's.
+ */
+export function imageExportPath(
+  heatmapId: string,
+  itemId: string,
+  view: ImageExport,
+  opacity?: number,
+  areas = true,
+  map: ExportMap = 'exploration',
+): string {
   return `/heatmaps/${encodeURIComponent(heatmapId)}/items/${encodeURIComponent(itemId)}/export.png${queryString({
     view,
+    map: map === 'glance' ? map : undefined,
     opacity: opacity === undefined ? undefined : String(opacity),
     areas: areas ? '1' : '0',
   })}`;
 }
 
 /** `GET /heatmaps/{id}/compare.png`: the variants' heatmaps (or fogs) side by side at one height. */
-export function compareExportPath(heatmapId: string, itemIds: string[], view: 'overlay' | 'fog', opacity?: number): string {
+export function compareExportPath(
+  heatmapId: string,
+  itemIds: string[],
+  view: 'overlay' | 'fog',
+  opacity?: number,
+  map: ExportMap = 'exploration',
+): string {
   return `/heatmaps/${encodeURIComponent(heatmapId)}/compare.png${queryString({
     items: itemIds.join(','),
     view,
+    map: map === 'glance' ? map : undefined,
     opacity: opacity === undefined ? undefined : String(opacity),
   })}`;
 }

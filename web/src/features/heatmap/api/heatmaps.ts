@@ -31,7 +31,10 @@ export type Hotspot = Schemas['Hotspot'];
 export type Region = Schemas['RegionShare'];
 /** The attention map at long side 64, row-major, values 0..=65535. */
 export type AttentionGrid = Schemas['AttentionGrid'];
-export type HeatmapResult = Schemas['HeatmapResult'];
+/** The analysis of one image as answered: the full map's figures, the first glance's, and signed links to their images. */
+export type HeatmapResult = Schemas['AnsweredResult'];
+/** The figures of one map (the full map's are the result's own; the first glance's are `glance`). */
+export type MapAnalysis = Schemas['MapAnalysis'];
 export type PanelShare = Schemas['PanelShare'];
 /** A point relative to the image (0..1). */
 export type AoiPoint = Schemas['Point'];

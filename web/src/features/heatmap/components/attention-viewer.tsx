@@ -9,19 +9,41 @@ import { rectFromPoints } from '../lib/attention';
 import { clickCorner, closePolygon, removeCorner, type PolygonStep } from '../lib/polygon';
 import { FIT, MAX_ZOOM, MIN_ZOOM, pan, STEP, zoomAt, zoomCentre, type Zoom } from '../lib/zoom';
 import type { DrawTool } from '../lib/use-aoi-drawing';
-import { MODES, useViewState, type ViewMode, type ViewState } from '../lib/view-state';
+import { hasGlance, MODES, MOMENTS, shownMap, useViewState, type Moment, type ViewMode, type ViewState } from '../lib/view-state';
 import { useOpacityStyle, usePointStyle, useRectStyle } from '../lib/use-rect-style';
 
 /** A drawn rectangle smaller than this (fraction of each side) is taken for a click and dropped. */
 const MIN_SIDE = 0.01;
 
-/** The view switch (original, heatmap, fog) and the opacity slider. */
-export function ViewControls({ view, labelledBy }: { view: ViewState; labelledBy?: string }) {
+/**
+ * The map switch (first glance, exploration: only when the results have both),
+ * the view switch (original, heatmap, fog) and the opacity slider.
+ */
+export function ViewControls({ view, labelledBy, glance = false }: { view: ViewState; labelledBy?: string; glance?: boolean }) {
   const { t } = useTranslation();
   const ids = { group: useId(), opacity: useId() };
   const { mode, opacity } = view;
   return (
     <div className="hm-viewer__controls" role="group" aria-labelledby={labelledBy}>
+      {glance ? (
+        <fieldset className="hm-segmented hm-segmented--moment" data-testid="moment-switch">
+          <legend className="visually-hidden">{t('heatmap.viewer.moment')}</legend>
+          {MOMENTS.map((value) => (
+            <label key={value} className={cn('hm-segmented__option', view.moment === value && 'hm-segmented__option--active')}>
+              <input
+                type="radio"
+                className="visually-hidden"
+                name={`${ids.group}-moment`}
+                value={value}
+                checked={view.moment === value}
+                onChange={() => view.setMoment(value)}
+                data-testid={`moment-${value}`}
+              />
+              {t(`heatmap.viewer.moments.${value}`)}
+            </label>
+          ))}
+        </fieldset>
+      ) : null}
       <fieldset className="hm-segmented">
         <legend className="visually-hidden">{t('heatmap.viewer.view')}</legend>
         {MODES.map((value) => (
@@ -71,6 +93,8 @@ export type AttentionStageProps = {
   height: number;
   result: HeatmapResult;
   mode: ViewMode;
+  /** Which map: the first glance (when the result has one) or the exploration. */
+  moment?: Moment;
   /** Opacity of the overlay or fog, in %. */
   opacity: number;
   /** The automatic area of interest (a simulation's panel), outlined dashed. */
@@ -97,7 +121,7 @@ export type AttentionStageProps = {
  * hotspot markers, and rectangle drawing with the pointer.
  */
 export function AttentionStage(props: AttentionStageProps) {
-  const { name, src, width, height, result, mode, opacity, panel, aois = [], markers, onDraw, pending, describedBy } = props;
+  const { name, src, width, height, result, mode, moment = 'exploration', opacity, panel, aois = [], markers, onDraw, pending, describedBy } = props;
   const { tool = 'rect', onDrawPolygon } = props;
   const { t } = useTranslation();
   const [draft, setDraft] = useState<Rect | null>(null);
@@ -311,11 +335,12 @@ export function AttentionStage(props: AttentionStageProps) {
     event.stopPropagation();
   };
 
+  const shown = shownMap(result, moment);
   const layer =
     mode === 'heatmap'
-      ? { src: result.urls.overlay, alt: t('heatmap.viewer.overlayAlt', { name }), testId: 'heatmap-overlay' }
+      ? { src: shown.overlay, alt: t('heatmap.viewer.overlayAlt', { name }), testId: 'heatmap-overlay' }
       : mode === 'fog'
-        ? { src: result.urls.fog, alt: t('heatmap.viewer.fogAlt', { name }), testId: 'heatmap-fog' }
+        ? { src: shown.fog, alt: t('heatmap.viewer.fogAlt', { name }), testId: 'heatmap-fog' }
         : null;
   const outline = (points: AoiPoint[]) => points.map((p) => `${p.x},${p.y}`).join(' ');
 
@@ -339,6 +364,7 @@ export function AttentionStage(props: AttentionStageProps) {
       }}
       data-testid="attention-stage"
       data-mode={mode}
+      data-moment={shown.moment}
       data-zoom={zoom.z}
     >
       <div ref={canvasRef} className="hm-stage__canvas">
@@ -354,7 +380,7 @@ export function AttentionStage(props: AttentionStageProps) {
       {layer ? (
         <img
           ref={layerRef}
-          key={layer.testId}
+          key={`${shown.moment}-${layer.testId}`}
           className="hm-stage__layer"
           src={layer.src}
           alt={layer.alt}
@@ -386,7 +412,7 @@ export function AttentionStage(props: AttentionStageProps) {
         <AreaLabel key={aoi.id} rect={aoi.rect} label={String(index + 1)} />
       ))}
       {markers
-        ? result.hotspots.map((hotspot) => <HotspotMarker key={hotspot.rank} hotspot={hotspot} />)
+        ? shown.hotspots.map((hotspot) => <HotspotMarker key={`${shown.moment}-${hotspot.rank}`} hotspot={hotspot} />)
         : null}
       {corners.map((corner, index) => (
         <CornerDot key={index} point={corner} first={index === 0} />
@@ -462,7 +488,9 @@ function HotspotMarker({ hotspot }: { hotspot: Hotspot }) {
   );
 }
 
-export type AttentionViewerProps = Omit<AttentionStageProps, 'mode' | 'opacity' | 'markers' | 'describedBy'> & {
+export type AttentionViewerProps = Omit<AttentionStageProps, 'mode' | 'moment' | 'opacity' | 'markers' | 'describedBy'> & {
+  /** The view state, when the page shares it (the analysis text follows the map shown); else the viewer's own. */
+  view?: ViewState;
   /** Shown beside the legend, under the image (the areas of interest). */
   below?: ReactNode;
   /** Actions next to "full screen", given what is shown (the export menu). */
@@ -477,10 +505,12 @@ export type AttentionViewerProps = Omit<AttentionStageProps, 'mode' | 'opacity' 
  * numbered lines of the analysis), and under it the colour legend and
  * whatever `below` brings.
  */
-export function AttentionViewer({ below, hintId, actions, ...stage }: AttentionViewerProps) {
+export function AttentionViewer({ below, hintId, actions, view: shared, ...stage }: AttentionViewerProps) {
   const { t } = useTranslation();
   const titleId = useId();
-  const view = useViewState();
+  const own = useViewState();
+  const view = shared ?? own;
+  const glance = hasGlance(stage.result);
   const [markers, setMarkers] = useState(true);
   const figureRef = useRef<HTMLElement>(null);
   const canFullscreen = typeof document !== 'undefined' && Boolean(document.fullscreenEnabled);
@@ -506,12 +536,13 @@ export function AttentionViewer({ below, hintId, actions, ...stage }: AttentionV
             ) : null}
           </span>
         </figcaption>
-        <ViewControls view={view} labelledBy={titleId} />
+        <ViewControls view={view} labelledBy={titleId} glance={glance} />
         <label className="hm-check">
           <input type="checkbox" checked={markers} onChange={(event) => setMarkers(event.target.checked)} />
           {t('heatmap.viewer.markers')}
         </label>
-        <AttentionStage {...stage} mode={view.mode} opacity={view.opacity} markers={markers} describedBy={hintId} />
+        <AttentionStage {...stage} mode={view.mode} moment={view.moment} opacity={view.opacity} markers={markers} describedBy={hintId} />
+        {glance && view.moment === 'glance' ? <p className="field__hint" data-testid="glance-hint">{t('heatmap.viewer.glanceHint')}</p> : null}
         {view.mode === 'fog' ? <p className="field__hint">{t('heatmap.viewer.fogHint')}</p> : null}
       </figure>
       <div className="hm-viewer__below">

@@ -16,6 +16,8 @@ type ExportMenuProps = {
   view: ViewState;
   /** Whether the viewer draws the markers (the exports draw the same). */
   markers: boolean;
+  /** Whether the result has a first glance (the images then draw the map shown). */
+  glance?: boolean;
 };
 
 /**
@@ -23,25 +25,28 @@ type ExportMenuProps = {
  * (heatmap or fog at its opacity) as PNG, the original, heatmap and fog side by side as PNG, and
  * this image's PDF report.
  */
-export function ExportMenu({ heatmapId, itemId, name, view, markers }: ExportMenuProps) {
+export function ExportMenu({ heatmapId, itemId, name, view, markers, glance = false }: ExportMenuProps) {
   const { t, i18n } = useTranslation();
   const menuId = useId();
   const { open, toggle, close, rootRef, buttonRef } = usePopover<HTMLDivElement>();
   const download = useDownloadFile();
   const base = safeFileName(name);
   const shown = view.mode === 'fog' ? 'fog' : 'overlay';
+  // The images draw the map on screen; their names say when it is the first glance's.
+  const map = glance && view.moment === 'glance' ? 'glance' : 'exploration';
+  const suffix = map === 'glance' ? `-${t('heatmap.export.glanceFile')}` : '';
   const entries = [
     {
       key: 'view',
       label: t(view.mode === 'fog' ? 'heatmap.export.fogPng' : 'heatmap.export.heatmapPng', { opacity: view.opacity }),
-      path: imageExportPath(heatmapId, itemId, shown, view.opacity / 100, markers),
-      file: `${base}-${shown === 'fog' ? t('heatmap.export.fogFile') : 'heatmap'}.png`,
+      path: imageExportPath(heatmapId, itemId, shown, view.opacity / 100, markers, map),
+      file: `${base}-${shown === 'fog' ? t('heatmap.export.fogFile') : 'heatmap'}${suffix}.png`,
     },
     {
       key: 'side_by_side',
       label: t('heatmap.export.sideBySide'),
-      path: imageExportPath(heatmapId, itemId, 'side_by_side', undefined, markers),
-      file: `${base}-${t('heatmap.export.sideBySideFile')}.png`,
+      path: imageExportPath(heatmapId, itemId, 'side_by_side', undefined, markers, map),
+      file: `${base}-${t('heatmap.export.sideBySideFile')}${suffix}.png`,
     },
     {
       key: 'pdf',

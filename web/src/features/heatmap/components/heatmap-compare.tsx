@@ -13,7 +13,7 @@ import { heatmapQueryOptions } from '../api/heatmaps';
 import { compareVariants, type Row, type Variant } from '../lib/compare';
 import { formatPercent, formatScore } from '../lib/format';
 import { itemName } from '../lib/names';
-import { useViewState, type ViewState } from '../lib/view-state';
+import { hasGlance, useViewState, type Moment, type ViewState } from '../lib/view-state';
 
 import { AttentionStage, Legend, ViewControls } from './attention-viewer';
 import { DownloadError } from './download-error';
@@ -45,6 +45,9 @@ export function HeatmapCompare({ id }: { id: string }) {
   }
   const selected = chosen ?? done.slice(0, MAX_SIDE_BY_SIDE).map((v) => v.item.id);
   const variants = done.filter((v) => selected.includes(v.item.id));
+  // The first glance is offered when every image shown has one (else maps of two kinds would sit side by side).
+  const glance = variants.length > 0 && variants.every((v) => hasGlance(v.result));
+  const moment = glance ? view.moment : 'exploration';
   const toggle = (itemId: string) =>
     setChosen(selected.includes(itemId) ? selected.filter((x) => x !== itemId) : [...selected, itemId]);
 
@@ -69,7 +72,7 @@ export function HeatmapCompare({ id }: { id: string }) {
       <h2 id={ids.controls} className="visually-hidden">
         {t('heatmap.compare.view')}
       </h2>
-      <ViewControls view={view} labelledBy={ids.controls} />
+      <ViewControls view={view} labelledBy={ids.controls} glance={glance} />
       {variants.length < 2 ? (
         <p className="hm-notice">{t('heatmap.compare.pickTwo')}</p>
       ) : (
@@ -90,6 +93,7 @@ export function HeatmapCompare({ id }: { id: string }) {
                   height={item.source.height}
                   result={result}
                   mode={view.mode}
+                  moment={moment}
                   opacity={view.opacity}
                   panel={item.aoi}
                   aois={item.aois}
@@ -99,7 +103,7 @@ export function HeatmapCompare({ id }: { id: string }) {
             ))}
           </div>
           <Legend />
-          <CompareExports heatmapId={id} name={query.data.name} itemIds={variants.map((v) => v.item.id)} view={view} />
+          <CompareExports heatmapId={id} name={query.data.name} itemIds={variants.map((v) => v.item.id)} view={view} moment={moment} />
           <ComparisonTable variants={variants} />
         </>
       )}
@@ -108,7 +112,8 @@ export function HeatmapCompare({ id }: { id: string }) {
 }
 
 /** The comparison as files: the shown view of every variant side by side (PNG), and its PDF. */
-function CompareExports({ heatmapId, name, itemIds, view }: { heatmapId: string; name: string; itemIds: string[]; view: ViewState }) {
+function CompareExports(props: { heatmapId: string; name: string; itemIds: string[]; view: ViewState; moment: Moment }) {
+  const { heatmapId, name, itemIds, view, moment } = props;
   const { t, i18n } = useTranslation();
   const download = useDownloadFile();
   const base = safeFileName(name);
@@ -122,8 +127,8 @@ function CompareExports({ heatmapId, name, itemIds, view }: { heatmapId: string;
         data-testid="compare-png"
         onClick={() =>
           download.mutate({
-            path: compareExportPath(heatmapId, itemIds, fog ? 'fog' : 'overlay', view.mode === 'original' ? undefined : view.opacity / 100),
-            fileName: `${base}-${t('heatmap.export.sideBySideFile')}.png`,
+            path: compareExportPath(heatmapId, itemIds, fog ? 'fog' : 'overlay', view.mode === 'original' ? undefined : view.opacity / 100, moment),
+            fileName: `${base}-${t('heatmap.export.sideBySideFile')}${moment === 'glance' ? `-${t('heatmap.export.glanceFile')}` : ''}.png`,
           })
         }
       >

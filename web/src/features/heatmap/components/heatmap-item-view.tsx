@@ -10,6 +10,7 @@ import { useRetryItem, type HeatmapItem, type HeatmapResult, type PanelShare } f
 import { formatPercent, formatRatio } from '../lib/format';
 import { itemName, labelPath } from '../lib/names';
 import { useAoiDrawing } from '../lib/use-aoi-drawing';
+import { hasGlance, useViewState } from '../lib/view-state';
 
 import { AoiPanel } from './aoi-panel';
 import { AttentionViewer } from './attention-viewer';
@@ -90,6 +91,8 @@ function ItemResult({ item, result, name, heatmapId, others, readOnly, sharedBen
   const { t } = useTranslation();
   const hintId = useId();
   const drawing = useAoiDrawing({ heatmapId, item });
+  // Shared by the viewer and the analysis text, which follows the map shown.
+  const view = useViewState();
   const fetched = useItemBenchmarks(heatmapId, item, !readOnly);
   const benchmarks = readOnly ? sharedBenchmarks : fetched;
   const { source } = item;
@@ -107,6 +110,7 @@ function ItemResult({ item, result, name, heatmapId, others, readOnly, sharedBen
         width={source.width}
         height={source.height}
         result={result}
+        view={view}
         panel={item.aoi}
         aois={item.aois}
         onDraw={readOnly ? undefined : drawing.onDraw}
@@ -117,7 +121,9 @@ function ItemResult({ item, result, name, heatmapId, others, readOnly, sharedBen
         actions={
           readOnly
             ? undefined
-            : (view, markers) => <ExportMenu heatmapId={heatmapId} itemId={item.id} name={name} view={view} markers={markers} />
+            : (shown, markers) => (
+                <ExportMenu heatmapId={heatmapId} itemId={item.id} name={name} view={shown} markers={markers} glance={hasGlance(result)} />
+              )
         }
         below={<AoiPanel heatmapId={heatmapId} item={item} result={result} others={others} drawing={drawing} hintId={hintId} readOnly={readOnly} />}
       />
@@ -126,7 +132,7 @@ function ItemResult({ item, result, name, heatmapId, others, readOnly, sharedBen
         <ScoreCard score={result.score} />
         <MetricsList result={result} />
         {benchmarks ? <BenchmarkPanel benchmarks={benchmarks.item} reference={benchmarks.reference} aois={item.aois ?? []} /> : null}
-        <AnalysisPanel result={result} />
+        <AnalysisPanel result={result} moment={view.moment} />
       </div>
     </div>
   );

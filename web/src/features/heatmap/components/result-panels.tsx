@@ -5,6 +5,7 @@ import type { HeatmapResult } from '../api/heatmaps';
 import { describeAttention } from '../lib/analysis';
 import { scoreBand } from '../lib/attention';
 import { formatIndex, formatPercent, formatScore } from '../lib/format';
+import { shownMap, type Moment } from '../lib/view-state';
 
 /** The attention score, big, with the band it falls in and what that means. */
 export function ScoreCard({ score }: { score: number }) {
@@ -58,16 +59,20 @@ export function MetricsList({ result }: { result: HeatmapResult }) {
   );
 }
 
-/** The analysis in plain words (lib/analysis.ts), in the interface language. */
-export function AnalysisPanel({ result }: { result: HeatmapResult }) {
+/**
+ * The analysis in plain words (lib/analysis.ts), in the interface language, of
+ * the map shown: the first glance's or the exploration's.
+ */
+export function AnalysisPanel({ result, moment = 'exploration' }: { result: HeatmapResult; moment?: Moment }) {
   const { t, i18n } = useTranslation();
   const titleId = useId();
   const language = i18n.language;
-  const analysis = useMemo(() => describeAttention(result, t, language), [result, t, language]);
+  const shown = shownMap(result, moment);
+  const analysis = useMemo(() => describeAttention(shown.analysis, t, language), [shown.analysis, t, language]);
   return (
-    <section className="hm-analysis" aria-labelledby={titleId} data-testid="heatmap-analysis">
+    <section className="hm-analysis" aria-labelledby={titleId} data-testid="heatmap-analysis" data-moment={shown.moment}>
       <h3 id={titleId} className="hm-section-title">
-        {t('heatmap.analysis.title')}
+        {shown.moment === 'glance' ? t('heatmap.analysis.titleGlance') : t('heatmap.analysis.title')}
       </h3>
       <p data-testid="analysis-summary">{analysis.summary}</p>
       {analysis.hotspots.length > 0 ? (
