@@ -177,37 +177,6 @@ export function authorizedFetch(path: string, init?: RequestInit): Promise<Respo
   return sendWithSession(new Request(`${API_URL}${path}`, init));
 }
 
-export type ApiRequest = {
-  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  body?: unknown;
-  signal?: AbortSignal;
-};
-
-/** Calls `/api/v1{path}`; resolves with the parsed JSON (undefined for 204). Untyped: `api` replaces it. */
-export async function apiFetch<T>(path: string, { method = 'GET', body, signal }: ApiRequest = {}): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const response = await authorizedFetch(path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal,
-  });
-  return readAnswer<T>(response);
-}
-
-/** An answer's JSON (undefined for 204), or its ApiError thrown. */
-async function readAnswer<T>(response: Response): Promise<T> {
-  if (!response.ok) throw await errorOf(response);
-  return (response.status === 204 ? undefined : parseJson(await response.text())) as T;
-}
-
-/** Calls a public `/api/v1{path}` without any token (a share link's page). Untyped: `publicApi` replaces it. */
-export async function publicFetch<T>(path: string, { signal }: { signal?: AbortSignal } = {}): Promise<T> {
-  const response = await send(new Request(`${API_URL}${path}`, { headers: { Accept: 'application/json' }, signal }));
-  return readAnswer<T>(response);
-}
-
 /** What a request fails with when the session ended under it (the login screen says why). */
 export function sessionEndedError(): ApiError {
   return new ApiError(401, 'session_ended', 'the session has ended');
