@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 import type * as api from '@/lib/api';
 import { ApiError, uploadMedia } from '@/lib/api';
-import { fakeMedia, mockApi } from '@/testing/api-mock';
+import { calls, fakeMedia, mockApi, sentHeader } from '@/testing/api-mock';
 import { fakeSession, resetAuthMock } from '@/testing/auth-mock';
 import { renderApp } from '@/testing/render';
 
@@ -51,8 +51,7 @@ describe('creatives page', () => {
     expect(within(card).getByRole('link', { name: 'Affiche été' })).toHaveAttribute('href', '/creatives/c1');
     expect(card.querySelector('img')).toHaveAttribute('src', '/api/v1/files/m-c1/thumbnail?exp=1&sig=a');
     expect(card).toHaveTextContent('1920 × 1080');
-    const [, init] = fetchMock.mock.calls[0];
-    expect((init?.headers as Record<string, string>).Authorization).toBe('Bearer access');
+    expect(sentHeader(fetchMock, 0, 'Authorization')).toBe('Bearer access');
   });
 
   it('searches, filters by brand and campaign and sorts, all kept in the address; shows brand and campaign on cards', async () => {
@@ -170,7 +169,7 @@ describe('creatives page', () => {
     expect(within(dialog).getByRole('button', { name: 'Annuler' })).toHaveFocus();
     await user.click(within(dialog).getByRole('button', { name: 'Supprimer' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/creatives'));
-    expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'DELETE')).toBe(true);
+    expect(calls(fetchMock).some((call) => call.startsWith('DELETE '))).toBe(true);
     expect(toasts).toHaveTextContent('Création « Affiche automne » supprimée.');
   });
 

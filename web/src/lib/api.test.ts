@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { ApiError, apiErrorKey, apiFetch, errorFromBody, fieldErrorKey, queryString, uploadMedia } from '@/lib/api';
+import { answer, api, ApiError, apiErrorKey, errorFromBody, fieldErrorKey, publicApi, queryString, uploadMedia } from '@/lib/api';
 import { i18n } from '@/lib/i18n';
-import { calls, mockApi } from '@/testing/api-mock';
+import { calls, mockApi, requestOf, sentHeader } from '@/testing/api-mock';
 import { authClient, fakeSession, resetAuthMock } from '@/testing/auth-mock';
 
 vi.mock('@/lib/auth', () => import('@/testing/auth-mock'));
@@ -11,35 +11,47 @@ beforeEach(() => {
   resetAuthMock(fakeSession());
 });
 
-describe('apiFetch', () => {
+const listCreatives = () => answer(api.GET('/creatives'));
+
+describe('the api client', () => {
   it('sends the bearer token and JSON, and reads JSON', async () => {
     const fetchMock = mockApi(({ method, path, body }) =>
       method === 'POST' && path === '/creatives' ? { status: 201, body: { echoed: body } } : undefined,
     );
-    await expect(apiFetch('/creatives', { method: 'POST', body: { media_id: 'm' } })).resolves.toEqual({
+    await expect(answer(api.POST('/creatives', { body: { media_id: 'm' } }))).resolves.toEqual({
       echoed: { media_id: 'm' },
     });
-    const [url, init] = fetchMock.mock.calls[0];
-    expect(url).toBe('/api/v1/creatives');
-    expect(init?.headers).toMatchObject({
-      Authorization: 'Bearer access',
-      'Content-Type': 'application/json',
-      Accept: 'application/json',
+    const request = requestOf(...fetchMock.mock.calls[0]);
+    expect(new URL(request.url).pathname).toBe('/api/v1/creatives');
+    expect(Object.fromEntries(request.headers)).toMatchObject({
+      authorization: 'Bearer access',
+      'content-type': 'application/json',
+      accept: 'application/json',
     });
     expect(calls(fetchMock)).toEqual(['POST /creatives']);
+  });
+
+  it('fills path parameters and sends only the set query values', async () => {
+    const fetchMock = mockApi(() => ({ body: {} }));
+    await answer(api.GET('/help/{slug}', { params: { path: { slug: 'a b/c' }, query: { locale: 'en' } } }));
+    await answer(api.GET('/creatives', { params: { query: { limit: 50, q: '', cursor: undefined, brand: 'évry 100%' } } }));
+    expect(fetchMock.mock.calls.map(([input, init]) => requestOf(input, init).url.replace(/^https?:\/\/[^/]+/, ''))).toEqual([
+      '/api/v1/help/a%20b%2Fc?locale=en',
+      '/api/v1/creatives?limit=50&brand=%C3%A9vry+100%25',
+    ]);
   });
 
   it('sends no Authorization header without a session', async () => {
     resetAuthMock(null);
     const fetchMock = mockApi(() => ({ body: {} }));
-    await apiFetch('/x');
-    expect(fetchMock.mock.calls[0][1]?.headers).not.toHaveProperty('Authorization');
+    await listCreatives();
+    expect(sentHeader(fetchMock, 0, 'Authorization')).toBeNull();
   });
 
   it('refreshes the session once on 401 and retries with the new token', async () => {
     authClient.refreshSession.mockResolvedValue({ data: { session: { ...fakeSession(), access_token: 'fresh' } }, error: null });
-    const fetchMock = vi.fn((_url: string, init?: RequestInit) => {
-      const auth = (init?.headers as Record<string, string>).Authorization;
+    const fetchMock = vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
+      const auth = requestOf(input, init).headers.get('Authorization');
       return Promise.resolve(
         auth === 'Bearer fresh'
           ? Response.json({ ok: true })
@@ -47,19 +59,30 @@ describe('apiFetch', () => {
       );
     });
     vi.stubGlobal('fetch', fetchMock);
-    await expect(apiFetch('/creatives')).resolves.toEqual({ ok: true });
+    await expect(listCreatives()).resolves.toEqual({ ok: true });
     expect(fetchMock).toHaveBeenCalledTimes(2);
 
     // A refresh the server refuses ends the session (lib/session.ts): the request says so.
     authClient.refreshSession.mockResolvedValue({ data: { session: null }, error: new Error('gone') });
-    await expect(apiFetch('/creatives')).rejects.toMatchObject({ status: 401, code: 'session_ended' });
+    await expect(listCreatives()).rejects.toMatchObject({ status: 401, code: 'session_ended' });
     expect(authClient.refreshSession).toHaveBeenCalledTimes(2);
     expect(authClient.signOut).toHaveBeenCalledWith({ scope: 'local' });
   });
 
+  it('sends the body again when it retries', async () => {
+    authClient.refreshSession.mockResolvedValue({ data: { session: { ...fakeSession(), access_token: 'fresh' } }, error: null });
+    const bodies: unknown[] = [];
+    mockApi(({ body }) => {
+      bodies.push(body);
+      return bodies.length === 1 ? { status: 401, body: { code: 'unauthorized', message: 'x', details: {} } } : { status: 201, body: {} };
+    });
+    await answer(api.POST('/creatives', { body: { media_id: 'm' } }));
+    expect(bodies).toEqual([{ media_id: 'm' }, { media_id: 'm' }]);
+  });
+
   it('resolves undefined on 204', async () => {
     mockApi(() => ({ status: 204 }));
-    await expect(apiFetch('/creatives/1', { method: 'DELETE' })).resolves.toBeUndefined();
+    await expect(answer(api.DELETE('/creatives/{id}', { params: { path: { id: '1' } } }))).resolves.toBeUndefined();
   });
 
   it('throws an ApiError with the server code and field details', async () => {
@@ -67,7 +90,7 @@ describe('apiFetch', () => {
       status: 422,
       body: { code: 'validation_failed', message: 'bad', details: { fields: { name: 'required', weird: 3 } } },
     }));
-    const error = await apiFetch('/locations', { method: 'POST', body: {} }).catch((e: unknown) => e);
+    const error = await answer(api.POST('/locations', { body: {} })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 422, code: 'validation_failed', message: 'bad' });
     expect((error as ApiError).fields).toEqual({ name: 'required' });
@@ -75,16 +98,35 @@ describe('apiFetch', () => {
 
   it('turns a non-JSON failure and a network failure into codes', async () => {
     vi.stubGlobal('fetch', vi.fn(() => Promise.resolve(new Response('<html>', { status: 502 }))));
-    await expect(apiFetch('/x')).rejects.toMatchObject({ status: 502, code: 'internal' });
+    await expect(listCreatives()).rejects.toMatchObject({ status: 502, code: 'internal' });
     vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))));
-    await expect(apiFetch('/x')).rejects.toMatchObject({ status: 0, code: 'network' });
+    await expect(listCreatives()).rejects.toMatchObject({ status: 0, code: 'network' });
   });
 
   it('works when reading the session fails', async () => {
     authClient.getSession.mockRejectedValue(new Error('storage'));
     const fetchMock = mockApi(() => ({ body: { ok: true } }));
-    await expect(apiFetch('/x')).resolves.toEqual({ ok: true });
-    expect(fetchMock.mock.calls[0][1]?.headers).not.toHaveProperty('Authorization');
+    await expect(listCreatives()).resolves.toEqual({ ok: true });
+    expect(sentHeader(fetchMock, 0, 'Authorization')).toBeNull();
+  });
+});
+
+describe('the public client', () => {
+  it('reads a share link without a token, and says network when no answer came', async () => {
+    const fetchMock = mockApi(({ path }) => (path === '/shared/t%2F1' ? { body: { ok: true } } : undefined));
+    await expect(answer(publicApi.GET('/shared/{token}', { params: { path: { token: 't/1' } } }))).resolves.toEqual({ ok: true });
+    expect(sentHeader(fetchMock, 0, 'Authorization')).toBeNull();
+    expect(authClient.getSession).not.toHaveBeenCalled();
+    mockApi(() => ({ status: 410, body: { code: 'share_expired', message: 'x', details: {} } }));
+    await expect(answer(publicApi.GET('/shared/{token}', { params: { path: { token: 't' } } }))).rejects.toMatchObject({
+      status: 410,
+      code: 'share_expired',
+    });
+    vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))));
+    await expect(answer(publicApi.GET('/shared/{token}', { params: { path: { token: 't' } } }))).rejects.toMatchObject({
+      status: 0,
+      code: 'network',
+    });
   });
 });
 

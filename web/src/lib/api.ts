@@ -1,17 +1,25 @@
 //! The client of the Regard domain API (`/api/v1`, docs/architecture/api.md).
 //!
-//! `apiFetch` adds `Authorization: Bearer <access token>` from the auth session,
-//! sends and reads JSON, and throws an `ApiError` built from the server's
-//! `{code, message, details}`. `uploadMedia` posts a file with XMLHttpRequest,
-//! the only browser API that reports upload progress. A 401 goes through
-//! `renewAfterUnauthorized` (lib/session.ts): one refresh and a retry, or the
-//! session ends and the request fails with `session_ended`.
-import type { components } from '@/api/schema';
+//! `api` is an `openapi-fetch` client typed by the server's OpenAPI document (`src/api/`):
+//! its paths, path and query parameters, bodies and answers are checked by TypeScript, and
+//! `answer()` turns what it resolves with into the data or a thrown `ApiError` built from
+//! the server's `{code, message, details}`. Every call goes through `sendWithSession`:
+//! `Authorization: Bearer <access token>` from the auth session, and on a 401 one refresh and
+//! a retry through `renewAfterUnauthorized` (lib/session.ts), or the session ends and the
+//! request fails with `session_ended`. `publicApi` reads a share link's page without a token.
+//! `uploadMedia` posts a file with XMLHttpRequest, the only browser API that reports upload
+//! progress; `authorizedFetch` fetches the files made on the server (PNG, PDF).
+import createClient from 'openapi-fetch';
+
+import type { components, paths } from '@/api/schema';
 import { authClient } from '@/lib/auth';
 import en from '@/locales/en.json';
 import { renewAfterUnauthorized, trackUpload } from '@/lib/session';
 
 export const API_BASE = '/api/v1';
+
+/** The API's absolute address: `Request` takes no relative one outside a browser (the tests). */
+const API_URL = new URL(API_BASE, window.location.href).href;
 
 /** An error answered by the server (or `network` when no answer came). */
 export class ApiError extends Error {
@@ -82,92 +90,96 @@ function parseJson(text: string): unknown {
   }
 }
 
-export type ApiRequest = {
-  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  body?: unknown;
-  signal?: AbortSignal;
-};
-
-/** Calls `/api/v1{path}`; resolves with the parsed JSON (undefined for 204). */
-export async function apiFetch<T>(path: string, { method = 'GET', body, signal }: ApiRequest = {}): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const response = await authorizedFetch(path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal,
-  });
-  return readAnswer<T>(response);
-}
-
 /** The ApiError a refused answer carries (its `{code, message, details}` body, or its status). */
 export async function errorOf(response: Response): Promise<ApiError> {
   return errorFromBody(response.status, parseJson(await response.text()));
 }
 
-/** An answer's JSON (undefined for 204), or its ApiError thrown. */
-async function readAnswer<T>(response: Response): Promise<T> {
-  if (!response.ok) throw await errorOf(response);
-  return (response.status === 204 ? undefined : parseJson(await response.text())) as T;
-}
-
-/** Calls a public `/api/v1{path}` without any token (a share link's page); resolves with the JSON. */
-export async function publicFetch<T>(path: string, { signal }: { signal?: AbortSignal } = {}): Promise<T> {
-  let response: Response;
+/** `fetch`, a network failure becoming `ApiError(0, 'network')` (an abort stays an abort). */
+async function send(request: Request): Promise<Response> {
   try {
-    response = await fetch(`${API_BASE}${path}`, { headers: { Accept: 'application/json' }, signal });
+    return await fetch(request);
   } catch (error) {
-    if (signal?.aborted) throw error;
+    if (request.signal.aborted) throw error;
     throw new ApiError(0, 'network', error instanceof Error ? error.message : 'network error');
   }
-  return readAnswer<T>(response);
 }
 
-export type AuthorizedInit = {
-  method?: string;
-  headers?: Record<string, string>;
-  body?: string;
-  signal?: AbortSignal;
-};
-
 /**
- * Sends `/api/v1{path}` with the session's access token and returns the response, whatever its
- * status. A token refused (expired while the computer slept, or its session ended elsewhere) is
- * refreshed once and the request retried, or the session has ended and the login screen
+ * Sends a request to the API with the session's access token and returns the response, whatever
+ * its status. A token refused (expired while the computer slept, or its session ended elsewhere)
+ * is refreshed once and the request sent again, or the session has ended and the login screen
  * replaces the page. A network failure becomes `ApiError(0, 'network')`.
  */
-export async function authorizedFetch(path: string, { headers = {}, signal, ...init }: AuthorizedInit = {}): Promise<Response> {
-  const send = async (token: string | null) => {
-    const all = token ? { ...headers, Authorization: `Bearer ${token}` } : headers;
-    try {
-      return await fetch(`${API_BASE}${path}`, { ...init, headers: all, signal });
-    } catch (error) {
-      if (signal?.aborted) throw error;
-      throw new ApiError(0, 'network', error instanceof Error ? error.message : 'network error');
-    }
+export async function sendWithSession(request: Request): Promise<Response> {
+  const attempt = (token: string | null) => {
+    // A copy each time: a body can be read only once, and a retry sends it again.
+    const copy = request.clone();
+    if (token) copy.headers.set('Authorization', `Bearer ${token}`);
+    return send(copy);
   };
   const token = await accessToken();
-  const response = await send(token);
+  const response = await attempt(token);
   if (response.status !== 401 || !token) return response;
   const renewal = await renewAfterUnauthorized(token);
   if (renewal.status === 'ended') throw sessionEndedError();
-  return renewal.status === 'renewed' ? send(renewal.token) : response;
+  return renewal.status === 'renewed' ? attempt(renewal.token) : response;
+}
+
+/** A query string from the defined, non-empty values (no parameter of the API is a list or an object). */
+export function queryString(params: Record<string, unknown>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined || value === null || value === '') continue;
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
+      throw new TypeError(`query parameter ${key}: not a string, number or boolean`);
+    }
+    search.set(key, String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+const clientOptions = {
+  baseUrl: API_URL,
+  headers: { Accept: 'application/json' },
+  // Values left undefined, null or empty are not sent.
+  querySerializer: queryString,
+};
+
+/** The `/api/v1` client (typed by `src/api/schema.d.ts`); wrap its calls in `answer()`. */
+export const api = createClient<paths>({ ...clientOptions, fetch: sendWithSession });
+
+/** The paths a share link's page reads, without an account. */
+type PublicPaths = Pick<paths, '/shared/{token}'>;
+
+/** The client of the public pages: no token is sent. */
+export const publicApi = createClient<PublicPaths>({ ...clientOptions, fetch: send });
+
+/** The data of a successful answer, out of what an `api` call resolves with (openapi-fetch's `FetchResponse`). */
+type DataOf<R> = R extends { data: infer D; error?: never } ? D : never;
+
+/**
+ * The data of an `api` (or `publicApi`) call, or its ApiError thrown: the server's
+ * `{code, message, details}`, or its status. A 204 resolves with undefined.
+ */
+export async function answer<R extends { data?: unknown; error?: unknown; response: Response }>(call: Promise<R>): Promise<DataOf<R>> {
+  const { data, error, response } = await call;
+  if (!response.ok) throw errorFromBody(response.status, error);
+  return data as DataOf<R>;
+}
+
+/**
+ * Fetches `/api/v1{path}` with the session's token (`sendWithSession`) and returns the response,
+ * whatever its status: for the files made on the server (PNG exports, PDF reports).
+ */
+export function authorizedFetch(path: string, init?: RequestInit): Promise<Response> {
+  return sendWithSession(new Request(`${API_URL}${path}`, init));
 }
 
 /** What a request fails with when the session ended under it (the login screen says why). */
 export function sessionEndedError(): ApiError {
   return new ApiError(401, 'session_ended', 'the session has ended');
-}
-
-/** A query string from the defined, non-empty values. */
-export function queryString(params: Record<string, string | number | null | undefined>): string {
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) {
-    if (value !== undefined && value !== null && value !== '') search.set(key, String(value));
-  }
-  const text = search.toString();
-  return text ? `?${text}` : '';
 }
 
 export type UploadOptions = {

@@ -14,12 +14,13 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 
-import { accessToken, API_BASE, type JobErrorCode } from '@/lib/api';
+import { accessToken, API_BASE, type JobErrorCode, type Schemas } from '@/lib/api';
 import { renewAfterUnauthorized } from '@/lib/session';
 
 // ---------- Events (docs/architecture/heatmaps.md, "Live events") ----------
+// The OpenAPI document does not describe the events' data yet: only their statuses are its types.
 
-export type LiveItemStatus = 'queued' | 'processing' | 'done' | 'failed';
+export type LiveItemStatus = Schemas['ItemStatus'];
 
 /** `data` of a `heatmap_item` event: one status change of a heatmap item. */
 export type HeatmapItemEvent = {
@@ -34,7 +35,7 @@ export type HeatmapItemEvent = {
 export type JobError = { code: JobErrorCode; message: string };
 
 /** `data` of a `simulation` event (docs/architecture/simulations.md): one status change of a simulation. */
-export type SimulationStatus = 'draft' | 'queued' | 'rendering' | 'done' | 'failed';
+export type SimulationStatus = Schemas['SimulationStatus'];
 export type SimulationEvent = {
   simulation_id: string;
   status: SimulationStatus;

@@ -1,9 +1,10 @@
 import { AuthApiError, AuthRefreshDiscardedError, AuthRetryableFetchError } from '@supabase/auth-js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { apiFetch, uploadMedia } from '@/lib/api';
+import { answer, api, uploadMedia } from '@/lib/api';
 import { closeLiveEvents, holdLiveEvents } from '@/lib/events';
 import { getSessionEnded, renewAfterUnauthorized } from '@/lib/session';
+import { requestOf, sentHeader } from '@/testing/api-mock';
 import { authClient, fakeSession, resetAuthMock } from '@/testing/auth-mock';
 
 vi.mock('@/lib/auth', () => import('@/testing/auth-mock'));
@@ -13,8 +14,8 @@ const unauthorized = () =>
 
 /** A server that accepts only `token` (every other bearer gets 401). */
 function serverAccepting(token: string | null) {
-  const fetchMock = vi.fn((_url: string, init?: RequestInit) => {
-    const auth = (init?.headers as Record<string, string>).Authorization;
+  const fetchMock = vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
+    const auth = requestOf(input, init).headers.get('Authorization');
     return Promise.resolve(token && auth === `Bearer ${token}` ? Response.json({ ok: true }) : unauthorized());
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -32,6 +33,9 @@ function refreshGives(result: { token: string } | { error: unknown }) {
   });
 }
 
+/** A call through the `api` client. */
+const listCreatives = () => answer(api.GET('/creatives'));
+
 const sessionNotFound = () => new AuthApiError('Session not found', 403, 'session_not_found');
 
 beforeEach(() => {
@@ -42,7 +46,7 @@ describe('renewAfterUnauthorized', () => {
   it('refreshes once for ten parallel 401s, and every request is sent again with the new token', async () => {
     refreshGives({ token: 'fresh' });
     const fetchMock = serverAccepting('fresh');
-    const results = await Promise.all(Array.from({ length: 10 }, () => apiFetch('/creatives')));
+    const results = await Promise.all(Array.from({ length: 10 }, () => listCreatives()));
     expect(results).toEqual(Array(10).fill({ ok: true }));
     expect(authClient.refreshSession).toHaveBeenCalledTimes(1);
     expect(fetchMock).toHaveBeenCalledTimes(20);
@@ -61,7 +65,7 @@ describe('renewAfterUnauthorized', () => {
   ])('ends the session locally, once, when the refresh answers %s', async (_code, error) => {
     refreshGives({ error });
     serverAccepting(null);
-    const results = await Promise.allSettled(Array.from({ length: 10 }, () => apiFetch('/creatives')));
+    const results = await Promise.allSettled(Array.from({ length: 10 }, () => listCreatives()));
     expect(results.every((r) => r.status === 'rejected')).toBe(true);
     for (const result of results) expect((result as PromiseRejectedResult).reason).toMatchObject({ status: 401, code: 'session_ended' });
     expect(authClient.refreshSession).toHaveBeenCalledTimes(1);
@@ -78,7 +82,7 @@ describe('renewAfterUnauthorized', () => {
       new AuthApiError('slow down', 429, 'over_request_rate_limit'),
     ]) {
       refreshGives({ error });
-      await expect(apiFetch('/creatives')).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
+      await expect(listCreatives()).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
     }
     expect(authClient.signOut).not.toHaveBeenCalled();
     expect(getSessionEnded()).toBeNull();
@@ -174,7 +178,7 @@ describe('uploads and the session', () => {
     serverAccepting(null);
     const upload = uploadMedia(file());
     await vi.waitFor(() => expect(FakeXhr.all).toHaveLength(1));
-    await expect(apiFetch('/creatives')).rejects.toMatchObject({ code: 'session_ended' });
+    await expect(listCreatives()).rejects.toMatchObject({ code: 'session_ended' });
     await expect(upload).rejects.toMatchObject({ code: 'session_ended' });
     expect(getSessionEnded()).toEqual({ interruptedUploads: 1 });
   });
@@ -190,7 +194,7 @@ describe('the events stream and the session', () => {
     const fetchMock = serverAccepting(null);
     const release = holdLiveEvents();
     await vi.waitFor(() => expect(authClient.signOut).toHaveBeenCalledWith({ scope: 'local' }), { timeout: 3000 });
-    expect(fetchMock.mock.calls[0][1]?.headers).toMatchObject({ Authorization: 'Bearer access' });
+    expect(sentHeader(fetchMock, 0, 'Authorization')).toBe('Bearer access');
     expect(getSessionEnded()).toEqual({ interruptedUploads: 0 });
     release();
   });

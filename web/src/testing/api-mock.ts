@@ -1,6 +1,7 @@
 //! A stand-in for the server behind `fetch('/api/v1/...')`. `mockApi(handler)`
 //! replaces the global fetch; the handler sees method, path (without /api/v1),
 //! query and JSON body, and returns `{status, body}` (undefined → 404 not_found).
+//! Calls come as a `Request` (the `api` client) or as a URL and its init (the live events).
 import { vi } from 'vitest';
 
 export type ApiCall = { method: string; path: string; query: URLSearchParams; body: unknown };
@@ -14,13 +15,21 @@ function respond(answer: ApiAnswer): Response {
   return Response.json(answer.body ?? null, { status });
 }
 
+/** A request sent through `fetch(input, init)`: a `Request` (the `api` client's) or a URL and its init. */
+export function requestOf(input: RequestInfo | URL, init?: RequestInit): Request {
+  if (input instanceof Request) return input;
+  return new Request(new URL(typeof input === 'string' ? input : input.href, 'http://localhost'), init);
+}
+
+/** The path of a request's URL without `/api/v1`. */
+const pathOf = (request: Request) => new URL(request.url).pathname.replace(/^\/api\/v1/, '');
+
 export function mockApi(handler: ApiHandler) {
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, 'http://localhost');
-    const method = init?.method ?? 'GET';
-    const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
-    const path = url.pathname.replace(/^\/api\/v1/, '');
-    return respond(await handler({ method, path, query: url.searchParams, body }));
+    const request = requestOf(input, init);
+    const text = await request.clone().text();
+    const body = text ? (JSON.parse(text) as unknown) : undefined;
+    return respond(await handler({ method: request.method, path: pathOf(request), query: new URL(request.url).searchParams, body }));
   });
   vi.stubGlobal('fetch', fetchMock);
   return fetchMock;
@@ -29,9 +38,15 @@ export function mockApi(handler: ApiHandler) {
 /** The calls made so far, as `METHOD /path`. */
 export function calls(fetchMock: ReturnType<typeof mockApi>): string[] {
   return fetchMock.mock.calls.map(([input, init]) => {
-    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, 'http://localhost');
-    return `${init?.method ?? 'GET'} ${url.pathname.replace(/^\/api\/v1/, '')}`;
+    const request = requestOf(input, init);
+    return `${request.method} ${pathOf(request)}`;
   });
+}
+
+/** The header `name` of the `index`th call (null when it was not sent). */
+export function sentHeader(fetchMock: { mock: { calls: ArrayLike<unknown[]> } }, index: number, name: string): string | null {
+  const [input, init] = fetchMock.mock.calls[index] as [RequestInfo | URL, RequestInit | undefined];
+  return requestOf(input, init).headers.get(name);
 }
 
 /** Every list is empty; everything else is 404. The default in every test. */

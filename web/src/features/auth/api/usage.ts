@@ -2,14 +2,14 @@
 //! `REGARD_STORAGE_QUOTA_MB` on the server): shown on the account page.
 import { queryOptions } from '@tanstack/react-query';
 
-import { apiFetch, type Schemas } from '@/lib/api';
+import { answer, api, type Schemas } from '@/lib/api';
 
 export type Usage = Schemas['Usage'];
 
 export function usageQuery() {
   return queryOptions({
     queryKey: ['usage'] as const,
-    queryFn: ({ signal }) => apiFetch<Usage>('/usage', { signal }),
+    queryFn: ({ signal }) => answer(api.GET('/usage', { signal })),
   });
 }
 

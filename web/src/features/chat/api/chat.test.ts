@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
+import { requestOf } from '@/testing/api-mock';
 import { fakeSession, resetAuthMock } from '@/testing/auth-mock';
 
 import { clearConversation, loadConversation, saveConversation } from '../lib/conversation';
@@ -42,10 +43,11 @@ describe('askAssistant', () => {
     const pieces: string[] = [];
     await expect(askAssistant(request, { onDelta: (t) => pieces.push(t) })).resolves.toEqual(done);
     expect(pieces).toEqual(['Vous avez 3 emplacements. ', 'À Lyon.']);
-    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
-    expect(url).toBe('/api/v1/assistant/chat');
-    expect(init.headers).toMatchObject({ Accept: 'text/event-stream', Authorization: 'Bearer access' });
-    expect(JSON.parse(init.body as string)).toEqual(request);
+    const sent = requestOf(...(fetchMock.mock.calls[0] as unknown as [Request]));
+    expect([sent.method, new URL(sent.url).pathname]).toEqual(['POST', '/api/v1/assistant/chat']);
+    expect(sent.headers.get('Accept')).toBe('text/event-stream');
+    expect(sent.headers.get('Authorization')).toBe('Bearer access');
+    expect(await sent.json()).toEqual(request);
   });
 
   it('fails with the server code, or when the stream is cut before the end', async () => {

@@ -1,11 +1,11 @@
 //! The assistant (`POST /api/v1/assistant/chat`, docs/assistant.md). The answer
 //! streams as server-sent events (`delta` events of `{text}`, then `done` with
 //! the whole `{answer, links, intent}`), read with `fetch` and
-//! `eventsource-parser` since `EventSource` cannot POST; `authorizedFetch` renews
+//! `eventsource-parser` since `EventSource` cannot POST; the `api` client renews
 //! the session once on a 401, as for every API call.
 import { createParser } from 'eventsource-parser';
 
-import { ApiError, authorizedFetch, errorFromBody, type Schemas } from '@/lib/api';
+import { api, ApiError, errorFromBody, type Schemas } from '@/lib/api';
 
 export type ChatRole = Schemas['Role'];
 export type ChatLink = Schemas['Link'];
@@ -41,18 +41,15 @@ export type AskOptions = {
 
 /** Asks the assistant; resolves with the whole reply once the stream ends. */
 export async function askAssistant(request: ChatRequest, { onDelta, signal }: AskOptions = {}): Promise<ChatReply> {
-  const response = await authorizedFetch('/assistant/chat', {
-    method: 'POST',
-    headers: { Accept: 'text/event-stream', 'Content-Type': 'application/json' },
-    body: JSON.stringify(request),
+  const { data: stream, error, response } = await api.POST('/assistant/chat', {
+    body: request,
+    headers: { Accept: 'text/event-stream' },
+    parseAs: 'stream',
     signal,
   });
-  if (!response.ok) {
-    const body: unknown = await response.json().catch(() => null);
-    throw errorFromBody(response.status, body);
-  }
+  if (!response.ok) throw errorFromBody(response.status, error);
   const type = response.headers.get('content-type') ?? '';
-  if (!type.includes('text/event-stream') || !response.body) {
+  if (!type.includes('text/event-stream') || !stream) {
     // A server (or proxy) that answered JSON after all.
     const reply = parseReply(await response.json());
     if (!reply) throw new ApiError(response.status, 'internal', 'unexpected answer');
@@ -72,7 +69,7 @@ export async function askAssistant(request: ChatRequest, { onDelta, signal }: As
       if (message.event === 'done') final = parseReply(data);
     },
   });
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;

@@ -3,12 +3,13 @@
 import { infiniteQueryOptions, type InfiniteData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 
 import type { operations } from '@/api/schema';
-import { apiFetch, queryString, type Page, type Schemas } from '@/lib/api';
+import { answer, api, type Page, type Schemas } from '@/lib/api';
 
 /** A creative (generated from the API document). */
 export type Creative = Schemas['Creative'];
 
-export type CreativePatch = Partial<Pick<Creative, 'name' | 'brand' | 'campaign' | 'notes'>>;
+/** The body of `PATCH /creatives/{id}`. */
+export type CreativePatch = Schemas['CreativeChanges'];
 
 export const creativeKeys = {
   all: ['creatives'] as const,
@@ -19,19 +20,18 @@ export const creativeKeys = {
 export function creativeQueryOptions(id: string) {
   return queryOptions({
     queryKey: creativeKeys.detail(id),
-    queryFn: ({ signal }) => apiFetch<Creative>(`/creatives/${encodeURIComponent(id)}`, { signal }),
+    queryFn: ({ signal }) => answer(api.GET('/creatives/{id}', { params: { path: { id } }, signal })),
   });
 }
 
 export function createCreative(mediaId: string) {
-  return apiFetch<Creative>('/creatives', { method: 'POST', body: { media_id: mediaId } });
+  return answer(api.POST('/creatives', { body: { media_id: mediaId } }));
 }
 
 export function useUpdateCreative(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (patch: CreativePatch) =>
-      apiFetch<Creative>(`/creatives/${encodeURIComponent(id)}`, { method: 'PATCH', body: patch }),
+    mutationFn: (patch: CreativePatch) => answer(api.PATCH('/creatives/{id}', { params: { path: { id } }, body: patch })),
     onSuccess: (creative) => {
       queryClient.setQueryData(creativeKeys.detail(id), creative);
       return queryClient.invalidateQueries({ queryKey: creativeKeys.all });
@@ -42,7 +42,7 @@ export function useUpdateCreative(id: string) {
 export function useDeleteCreative() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiFetch<void>(`/creatives/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    mutationFn: (id: string) => answer(api.DELETE('/creatives/{id}', { params: { path: { id } } })),
     onSuccess: (_data, id) => {
       queryClient.removeQueries({ queryKey: creativeKeys.detail(id) });
       // Cached lists drop it at once, so going back to a list never shows it again.
@@ -69,9 +69,13 @@ export function creativesInfiniteQueryOptions(filters: CreativeFilters = NO_FILT
     queryKey: [...creativeKeys.list(q), brand, campaign, sort] as const,
     initialPageParam: null as string | null,
     queryFn: ({ signal, pageParam }) =>
-      apiFetch<Page<Creative>>(
-        `/creatives${queryString({ limit: 60, q, brand, campaign, sort: sort === 'newest' ? undefined : sort, cursor: pageParam })}`,
-        { signal },
+      answer(
+        api.GET('/creatives', {
+          params: {
+            query: { limit: 60, q, brand, campaign, sort: sort === 'newest' ? undefined : sort, cursor: pageParam ?? undefined },
+          },
+          signal,
+        }),
       ),
     getNextPageParam: (last) => last.next_cursor,
   });
@@ -83,6 +87,6 @@ export type Facet = Schemas['Facet'];
 export function creativeFacetsQueryOptions() {
   return queryOptions({
     queryKey: [...creativeKeys.all, 'facets'] as const,
-    queryFn: ({ signal }) => apiFetch<Schemas['Facets']>('/creatives/facets', { signal }),
+    queryFn: ({ signal }) => answer(api.GET('/creatives/facets', { signal })),
   });
 }

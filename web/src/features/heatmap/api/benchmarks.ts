@@ -5,7 +5,7 @@
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 
-import { apiFetch, type Schemas } from '@/lib/api';
+import { answer, api, type Schemas } from '@/lib/api';
 
 import type { HeatmapItem } from './heatmaps';
 
@@ -40,7 +40,8 @@ const benchmarkKey = (heatmapId: string) => ['heatmaps', 'benchmarks', heatmapId
 export function benchmarksQueryOptions(heatmapId: string) {
   return queryOptions({
     queryKey: benchmarkKey(heatmapId),
-    queryFn: ({ signal }) => apiFetch<Benchmarks>(`/heatmaps/${encodeURIComponent(heatmapId)}/benchmarks`, { signal }),
+    queryFn: ({ signal }): Promise<Benchmarks> =>
+      answer(api.GET('/heatmaps/{id}/benchmarks', { params: { path: { id: heatmapId } }, signal })),
   });
 }
 

@@ -12,7 +12,7 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 
-import { apiFetch, publicFetch, queryString, type Page, type Schemas } from '@/lib/api';
+import { answer, api, publicApi, type Page, type Schemas } from '@/lib/api';
 import { getLiveStatus } from '@/lib/events';
 
 import type { Benchmarks } from './benchmarks';
@@ -92,7 +92,7 @@ export function heatmapsInfiniteQueryOptions(q = '') {
     queryKey: heatmapKeys.list(q),
     initialPageParam: null as string | null,
     queryFn: ({ signal, pageParam }) =>
-      apiFetch<Page<HeatmapSummary>>(`/heatmaps${queryString({ limit: 30, q, cursor: pageParam })}`, { signal }),
+      answer(api.GET('/heatmaps', { params: { query: { limit: 30, q, cursor: pageParam ?? undefined } }, signal })),
     getNextPageParam: (last) => last.next_cursor,
   });
 }
@@ -100,7 +100,7 @@ export function heatmapsInfiniteQueryOptions(q = '') {
 export function heatmapQueryOptions(id: string) {
   return queryOptions({
     queryKey: heatmapKeys.detail(id),
-    queryFn: ({ signal }) => apiFetch<Heatmap>(`/heatmaps/${encodeURIComponent(id)}`, { signal }),
+    queryFn: ({ signal }) => answer(api.GET('/heatmaps/{id}', { params: { path: { id } }, signal })),
     refetchInterval: (query: Query<Heatmap>) => (query.state.data ? pollWhileRunning(query.state.data.items) : false),
   });
 }
@@ -108,7 +108,7 @@ export function heatmapQueryOptions(id: string) {
 export function mediaHeatmapQueryOptions(mediaId: string) {
   return queryOptions({
     queryKey: heatmapKeys.media(mediaId),
-    queryFn: ({ signal }) => apiFetch<MediaHeatmap>(`/media/${encodeURIComponent(mediaId)}/heatmap`, { signal }),
+    queryFn: ({ signal }) => answer(api.GET('/media/{id}/heatmap', { params: { path: { id: mediaId } }, signal })),
     refetchInterval: (query: Query<MediaHeatmap>) => {
       const item = query.state.data?.item;
       return item ? pollWhileRunning([item]) : false;
@@ -118,12 +118,13 @@ export function mediaHeatmapQueryOptions(mediaId: string) {
 
 // ---------- Mutations ----------
 
-export type NewHeatmap = { name: string; media_ids: string[] };
+/** The body of `POST /heatmaps`. */
+export type NewHeatmap = Schemas['NewHeatmap'];
 
 export function useCreateHeatmap() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: NewHeatmap) => apiFetch<Heatmap>('/heatmaps', { method: 'POST', body: input }),
+    mutationFn: (input: NewHeatmap) => answer(api.POST('/heatmaps', { body: input })),
     onSuccess: (heatmap) => {
       // The results page shows it at once, without asking again.
       queryClient.setQueryData(heatmapKeys.detail(heatmap.id), heatmap);
@@ -136,7 +137,7 @@ export function useCreateHeatmap() {
 export function useDeleteHeatmap() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiFetch<void>(`/heatmaps/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    mutationFn: (id: string) => answer(api.DELETE('/heatmaps/{id}', { params: { path: { id } } })),
     onSuccess: (_data, id) => {
       queryClient.removeQueries({ queryKey: heatmapKeys.detail(id) });
       // Cached lists drop it at once, so the card disappears without waiting for the refetch.
@@ -157,9 +158,7 @@ export function useRetryItem() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ heatmapId, itemId }: { heatmapId: string; itemId: string }) =>
-      apiFetch<HeatmapItem>(`/heatmaps/${encodeURIComponent(heatmapId)}/items/${encodeURIComponent(itemId)}/retry`, {
-        method: 'POST',
-      }),
+      answer(api.POST('/heatmaps/{id}/items/{item_id}/retry', { params: { path: { id: heatmapId, item_id: itemId } } })),
     onSuccess: (item, { heatmapId }) => {
       // The item shows its progress again at once; the heatmap's derived status follows with the refetch.
       queryClient.setQueryData<Heatmap>(heatmapKeys.detail(heatmapId), (heatmap) => (heatmap ? withItem(heatmap, item) : heatmap));
@@ -173,13 +172,15 @@ export function useRetryItem() {
 
 // ---------- Areas of interest ----------
 
-/** A shape for an area: a rectangle, or a polygon's points. */
-export type AoiShape = { rect: Rect } | { points: AoiPoint[] };
+type AoiInput = Schemas['AoiInput'];
+
+/** A shape for an area (of the body of `POST …/aois`): a rectangle, or a polygon's points. */
+export type AoiShape = { rect: NonNullable<AoiInput['rect']> } | { points: NonNullable<AoiInput['points']> };
 
 type AoiTarget = { heatmapId: string; itemId: string };
 
-const aoisPath = ({ heatmapId, itemId }: AoiTarget) =>
-  `/heatmaps/${encodeURIComponent(heatmapId)}/items/${encodeURIComponent(itemId)}/aois`;
+/** The path parameters of an item's areas. */
+const itemPath = ({ heatmapId, itemId }: AoiTarget) => ({ id: heatmapId, item_id: itemId });
 
 /** Puts a changed area into every cache that shows its item (a heatmap, the media page). */
 function patchAois(queryClient: ReturnType<typeof useQueryClient>, heatmapId: string, itemId: string, change: (aois: Aoi[]) => Aoi[]) {
@@ -196,7 +197,7 @@ export function useCreateAoi() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ name, shape, ...target }: AoiTarget & { name: string; shape: AoiShape }) =>
-      apiFetch<Aoi>(aoisPath(target), { method: 'POST', body: { name, ...shape } }),
+      answer(api.POST('/heatmaps/{id}/items/{item_id}/aois', { params: { path: itemPath(target) }, body: { name, ...shape } })),
     onSuccess: (aoi, { heatmapId, itemId }) => patchAois(queryClient, heatmapId, itemId, (aois) => [...aois, aoi]),
   });
 }
@@ -205,7 +206,12 @@ export function useUpdateAoi() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ aoiId, name, ...target }: AoiTarget & { aoiId: string; name: string }) =>
-      apiFetch<Aoi>(`${aoisPath(target)}/${encodeURIComponent(aoiId)}`, { method: 'PATCH', body: { name } }),
+      answer(
+        api.PATCH('/heatmaps/{id}/items/{item_id}/aois/{aoi_id}', {
+          params: { path: { ...itemPath(target), aoi_id: aoiId } },
+          body: { name },
+        }),
+      ),
     onSuccess: (aoi, { heatmapId, itemId }) =>
       patchAois(queryClient, heatmapId, itemId, (aois) => aois.map((current) => (current.id === aoi.id ? aoi : current))),
   });
@@ -215,7 +221,9 @@ export function useDeleteAoi() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ aoiId, ...target }: AoiTarget & { aoiId: string }) =>
-      apiFetch<void>(`${aoisPath(target)}/${encodeURIComponent(aoiId)}`, { method: 'DELETE' }),
+      answer(
+        api.DELETE('/heatmaps/{id}/items/{item_id}/aois/{aoi_id}', { params: { path: { ...itemPath(target), aoi_id: aoiId } } }),
+      ),
     onSuccess: (_data, { heatmapId, itemId, aoiId }) =>
       patchAois(queryClient, heatmapId, itemId, (aois) => aois.filter((aoi) => aoi.id !== aoiId)),
   });
@@ -226,10 +234,7 @@ export function useCopyAois() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ heatmapId, itemId }: AoiTarget) =>
-      apiFetch<Heatmap>(`/heatmaps/${encodeURIComponent(heatmapId)}/aois/copy`, {
-        method: 'POST',
-        body: { from_item_id: itemId },
-      }),
+      answer(api.POST('/heatmaps/{id}/aois/copy', { params: { path: { id: heatmapId } }, body: { from_item_id: itemId } })),
     onSuccess: (heatmap) => {
       queryClient.setQueryData(heatmapKeys.detail(heatmap.id), heatmap);
       return queryClient.invalidateQueries({ queryKey: heatmapKeys.medias });
@@ -250,7 +255,7 @@ export const SHARE_DAYS = [7, 30, 90] as const;
 export function sharesQueryOptions(heatmapId: string) {
   return queryOptions({
     queryKey: ['heatmaps', 'shares', heatmapId] as const,
-    queryFn: ({ signal }) => apiFetch<{ items: Share[] }>(`/heatmaps/${encodeURIComponent(heatmapId)}/shares`, { signal }),
+    queryFn: ({ signal }) => answer(api.GET('/heatmaps/{id}/shares', { params: { path: { id: heatmapId } }, signal })),
   });
 }
 
@@ -260,7 +265,8 @@ const SHARED_REFRESH_MS = 3 * 60_000;
 export function sharedHeatmapQueryOptions(token: string) {
   return queryOptions({
     queryKey: ['shared', token] as const,
-    queryFn: ({ signal }) => publicFetch<SharedHeatmap>(`/shared/${encodeURIComponent(token)}`, { signal }),
+    queryFn: ({ signal }): Promise<SharedHeatmap> =>
+      answer(publicApi.GET('/shared/{token}', { params: { path: { token } }, signal })),
     retry: false,
     // A share's image links live about 4 to 5 minutes: fetch fresh ones before they end.
     refetchInterval: SHARED_REFRESH_MS,
@@ -271,7 +277,7 @@ export function useCreateShare(heatmapId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (days: number) =>
-      apiFetch<NewShare>(`/heatmaps/${encodeURIComponent(heatmapId)}/shares`, { method: 'POST', body: { expires_in_days: days } }),
+      answer(api.POST('/heatmaps/{id}/shares', { params: { path: { id: heatmapId } }, body: { expires_in_days: days } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['heatmaps', 'shares', heatmapId] }),
   });
 }
@@ -280,7 +286,7 @@ export function useRevokeShare(heatmapId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (shareId: string) =>
-      apiFetch<void>(`/heatmaps/${encodeURIComponent(heatmapId)}/shares/${encodeURIComponent(shareId)}`, { method: 'DELETE' }),
+      answer(api.DELETE('/heatmaps/{id}/shares/{share_id}', { params: { path: { id: heatmapId, share_id: shareId } } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['heatmaps', 'shares', heatmapId] }),
   });
 }

@@ -7,14 +7,15 @@
 //! mutations, which invalidate their whole prefix, refresh the picker too.
 import { infiniteQueryOptions } from '@tanstack/react-query';
 
-import { apiFetch, queryString, type Media, type Page } from '@/lib/api';
+import { answer, api, type Page, type Schemas } from '@/lib/api';
 
-export type CreativeSource = { id: string; name: string; media: Media };
-export type LocationSource = { id: string; name: string; photo: Media | null };
-export type SimulationSource = { id: string; name: string; output: Media | null };
+// What the lists (`GET /creatives`, `/locations`, `/simulations`) say of each item.
+export type CreativeSource = Pick<Schemas['Paged_Creative']['items'][number], 'id' | 'name' | 'media'>;
+export type LocationSource = Pick<Schemas['Paged_Location']['items'][number], 'id' | 'name' | 'photo'>;
+export type SimulationSource = Pick<Schemas['Paged_Simulation']['items'][number], 'id' | 'name' | 'output'>;
 
 /** One image the picker offers. */
-export type PickerImage = { media: Media; name: string };
+export type PickerImage = { media: Schemas['Media']; name: string };
 
 const PAGE_SIZE = 60;
 
@@ -29,7 +30,7 @@ export function creativeSourcesQueryOptions() {
     queryKey: sourceKeys.creatives,
     initialPageParam: null as string | null,
     queryFn: ({ signal, pageParam }) =>
-      apiFetch<Page<CreativeSource>>(`/creatives${queryString({ limit: PAGE_SIZE, cursor: pageParam })}`, { signal }),
+      answer(api.GET('/creatives', { params: { query: { limit: PAGE_SIZE, cursor: pageParam ?? undefined } }, signal })),
     getNextPageParam: (last) => last.next_cursor,
   });
 }
@@ -39,7 +40,7 @@ export function locationSourcesQueryOptions() {
     queryKey: sourceKeys.locations,
     initialPageParam: null as string | null,
     queryFn: ({ signal, pageParam }) =>
-      apiFetch<Page<LocationSource>>(`/locations${queryString({ limit: PAGE_SIZE, cursor: pageParam })}`, { signal }),
+      answer(api.GET('/locations', { params: { query: { limit: PAGE_SIZE, cursor: pageParam ?? undefined } }, signal })),
     getNextPageParam: (last) => last.next_cursor,
   });
 }
@@ -49,9 +50,7 @@ export function simulationSourcesQueryOptions() {
     queryKey: sourceKeys.simulations,
     initialPageParam: null as string | null,
     queryFn: ({ signal, pageParam }) =>
-      apiFetch<Page<SimulationSource>>(`/simulations${queryString({ limit: PAGE_SIZE, cursor: pageParam })}`, {
-        signal,
-      }),
+      answer(api.GET('/simulations', { params: { query: { limit: PAGE_SIZE, cursor: pageParam ?? undefined } }, signal })),
     getNextPageParam: (last) => last.next_cursor,
   });
 }

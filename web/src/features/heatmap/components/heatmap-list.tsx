@@ -22,7 +22,7 @@ export function HeatmapList() {
   const { t, i18n } = useTranslation();
   const query = useInfiniteQuery(heatmapsInfiniteQueryOptions());
   const remove = useDeleteHeatmap();
-  const [confirming, setConfirming] = useState<HeatmapSummary | null>(null);
+  const [confirming, setConfirming] = useState<Pick<HeatmapSummary, 'id' | 'name'> | null>(null);
   const listRef = useRef<HTMLUListElement>(null);
 
   if (query.isPending) return <Spinner />;
@@ -57,7 +57,7 @@ export function HeatmapList() {
               <div className="hm-card__row">
                 <StatusBadge status={heatmap.status} />
                 <span className="hm-card__score" data-testid="heatmap-score">
-                  {heatmap.best_score === null
+                  {heatmap.best_score == null
                     ? t('heatmap.list.noScore')
                     : heatmap.item_count > 1
                       ? t('heatmap.list.bestScore', { score: formatScore(heatmap.best_score, language) })

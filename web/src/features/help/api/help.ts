@@ -2,7 +2,7 @@
 //! assistant answers from, rendered to HTML by the server.
 import { queryOptions } from '@tanstack/react-query';
 
-import { apiFetch, type Schemas } from '@/lib/api';
+import { answer, api, type Schemas } from '@/lib/api';
 
 export type HelpLanguage = Schemas['Locale'];
 export type HelpSummary = Schemas['HelpSummary'];
@@ -21,7 +21,7 @@ export const helpKeys = {
 export function helpListQueryOptions(locale: HelpLanguage) {
   return queryOptions({
     queryKey: helpKeys.list(locale),
-    queryFn: ({ signal }) => apiFetch<{ items: HelpSummary[] }>(`/help?locale=${locale}`, { signal }),
+    queryFn: ({ signal }) => answer(api.GET('/help', { params: { query: { locale } }, signal })),
     staleTime: Infinity,
   });
 }
@@ -29,7 +29,7 @@ export function helpListQueryOptions(locale: HelpLanguage) {
 export function helpArticleQueryOptions(slug: string, locale: HelpLanguage) {
   return queryOptions({
     queryKey: helpKeys.article(slug, locale),
-    queryFn: ({ signal }) => apiFetch<HelpArticle>(`/help/${encodeURIComponent(slug)}?locale=${locale}`, { signal }),
+    queryFn: ({ signal }) => answer(api.GET('/help/{slug}', { params: { path: { slug }, query: { locale } }, signal })),
     staleTime: Infinity,
   });
 }

@@ -2,7 +2,7 @@
 //! mutation invalidates the `['locations']` prefix (lists and details).
 import { infiniteQueryOptions, type InfiniteData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { apiFetch, queryString, type Page, type Schemas } from '@/lib/api';
+import { answer, api, type Page, type Schemas } from '@/lib/api';
 
 export type LocationFormat = Schemas['PanelFormat'];
 export const FORMATS = [
@@ -36,7 +36,7 @@ export const ILLUMINATIONS = ['none', 'front', 'back', 'digital'] as const satis
 export type Location = Schemas['Location'];
 
 /** The writable fields (POST body; PATCH sends the same, null clearing a field). */
-export type LocationInput = Omit<Location, 'id' | 'photo' | 'created_at' | 'updated_at' | 'simulation_count'>;
+export type LocationInput = Schemas['LocationFields'];
 
 export const locationKeys = {
   all: ['locations'] as const,
@@ -49,7 +49,7 @@ export function locationsQueryOptions(q = '') {
     queryKey: locationKeys.list(q),
     initialPageParam: null as string | null,
     queryFn: ({ signal, pageParam }) =>
-      apiFetch<Page<Location>>(`/locations${queryString({ limit: 60, q, cursor: pageParam })}`, { signal }),
+      answer(api.GET('/locations', { params: { query: { limit: 60, q, cursor: pageParam ?? undefined } }, signal })),
     getNextPageParam: (last) => last.next_cursor,
   });
 }
@@ -57,7 +57,7 @@ export function locationsQueryOptions(q = '') {
 export function locationQueryOptions(id: string) {
   return queryOptions({
     queryKey: locationKeys.detail(id),
-    queryFn: ({ signal }) => apiFetch<Location>(`/locations/${encodeURIComponent(id)}`, { signal }),
+    queryFn: ({ signal }) => answer(api.GET('/locations/{id}', { params: { path: { id } }, signal })),
   });
 }
 
@@ -67,8 +67,8 @@ export function useSaveLocation(id?: string) {
   return useMutation({
     mutationFn: (input: LocationInput) =>
       id
-        ? apiFetch<Location>(`/locations/${encodeURIComponent(id)}`, { method: 'PATCH', body: input })
-        : apiFetch<Location>('/locations', { method: 'POST', body: input }),
+        ? answer(api.PATCH('/locations/{id}', { params: { path: { id } }, body: input }))
+        : answer(api.POST('/locations', { body: input })),
     onSuccess: (location) => {
       queryClient.setQueryData(locationKeys.detail(location.id), location);
       return queryClient.invalidateQueries({ queryKey: locationKeys.all });
@@ -79,7 +79,7 @@ export function useSaveLocation(id?: string) {
 export function useDeleteLocation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiFetch<void>(`/locations/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    mutationFn: (id: string) => answer(api.DELETE('/locations/{id}', { params: { path: { id } } })),
     onSuccess: (_data, id) => {
       queryClient.removeQueries({ queryKey: locationKeys.detail(id) });
       // Cached lists drop it at once, so going back to a list never shows it again.

@@ -11,10 +11,8 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 
-import { apiFetch, queryString, type Media, type Page, type Schemas } from '@/lib/api';
+import { answer, api, type Page, type Schemas } from '@/lib/api';
 import type { SimulationStatus } from '@/lib/events';
-
-import type { Adjustments, Fit, Point, Quad } from '../lib/types';
 
 export type { SimulationStatus } from '@/lib/events';
 
@@ -26,38 +24,22 @@ export type SimulationLocation = Schemas['SimulationLocation'];
 export type SimulationAttention = Schemas['SimulationAttention'];
 export type SimulationError = Schemas['RenderError'];
 export type Simulation = Schemas['Simulation'];
+/** A simulation as `GET /simulations` lists it (the document leaves its nullable fields optional there). */
+export type ListedSimulation = Schemas['Paged_Simulation']['items'][number];
 
-/** The body of POST (and PATCH) /simulations. */
-export type SimulationInput = {
-  name?: string;
-  creative_id: string;
-  location_id: string;
-  /** null (PATCH) goes back to the location's corners. */
-  quad?: Quad | null;
-  fit?: Fit;
-  background?: string;
-  adjustments?: Adjustments;
-  mask_media_id?: string | null;
-  render?: boolean;
-};
+/** The body of POST (and PATCH) /simulations (`quad: null` in a PATCH goes back to the location's corners). */
+export type SimulationInput = Schemas['SimulationFields'];
 
 export type SimulationFilters = { q?: string; creative_id?: string; location_id?: string };
 
-/** A creative as listed by `GET /creatives` (what the picker needs). */
-export type CreativeOption = { id: string; name: string; media: Media };
+/** A creative as the picker shows it (what `GET /creatives` lists, and a simulation says of its creative). */
+export type CreativeOption = Schemas['SimulationCreative'];
 
 /** A location as listed by `GET /locations` (what the picker needs). */
-export type LocationOption = {
-  id: string;
-  name: string;
-  city: string | null;
-  postal_code: string | null;
-  illumination: string;
-  panel_width_cm: number | null;
-  panel_height_cm: number | null;
-  photo: Media | null;
-  panel_quad: Point[] | null;
-};
+export type LocationOption = Pick<
+  Schemas['Paged_Location']['items'][number],
+  'id' | 'name' | 'city' | 'postal_code' | 'illumination' | 'panel_width_cm' | 'panel_height_cm' | 'photo' | 'panel_quad'
+>;
 
 export const isRunning = (status: SimulationStatus) => status === 'queued' || status === 'rendering';
 
@@ -79,7 +61,7 @@ export function simulationsQueryOptions(filters: SimulationFilters = {}) {
     queryKey: simulationKeys.list(filters),
     initialPageParam: null as string | null,
     queryFn: ({ signal, pageParam }) =>
-      apiFetch<Page<Simulation>>(`/simulations${queryString({ limit: 60, ...filters, cursor: pageParam })}`, { signal }),
+      answer(api.GET('/simulations', { params: { query: { limit: 60, ...filters, cursor: pageParam ?? undefined } }, signal })),
     getNextPageParam: (last) => last.next_cursor,
   });
 }
@@ -87,7 +69,7 @@ export function simulationsQueryOptions(filters: SimulationFilters = {}) {
 export function simulationQueryOptions(id: string) {
   return queryOptions({
     queryKey: simulationKeys.detail(id),
-    queryFn: ({ signal }) => apiFetch<Simulation>(`/simulations/${encodeURIComponent(id)}`, { signal }),
+    queryFn: ({ signal }) => answer(api.GET('/simulations/{id}', { params: { path: { id } }, signal })),
     // Safety net while a render or an analysis runs (the live stream normally arrives first).
     refetchInterval: (query) => {
       const data = query.state.data;
@@ -104,7 +86,7 @@ export function creativeOptionsQueryOptions(q = '') {
     queryKey: simulationKeys.creatives(q),
     initialPageParam: null as string | null,
     queryFn: ({ signal, pageParam }) =>
-      apiFetch<Page<CreativeOption>>(`/creatives${queryString({ limit: 60, q, cursor: pageParam })}`, { signal }),
+      answer(api.GET('/creatives', { params: { query: { limit: 60, q, cursor: pageParam ?? undefined } }, signal })),
     getNextPageParam: (last) => last.next_cursor,
   });
 }
@@ -115,7 +97,7 @@ export function locationOptionsQueryOptions(q = '') {
     queryKey: simulationKeys.locations(q),
     initialPageParam: null as string | null,
     queryFn: ({ signal, pageParam }) =>
-      apiFetch<Page<LocationOption>>(`/locations${queryString({ limit: 60, q, cursor: pageParam })}`, { signal }),
+      answer(api.GET('/locations', { params: { query: { limit: 60, q, cursor: pageParam ?? undefined } }, signal })),
     getNextPageParam: (last) => last.next_cursor,
   });
 }
@@ -124,14 +106,14 @@ export function locationOptionsQueryOptions(q = '') {
 export function creativeOptionQueryOptions(id: string) {
   return queryOptions({
     queryKey: simulationKeys.creative(id),
-    queryFn: ({ signal }) => apiFetch<CreativeOption>(`/creatives/${encodeURIComponent(id)}`, { signal }),
+    queryFn: ({ signal }) => answer(api.GET('/creatives/{id}', { params: { path: { id } }, signal })),
   });
 }
 
 export function locationOptionQueryOptions(id: string) {
   return queryOptions({
     queryKey: simulationKeys.location(id),
-    queryFn: ({ signal }) => apiFetch<LocationOption>(`/locations/${encodeURIComponent(id)}`, { signal }),
+    queryFn: ({ signal }) => answer(api.GET('/locations/{id}', { params: { path: { id } }, signal })),
   });
 }
 
@@ -152,8 +134,8 @@ export function useSaveSimulation() {
   return useMutation({
     mutationFn: ({ id, input }: { id?: string; input: SimulationInput }) =>
       id
-        ? apiFetch<Simulation>(`/simulations/${encodeURIComponent(id)}`, { method: 'PATCH', body: input })
-        : apiFetch<Simulation>('/simulations', { method: 'POST', body: input }),
+        ? answer(api.PATCH('/simulations/{id}', { params: { path: { id } }, body: input }))
+        : answer(api.POST('/simulations', { body: input })),
     onSuccess: (simulation) => {
       store(simulation);
       return invalidate();
@@ -164,7 +146,7 @@ export function useSaveSimulation() {
 export function useDeleteSimulation() {
   const { queryClient, invalidate } = useInvalidateAll();
   return useMutation({
-    mutationFn: (id: string) => apiFetch<void>(`/simulations/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    mutationFn: (id: string) => answer(api.DELETE('/simulations/{id}', { params: { path: { id } } })),
     onSuccess: (_data, id) => {
       queryClient.removeQueries({ queryKey: simulationKeys.detail(id) });
       // Cached lists drop it at once, so it never flashes back.
@@ -176,18 +158,13 @@ export function useDeleteSimulation() {
   });
 }
 
-export type BatchInput = {
-  creative_id: string;
-  location_ids: string[];
-  fit?: Fit;
-  background?: string;
-  adjustments?: Adjustments;
-};
+/** The body of POST /simulations/batch. */
+export type BatchInput = Schemas['BatchFields'];
 
 export function useBatchSimulations() {
   const { invalidate } = useInvalidateAll();
   return useMutation({
-    mutationFn: (input: BatchInput) => apiFetch<{ items: Simulation[] }>('/simulations/batch', { method: 'POST', body: input }),
+    mutationFn: (input: BatchInput) => answer(api.POST('/simulations/batch', { body: input })),
     onSuccess: () => invalidate(),
   });
 }
@@ -196,7 +173,7 @@ export function useBatchSimulations() {
 export function useRenderSimulation() {
   const { invalidate, store } = useInvalidateAll();
   return useMutation({
-    mutationFn: (id: string) => apiFetch<Simulation>(`/simulations/${encodeURIComponent(id)}/render`, { method: 'POST' }),
+    mutationFn: (id: string) => answer(api.POST('/simulations/{id}/render', { params: { path: { id } } })),
     onSuccess: (simulation) => {
       store(simulation);
       return invalidate();
@@ -208,8 +185,7 @@ export function useRenderSimulation() {
 export function useAnalyseSimulation() {
   const { invalidate } = useInvalidateAll();
   return useMutation({
-    mutationFn: (id: string) =>
-      apiFetch<{ heatmap_id: string }>(`/simulations/${encodeURIComponent(id)}/attention`, { method: 'POST' }),
+    mutationFn: (id: string) => answer(api.POST('/simulations/{id}/attention', { params: { path: { id } } })),
     onSuccess: () => invalidate(),
   });
 }

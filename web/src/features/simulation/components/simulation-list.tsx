@@ -17,7 +17,7 @@ import {
   simulationsQueryOptions,
   useBatchSimulations,
   useDeleteSimulation,
-  type Simulation,
+  type ListedSimulation,
   type SimulationFilters,
 } from '../api/simulations';
 import { byVisibility } from '../lib/editor';
@@ -45,7 +45,7 @@ export function SimulationList({ pathOf, currentId, onDeletedCurrent }: Simulati
   const { t } = useTranslation();
   const ids = { creative: useId(), location: useId(), title: useId() };
   const [filters, setFilters] = useState<SimulationFilters>({});
-  const [deleting, setDeleting] = useState<Simulation | null>(null);
+  const [deleting, setDeleting] = useState<ListedSimulation | null>(null);
   const [batchOpen, setBatchOpen] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const list = useInfiniteQuery({ ...simulationsQueryOptions(filters), placeholderData: (previous) => previous });
@@ -174,7 +174,7 @@ export function SimulationList({ pathOf, currentId, onDeletedCurrent }: Simulati
   );
 }
 
-function SimulationCard({ simulation, href, current, onDelete }: { simulation: Simulation; href: string; current: boolean; onDelete: () => void }) {
+function SimulationCard({ simulation, href, current, onDelete }: { simulation: ListedSimulation; href: string; current: boolean; onDelete: () => void }) {
   const { t, i18n } = useTranslation();
   const thumbnail = simulation.output?.urls.thumbnail ?? simulation.location?.photo?.urls.thumbnail ?? null;
   const attention = simulation.attention;

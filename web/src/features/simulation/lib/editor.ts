@@ -2,7 +2,7 @@
 //! sends (POST or PATCH body), and small helpers (panel aspect, night default, slider steps).
 import { parseQuad, roundQuad } from '@/lib/quad';
 
-import type { LocationOption, Simulation, SimulationInput } from '../api/simulations';
+import type { ListedSimulation, LocationOption, Simulation, SimulationInput } from '../api/simulations';
 
 import { DEFAULT_ADJUSTMENTS, SLIDERS, type Adjustments, type Fit, type Night, type Quad } from './types';
 
@@ -120,7 +120,7 @@ export function sliderDisplay(value: number, min: number): string {
 }
 
 /** Visibility first (best placement on top), then the ones not analysed yet, newest first. */
-export function byVisibility(a: Simulation, b: Simulation): number {
+export function byVisibility(a: ListedSimulation, b: ListedSimulation): number {
   const va = a.attention?.visibility ?? null;
   const vb = b.attention?.visibility ?? null;
   if (va !== null && vb !== null) return vb - va;
