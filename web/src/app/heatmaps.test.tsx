@@ -410,10 +410,9 @@ describe('heatmap results', () => {
     expect(within(section).getAllByTestId('hotspot-marker').map((m) => m.textContent)).toEqual(['1', '2']);
 
     await user.click(within(section).getByRole('radio', { name: 'Premier regard (1 s)' }));
-    expect(within(section).getByRole('img', { name: "Heatmap d'attention de « a »" })).toHaveAttribute(
-      'src',
-      '/api/v1/files/glance-overlay/original?exp=1&sig=a',
-    );
+    const glanceOverlay = within(section).getByRole('img', { name: "Heatmap d'attention de « a »" });
+    expect(glanceOverlay).toHaveAttribute('src', '/api/v1/files/glance-overlay/original?exp=1&sig=a');
+    expect(glanceOverlay.style.opacity).toBe('0.6');
     expect(within(section).getByTestId('glance-hint')).toHaveTextContent('première seconde');
     expect(within(section).getAllByTestId('hotspot-marker')).toHaveLength(1);
     expect(within(section).getByRole('heading', { level: 3, name: 'Analyse du premier regard (1 s)' })).toBeInTheDocument();
@@ -433,6 +432,18 @@ describe('heatmap results', () => {
     expect(within(section).getByRole('img', { name: 'Vue brouillard de « a »' })).toHaveAttribute('src', '/api/v1/files/fog/original?exp=1&sig=a');
     expect(within(section).queryByTestId('glance-hint')).not.toBeInTheDocument();
     vi.unstubAllGlobals();
+  });
+
+  it("leads a simulation render's panel with its probability of a look within the first second", async () => {
+    const panel = { share: 0.2, area_share: 0.1, visibility: 2, glance_share: 0.3, first_second_probability: 0.64 };
+    mockApi(({ path }) =>
+      path === '/heatmaps/h1' ? { body: heatmap([item('a', 'done', { result: { ...resultWithGlance(), panel } })]) } : undefined,
+    );
+    renderApp('/heatmap/results/h1');
+    const section = await screen.findByRole('region', { name: 'a' });
+    expect(within(section).getByTestId('panel-first-second').textContent?.replace(/\s/g, ' ')).toBe(
+      'Vu dans la 1re seconde par 64 % des passants.',
+    );
   });
 
   it('offers no first glance for a result made before it existed', async () => {

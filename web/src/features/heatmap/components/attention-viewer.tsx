@@ -157,7 +157,9 @@ export function AttentionStage(props: AttentionStageProps) {
   const touches = useRef(new Map<number, { x: number; y: number }>());
   const pinch = useRef<{ distance: number; mid: { x: number; y: number }; zoom: Zoom } | null>(null);
 
-  useOpacityStyle(layerRef, opacity / 100, mode);
+  const shown = shownMap(result, moment);
+  // Keyed like the layer's element: a new element (another view or map) gets the opacity too.
+  useOpacityStyle(layerRef, opacity / 100, `${shown.moment}-${mode}`);
   useLayoutEffect(() => {
     // The stage never grows taller than the viewport allows (CSS reads the image's aspect ratio).
     stageRef.current?.style.setProperty('--aspect', String(width / Math.max(1, height)));
@@ -335,7 +337,6 @@ export function AttentionStage(props: AttentionStageProps) {
     event.stopPropagation();
   };
 
-  const shown = shownMap(result, moment);
   const layer =
     mode === 'heatmap'
       ? { src: shown.overlay, alt: t('heatmap.viewer.overlayAlt', { name }), testId: 'heatmap-overlay' }

@@ -150,6 +150,11 @@ function PanelSummary({ panel }: { panel: PanelShare }) {
         area: formatPercent(panel.area_share, i18n.language),
         visibility: formatRatio(visibility, i18n.language),
       })}
+      {panel.first_second_probability != null ? (
+        <span className="hm-panel__first" data-testid="panel-first-second">
+          {t('heatmap.panel.firstSecond', { probability: formatPercent(panel.first_second_probability, i18n.language) })}
+        </span>
+      ) : null}
     </p>
   );
 }
