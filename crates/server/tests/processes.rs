@@ -630,8 +630,8 @@ async fn a_job_whose_process_was_killed_is_finished_by_the_next_one() {
         "another worker took the job over"
     );
 
-    // One set of outputs: map, overlay and fog.
-    assert_eq!(backing.heatmap_media_rows(&user.id).await, 3);
+    // One set of outputs: the full map, overlay and fog, and the first glance's.
+    assert_eq!(backing.heatmap_media_rows(&user.id).await, 6);
 }
 
 /// Two API nodes without workers and one `regard worker`, sharing a PostgreSQL database and an
@@ -727,7 +727,8 @@ async fn api_nodes_see_the_work_of_a_separate_worker() {
     assert_eq!(jobs[0].status, "done", "{jobs:?}");
     assert_eq!(jobs[0].attempts, 1, "{jobs:?}");
     db.close().await;
-    assert_eq!(backing.heatmap_media_rows(&user.id).await, 3);
+    // The full map, overlay and fog, and the first glance's.
+    assert_eq!(backing.heatmap_media_rows(&user.id).await, 6);
 }
 
 /// A server is killed (SIGKILL) in the middle of a render; the next one renders the simulation
