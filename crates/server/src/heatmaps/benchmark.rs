@@ -10,11 +10,11 @@
 //! areas of interest the share of attention of random areas in four size bands: an area's
 //! share depends first on its size, so a logo is compared with areas of about its size.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use utoipa::ToSchema;
 
 use super::result::HeatmapResult;
 
@@ -37,9 +37,11 @@ pub const AREA_BANDS: [f64; 3] = [0.02, 0.06, 0.15];
 /// Smallest and largest area of the random areas drawn for the reference.
 pub const AREA_RANGE: (f64, f64) = (0.005, 0.4);
 
-/// What an image is, for comparisons: scores of a poster and of a street photo do not compare.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// What an image is, for comparisons: scores of a poster and of a street photo do not compare
+/// (an `image` is none of the others: compared with all).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
+#[schema(as = BenchmarkKind)]
 pub enum Kind {
     Creative,
     Location,
@@ -191,9 +193,11 @@ impl Reference {
     }
 }
 
-/// A value's standing: the share (0..100) of the compared values below it, ties counting
-/// half, and how many values it was compared with.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+/// Where a value stands in the shipped reference: the share (0..100, to one decimal in answers)
+/// of the reference values below it, ties counting half, and how many values it was compared
+/// with.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, ToSchema)]
+#[schema(as = ReferenceStanding)]
 pub struct Standing {
     pub percentile: f64,
     pub count: usize,
@@ -240,9 +244,9 @@ pub fn library_percentile(others: &[f64], value: f64) -> LibraryStanding {
     LibraryStanding { percentile, count }
 }
 
-/// A standing in the user's library: `percentile` is null until there are [`MIN_LIBRARY`]
-/// values to compare with.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+/// Where a value stands among the caller's own results: `percentile` is null until there are
+/// [`MIN_LIBRARY`] values to compare with.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, ToSchema)]
 pub struct LibraryStanding {
     pub percentile: Option<f64>,
     pub count: usize,
@@ -308,6 +312,63 @@ fn library_value(item: &LibraryItem, metric: Metric) -> Option<f64> {
     value.is_finite().then_some(value)
 }
 
+/// One measure of an image and where it stands.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+pub struct MetricBenchmark {
+    pub value: f64,
+    /// Null on a share link's page (the owner's library is not shown to visitors).
+    pub library: Option<LibraryStanding>,
+    pub reference: Option<Standing>,
+}
+
+/// An area of interest's share of attention and where it stands among areas of the same name
+/// (library) and random areas of its size (reference).
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+pub struct AreaBenchmark {
+    pub aoi_id: String,
+    pub share: f64,
+    pub library: Option<LibraryStanding>,
+    pub reference: Option<Standing>,
+}
+
+/// The benchmarks of one done image.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+pub struct ItemBenchmarks {
+    pub item_id: String,
+    pub kind: Kind,
+    /// By measure: `score`, `focus`, `clarity`, and `panel` for a render.
+    pub metrics: BTreeMap<String, MetricBenchmark>,
+    pub aois: Vec<AreaBenchmark>,
+}
+
+/// Where the reference comes from.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+pub struct ReferenceSource {
+    pub name: String,
+    /// How many images it was computed on.
+    pub images: usize,
+    pub licence: String,
+    pub citation: String,
+    pub method: String,
+    /// The attention model it was computed with.
+    pub model: String,
+}
+
+/// Where each done image's measures and areas stand (`GET /heatmaps/{id}/benchmarks`, a share
+/// link's page, the PDF report).
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+pub struct Benchmarks {
+    pub reference: ReferenceSource,
+    pub items: Vec<ItemBenchmarks>,
+}
+
+impl Benchmarks {
+    /// The benchmarks of one image, if it is done.
+    pub fn item(&self, item_id: &str) -> Option<&ItemBenchmarks> {
+        self.items.iter().find(|b| b.item_id == item_id)
+    }
+}
+
 /// What the owner's own results bring to the benchmarks: every done item's measures, the
 /// owner's areas with the names of this heatmap's areas, and the results (JSON text) of the
 /// items those areas lie on, by item id.
@@ -318,11 +379,11 @@ pub struct Library<'a> {
     pub results: &'a HashMap<String, String>,
 }
 
-/// The benchmarks of a heatmap's done items (JSON, shape in docs/architecture/heatmaps.md):
+/// The benchmarks of a heatmap's done items (shape in docs/architecture/heatmaps.md):
 /// each measure and each area's share against the owner's `library` (every done item, this
 /// heatmap's included; an item is never compared with itself) and the shipped reference.
 /// Without a library (a share link's page), every `library` is null.
-pub fn heatmap_benchmarks(found: &HeatmapWithItems, library: Option<Library<'_>>) -> Value {
+pub fn heatmap_benchmarks(found: &HeatmapWithItems, library: Option<Library<'_>>) -> Benchmarks {
     let reference = Reference::shipped();
     let (items, named, results) = match library {
         Some(l) => (l.items, l.named, l.results),
@@ -348,7 +409,7 @@ pub fn heatmap_benchmarks(found: &HeatmapWithItems, library: Option<Library<'_>>
         })
         .collect();
 
-    let answers: Vec<Value> = found
+    let answers: Vec<ItemBenchmarks> = found
         .items
         .iter()
         .filter(|item| item.status == "done")
@@ -365,7 +426,7 @@ pub fn heatmap_benchmarks(found: &HeatmapWithItems, library: Option<Library<'_>>
                 })
                 .map(|(other, _)| *other)
                 .collect();
-            let mut metrics = serde_json::Map::new();
+            let mut metrics = BTreeMap::new();
             for metric in Metric::ALL {
                 let Some(value) = own.get(metric) else {
                     continue;
@@ -375,17 +436,19 @@ pub fn heatmap_benchmarks(found: &HeatmapWithItems, library: Option<Library<'_>>
                     .filter_map(|other| library_value(other, metric))
                     .collect();
                 metrics.insert(
-                    metric.as_str().into(),
-                    json!({
-                        "value": value,
-                        "library": library.map(|_| library_percentile(&others, value).rounded()),
-                        "reference": reference.percentile(kind, metric, value).map(Standing::rounded),
-                    }),
+                    metric.as_str().to_owned(),
+                    MetricBenchmark {
+                        value,
+                        library: library.map(|_| library_percentile(&others, value).rounded()),
+                        reference: reference
+                            .percentile(kind, metric, value)
+                            .map(Standing::rounded),
+                    },
                 );
             }
             let item_attention =
                 HeatmapResult::parse(result, &item.id).and_then(|r| ItemAttention::from_result(&r));
-            let aois: Vec<Value> = found
+            let aois: Vec<AreaBenchmark> = found
                 .aois_of(&item.id)
                 .filter_map(|aoi| {
                     let attention = item_attention.as_ref()?;
@@ -397,33 +460,36 @@ pub fn heatmap_benchmarks(found: &HeatmapWithItems, library: Option<Library<'_>>
                         .filter(|(other, _)| other.name_key == key && other.id != aoi.id)
                         .map(|(_, share)| *share)
                         .collect();
-                    Some(json!({
-                        "aoi_id": aoi.id,
-                        "share": share,
-                        "library": library.map(|_| library_percentile(&others, share).rounded()),
-                        "reference": reference.area_percentile(kind, area, share).map(Standing::rounded),
-                    }))
+                    Some(AreaBenchmark {
+                        aoi_id: aoi.id.clone(),
+                        share,
+                        library: library.map(|_| library_percentile(&others, share).rounded()),
+                        reference: reference
+                            .area_percentile(kind, area, share)
+                            .map(Standing::rounded),
+                    })
                 })
                 .collect();
-            Some(json!({
-                "item_id": item.id,
-                "kind": kind.as_str(),
-                "metrics": metrics,
-                "aois": aois,
-            }))
+            Some(ItemBenchmarks {
+                item_id: item.id.clone(),
+                kind,
+                metrics,
+                aois,
+            })
         })
         .collect();
-    json!({
-        "reference": {
-            "name": reference.source.name,
-            "images": reference.source.images,
-            "licence": reference.source.licence,
-            "citation": reference.source.citation,
-            "method": reference.source.method,
-            "model": reference.model,
+    let source = &reference.source;
+    Benchmarks {
+        reference: ReferenceSource {
+            name: source.name.clone(),
+            images: source.images,
+            licence: source.licence.clone(),
+            citation: source.citation.clone(),
+            method: source.method.clone(),
+            model: reference.model.clone(),
         },
-        "items": answers,
-    })
+        items: answers,
+    }
 }
 
 impl Standing {

@@ -8,11 +8,10 @@ pub mod text;
 
 use std::collections::HashMap;
 
-use serde_json::Value;
-
 use crate::assistant::Locale;
 use crate::db::heatmaps::HeatmapWithItems;
 use crate::heatmaps::aoi::{ItemAttention, stored_points};
+use crate::heatmaps::benchmark::Benchmarks;
 use crate::heatmaps::result::{HeatmapResult, Hotspot};
 
 /// Everything a report shows.
@@ -26,8 +25,9 @@ pub struct Report {
     /// The attention model that made the maps ("v3").
     pub model: String,
     pub images: Vec<ReportImage>,
-    /// The benchmarks of the images (`GET /heatmaps/{id}/benchmarks`'s JSON), when gathered.
-    pub benchmarks: Option<Value>,
+    /// The benchmarks of the images (as `GET /heatmaps/{id}/benchmarks` answers them), when
+    /// gathered.
+    pub benchmarks: Option<Benchmarks>,
 }
 
 /// One image of the report.

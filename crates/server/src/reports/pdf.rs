@@ -24,6 +24,7 @@ use super::png::Marks;
 use super::text::t;
 use super::{Report, ReportImage};
 use crate::assistant::format::{date, number, percent};
+use crate::heatmaps::benchmark::Metric;
 
 /// A4 in points.
 const PAGE: (f32, f32) = (595.28, 841.89);
@@ -327,14 +328,11 @@ fn draw_marks(surface: &mut Surface, marks: &Marks, x: f32, y: f32, size: Size) 
 }
 
 /// "above 64 % (of 12)", the extremes in words, or how many results are missing: the page's
-/// words for a `{percentile, count}` standing, lowercase (they follow a colon); None for null.
-fn standing_text(lang: crate::assistant::Locale, standing: &serde_json::Value) -> Option<String> {
-    let count = standing.get("count")?.as_u64()?;
+/// words for a standing (`percentile` null: too few to compare), lowercase (they follow a
+/// colon).
+fn standing_text(lang: crate::assistant::Locale, percentile: Option<f64>, count: usize) -> String {
     let total = number(count as f64, 0, lang);
-    let text = match standing
-        .get("percentile")
-        .and_then(serde_json::Value::as_f64)
-    {
+    let text = match percentile {
         None => t(
             lang,
             "heatmap.benchmarks.notEnough",
@@ -357,12 +355,10 @@ fn standing_text(lang: crate::assistant::Locale, standing: &serde_json::Value) -
         ),
     };
     let mut chars = text.chars();
-    Some(
-        chars
-            .next()
-            .map(|c| c.to_lowercase().chain(chars).collect())
-            .unwrap_or_default(),
-    )
+    chars
+        .next()
+        .map(|c| c.to_lowercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 /// Where a point is, in thirds of the image (the analysis' words).
@@ -583,47 +579,42 @@ fn image_page(column: &mut Column, report: &Report, image: &ReportImage, n: usiz
     }
 
     // Where the result stands (benchmarks).
-    if let Some(bench) = report
+    if let Some((benchmarks, bench)) = report
         .benchmarks
         .as_ref()
-        .and_then(|b| b.get("items"))
-        .and_then(serde_json::Value::as_array)
-        .and_then(|items| {
-            items
-                .iter()
-                .find(|b| b["item_id"] == image.item_id.as_str())
-        })
+        .and_then(|b| Some((b, b.item(&image.item_id)?)))
     {
-        let reference = report
-            .benchmarks
-            .as_ref()
-            .and_then(|b| b["reference"]["name"].as_str())
-            .unwrap_or_default();
+        let reference = benchmarks.reference.name.as_str();
         column.gap(4.0);
         column.text(&t(lang, "heatmap.benchmarks.title", &[]), 11.0, true, INK);
-        let kind = bench["kind"].as_str().unwrap_or("image");
-        for metric in ["score", "focus", "clarity", "panel"] {
-            let m = &bench["metrics"][metric];
-            if m.is_null() {
+        let kind = bench.kind.as_str();
+        for metric in Metric::ALL {
+            let Some(m) = bench.metrics.get(metric.as_str()) else {
                 continue;
-            }
+            };
             let mut parts = Vec::new();
-            if let Some(library) = standing_text(lang, &m["library"]) {
+            if let Some(library) = m.library {
                 parts.push(format!(
-                    "{}{colon}{library}",
-                    t(lang, &format!("heatmap.benchmarks.library.{kind}"), &[])
+                    "{}{colon}{}",
+                    t(lang, &format!("heatmap.benchmarks.library.{kind}"), &[]),
+                    standing_text(lang, library.percentile, library.count)
                 ));
             }
-            if let Some(text) = standing_text(lang, &m["reference"]) {
+            if let Some(standing) = m.reference {
                 parts.push(format!(
-                    "{}{colon}{text}",
-                    t(lang, "heatmap.benchmarks.reference", &[("name", reference)])
+                    "{}{colon}{}",
+                    t(lang, "heatmap.benchmarks.reference", &[("name", reference)]),
+                    standing_text(lang, Some(standing.percentile), standing.count)
                 ));
             }
             column.text(
                 &format!(
                     "{} — {}",
-                    t(lang, &format!("heatmap.benchmarks.metrics.{metric}"), &[]),
+                    t(
+                        lang,
+                        &format!("heatmap.benchmarks.metrics.{}", metric.as_str()),
+                        &[]
+                    ),
                     parts.join(" · ")
                 ),
                 9.0,

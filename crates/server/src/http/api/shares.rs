@@ -24,7 +24,6 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::benchmarks::Benchmarks;
 use super::error::ApiError;
 use super::heatmaps::{Heatmap, heatmap_body, result_urls};
 use super::input::{ApiUser, JsonObject, Patch, parse_id, rfc3339};
@@ -34,7 +33,7 @@ use crate::codes::{ErrorCode, FieldCode};
 use crate::db::heatmaps as hdb;
 use crate::db::shares::{self as sdb, ShareRow};
 use crate::db::{self};
-use crate::heatmaps::benchmark::heatmap_benchmarks;
+use crate::heatmaps::benchmark::{Benchmarks, heatmap_benchmarks};
 use crate::media::signing::UrlSigner;
 use crate::state::AppState;
 
@@ -92,8 +91,7 @@ struct ShareRequest {
 pub struct SharedHeatmap {
     pub heatmap: Heatmap,
     /// Against the reference only: the owner's other results are not the visitor's business.
-    #[schema(value_type = Benchmarks)]
-    pub benchmarks: Value,
+    pub benchmarks: Benchmarks,
     /// RFC 3339.
     pub expires_at: String,
 }
