@@ -408,6 +408,8 @@ pub struct LibraryItem {
     pub clarity: f64,
     /// A render's panel visibility (share of attention / share of surface).
     pub panel: Option<f64>,
+    /// A render's probability of a look at the panel within the first second (model v3).
+    pub first_second: Option<f64>,
 }
 
 /// Every done item of the owner with its measures and its source's kind, in one query that
@@ -423,7 +425,7 @@ pub async fn library(db: &Db, owner_id: &str) -> Result<Vec<LibraryItem>, DbErro
         }
     };
     let sql = format!(
-        "SELECT i.id, {} AS focus, {} AS clarity, {} AS panel, i.score, CASE \
+        "SELECT i.id, {} AS focus, {} AS clarity, {} AS panel, {} AS first_second, i.score, CASE \
            WHEN EXISTS (SELECT 1 FROM creatives c \
                         WHERE c.owner_id = i.owner_id AND c.media_id = i.source_media_id) \
              THEN 'creative' \
@@ -441,6 +443,7 @@ pub async fn library(db: &Db, owner_id: &str) -> Result<Vec<LibraryItem>, DbErro
         field("focus"),
         field("clarity"),
         field("panel.visibility"),
+        field("panel.first_second_probability"),
     );
     let rows = sqlx::query(&sql)
         .bind(owner_id)
@@ -457,6 +460,7 @@ pub async fn library(db: &Db, owner_id: &str) -> Result<Vec<LibraryItem>, DbErro
                     .try_get::<Option<f64>, _>("clarity")?
                     .unwrap_or(f64::NAN),
                 panel: row.try_get("panel")?,
+                first_second: row.try_get("first_second")?,
             })
         })
         .collect::<Result<_, sqlx::Error>>()

@@ -6,7 +6,8 @@
 //! The reference (`assets/benchmarks/reference.json`) is written once by
 //! `regard benchmark-reference` over a public image set (see [`REFERENCE_JSON`] and
 //! docs/architecture/heatmaps.md, "Benchmarks"). It holds, per kind, 101 quantiles (every
-//! percent) of the score, focus, clarity and, for renders, the panel's visibility, and for
+//! percent) of the score, focus, clarity and, for renders, the panel's visibility and its
+//! probability of a look within the first second, and for
 //! areas of interest the share of attention of random areas in four size bands: an area's
 //! share depends first on its size, so a logo is compared with areas of about its size.
 
@@ -80,10 +81,18 @@ pub enum Metric {
     Clarity,
     /// A render's panel: its share of attention over its share of the surface.
     Panel,
+    /// A render's panel: the probability that a passer-by looks at it within the first second.
+    FirstSecond,
 }
 
 impl Metric {
-    pub const ALL: [Metric; 4] = [Metric::Score, Metric::Focus, Metric::Clarity, Metric::Panel];
+    pub const ALL: [Metric; 5] = [
+        Metric::Score,
+        Metric::Focus,
+        Metric::Clarity,
+        Metric::Panel,
+        Metric::FirstSecond,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -91,6 +100,7 @@ impl Metric {
             Metric::Focus => "focus",
             Metric::Clarity => "clarity",
             Metric::Panel => "panel",
+            Metric::FirstSecond => "first_second",
         }
     }
 }
@@ -107,6 +117,9 @@ pub struct KindReference {
     /// Renders only: the panel's visibility (share of attention / share of surface).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub panel: Option<Vec<f64>>,
+    /// Renders only: the probability of a look at the panel within the first second.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_second: Option<Vec<f64>>,
     /// Share of attention of random areas, one distribution per size band ([`AREA_BANDS`]).
     pub areas: Vec<Vec<f64>>,
     /// Number of random areas per band.
@@ -120,6 +133,7 @@ impl KindReference {
             Metric::Focus => Some(&self.focus),
             Metric::Clarity => Some(&self.clarity),
             Metric::Panel => self.panel.as_deref(),
+            Metric::FirstSecond => self.first_second.as_deref(),
         }
     }
 }
@@ -284,6 +298,8 @@ struct Measures {
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
 struct PanelMeasure {
     visibility: Option<f64>,
+    #[serde(default)]
+    first_second_probability: Option<f64>,
 }
 
 impl Measures {
@@ -297,6 +313,7 @@ impl Measures {
             Metric::Focus => Some(self.focus),
             Metric::Clarity => Some(self.clarity),
             Metric::Panel => self.panel.and_then(|p| p.visibility),
+            Metric::FirstSecond => self.panel.and_then(|p| p.first_second_probability),
         }
     }
 }
@@ -308,6 +325,7 @@ fn library_value(item: &LibraryItem, metric: Metric) -> Option<f64> {
         Metric::Focus => item.focus,
         Metric::Clarity => item.clarity,
         Metric::Panel => item.panel?,
+        Metric::FirstSecond => item.first_second?,
     };
     value.is_finite().then_some(value)
 }
@@ -336,7 +354,8 @@ pub struct AreaBenchmark {
 pub struct ItemBenchmarks {
     pub item_id: String,
     pub kind: Kind,
-    /// By measure: `score`, `focus`, `clarity`, and `panel` for a render.
+    /// By measure: `score`, `focus`, `clarity`, and for a render `panel` (visibility) and
+    /// `first_second` (the probability of a look at the panel within the first second).
     pub metrics: BTreeMap<String, MetricBenchmark>,
     pub aois: Vec<AreaBenchmark>,
 }
@@ -531,6 +550,11 @@ mod tests {
         }
         assert!(reference.render.panel.is_some());
         assert!(reference.creative.panel.is_none());
+        let first = reference.render.first_second.as_ref().expect("renders' first second");
+        assert_eq!(first.len(), 101);
+        assert!(first.windows(2).all(|w| w[0] <= w[1]));
+        assert!(first.iter().all(|p| (0.0..=1.0).contains(p)));
+        assert!(reference.creative.first_second.is_none());
         assert_eq!(reference.model, "v3");
     }
 

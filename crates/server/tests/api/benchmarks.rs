@@ -141,7 +141,7 @@ async fn each_measure_is_placed_among_the_users_results_of_its_kind_and_the_refe
             assert!(num(&m["reference"]["count"]) >= 100.0, "{m}");
         }
         assert!(
-            b["metrics"].get("panel").is_none(),
+            b["metrics"].get("panel").is_none() && b["metrics"].get("first_second").is_none(),
             "only renders have a panel"
         );
     }
@@ -330,10 +330,13 @@ async fn a_render_is_placed_among_renders_on_its_panel_as_well() {
     app.drain_jobs().await;
 
     let mut visibilities = Vec::new();
+    let mut first_seconds = Vec::new();
     for id in &heatmaps {
         let heatmap = get_json(&app, &user, &format!("/heatmaps/{id}")).await;
         assert_eq!(heatmap["items"][0]["status"], "done");
-        visibilities.push(num(&heatmap["items"][0]["result"]["panel"]["visibility"]));
+        let panel = &heatmap["items"][0]["result"]["panel"];
+        visibilities.push(num(&panel["visibility"]));
+        first_seconds.push(num(&panel["first_second_probability"]));
     }
     for (n, id) in heatmaps.iter().enumerate() {
         let bench = get_json(&app, &user, &format!("/heatmaps/{id}/benchmarks")).await;
@@ -355,6 +358,20 @@ async fn a_render_is_placed_among_renders_on_its_panel_as_well() {
             "render {n}: {panel}"
         );
         assert!(panel["reference"]["percentile"].is_number(), "{panel}");
+        // And its probability of a look within the first second, against the same renders.
+        let first = &b["metrics"]["first_second"];
+        assert!((num(&first["value"]) - first_seconds[n]).abs() < 1e-9, "{first}");
+        let others: Vec<f64> = (0..6)
+            .filter(|&k| k != n)
+            .map(|k| first_seconds[k])
+            .collect();
+        assert_eq!(
+            num(&first["library"]["percentile"]),
+            expected_percentile(&others, first_seconds[n]),
+            "render {n}: {first}"
+        );
+        let reference = num(&first["reference"]["percentile"]);
+        assert!((0.0..=100.0).contains(&reference), "{first}");
         // The creatives themselves are not renders: five other renders on the score too.
         assert_eq!(b["metrics"]["score"]["library"]["count"], 5);
     }

@@ -11,7 +11,8 @@
 //!   perspective), the panel's quad measured as a render's area of interest is.
 //!
 //! Each is predicted with the product's attention model and analysed as a heatmap item is; the
-//! score, focus, clarity (and the panel's visibility) are collected, with the share of
+//! score, focus, clarity (and the panel's visibility and first-second probability) are
+//! collected, with the share of
 //! attention of random rectangles on the item's 64-cell grid, by size band. A fixed seed makes
 //! the run repeatable; the result does not depend on `--jobs`.
 
@@ -59,6 +60,9 @@ struct Sample {
     focus: f64,
     clarity: f64,
     panel: Option<f64>,
+    /// The probability of a look at the panel within the first second (as a render's result
+    /// says it: from the panel's share of the first-glance map).
+    first_second: Option<f64>,
     /// Random areas' shares, by size band.
     areas: Vec<Vec<f64>>,
 }
@@ -209,6 +213,10 @@ fn measure(
     let analysis = analyse(&prediction.map, &prediction.faces, &prediction.texts);
     let (gw, gh) = working_size(prediction.map.width, prediction.map.height, GRID_SIDE);
     let grid = prediction.map.resize_area(gw, gh);
+    let first_second = panel.map(|quad| {
+        let share = regard_vision::analysis::polygon_share(&prediction.glance, quad).share;
+        regard_vision::analysis::first_glance_probability(share)
+    });
     let panel = panel.and_then(|quad| {
         let share = regard_vision::analysis::polygon_share(&grid, quad);
         (share.area > 0.0).then(|| share.share / share.area)
@@ -218,6 +226,7 @@ fn measure(
         focus: analysis.focus,
         clarity: analysis.clarity,
         panel,
+        first_second,
         areas: random_areas(&grid, w as f64 / h as f64, rng),
     })
 }
@@ -305,6 +314,7 @@ fn distributions(samples: &[&Sample]) -> KindReference {
         quantiles(&values, QUANTILES)
     };
     let panel = of(&|s| s.panel);
+    let first_second = of(&|s| s.first_second);
     let bands = AREA_BANDS.len() + 1;
     KindReference {
         images: samples.len(),
@@ -312,6 +322,7 @@ fn distributions(samples: &[&Sample]) -> KindReference {
         focus: of(&|s| Some(s.focus)),
         clarity: of(&|s| Some(s.clarity)),
         panel: (!panel.is_empty()).then_some(panel),
+        first_second: (!first_second.is_empty()).then_some(first_second),
         areas: (0..bands)
             .map(|b| {
                 let values: Vec<f64> = samples
@@ -342,6 +353,9 @@ fn rounded(reference: &Reference) -> Reference {
         round(&mut k.clarity, 0.01);
         if let Some(panel) = k.panel.as_mut() {
             round(panel, 0.001);
+        }
+        if let Some(first) = k.first_second.as_mut() {
+            round(first, 0.0001);
         }
         for band in &mut k.areas {
             round(band, 0.00001);

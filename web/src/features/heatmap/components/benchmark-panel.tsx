@@ -12,7 +12,7 @@ type BenchmarkPanelProps = {
   aois: Aoi[];
 };
 
-const METRICS = ['score', 'focus', 'clarity', 'panel'] as const;
+const METRICS = ['score', 'focus', 'clarity', 'panel', 'first_second'] as const;
 
 /**
  * Where this result stands: each measure and each area's share of attention against the user's
@@ -48,7 +48,11 @@ export function BenchmarkPanel({ benchmarks, reference, aois }: BenchmarkPanelPr
             const bench = benchmarks.metrics[metric];
             if (!bench) return null;
             const value =
-              metric === 'panel' ? `×${formatRatio(bench.value, language)}` : formatScore(bench.value, language);
+              metric === 'panel'
+                ? `×${formatRatio(bench.value, language)}`
+                : metric === 'first_second'
+                  ? formatPercent(bench.value, language)
+                  : formatScore(bench.value, language);
             return (
               <tr key={metric} data-testid={`benchmark-${metric}`}>
                 <th scope="row">
