@@ -18,29 +18,19 @@ import { accessToken, API_BASE, type JobErrorCode, type Schemas } from '@/lib/ap
 import { renewAfterUnauthorized } from '@/lib/session';
 
 // ---------- Events (docs/architecture/heatmaps.md, "Live events") ----------
-// The OpenAPI document does not describe the events' data yet: only their statuses are its types.
+// The events' data are the document's types (the server's own structs).
 
 export type LiveItemStatus = Schemas['ItemStatus'];
 
 /** `data` of a `heatmap_item` event: one status change of a heatmap item. */
-export type HeatmapItemEvent = {
-  heatmap_id: string;
-  item_id: string;
-  status: LiveItemStatus;
-  score: number | null;
-  error: JobError | null;
-};
+export type HeatmapItemEvent = Schemas['HeatmapItemEvent'];
 
 /** Why a job failed (a code unknown to this build gets the generic message). */
-export type JobError = { code: JobErrorCode; message: string };
+export type JobError = Schemas['JobFailure'];
 
 /** `data` of a `simulation` event (docs/architecture/simulations.md): one status change of a simulation. */
 export type SimulationStatus = Schemas['SimulationStatus'];
-export type SimulationEvent = {
-  simulation_id: string;
-  status: SimulationStatus;
-  error: JobError | null;
-};
+export type SimulationEvent = Schemas['SimulationEvent'];
 
 export type LiveEvent =
   | { type: 'ready' }

@@ -10,7 +10,8 @@
 //! 5. Tell the tabs (`done` with the score, or `failed`).
 
 use crate::codes::JobErrorCode;
-use serde_json::json;
+use serde::Serialize;
+use utoipa::ToSchema;
 use sha2::{Digest, Sha256};
 
 use super::compute::{self, ComputeError, Computed, Encoded};
@@ -19,7 +20,8 @@ use crate::db::jobs::ClaimedJob;
 use crate::db::media::MediaRow;
 use crate::db::{self, DbError};
 use crate::events::Event;
-use crate::jobs::{Cancel, Context, JobError};
+use super::ItemStatus;
+use crate::jobs::{Cancel, Context, JobError, JobFailure};
 use crate::media::{self, VariantKind};
 use crate::storage::{StorageError, StorageKey};
 
@@ -30,24 +32,40 @@ fn transient(err: impl std::fmt::Display) -> JobError {
     JobError::Transient(err.to_string())
 }
 
+/// `data` of a `heatmap_item` live event: one status change of a heatmap item.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+pub struct HeatmapItemEvent {
+    pub heatmap_id: String,
+    pub item_id: String,
+    pub status: ItemStatus,
+    /// The attention score, once `done`.
+    pub score: Option<f64>,
+    /// Why it failed (`failed` only).
+    pub error: Option<JobFailure>,
+}
+
 /// Tells the owner's tabs that an item changed.
 pub async fn publish(
     ctx: &Context,
     owner_id: &str,
     heatmap_id: &str,
     item_id: &str,
-    status: &str,
+    status: ItemStatus,
     score: Option<f64>,
     error: Option<(JobErrorCode, &str)>,
 ) {
-    let error = error.map(|(code, message)| json!({"code": code, "message": message}));
-    let data = json!({
-        "heatmap_id": heatmap_id,
-        "item_id": item_id,
-        "status": status,
-        "score": score,
-        "error": error,
-    });
+    let event = HeatmapItemEvent {
+        heatmap_id: heatmap_id.to_owned(),
+        item_id: item_id.to_owned(),
+        status,
+        score,
+        error: error.map(|(code, message)| JobFailure {
+            code,
+            message: message.to_owned(),
+        }),
+    };
+    // A struct of strings and numbers always serialises; the bus carries JSON across nodes.
+    let data = serde_json::to_value(&event).unwrap_or_default();
     ctx.bus
         .publish(Event::for_user(owner_id, ITEM_EVENT, data))
         .await;
@@ -68,7 +86,7 @@ pub async fn run(ctx: &Context, job: &ClaimedJob, cancel: &Cancel) -> Result<(),
         &item.owner_id,
         &item.heatmap_id,
         item_id,
-        "processing",
+        ItemStatus::Processing,
         None,
         None,
     )
@@ -87,7 +105,7 @@ pub async fn run(ctx: &Context, job: &ClaimedJob, cancel: &Cancel) -> Result<(),
                     &item.owner_id,
                     &item.heatmap_id,
                     item_id,
-                    "failed",
+                    ItemStatus::Failed,
                     None,
                     Some((code, &message)),
                 )
@@ -212,7 +230,7 @@ async fn save(
                 owner_id,
                 heatmap_id,
                 item_id,
-                "done",
+                ItemStatus::Done,
                 Some(score),
                 None,
             )
@@ -312,7 +330,7 @@ async fn requeue(ctx: &Context, item_id: &str) -> Result<(), DbError> {
             &item.owner_id,
             &item.heatmap_id,
             item_id,
-            "queued",
+            ItemStatus::Queued,
             None,
             None,
         )
@@ -341,7 +359,7 @@ pub async fn given_up(ctx: &Context, job: &ClaimedJob, error: &str) {
                     &item.owner_id,
                     &item.heatmap_id,
                     &item.id,
-                    "failed",
+                    ItemStatus::Failed,
                     None,
                     Some((JobErrorCode::Internal, message)),
                 )

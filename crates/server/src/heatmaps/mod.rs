@@ -8,3 +8,13 @@ pub mod compute;
 pub mod job;
 pub mod result;
 pub mod service;
+
+wire_enum! {
+    /// Where one image of a heatmap is.
+    pub enum ItemStatus {
+        Queued = "queued";
+        Processing = "processing";
+        Done = "done";
+        Failed = "failed";
+    }
+}

@@ -350,6 +350,14 @@ fn record(result: Result<bool, db::DbError>, job: &ClaimedJob) {
     }
 }
 
+/// Why a job failed, as live events carry it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+pub struct JobFailure {
+    pub code: crate::codes::JobErrorCode,
+    /// English, for logs; the web app shows its translation of `code`.
+    pub message: String,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

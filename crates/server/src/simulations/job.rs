@@ -13,7 +13,9 @@
 //! 5. Tell the tabs (`done`, or `failed` with the error).
 
 use crate::codes::JobErrorCode;
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
+use utoipa::ToSchema;
 use sha2::{Digest, Sha256};
 
 use super::compute::{self, RenderFailure, RenderInput, Rendered};
@@ -22,7 +24,8 @@ use crate::db::media::MediaRow;
 use crate::db::simulations::{self as sdb, SimulationView};
 use crate::db::{self, DbError};
 use crate::events::Event;
-use crate::jobs::{Cancel, Context, JobError};
+use super::SimulationStatus;
+use crate::jobs::{Cancel, Context, JobError, JobFailure};
 use crate::media::{self, EncodedImage, VariantKind};
 use crate::storage::{StorageError, StorageKey};
 
@@ -33,16 +36,33 @@ fn transient(err: impl std::fmt::Display) -> JobError {
     JobError::Transient(err.to_string())
 }
 
+/// `data` of a `simulation` live event: one status change of a simulation.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+pub struct SimulationEvent {
+    pub simulation_id: String,
+    pub status: SimulationStatus,
+    /// Why its render failed (`failed` only).
+    pub error: Option<JobFailure>,
+}
+
 /// Tells the owner's tabs that a simulation changed.
 pub async fn publish(
     ctx: &Context,
     owner_id: &str,
     simulation_id: &str,
-    status: &str,
+    status: SimulationStatus,
     error: Option<(JobErrorCode, &str)>,
 ) {
-    let error = error.map(|(code, message)| json!({"code": code, "message": message}));
-    let data = json!({"simulation_id": simulation_id, "status": status, "error": error});
+    let event = SimulationEvent {
+        simulation_id: simulation_id.to_owned(),
+        status,
+        error: error.map(|(code, message)| JobFailure {
+            code,
+            message: message.to_owned(),
+        }),
+    };
+    // A struct of strings always serialises; the bus carries JSON across nodes.
+    let data = serde_json::to_value(&event).unwrap_or_default();
     ctx.bus
         .publish(Event::for_user(owner_id, EVENT, data))
         .await;
@@ -134,7 +154,7 @@ pub async fn run(ctx: &Context, job: &ClaimedJob, cancel: &Cancel) -> Result<(),
         return Ok(());
     };
     let owner_id = view.sim.owner_id.clone();
-    publish(ctx, &owner_id, &id, "rendering", None).await;
+    publish(ctx, &owner_id, &id, SimulationStatus::Rendering, None).await;
     ctx.fault_hold(&job.id).await;
 
     let fail = |code: JobErrorCode, message: String| {
@@ -144,7 +164,7 @@ pub async fn run(ctx: &Context, job: &ClaimedJob, cancel: &Cancel) -> Result<(),
                 .await
                 .map_err(transient)?;
             if saved {
-                publish(ctx, owner_id, id, "failed", Some((code, &message))).await;
+                publish(ctx, owner_id, id, SimulationStatus::Failed, Some((code, &message))).await;
             }
             Err::<(), _>(JobError::Permanent(format!("{code}: {message}")))
         }
@@ -282,7 +302,7 @@ async fn save(
             for media_id in previous {
                 media::release(&ctx.db, ctx.storage.as_ref(), &media_id).await;
             }
-            publish(ctx, &sim.owner_id, &sim.id, "done", None).await;
+            publish(ctx, &sim.owner_id, &sim.id, SimulationStatus::Done, None).await;
             Ok(())
         }
         Ok(None) => {
@@ -369,7 +389,7 @@ async fn requeue(ctx: &Context, id: &str, token: &str) -> Result<(), DbError> {
     if sdb::requeue(&ctx.db, id, token, db::now_ms()).await?
         && let Some(view) = sdb::find_any(&ctx.db, id).await?
     {
-        publish(ctx, &view.sim.owner_id, id, "queued", None).await;
+        publish(ctx, &view.sim.owner_id, id, SimulationStatus::Queued, None).await;
     }
     Ok(())
 }
@@ -397,7 +417,7 @@ pub async fn given_up(ctx: &Context, job: &ClaimedJob, error: &str) {
                     ctx,
                     &view.sim.owner_id,
                     &id,
-                    "failed",
+                    SimulationStatus::Failed,
                     Some((JobErrorCode::Internal, message)),
                 )
                 .await;

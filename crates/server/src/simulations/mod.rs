@@ -5,3 +5,15 @@
 pub mod compute;
 pub mod job;
 pub mod service;
+
+wire_enum! {
+    /// Where a simulation's render is.
+    pub enum SimulationStatus {
+        /// Saved without a render (`render: false`).
+        Draft = "draft";
+        Queued = "queued";
+        Rendering = "rendering";
+        Done = "done";
+        Failed = "failed";
+    }
+}

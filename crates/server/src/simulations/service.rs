@@ -19,7 +19,7 @@ fn max_attempts(ctx: &Context) -> i64 {
 /// `queued` before `rendering`.
 async fn announce_queued(ctx: &Context, owner_id: &str, ids: &[&str]) {
     for id in ids {
-        job::publish(ctx, owner_id, id, "queued", None).await;
+        job::publish(ctx, owner_id, id, super::SimulationStatus::Queued, None).await;
     }
     ctx.bus.jobs_enqueued().await;
 }
@@ -58,7 +58,7 @@ pub async fn update(
     match change {
         RenderChange::Queue { .. } => announce_queued(ctx, owner_id, &[&row.id]).await,
         RenderChange::Draft if before.status != "draft" => {
-            job::publish(ctx, owner_id, &row.id, "draft", None).await;
+            job::publish(ctx, owner_id, &row.id, super::SimulationStatus::Draft, None).await;
         }
         _ => {}
     }

@@ -21,6 +21,7 @@ use crate::db::heatmaps::{
 };
 use crate::db::media::MediaLabel;
 use crate::db::{self};
+pub use crate::heatmaps::ItemStatus;
 use crate::heatmaps::aoi::{ItemAttention, bounds, stored_points};
 use crate::heatmaps::result::{AnsweredResult, HeatmapResult, ResultUrls, ViewUrls};
 use crate::heatmaps::service::{self, NewImage};
@@ -56,15 +57,6 @@ wire_enum! {
     }
 }
 
-wire_enum! {
-    /// Where one image of a heatmap is.
-    pub enum ItemStatus {
-        Queued = "queued";
-        Processing = "processing";
-        Done = "done";
-        Failed = "failed";
-    }
-}
 
 wire_enum! {
     /// What an analysed image is in the library.

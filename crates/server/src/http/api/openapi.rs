@@ -15,6 +15,8 @@ use utoipa::{Modify, OpenApi};
 
 use super::error::ErrorBody;
 use crate::codes::{ErrorCode, FieldCode, JobErrorCode};
+use crate::heatmaps::job::HeatmapItemEvent;
+use crate::simulations::job::SimulationEvent;
 
 /// Name of the bearer-token security scheme.
 pub const BEARER: &str = "bearer";
@@ -33,7 +35,14 @@ pub const BEARER: &str = "bearer";
         license(name = "Proprietary")
     ),
     servers((url = "/api/v1")),
-    components(schemas(ErrorBody, ErrorCode, FieldCode, JobErrorCode)),
+    components(schemas(
+        ErrorBody,
+        ErrorCode,
+        FieldCode,
+        JobErrorCode,
+        HeatmapItemEvent,
+        SimulationEvent
+    )),
     security(("bearer" = [])),
     tags(
         (name = "media", description = "Uploaded images and their signed file links"),
@@ -186,6 +195,9 @@ fn require_answer_fields(doc: &mut Value) {
         }
     }
     pending.push("ErrorBody".to_owned());
+    // The live events' data (`GET /events` is a stream the document cannot describe key by key).
+    pending.push("HeatmapItemEvent".to_owned());
+    pending.push("SimulationEvent".to_owned());
     let mut answered = std::collections::BTreeSet::new();
     while let Some(name) = pending.pop() {
         if answered.insert(name.clone()) {

@@ -33,6 +33,7 @@ use crate::db::simulations::{
 };
 use crate::db::{self, media::MediaRow};
 use crate::heatmaps::result::PanelShare;
+pub use crate::simulations::SimulationStatus;
 use crate::quad::{self, parse_quad, quad_json};
 use crate::simulations::service;
 use crate::state::AppState;
@@ -62,18 +63,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(get_one, update, delete_one))
         .routes(routes!(render))
         .routes(routes!(attention))
-}
-
-wire_enum! {
-    /// Where a simulation's render is.
-    pub enum SimulationStatus {
-        /// Saved without a render (`render: false`).
-        Draft = "draft";
-        Queued = "queued";
-        Rendering = "rendering";
-        Done = "done";
-        Failed = "failed";
-    }
 }
 
 wire_enum! {
