@@ -789,7 +789,10 @@ export interface components {
          * @enum {string}
          */
         AoiShapeKind: "rect" | "polygon";
-        /** @description An area of interest's share of attention and where it stands among areas of the same name. */
+        /**
+         * @description An area of interest's share of attention and where it stands among areas of the same name
+         *     (library) and random areas of its size (reference).
+         */
         AreaBenchmark: {
             aoi_id: string;
             library: null | components["schemas"]["LibraryStanding"];
@@ -819,11 +822,15 @@ export interface components {
             location_ids: string[];
         };
         /**
-         * @description What an image is, for comparisons (an `image` is none of the others: compared with all).
+         * @description What an image is, for comparisons: scores of a poster and of a street photo do not compare
+         *     (an `image` is none of the others: compared with all).
          * @enum {string}
          */
         BenchmarkKind: "creative" | "location" | "render" | "image";
-        /** @description Where each done image's measures and areas stand. */
+        /**
+         * @description Where each done image's measures and areas stand (`GET /heatmaps/{id}/benchmarks`, a share
+         *     link's page, the PDF report).
+         */
         Benchmarks: {
             items: components["schemas"]["ItemBenchmarks"][];
             reference: components["schemas"]["ReferenceSource"];
@@ -958,6 +965,18 @@ export interface components {
             started_at: string | null;
             status: components["schemas"]["ItemStatus"];
         };
+        /** @description `data` of a `heatmap_item` live event: one status change of a heatmap item. */
+        HeatmapItemEvent: {
+            error: null | components["schemas"]["JobFailure"];
+            heatmap_id: string;
+            item_id: string;
+            /**
+             * Format: double
+             * @description The attention score, once `done`.
+             */
+            score: number | null;
+            status: components["schemas"]["ItemStatus"];
+        };
         /** @description The heatmap an image's latest analysis belongs to. */
         HeatmapRef: {
             /** @description RFC 3339. */
@@ -1071,7 +1090,10 @@ export interface components {
             aois: components["schemas"]["AreaBenchmark"][];
             item_id: string;
             kind: components["schemas"]["BenchmarkKind"];
-            /** @description By measure: `score`, `focus`, `clarity`, and `panel` for a render. */
+            /**
+             * @description By measure: `score`, `focus`, `clarity`, and for a render `panel` (visibility) and
+             *     `first_second` (the probability of a look at the panel within the first second).
+             */
             metrics: {
                 [key: string]: components["schemas"]["MetricBenchmark"];
             };
@@ -1092,6 +1114,12 @@ export interface components {
          * @enum {string}
          */
         JobErrorCode: "source_missing" | "invalid_image" | "invalid_settings" | "internal";
+        /** @description Why a job failed, as live events carry it. */
+        JobFailure: {
+            code: components["schemas"]["JobErrorCode"];
+            /** @description English, for logs; the web app shows its translation of `code`. */
+            message: string;
+        };
         /**
          * @description What an analysed image is in the library.
          * @enum {string}
@@ -1099,10 +1127,9 @@ export interface components {
         LabelKind: "creative" | "location" | "simulation";
         /**
          * @description Where a value stands among the caller's own results: `percentile` is null until there are
-         *     enough of them.
+         *     [`MIN_LIBRARY`] values to compare with.
          */
         LibraryStanding: {
-            /** Format: int64 */
             count: number;
             /** Format: double */
             percentile: number | null;
@@ -1539,10 +1566,7 @@ export interface components {
         /** @description Where the reference comes from. */
         ReferenceSource: {
             citation: string;
-            /**
-             * Format: int64
-             * @description How many images it was computed on.
-             */
+            /** @description How many images it was computed on. */
             images: number;
             licence: string;
             method: string;
@@ -1550,14 +1574,14 @@ export interface components {
             model: string;
             name: string;
         };
-        /** @description Where a value stands in the shipped reference. */
+        /**
+         * @description Where a value stands in the shipped reference: the share (0..100, to one decimal in answers)
+         *     of the reference values below it, ties counting half, and how many values it was compared
+         *     with.
+         */
         ReferenceStanding: {
-            /** Format: int64 */
             count: number;
-            /**
-             * Format: double
-             * @description 0–100, to one decimal.
-             */
+            /** Format: double */
             percentile: number;
         };
         /** @description A face or a text-like region and its share of attention. */
@@ -1722,6 +1746,12 @@ export interface components {
             id: string;
             media: components["schemas"]["Media"];
             name: string;
+        };
+        /** @description `data` of a `simulation` live event: one status change of a simulation. */
+        SimulationEvent: {
+            error: null | components["schemas"]["JobFailure"];
+            simulation_id: string;
+            status: components["schemas"]["SimulationStatus"];
         };
         /** @description The render settings a create or update body may give. */
         SimulationFields: {

@@ -434,16 +434,39 @@ describe('heatmap results', () => {
     vi.unstubAllGlobals();
   });
 
-  it("leads a simulation render's panel with its probability of a look within the first second", async () => {
+  it("leads a simulation render's panel with its probability of a look within the first second, and benchmarks it", async () => {
     const panel = { share: 0.2, area_share: 0.1, visibility: 2, glance_share: 0.3, first_second_probability: 0.64 };
+    const standing = (percentile: number | null, count: number) => ({ percentile, count });
+    const benchmarks = {
+      reference: { name: 'OSIE', images: 700, licence: 'MIT', citation: '…', method: '…', model: 'v3' },
+      items: [
+        {
+          item_id: 'a',
+          kind: 'render',
+          metrics: {
+            score: { value: 72.4, library: standing(null, 1), reference: standing(81.6, 700) },
+            panel: { value: 2, library: standing(null, 1), reference: standing(60, 700) },
+            first_second: { value: 0.64, library: standing(null, 1), reference: standing(77.3, 700) },
+          },
+          aois: [],
+        },
+      ],
+    };
     mockApi(({ path }) =>
-      path === '/heatmaps/h1' ? { body: heatmap([item('a', 'done', { result: { ...resultWithGlance(), panel } })]) } : undefined,
+      path === '/heatmaps/h1'
+        ? { body: heatmap([item('a', 'done', { label: { kind: 'simulation', id: 's1', name: 'Été' }, result: { ...resultWithGlance(), panel } })]) }
+        : path === '/heatmaps/h1/benchmarks'
+          ? { body: benchmarks }
+          : undefined,
     );
     renderApp('/heatmap/results/h1');
-    const section = await screen.findByRole('region', { name: 'a' });
+    const section = await screen.findByRole('region', { name: 'Été' });
     expect(within(section).getByTestId('panel-first-second').textContent?.replace(/\s/g, ' ')).toBe(
       'Vu dans la 1re seconde par 64 % des passants.',
     );
+    const first = await within(section).findByTestId('benchmark-first_second');
+    expect(first.textContent?.replace(/\s/g, ' ')).toMatch(/^Vu dans la 1re seconde 64 %/);
+    expect(within(first).getByTestId('benchmark-reference')).toHaveAttribute('data-percentile', '77');
   });
 
   it('offers no first glance for a result made before it existed', async () => {

@@ -550,7 +550,11 @@ mod tests {
         }
         assert!(reference.render.panel.is_some());
         assert!(reference.creative.panel.is_none());
-        let first = reference.render.first_second.as_ref().expect("renders' first second");
+        let first = reference
+            .render
+            .first_second
+            .as_ref()
+            .expect("renders' first second");
         assert_eq!(first.len(), 101);
         assert!(first.windows(2).all(|w| w[0] <= w[1]));
         assert!(first.iter().all(|p| (0.0..=1.0).contains(p)));

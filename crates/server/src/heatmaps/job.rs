@@ -11,16 +11,16 @@
 
 use crate::codes::JobErrorCode;
 use serde::Serialize;
-use utoipa::ToSchema;
 use sha2::{Digest, Sha256};
+use utoipa::ToSchema;
 
+use super::ItemStatus;
 use super::compute::{self, ComputeError, Computed, Encoded};
 use crate::db::heatmaps::{self as hdb, ItemOutputs};
 use crate::db::jobs::ClaimedJob;
 use crate::db::media::MediaRow;
 use crate::db::{self, DbError};
 use crate::events::Event;
-use super::ItemStatus;
 use crate::jobs::{Cancel, Context, JobError, JobFailure};
 use crate::media::{self, VariantKind};
 use crate::storage::{StorageError, StorageKey};

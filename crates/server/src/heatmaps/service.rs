@@ -77,7 +77,16 @@ pub async fn retry(
     let outcome =
         hdb::retry_item(&ctx.db, owner_id, id, item_id, &job_id, max_attempts(ctx)).await?;
     if outcome == Retry::Queued {
-        job::publish(ctx, owner_id, id, item_id, super::ItemStatus::Queued, None, None).await;
+        job::publish(
+            ctx,
+            owner_id,
+            id,
+            item_id,
+            super::ItemStatus::Queued,
+            None,
+            None,
+        )
+        .await;
         ctx.bus.jobs_enqueued().await;
     }
     Ok(outcome)

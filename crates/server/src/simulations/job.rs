@@ -15,16 +15,16 @@
 use crate::codes::JobErrorCode;
 use serde::Serialize;
 use serde_json::Value;
-use utoipa::ToSchema;
 use sha2::{Digest, Sha256};
+use utoipa::ToSchema;
 
+use super::SimulationStatus;
 use super::compute::{self, RenderFailure, RenderInput, Rendered};
 use crate::db::jobs::ClaimedJob;
 use crate::db::media::MediaRow;
 use crate::db::simulations::{self as sdb, SimulationView};
 use crate::db::{self, DbError};
 use crate::events::Event;
-use super::SimulationStatus;
 use crate::jobs::{Cancel, Context, JobError, JobFailure};
 use crate::media::{self, EncodedImage, VariantKind};
 use crate::storage::{StorageError, StorageKey};
@@ -164,7 +164,14 @@ pub async fn run(ctx: &Context, job: &ClaimedJob, cancel: &Cancel) -> Result<(),
                 .await
                 .map_err(transient)?;
             if saved {
-                publish(ctx, owner_id, id, SimulationStatus::Failed, Some((code, &message))).await;
+                publish(
+                    ctx,
+                    owner_id,
+                    id,
+                    SimulationStatus::Failed,
+                    Some((code, &message)),
+                )
+                .await;
             }
             Err::<(), _>(JobError::Permanent(format!("{code}: {message}")))
         }

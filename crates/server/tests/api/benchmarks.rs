@@ -360,7 +360,10 @@ async fn a_render_is_placed_among_renders_on_its_panel_as_well() {
         assert!(panel["reference"]["percentile"].is_number(), "{panel}");
         // And its probability of a look within the first second, against the same renders.
         let first = &b["metrics"]["first_second"];
-        assert!((num(&first["value"]) - first_seconds[n]).abs() < 1e-9, "{first}");
+        assert!(
+            (num(&first["value"]) - first_seconds[n]).abs() < 1e-9,
+            "{first}"
+        );
         let others: Vec<f64> = (0..6)
             .filter(|&k| k != n)
             .map(|k| first_seconds[k])

@@ -57,7 +57,6 @@ wire_enum! {
     }
 }
 
-
 wire_enum! {
     /// What an analysed image is in the library.
     pub enum LabelKind {

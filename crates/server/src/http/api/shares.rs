@@ -18,7 +18,6 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde::Serialize;
-use serde_json::Value;
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;

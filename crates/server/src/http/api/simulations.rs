@@ -33,8 +33,8 @@ use crate::db::simulations::{
 };
 use crate::db::{self, media::MediaRow};
 use crate::heatmaps::result::PanelShare;
-pub use crate::simulations::SimulationStatus;
 use crate::quad::{self, parse_quad, quad_json};
+pub use crate::simulations::SimulationStatus;
 use crate::simulations::service;
 use crate::state::AppState;
 

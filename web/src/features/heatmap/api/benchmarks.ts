@@ -12,13 +12,13 @@ import type { HeatmapItem } from './heatmaps';
 // Generated from the API document (src/api/): the server's own types.
 /** What an image is, for comparisons (an `image` is none of the others: compared with all). */
 export type BenchmarkKind = Schemas['BenchmarkKind'];
-export type BenchmarkMetric = 'score' | 'focus' | 'clarity' | 'panel';
+export type BenchmarkMetric = 'score' | 'focus' | 'clarity' | 'panel' | 'first_second';
 /** The user's library: `percentile` is null until there are enough results to compare with. */
 export type LibraryStanding = Schemas['LibraryStanding'];
 export type ReferenceStanding = Schemas['ReferenceStanding'];
 export type MetricBenchmark = Schemas['MetricBenchmark'];
 export type AreaBenchmark = Schemas['AreaBenchmark'];
-/** `metrics` by measure (`panel` only for renders). */
+/** `metrics` by measure (`panel` and `first_second` only for renders). */
 export type ItemBenchmarks = Omit<Schemas['ItemBenchmarks'], 'metrics'> & {
   metrics: Partial<Record<BenchmarkMetric, MetricBenchmark>>;
 };
