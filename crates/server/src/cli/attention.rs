@@ -38,9 +38,10 @@ pub enum Command {
         /// map is its full map).
         #[arg(long, value_enum, default_value_t = heatmap::Model::V3)]
         model: heatmap::Model,
-        /// Threads for each image (model v3; the maps do not depend on it).
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
-        threads: u16,
+        /// Threads for each image (model v3; the maps do not depend on it). Default: the
+        /// machine's cores, at most 4 (the face and text search runs beside the network).
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..=64))]
+        threads: Option<u16>,
         /// Input images (JPEG, PNG, WebP).
         #[arg(required = true)]
         images: Vec<PathBuf>,
@@ -137,6 +138,12 @@ pub enum Command {
     },
 }
 
+/// Threads for one image when none are asked for: the machine's cores, at most 4 (more do not
+/// shorten one image).
+fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(4))
+}
+
 pub fn run(cmd: Command) -> anyhow::Result<()> {
     match cmd {
         Command::Heatmap {
@@ -155,7 +162,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 fog,
                 opacity,
                 model,
-                threads: threads.into(),
+                threads: threads.map_or_else(default_threads, usize::from),
             },
         ),
         Command::EvalSaliency {
