@@ -25,6 +25,7 @@ use regard_vision::{RgbImage, analyse, image::working_size, predict, render};
 
 use super::result::{HeatmapResult, MapAnalysis, PanelShare};
 use crate::media::{MediaFormat, THUMBNAIL_SIDE, encode_jpeg};
+
 /// JPEG quality of the overlay and fog views.
 const QUALITY: u8 = 85;
 /// Largest source accepted (the preview is at most 2048 × 2048; this guards a stray original).
