@@ -138,9 +138,49 @@ pub fn fog(img: &RgbImage<'_>, map: &Plane, opacity: f32) -> Vec<u8> {
     out
 }
 
+/// The colour overlay and the fog view at full strength (opacity 1) in one pass over the map:
+/// the same bytes as [`overlay`] and [`fog`] at opacity 1, with the upsampling and each pixel's
+/// display level computed once for both (the heatmap job makes both views of two maps).
+pub fn overlay_and_fog(img: &RgbImage<'_>, map: &Plane) -> (Vec<u8>, Vec<u8>) {
+    let (w, h) = (img.width(), img.height());
+    let src = img.data();
+    let inv = 1.0 / map.max().max(f32::MIN_POSITIVE);
+    let mut overlay = vec![0u8; w * h * 3];
+    let mut fog = vec![0u8; w * h * 3];
+    for_each_row(map, w, h, |y, row| {
+        for (x, &v) in row.iter().enumerate() {
+            let t = level(v, inv);
+            let a = (2.0 * t).min(1.0);
+            let c = ramp(t);
+            let i = (y * w + x) * 3;
+            for k in 0..3 {
+                let s = src[i + k] as f32;
+                overlay[i + k] = (s * (1.0 - a) + c[k] * a).round() as u8;
+                fog[i + k] = (s * (1.0 - (1.0 - a))).round() as u8;
+            }
+        }
+    });
+    (overlay, fog)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn overlay_and_fog_in_one_pass_are_the_two_views_at_full_strength() {
+        let (w, h) = (37, 23);
+        let data: Vec<u8> = (0..w * h * 3).map(|i| (i * 7 % 251) as u8).collect();
+        let img = RgbImage::new(w, h, &data).unwrap();
+        let map = Plane {
+            width: 9,
+            height: 5,
+            data: (0..45).map(|i| ((i * 13) % 17) as f32).collect(),
+        };
+        let (overlay_bytes, fog_bytes) = overlay_and_fog(&img, &map);
+        assert_eq!(overlay_bytes, overlay(&img, &map, 1.0));
+        assert_eq!(fog_bytes, fog(&img, &map, 1.0));
+    }
 
     #[test]
     fn grey16_is_linear_with_the_peak_at_65535() {

@@ -118,10 +118,11 @@ pub fn compute(source: &[u8], aoi: Option<&Aoi>) -> Result<Computed, ComputeErro
 /// A map's 16-bit PNG and its overlay and fog over the image.
 fn view_images(img: &RgbImage, map: &regard_vision::Plane) -> Result<ViewImages, ComputeError> {
     let (w, h) = (img.width(), img.height());
+    let (overlay, fog) = render::overlay_and_fog(img, map);
     Ok(ViewImages {
         map: map_png(map)?,
-        overlay: jpeg(&render::overlay(img, map, 1.0), w, h)?,
-        fog: jpeg(&render::fog(img, map, 1.0), w, h)?,
+        overlay: jpeg(&overlay, w, h)?,
+        fog: jpeg(&fog, w, h)?,
     })
 }
 

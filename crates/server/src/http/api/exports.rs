@@ -151,8 +151,8 @@ fn export_error(err: ExportError) -> ApiError {
 #[derive(Debug, Clone)]
 struct LayerIds {
     source: String,
-    overlay: Option<String>,
-    fog: Option<String>,
+    overlay: String,
+    fog: String,
 }
 
 impl LayerIds {
@@ -162,20 +162,16 @@ impl LayerIds {
         let (overlay, fog) = view_media(item, moment);
         Some(Self {
             source: item.source.id.clone(),
-            overlay: Some(overlay?.clone()),
-            fog: Some(fog?.clone()),
+            overlay: overlay?.clone(),
+            fog: fog?.clone(),
         })
     }
 
-    /// The layers decoded from `images`: CPU-heavy, so called on the blocking pool only.
+    /// The layers decoded from `images`: CPU-heavy, so called on the blocking pool only. A
+    /// view missing from storage is left out (`Layers` says which).
     fn decode(&self, images: &HashMap<String, Vec<u8>>) -> Result<Layers, ExportError> {
         let source = images.get(&self.source).ok_or(ExportError::MissingView)?;
-        let view = |id: &Option<String>| {
-            id.as_ref()
-                .and_then(|id| images.get(id))
-                .map(|bytes| png::decode(bytes))
-                .transpose()
-        };
+        let view = |id: &String| images.get(id).map(|bytes| png::decode(bytes)).transpose();
         Ok(Layers {
             source: png::decode(source)?,
             overlay: view(&self.overlay)?,
