@@ -25,6 +25,7 @@ pub mod storage;
 pub mod tally;
 pub mod telemetry;
 pub mod text;
+pub mod tls;
 
 pub use config::Config;
 pub use startup::Application;

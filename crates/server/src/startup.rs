@@ -240,6 +240,7 @@ pub async fn open_state(
     config: Config,
     stopping: watch::Receiver<bool>,
 ) -> Result<AppState, StartupError> {
+    crate::tls::install_provider();
     let Backing {
         db,
         storage,

@@ -382,6 +382,7 @@ fn s3_endpoint() -> Option<String> {
 // HTTP: a signed-in user, uploads, heatmaps, the events stream
 
 fn client() -> reqwest::Client {
+    regard::tls::install_provider();
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()

@@ -67,6 +67,7 @@ impl LlmClient {
         } else {
             format!("{base}/chat/completions")
         };
+        crate::tls::install_provider();
         let http = reqwest::Client::builder()
             .timeout(config.timeout)
             .build()

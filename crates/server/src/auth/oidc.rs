@@ -102,6 +102,7 @@ pub struct Providers {
 impl Providers {
     /// The providers of the configuration (nothing is fetched yet).
     pub fn new(configs: &[OAuthProviderConfig]) -> Result<Self, OidcError> {
+        crate::tls::install_provider();
         let http = reqwest::Client::builder()
             .timeout(REQUEST_TIMEOUT)
             .connect_timeout(REQUEST_TIMEOUT)

@@ -49,6 +49,7 @@ pub enum Command {
 
 /// Parses the command line and runs the chosen command.
 pub fn main() -> anyhow::Result<()> {
+    crate::tls::install_provider();
     let cli = Cli::parse();
     match cli.command {
         Command::Serve(args) => serve::run(*args),

@@ -47,6 +47,7 @@ pub struct WebhookSms {
 impl WebhookSms {
     /// A sender posting to `url` (10 s timeout).
     pub fn new(url: String) -> Result<Self, SmsError> {
+        crate::tls::install_provider();
         let client = reqwest::Client::builder()
             .timeout(Duration::from_secs(10))
             .build()

@@ -68,6 +68,7 @@ impl ObjectStorage {
     /// S3 or an S3-compatible service, from an `s3://bucket[/prefix]?endpoint=&region=` URL.
     /// Credentials and other settings come from the `AWS_*` environment variables.
     pub fn s3(url: &url::Url) -> Result<Self, StorageError> {
+        crate::tls::install_provider();
         let bucket = url
             .host_str()
             .filter(|b| !b.is_empty())

@@ -98,10 +98,13 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Config)) -> TestApp {
     tokio::spawn(app.run_until(std::future::pending()));
     TestApp {
         address,
-        client: reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .unwrap(),
+        client: {
+            regard::tls::install_provider();
+            reqwest::Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .build()
+                .unwrap()
+        },
         web_dir,
         state,
         _data_dir: data_dir,

@@ -35,6 +35,7 @@ async fn the_data_folder_is_created_and_the_secret_survives_a_restart() {
     let secret = std::fs::read_to_string(&secret_file).unwrap();
     assert!(secret.len() >= 64);
 
+    regard::tls::install_provider();
     let client = reqwest::Client::new();
     let session: serde_json::Value = client
         .post(format!("{first_url}/auth/v1/signup"))
