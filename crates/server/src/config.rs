@@ -449,19 +449,25 @@ pub struct Config {
 }
 
 impl Config {
-    /// The defaults, overlaid with any `REGARD_*` variables of the environment, rooted at
-    /// `data_dir`. Tests start from this and override what they depend on.
+    /// The defaults alone, rooted at `data_dir`: the environment is never read, so a test or a
+    /// benchmark behaves the same whatever `REGARD_*` variables the developer's shell holds.
+    /// Tests start from this and override what they depend on.
     pub fn for_data_dir(data_dir: impl Into<PathBuf>) -> Self {
-        use clap::Parser;
+        use clap::{CommandFactory, FromArgMatches};
 
         #[derive(clap::Parser)]
         struct Wrapper {
             #[command(flatten)]
             config: Config,
         }
-        // An empty command line: clap fills in the defaults (and the environment), so the
-        // defaults are written once, in the attributes above.
-        let mut config = Wrapper::parse_from(["regard"]).config;
+        // An empty command line with every argument's `env` removed: clap fills in the
+        // defaults, so they are written once, in the attributes above.
+        let matches = Wrapper::command()
+            .mut_args(|arg| arg.env(clap::builder::Resettable::Reset))
+            .get_matches_from(["regard"]);
+        let mut config = Wrapper::from_arg_matches(&matches)
+            .expect("the defaults parse")
+            .config;
         config.data_dir = data_dir.into();
         config
     }

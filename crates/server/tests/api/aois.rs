@@ -6,7 +6,7 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::fixtures::png;
-use crate::helpers::{TestApp, User, assert_api_error, assert_fields, spawn_app, spawn_app_with};
+use crate::helpers::{TestApp, User, assert_api_error, assert_fields, spawn_app};
 
 async fn heatmap_of(app: &TestApp, user: &User, count: u32) -> Value {
     let mut media = Vec::new();
@@ -93,7 +93,7 @@ async fn areas_are_saved_named_and_measured_once_the_image_is_done() {
     let mut events = app.events(&user).await;
     let heatmap = heatmap_of(&app, &user, 1).await;
     let item = item_id(&heatmap, 0);
-    events.until_finished(&[&item]).await;
+    app.until_finished(&mut events, &[&item]).await;
 
     let whole: Value = serde_json::from_str(WHOLE).unwrap();
     let all = create_aoi_ok(
@@ -213,7 +213,7 @@ async fn areas_are_saved_named_and_measured_once_the_image_is_done() {
 
 #[tokio::test]
 async fn areas_of_a_queued_image_wait_for_its_attention_and_go_with_the_heatmap() {
-    let app = spawn_app_with(|config| config.no_worker = true).await;
+    let app = spawn_app().await;
     let user = app.new_user().await;
     let heatmap = heatmap_of(&app, &user, 1).await;
     let item = item_id(&heatmap, 0);
@@ -254,7 +254,7 @@ async fn areas_of_a_queued_image_wait_for_its_attention_and_go_with_the_heatmap(
 
 #[tokio::test]
 async fn areas_are_copied_to_the_other_images_by_name() {
-    let app = spawn_app_with(|config| config.no_worker = true).await;
+    let app = spawn_app().await;
     let user = app.new_user().await;
     let heatmap = heatmap_of(&app, &user, 3).await;
     let hid = str_of(&heatmap, "id").to_owned();
@@ -352,7 +352,7 @@ async fn areas_are_copied_to_the_other_images_by_name() {
 
 #[tokio::test]
 async fn invalid_areas_get_field_errors_and_an_image_holds_at_most_thirty() {
-    let app = spawn_app_with(|config| config.no_worker = true).await;
+    let app = spawn_app().await;
     let user = app.new_user().await;
     let heatmap = heatmap_of(&app, &user, 1).await;
     let item = item_id(&heatmap, 0);
@@ -413,7 +413,7 @@ async fn invalid_areas_get_field_errors_and_an_image_holds_at_most_thirty() {
 
 #[tokio::test]
 async fn other_users_areas_are_not_found() {
-    let app = spawn_app_with(|config| config.no_worker = true).await;
+    let app = spawn_app().await;
     let alice = app.new_user().await;
     let bob = app.new_user().await;
     let heatmap = heatmap_of(&app, &alice, 1).await;

@@ -15,12 +15,12 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::helpers::{
-    TestApp, User, assert_api_error, assert_fields, spawn_app_with, unique_email,
+    TestApp, User, assert_api_error, assert_fields, spawn_app, spawn_app_with, unique_email,
 };
 
 /// A server without job workers: seeded heatmap jobs must stay as they are.
 async fn spawn() -> TestApp {
-    spawn_app_with(|config| config.no_worker = true).await
+    spawn_app().await
 }
 
 /// A new user and their id.
@@ -276,7 +276,6 @@ async fn bad_questions_answer_422_with_a_field_code() {
 #[tokio::test]
 async fn each_user_has_a_rate_limit() {
     let app = spawn_app_with(|config| {
-        config.no_worker = true;
         config.rate_limit_assistant = 2;
         config.rate_limit_window = 3600;
     })
@@ -450,7 +449,6 @@ async fn an_llm_endpoint_answers_with_owner_scoped_tools_and_falls_back_when_it_
     tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
 
     let app = spawn_app_with(|config| {
-        config.no_worker = true;
         config.assistant_url = Some(format!("http://{address}/v1"));
         config.assistant_model = Some("fake-model".to_owned());
         config.assistant_api_key = Some(regard::config::Secret::new("test-key"));

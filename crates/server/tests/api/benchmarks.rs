@@ -8,7 +8,7 @@ use image::{DynamicImage, ImageFormat, Rgb, RgbImage};
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, User, assert_api_error, spawn_app, spawn_app_with};
+use crate::helpers::{TestApp, User, assert_api_error, spawn_app};
 
 /// A dark image with one bright square of `size` pixels: the square takes more or less of the
 /// attention, so the images' scores differ.
@@ -85,9 +85,11 @@ async fn library(app: &TestApp, user: &User) -> (Value, Vec<String>) {
         .iter()
         .map(|i| i["id"].as_str().unwrap().to_owned())
         .collect();
-    events
-        .until_finished(&items.iter().map(String::as_str).collect::<Vec<_>>())
-        .await;
+    app.until_finished(
+        &mut events,
+        &items.iter().map(String::as_str).collect::<Vec<_>>(),
+    )
+    .await;
     let id = heatmap["id"].as_str().unwrap();
     (get_json(app, user, &format!("/heatmaps/{id}")).await, items)
 }
@@ -274,7 +276,7 @@ async fn benchmarks_are_the_owners_only() {
 /// Renders are compared with renders, on their panel's visibility too.
 #[tokio::test]
 async fn a_render_is_placed_among_renders_on_its_panel_as_well() {
-    let app = spawn_app_with(|config| config.no_worker = true).await;
+    let app = spawn_app().await;
     let user = app.new_user().await;
     let photo = app
         .upload_ok(&user, "site.jpg", crate::fixtures::jpeg(480, 320))

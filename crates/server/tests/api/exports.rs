@@ -42,7 +42,7 @@ async fn done_heatmap(app: &TestApp, user: &User) -> (Value, String, String) {
         .iter()
         .map(|i| i["id"].as_str().unwrap().to_owned())
         .collect();
-    events.until_finished(&[&ids[0], &ids[1]]).await;
+    app.until_finished(&mut events, &[&ids[0], &ids[1]]).await;
     (heatmap, ids[0].clone(), ids[1].clone())
 }
 
@@ -198,7 +198,7 @@ async fn bad_exports_get_clear_errors() {
 
 #[tokio::test]
 async fn an_image_without_a_result_cannot_be_exported() {
-    let app = spawn_app_with(|config| config.no_worker = true).await;
+    let app = spawn_app().await;
     let user = app.new_user().await;
     let media = app.upload_ok(&user, "a.png", png(64, 48)).await;
     let heatmap = app.heatmap(&user, "En attente", &[&media]).await;

@@ -25,9 +25,17 @@ pub struct TestApp {
     postgres: Option<PostgresDb>,
 }
 
-/// The default test configuration: no rate limits unless a test sets them.
+/// The default test configuration: no rate limits unless a test sets them, and no job
+/// workers: jobs run when the test drains the queue ([`TestApp::drain_jobs`],
+/// [`TestApp::until_finished`]), in the test's own task, so no job runs unless a test needs it.
 pub async fn spawn_app() -> TestApp {
     spawn_app_with(|_| {}).await
+}
+
+/// A server with job workers (one per CPU, as `regard serve` starts), for the tests about what
+/// workers do on their own: live progress, jobs running while the API answers.
+pub async fn spawn_app_with_workers() -> TestApp {
+    spawn_app_with(|config| config.no_worker = false).await
 }
 
 /// Starts a server after `adjust` has changed the test configuration.
@@ -53,17 +61,10 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Config)) -> TestApp {
     let mut config = Config::for_data_dir(data_dir.path().join("data"));
     config.bind = "127.0.0.1:0".parse().unwrap();
     config.web_dir = web_dir.clone();
-    config.jwt_secret = None;
-    config.database_url = None;
     config.rate_limit_sign_in = 0;
     config.rate_limit_sign_up = 0;
     config.rate_limit_uploads = 0;
-    config.trust_proxy = false;
-    config.cors_origins = Vec::new();
-    config.redirect_allow_list = Vec::new();
-    config.oauth_providers = Vec::new();
-    config.oauth_callback_url = None;
-    config.oauth = Vec::new();
+    config.no_worker = true;
     let postgres = match std::env::var("REGARD_TEST_DATABASE_URL") {
         Ok(admin_url) if !admin_url.is_empty() => Some(PostgresDb::create(&admin_url).await),
         _ => None,
@@ -71,10 +72,6 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Config)) -> TestApp {
     if let Some(db) = &postgres {
         config.database_url = Some(regard::config::Secret::new(db.url.clone()));
     }
-    config.media_max_bytes = 50 * 1024 * 1024;
-    config.media_max_pixels = 100_000_000;
-    config.media_url_ttl = 3600;
-    config.media_ingest_concurrency = 2;
     // `REGARD_TEST_S3` (scripts/s3-test-server.sh) switches media storage to S3, under a key
     // prefix of this test's own so that tests can list "their" objects.
     config.storage_url = std::env::var("REGARD_TEST_S3")
@@ -276,10 +273,19 @@ impl TestApp {
         regard::db::media::count_all(&self.state.db).await.unwrap()
     }
 
-    /// Runs every ready job now, in this task, as a worker would (for servers started with
-    /// `no_worker`); returns how many ran.
+    /// Runs every ready job now, in this task, as a worker would (servers start without
+    /// workers unless a test asks for them); returns how many ran.
     pub async fn drain_jobs(&self) -> usize {
         regard::jobs::run_ready(&self.state.job_context()).await
+    }
+
+    /// Reads `events` until each of `item_ids` has finished, as [`EventStream::until_finished`];
+    /// on a server without workers (the default) the ready jobs are run first, here.
+    pub async fn until_finished(&self, events: &mut EventStream, item_ids: &[&str]) -> Vec<Value> {
+        if self.state.config.no_worker {
+            self.drain_jobs().await;
+        }
+        events.until_finished(item_ids).await
     }
 
     /// Every object in this server's media storage.

@@ -10,13 +10,13 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::fixtures::png;
-use crate::helpers::{TestApp, spawn_app_with};
+use crate::helpers::{TestApp, spawn_app};
 
 const LEASE: i64 = 30_000;
 
 /// A server without workers and the item ids of a heatmap of `count` images (one job each).
 async fn queue_with(count: u32) -> (TestApp, Vec<String>) {
-    let app = spawn_app_with(|config| config.no_worker = true).await;
+    let app = spawn_app().await;
     let user = app.new_user().await;
     let mut ids = Vec::new();
     for n in 0..count {
@@ -206,7 +206,7 @@ fn owner_of(job: &ClaimedJob, owners: &[(char, &[String])]) -> char {
 
 #[tokio::test]
 async fn another_users_job_is_claimed_next_while_a_large_batch_runs() {
-    let app = spawn_app_with(|config| config.no_worker = true).await;
+    let app = spawn_app().await;
     let db = &app.state.db;
     let (a, b) = (app.new_user().await, app.new_user().await);
     let batch = heatmap_jobs(&app, &a, 12).await;
@@ -225,7 +225,7 @@ async fn another_users_job_is_claimed_next_while_a_large_batch_runs() {
 
 #[tokio::test]
 async fn users_take_turns_when_each_job_ends_before_the_next_claim() {
-    let app = spawn_app_with(|config| config.no_worker = true).await;
+    let app = spawn_app().await;
     let db = &app.state.db;
     let (a, b, c) = (
         app.new_user().await,
@@ -253,7 +253,7 @@ async fn users_take_turns_when_each_job_ends_before_the_next_claim() {
 
 #[tokio::test]
 async fn the_fifo_order_stays_available_for_comparisons() {
-    let app = spawn_app_with(|config| config.no_worker = true).await;
+    let app = spawn_app().await;
     let db = &app.state.db;
     let (a, b) = (app.new_user().await, app.new_user().await);
     let batch = heatmap_jobs(&app, &a, 3).await;

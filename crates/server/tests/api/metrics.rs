@@ -5,7 +5,7 @@ use reqwest::Method;
 use serde_json::json;
 
 use crate::fixtures::png;
-use crate::helpers::{TestApp, spawn_app_with};
+use crate::helpers::{TestApp, spawn_app, spawn_app_with};
 
 async fn scrape(app: &TestApp) -> String {
     let response = app.client.get(app.url("/metrics")).send().await.unwrap();
@@ -28,7 +28,7 @@ fn value(text: &str, series: &str) -> Option<f64> {
 #[tokio::test]
 async fn requests_jobs_streams_and_the_pool_are_counted() {
     // No workers, so the queued jobs stay queued while we look.
-    let app = spawn_app_with(|config| config.no_worker = true).await;
+    let app = spawn_app().await;
     let user = app.new_user().await;
     let missing = uuid::Uuid::new_v4();
     for _ in 0..2 {

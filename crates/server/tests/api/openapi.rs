@@ -6,7 +6,7 @@ use reqwest::{Method, Response};
 use serde_json::{Value, json};
 
 use crate::fixtures::{jpeg, png};
-use crate::helpers::{TestApp, User, spawn_app, spawn_app_with};
+use crate::helpers::{TestApp, User, spawn_app};
 
 #[tokio::test]
 async fn the_document_is_served_without_an_account() {
@@ -171,7 +171,7 @@ impl Checker<'_> {
 
 #[tokio::test]
 async fn answers_conform_to_the_document() {
-    let app = spawn_app_with(|config| config.no_worker = true).await;
+    let app = spawn_app().await;
     let user = app.new_user().await;
     let mut c = Checker {
         app: &app,

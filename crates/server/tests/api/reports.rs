@@ -61,7 +61,8 @@ async fn a_heatmap_report_is_a_pdf_with_a_cover_and_a_page_per_image_in_both_lan
         .iter()
         .map(|i| i["id"].as_str().unwrap().to_owned())
         .collect();
-    events.until_finished(&[&items[0], &items[1]]).await;
+    app.until_finished(&mut events, &[&items[0], &items[1]])
+        .await;
     let response = app
         .api_json(
             Method::POST,

@@ -5,7 +5,7 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::fixtures::{jpeg_with_gps, png};
-use crate::helpers::{TestApp, User, assert_api_error, assert_fields, spawn_app_with};
+use crate::helpers::{TestApp, User, assert_api_error, assert_fields, spawn_app};
 
 async fn heatmap(app: &TestApp, user: &User, name: &str) -> Value {
     let media = app.upload_ok(user, "a.png", png(200, 150)).await;
@@ -30,7 +30,7 @@ async fn open(app: &TestApp, token: &str) -> reqwest::Response {
 
 #[tokio::test]
 async fn a_share_link_opens_one_heatmap_without_an_account_until_revoked() {
-    let app = spawn_app_with(|config| config.no_worker = true).await;
+    let app = spawn_app().await;
     let user = app.new_user().await;
     let shared = heatmap(&app, &user, "Campagne été").await;
     let private = heatmap(&app, &user, "Brouillon").await;
@@ -134,7 +134,7 @@ async fn a_share_link_opens_one_heatmap_without_an_account_until_revoked() {
 
 #[tokio::test]
 async fn an_expired_link_says_so_and_a_deleted_heatmap_takes_its_links() {
-    let app = spawn_app_with(|config| config.no_worker = true).await;
+    let app = spawn_app().await;
     let user = app.new_user().await;
     let shared = heatmap(&app, &user, "Hiver").await;
     let link: Value = share(&app, &user, &shared, json!({}))
@@ -183,7 +183,7 @@ async fn an_expired_link_says_so_and_a_deleted_heatmap_takes_its_links() {
 
 #[tokio::test]
 async fn only_the_owner_shares_and_the_life_of_a_link_is_bounded() {
-    let app = spawn_app_with(|config| config.no_worker = true).await;
+    let app = spawn_app().await;
     let alice = app.new_user().await;
     let bob = app.new_user().await;
     let shared = heatmap(&app, &alice, "Printemps").await;
@@ -253,7 +253,7 @@ async fn get_file(app: &TestApp, url: &str) -> reqwest::Response {
 
 #[tokio::test]
 async fn a_share_gives_no_file_name_gps_or_original_and_its_image_urls_end_with_it() {
-    let app = spawn_app_with(|config| config.no_worker = true).await;
+    let app = spawn_app().await;
     let user = app.new_user().await;
     let photo = app
         .upload_ok(&user, "IMG_home_address.jpg", jpeg_with_gps(2400, 1800))

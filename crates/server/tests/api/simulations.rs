@@ -12,7 +12,7 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::fixtures::jpeg;
-use crate::helpers::{TestApp, User, assert_api_error, assert_fields, spawn_app_with};
+use crate::helpers::{TestApp, User, assert_api_error, assert_fields, spawn_app, spawn_app_with};
 use crate::sse::EVENT_TIMEOUT;
 
 const PHOTO: (u32, u32) = (320, 240);
@@ -23,7 +23,7 @@ fn quad() -> Value {
 }
 
 async fn spawn() -> TestApp {
-    spawn_app_with(|config| config.no_worker = true).await
+    spawn_app().await
 }
 
 fn solid_png(width: u32, height: u32, colour: [u8; 3]) -> Vec<u8> {
@@ -576,7 +576,6 @@ async fn an_update_during_a_render_discards_the_older_result() {
     // Each job pauses after marking the simulation `rendering`: the update lands in that
     // pause, which the test knows from the `rendering` event (not from a delay).
     let app = spawn_app_with(|config| {
-        config.no_worker = true;
         config.fault_hold_job_ms = 1500;
     })
     .await;

@@ -4,7 +4,7 @@ use super::*;
 
 #[tokio::test]
 async fn creating_a_heatmap_queues_one_item_and_one_job_per_image() {
-    let app = spawn_without_workers().await;
+    let app = spawn_app().await;
     let user = app.new_user().await;
     let a = app.upload_ok(&user, "a.png", png(320, 240)).await;
     let b = app.upload_ok(&user, "b.jpg", jpeg(240, 320)).await;
@@ -83,7 +83,7 @@ async fn creating_a_heatmap_queues_one_item_and_one_job_per_image() {
 
 #[tokio::test]
 async fn lists_are_paginated_newest_first_and_searchable() {
-    let app = spawn_without_workers().await;
+    let app = spawn_app().await;
     let user = app.new_user().await;
     let other = app.new_user().await;
     let theirs = app.upload_ok(&other, "t.png", png(40, 30)).await;
@@ -165,7 +165,7 @@ async fn lists_are_paginated_newest_first_and_searchable() {
 
 #[tokio::test]
 async fn invalid_heatmaps_get_field_errors_and_create_nothing() {
-    let app = spawn_without_workers().await;
+    let app = spawn_app().await;
     let user = app.new_user().await;
     let other = app.new_user().await;
     let mine = app.upload_ok(&user, "mine.png", png(40, 30)).await;
@@ -289,7 +289,7 @@ async fn invalid_heatmaps_get_field_errors_and_create_nothing() {
 
 #[tokio::test]
 async fn other_users_heatmaps_are_not_found() {
-    let app = spawn_without_workers().await;
+    let app = spawn_app().await;
     let alice = app.new_user().await;
     let bob = app.new_user().await;
     let media = app.upload_ok(&alice, "a.png", png(40, 30)).await;
@@ -377,7 +377,7 @@ async fn every_heatmap_endpoint_needs_a_token() {
 
 #[tokio::test]
 async fn items_are_named_after_their_creative_or_location() {
-    let app = spawn_without_workers().await;
+    let app = spawn_app().await;
     let user = app.new_user().await;
     let other = app.new_user().await;
     let poster = app.upload_ok(&user, "IMG_0042.png", png(120, 90)).await;

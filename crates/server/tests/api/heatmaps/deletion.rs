@@ -4,7 +4,7 @@ use super::*;
 
 #[tokio::test]
 async fn deleting_a_queued_heatmap_removes_its_jobs_and_releases_its_images() {
-    let app = spawn_without_workers().await;
+    let app = spawn_app().await;
     let user = app.new_user().await;
     let objects_before = app.objects().await;
     assert!(objects_before.is_empty());
@@ -118,7 +118,9 @@ async fn deleting_a_done_heatmap_removes_its_outputs() {
     let first = create_ok(&app, &user, "First", &[&source]).await;
     let second = create_ok(&app, &user, "Second", &[&source]).await;
     let items = [item_ids(&first)[0].clone(), item_ids(&second)[0].clone()];
-    let seen = events.until_finished(&[&items[0], &items[1]]).await;
+    let seen = app
+        .until_finished(&mut events, &[&items[0], &items[1]])
+        .await;
     let last = last_by_item(&seen);
     assert_eq!(last[&items[0]]["status"], "done");
     assert_eq!(last[&items[1]]["status"], "done");
@@ -183,7 +185,7 @@ async fn deleting_a_done_heatmap_removes_its_outputs() {
 
 #[tokio::test]
 async fn an_image_used_by_a_heatmap_cannot_be_deleted() {
-    let app = spawn_without_workers().await;
+    let app = spawn_app().await;
     let user = app.new_user().await;
     let media = app.upload_ok(&user, "a.png", png(120, 90)).await;
     let heatmap = create_ok(&app, &user, "Uses it", &[&media]).await;
@@ -221,6 +223,7 @@ async fn an_image_used_by_a_heatmap_cannot_be_deleted() {
 #[tokio::test]
 async fn a_heatmap_deleted_while_processing_leaves_no_outputs() {
     let app = spawn_app_with(|config| {
+        config.no_worker = false;
         config.workers = Some(1);
         config.fault_hold_job_ms = 1500;
     })
@@ -247,7 +250,7 @@ async fn a_heatmap_deleted_while_processing_leaves_no_outputs() {
 
     let kept = create_ok(&app, &user, "Kept", &[&other]).await;
     let kept_item = item_ids(&kept)[0].clone();
-    let seen = events.until_finished(&[&kept_item]).await;
+    let seen = app.until_finished(&mut events, &[&kept_item]).await;
     for event in &seen {
         assert_eq!(event["item_id"], kept_item.as_str(), "{event}");
     }

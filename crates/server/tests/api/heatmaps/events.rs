@@ -8,7 +8,8 @@ use super::*;
 /// nothing but its own heatmap's items.
 #[tokio::test]
 async fn event_streams_carry_only_their_users_events() {
-    let app = spawn_app().await;
+    // Workers, not a drain: the events are those a worker publishes on its own.
+    let app = spawn_app_with_workers().await;
     let alice = app.new_user().await;
     let bob = app.new_user().await;
     let alice_media = app.upload_ok(&alice, "a.png", png(200, 150)).await;
@@ -30,13 +31,19 @@ async fn event_streams_carry_only_their_users_events() {
     };
 
     let first = create_ok(&app, &bob, "Bob 1", &[&bob_media]).await;
-    let seen = bob_events.until_finished(&[&item_ids(&first)[0]]).await;
+    let seen = app
+        .until_finished(&mut bob_events, &[&item_ids(&first)[0]])
+        .await;
     check(&seen, &first);
     let second = create_ok(&app, &alice, "Alice", &[&alice_media]).await;
-    let seen = alice_events.until_finished(&[&item_ids(&second)[0]]).await;
+    let seen = app
+        .until_finished(&mut alice_events, &[&item_ids(&second)[0]])
+        .await;
     check(&seen, &second);
     let third = create_ok(&app, &bob, "Bob 2", &[&bob_media]).await;
-    let seen = bob_events.until_finished(&[&item_ids(&third)[0]]).await;
+    let seen = app
+        .until_finished(&mut bob_events, &[&item_ids(&third)[0]])
+        .await;
     check(&seen, &third);
 }
 

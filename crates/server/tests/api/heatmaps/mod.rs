@@ -1,9 +1,10 @@
 //! `/api/v1/heatmaps`, `/api/v1/media/{id}/heatmap` and the live events of their jobs
 //! (docs/architecture/heatmaps.md).
 //!
-//! Tests that need items to stay `queued` start the server without job workers
-//! (`no_worker`); the others wait for the items' outcomes on the user's event stream, opened
-//! before the heatmap is created, never by sleeping. The scenarios are split by subject; this
+//! Servers start without job workers, so items stay `queued` until a test runs the queue
+//! (`drain_jobs`, or `until_finished`, which drains and then reads the items' outcomes on the
+//! user's event stream, opened before the heatmap is created); the tests about workers
+//! themselves start them. Nothing waits by sleeping. The scenarios are split by subject; this
 //! module holds what they share.
 
 mod create;
@@ -23,12 +24,8 @@ use serde_json::{Value, json};
 use crate::fixtures::{jpeg, png};
 use crate::helpers::{
     TestApp, User, assert_api_error, assert_fields, names, spawn_app, spawn_app_with,
+    spawn_app_with_workers,
 };
-
-/// A server whose jobs are never run: items stay `queued`.
-async fn spawn_without_workers() -> TestApp {
-    spawn_app_with(|config| config.no_worker = true).await
-}
 
 async fn create(app: &TestApp, user: &User, body: Value) -> reqwest::Response {
     app.api_json(Method::POST, "/heatmaps", user, &body).await

@@ -14,7 +14,7 @@ async fn a_heatmap_is_computed_and_its_outputs_are_served() {
     assert_eq!(heatmap["item_count"], 2);
     let ids = item_ids(&heatmap);
 
-    let seen = events.until_finished(&[&ids[0], &ids[1]]).await;
+    let seen = app.until_finished(&mut events, &[&ids[0], &ids[1]]).await;
     for event in &seen {
         assert_eq!(event["heatmap_id"], hid.as_str(), "{event}");
     }
@@ -113,7 +113,9 @@ async fn a_broken_source_fails_alone_and_can_be_retried() {
     let heatmap = create_ok(&app, &user, "Mixed", &[&good, &corrupt, &missing]).await;
     let hid = id(&heatmap).to_owned();
     let ids = item_ids(&heatmap);
-    let seen = events.until_finished(&[&ids[0], &ids[1], &ids[2]]).await;
+    let seen = app
+        .until_finished(&mut events, &[&ids[0], &ids[1], &ids[2]])
+        .await;
     let last = last_by_item(&seen);
     assert_eq!(last[&ids[0]]["status"], "done");
     let good_score = number(&last[&ids[0]]["score"]);
@@ -157,7 +159,7 @@ async fn a_broken_source_fails_alone_and_can_be_retried() {
     // A heatmap whose only image fails is `failed`.
     let failing = create_ok(&app, &user, "Missing only", &[&missing]).await;
     let failing_item = item_ids(&failing)[0].clone();
-    let seen = events.until_finished(&[&failing_item]).await;
+    let seen = app.until_finished(&mut events, &[&failing_item]).await;
     assert_eq!(
         last_by_item(&seen)[&failing_item]["error"]["code"],
         "source_missing"
@@ -186,7 +188,7 @@ async fn a_broken_source_fails_alone_and_can_be_retried() {
         matches!(retried["status"].as_str(), Some("queued" | "processing")),
         "{retried}"
     );
-    let seen = events.until_finished(&[&ids[1]]).await;
+    let seen = app.until_finished(&mut events, &[&ids[1]]).await;
     let statuses = &statuses_by_item(&seen)[&ids[1]];
     // The retry's own event carries the item's status as the handler reads it after waking
     // the workers: usually `queued`, `processing` when a worker was quicker.
@@ -213,7 +215,7 @@ async fn a_broken_source_fails_alone_and_can_be_retried() {
         .api_send(Method::POST, &retry_path(&hid, &ids[2]), &user)
         .await;
     assert_eq!(response.status(), 202);
-    let seen = events.until_finished(&[&ids[2]]).await;
+    let seen = app.until_finished(&mut events, &[&ids[2]]).await;
     assert_eq!(last_by_item(&seen)[&ids[2]]["status"], "failed");
 
     let got = get_heatmap(&app, &user, &hid).await;
@@ -231,7 +233,7 @@ async fn a_broken_source_fails_alone_and_can_be_retried() {
 
 #[tokio::test]
 async fn the_latest_heatmap_of_an_image_is_returned() {
-    let app = spawn_without_workers().await;
+    let app = spawn_app().await;
     let user = app.new_user().await;
     let media = app.upload_ok(&user, "a.png", png(120, 90)).await;
     let extra = app.upload_ok(&user, "b.png", png(90, 120)).await;
@@ -285,7 +287,7 @@ async fn the_latest_heatmap_of_an_image_is_returned() {
 /// (items moved through the same queries the job uses), and the event a retry publishes.
 #[tokio::test]
 async fn a_heatmaps_status_follows_its_items() {
-    let app = spawn_without_workers().await;
+    let app = spawn_app().await;
     let user = app.new_user().await;
     let a = app.upload_ok(&user, "a.png", png(60, 40)).await;
     let b = app.upload_ok(&user, "b.png", png(61, 40)).await;
