@@ -1,15 +1,16 @@
 // Third-party sign-in in a real browser: the login screen offers the provider the server has
 // enabled, the button sends Chromium through the real `regard` binary to a fake OpenID provider
 // (support/oidc-provider.mjs, which consents at once) and back, and the app lands signed in.
-// The server's port is chosen first so the provider can be registered with its real callback
-// address (`<site url>/auth/v1/callback`, the server's default), with no host mapping.
+// The provider starts first (the server reads its issuer at start); once the server runs, its
+// real callback address (`<site url>/auth/v1/callback`, the server's default) is registered with
+// the provider, with no host mapping.
 import assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { launchBrowser } from './support/browser.mjs';
 import { newPerson, startOidcProvider } from './support/oidc-provider.mjs';
-import { freePort, startServer } from './support/server.mjs';
+import { startServer } from './support/server.mjs';
 import { newPage } from './support/session.mjs';
 
 const HOME = { level: 1, name: 'Mes créations' };
@@ -20,17 +21,14 @@ describe('provider sign-in in Chromium', () => {
   let provider;
   let browser;
   before(async () => {
-    const port = await freePort();
-    provider = await startOidcProvider({ redirectUri: `http://127.0.0.1:${port}/auth/v1/callback` });
-    server = await startServer(
-      {
-        REGARD_OAUTH_PROVIDERS: 'keycloak',
-        REGARD_OAUTH_KEYCLOAK_ISSUER: provider.issuer,
-        REGARD_OAUTH_KEYCLOAK_CLIENT_ID: provider.clientId,
-        REGARD_OAUTH_KEYCLOAK_CLIENT_SECRET: provider.clientSecret,
-      },
-      { port },
-    );
+    provider = await startOidcProvider();
+    server = await startServer({
+      REGARD_OAUTH_PROVIDERS: 'keycloak',
+      REGARD_OAUTH_KEYCLOAK_ISSUER: provider.issuer,
+      REGARD_OAUTH_KEYCLOAK_CLIENT_ID: provider.clientId,
+      REGARD_OAUTH_KEYCLOAK_CLIENT_SECRET: provider.clientSecret,
+    });
+    provider.register(`${server.url}/auth/v1/callback`);
     browser = await launchBrowser();
   });
   after(async () => {

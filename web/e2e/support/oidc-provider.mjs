@@ -11,8 +11,9 @@ const b64url = (value) => Buffer.from(value).toString('base64url');
  * @param {object} [options]
  * @param {string} [options.clientId]
  * @param {string} [options.clientSecret]
- * @param {string} options.redirectUri the callback registered for the client (the server's
- *   REGARD_OAUTH_CALLBACK_URL); other redirect URIs are refused, as real providers do
+ * @param {string} [options.redirectUri] the callback registered for the client (the server's
+ *   REGARD_OAUTH_CALLBACK_URL); other redirect URIs are refused, as real providers do. Set it
+ *   later with `register` when the server's address is only known once it runs.
  * @param {string[]} [options.authMethods] token_endpoint_auth_methods_supported
  */
 export async function startOidcProvider({
@@ -136,6 +137,10 @@ export async function startOidcProvider({
     clientSecret,
     authorizations: state.authorizations,
     tokenAuth: state.tokenAuth,
+    /** Registers the client's callback (the only redirect URI accepted from then on). */
+    register(uri) {
+      redirectUri = uri;
+    },
     /** The next sign-ins are as this person. */
     signInAs(person) {
       state.person = person;

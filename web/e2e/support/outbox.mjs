@@ -1,7 +1,8 @@
 // The development outbox of a server started by server.mjs: with no SMTP configured, every mail is
 // written as <data_dir>/outbox/mail-<epoch_ms>-<uuid>.eml and every SMS as sms-<epoch_ms>-<uuid>.json.
-// Waits on the file appearing (a condition), never on a fixed delay.
-import { readdir, readFile } from 'node:fs/promises';
+// Waits on the folder changing (fs.watch), never on a fixed delay or a polling loop.
+import { watch } from 'node:fs';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 async function outboxFiles(dataDir, prefix) {
@@ -12,14 +13,31 @@ async function outboxFiles(dataDir, prefix) {
   }
 }
 
-/** Waits for a new file `prefix*` (not in `seen`) and returns its name. */
+/**
+ * Waits for a new file `prefix*` (not in `seen`) and returns its name. The folder is watched
+ * before the first look, so a file written in between is not missed; each change looks again.
+ */
 async function waitForFile(dataDir, prefix, seen, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const fresh = (await outboxFiles(dataDir, prefix)).filter((name) => !seen.includes(name));
-    if (fresh.length > 0) return fresh[fresh.length - 1];
-    if (Date.now() > deadline) throw new Error(`no ${prefix} file in ${dataDir}/outbox after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  const dir = join(dataDir, 'outbox');
+  // The server creates it with the first message; it keeps the same private mode.
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const watcher = watch(dir);
+  try {
+    return await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ${prefix} file in ${dir} after ${timeoutMs} ms`)), timeoutMs);
+      const look = async () => {
+        const fresh = (await outboxFiles(dataDir, prefix)).filter((name) => !seen.includes(name));
+        if (fresh.length > 0) {
+          clearTimeout(timer);
+          resolve(fresh[fresh.length - 1]);
+        }
+      };
+      watcher.on('change', () => look().catch(reject));
+      watcher.on('error', reject);
+      look().catch(reject);
+    });
+  } finally {
+    watcher.close();
   }
 }
 
