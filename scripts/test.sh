@@ -8,7 +8,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$(date +%s)
-step() { printf '\n==> %s (%ss)\n' "$*" "$(( $(date +%s) - started ))"; }
+stage_name=""
+stage_start=$started
+stages=""
+# Starts a stage; the time of each finished stage is kept for the summary at the end.
+step() {
+  local now
+  now=$(date +%s)
+  if [ -n "$stage_name" ]; then
+    stages+=$(printf '%6ss  %s' "$(( now - stage_start ))" "$stage_name")$'\n'
+  fi
+  stage_name="$*"
+  stage_start=$now
+  printf '\n==> %s (%ss)\n' "$*" "$(( now - started ))"
+}
 
 step "Installing what the tests need"
 if ! command -v chromium >/dev/null 2>&1 || ! command -v pdftotext >/dev/null 2>&1; then
@@ -64,3 +77,4 @@ REGARD_BIN="$PWD/target/debug/regard" REGARD_WEB_DIR="$PWD/web/dist" \
   node --test --test-concurrency=1 web/e2e/
 
 step "All tests passed"
+printf '\nTime per stage:\n%s%6ss  in all\n' "$stages" "$(( $(date +%s) - started ))"

@@ -143,6 +143,15 @@ impl Backing {
     }
 }
 
+/// The handler of every job kind: the domains that queue jobs register here, so the job
+/// workers (`crate::jobs`) depend on none of them.
+pub fn job_handlers() -> crate::jobs::Handlers {
+    crate::jobs::Handlers::new(vec![
+        Arc::new(crate::heatmaps::job::ItemJob),
+        Arc::new(crate::simulations::job::RenderJob),
+    ])
+}
+
 /// Runs job workers only (`regard worker`) until `signal` completes, then lets them finish the
 /// jobs in hand. With `metrics_bind`, it also answers `/metrics`, `/healthz` and `/readyz` on
 /// that address (and nothing else), so a worker is scraped and probed like an API node.
@@ -179,6 +188,7 @@ pub async fn run_worker(
         config,
         metrics,
         render_budget,
+        handlers: job_handlers(),
     });
     signal.await;
     pool.shutdown().await;
@@ -280,6 +290,7 @@ pub async fn open_state(
         assistant: Arc::new(assistant(&config)?),
         metrics,
         upload_reservations: Arc::default(),
+        job_handlers: job_handlers(),
         config: Arc::new(config),
     })
 }
@@ -578,4 +589,24 @@ fn assistant(config: &Config) -> Result<crate::assistant::Assistant, StartupErro
         }
     };
     Ok(crate::assistant::Assistant::new(llm))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_job_kind_has_exactly_one_handler() {
+        let handlers = job_handlers();
+        for kind in crate::db::jobs::KINDS {
+            let handler = handlers.find(kind);
+            assert_eq!(handler.map(|h| h.kind()), Some(kind), "{kind}");
+        }
+        assert_eq!(
+            format!("{handlers:?}"),
+            format!("{:?}", crate::db::jobs::KINDS),
+            "one handler per kind, in the order of KINDS"
+        );
+        assert!(handlers.find("no_such_kind").is_none());
+    }
 }

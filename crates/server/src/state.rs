@@ -58,6 +58,8 @@ pub struct AppState {
     pub metrics: crate::metrics::Metrics,
     /// The sizes of uploads in progress, by user, held against the storage quota.
     pub upload_reservations: Arc<crate::media::quota::Reservations>,
+    /// What each kind of job does (registered by `startup`).
+    pub job_handlers: crate::jobs::Handlers,
 }
 
 impl AppState {
@@ -70,6 +72,7 @@ impl AppState {
             config: std::sync::Arc::clone(&self.config),
             metrics: self.metrics.clone(),
             render_budget: Arc::clone(&self.render_budget),
+            handlers: self.job_handlers.clone(),
         }
     }
 }

@@ -17,8 +17,13 @@ use sqlx::any::AnyRow;
 
 use super::{Backend, Db, DbError};
 
+/// Every job kind: a heatmap item, a simulation render. Each has a handler registered at start
+/// (`jobs::Handler`); the metrics report a queue length for each, 0 included.
+pub const KINDS: [&str; 2] = [super::heatmaps::ITEM_JOB, super::simulations::RENDER_JOB];
+
 /// A job to insert.
 #[derive(Debug, Clone)]
+
 pub struct NewJob<'a> {
     pub id: &'a str,
     /// The user the job works for (the owner of its subject): the fair claim shares the

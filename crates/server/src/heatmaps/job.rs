@@ -71,6 +71,28 @@ pub async fn publish(
         .await;
 }
 
+/// The heatmap item job: computes one image's maps and analysis. Registered in the job handlers at start.
+pub struct ItemJob;
+
+#[async_trait::async_trait]
+impl crate::jobs::Handler for ItemJob {
+    fn kind(&self) -> &'static str {
+        hdb::ITEM_JOB
+    }
+
+    async fn run(&self, ctx: &Context, job: &ClaimedJob, cancel: &Cancel) -> Result<(), JobError> {
+        run(ctx, job, cancel).await
+    }
+
+    async fn retrying(&self, ctx: &Context, job: &ClaimedJob) {
+        retrying(ctx, job).await;
+    }
+
+    async fn given_up(&self, ctx: &Context, job: &ClaimedJob, error: &str) {
+        given_up(ctx, job, error).await;
+    }
+}
+
 /// Runs one attempt.
 pub async fn run(ctx: &Context, job: &ClaimedJob, cancel: &Cancel) -> Result<(), JobError> {
     let item_id = job.subject_id.as_str();

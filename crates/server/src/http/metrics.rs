@@ -93,7 +93,7 @@ async fn metrics(State(state): State<Scrape>, headers: HeaderMap) -> Response {
     // Read now: the queue is shared by every node, the pool is this node's.
     let now = db::now_ms();
     // Every kind has a value, 0 when none waits, so a drained queue reads 0, not stale.
-    for kind in crate::jobs::KINDS {
+    for kind in db::jobs::KINDS {
         let labels = KindLabels {
             kind: kind.to_owned(),
         };

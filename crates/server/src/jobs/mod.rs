@@ -15,6 +15,10 @@
 //!   `NOTIFY` from any node) and poll every `REGARD_JOB_POLL_SECS` for jobs that became due
 //!   (back-offs) or whose lease expired.
 //! - **Shutdown**: workers stop claiming, finish the job in hand, and return.
+//! - **Kinds**: each domain that queues jobs implements [`Handler`] for its kind (the heatmap
+//!   item, the simulation render); the composition root (`startup`) registers them in
+//!   [`Handlers`], so this module runs jobs without knowing any domain, and a kind without a
+//!   handler fails its jobs instead of being silently skipped.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -27,9 +31,48 @@ use crate::config::Config;
 use crate::db::jobs::{self, ClaimedJob};
 use crate::db::{self, Db};
 use crate::events::Bus;
-use crate::heatmaps;
-use crate::simulations;
 use crate::storage::Storage;
+
+/// What one kind of job does, implemented by the domain that queues it.
+#[async_trait::async_trait]
+pub trait Handler: Send + Sync {
+    /// The `kind` of the jobs this handler runs (one of [`crate::db::jobs::KINDS`]).
+    fn kind(&self) -> &'static str;
+
+    /// Runs one attempt. A [`JobError::Permanent`] error has already been recorded on the
+    /// job's subject by the handler.
+    async fn run(&self, ctx: &Context, job: &ClaimedJob, cancel: &Cancel) -> Result<(), JobError>;
+
+    /// Tells the job's subject that another attempt will follow.
+    async fn retrying(&self, ctx: &Context, job: &ClaimedJob);
+
+    /// Records on the job's subject that the job was given up.
+    async fn given_up(&self, ctx: &Context, job: &ClaimedJob, error: &str);
+}
+
+/// The registered handlers, one per kind. Cheap to clone.
+#[derive(Clone)]
+pub struct Handlers(Arc<[Arc<dyn Handler>]>);
+
+impl Handlers {
+    /// The handlers of a process; a kind registered twice keeps its first handler.
+    pub fn new(handlers: Vec<Arc<dyn Handler>>) -> Self {
+        Self(handlers.into())
+    }
+
+    /// The handler of `kind`, if one is registered.
+    pub fn find(&self, kind: &str) -> Option<&dyn Handler> {
+        self.0.iter().find(|h| h.kind() == kind).map(Arc::as_ref)
+    }
+}
+
+impl std::fmt::Debug for Handlers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.0.iter().map(|h| h.kind()))
+            .finish()
+    }
+}
 
 /// What job handlers can reach. Cheap to clone.
 #[derive(Clone)]
@@ -42,6 +85,8 @@ pub struct Context {
     /// Memory for renders (`REGARD_RENDER_MEMORY_BUDGET`): a handler takes its job's share
     /// before decoding, waiting while the lease is kept alive.
     pub render_budget: Arc<crate::render_budget::RenderBudget>,
+    /// What each kind of job does.
+    pub handlers: Handlers,
 }
 
 impl Context {
@@ -99,33 +144,28 @@ pub fn backoff(attempts: i64) -> Duration {
     Duration::from_millis((base * jitter) as u64)
 }
 
-/// Every job kind. New kinds are added here and get an arm in the three functions below.
-pub const KINDS: [&str; 2] = [db::heatmaps::ITEM_JOB, db::simulations::RENDER_JOB];
-
 /// Runs one attempt of a job by its kind.
 async fn run(ctx: &Context, job: &ClaimedJob, cancel: &Cancel) -> Result<(), JobError> {
-    match job.kind.as_str() {
-        db::heatmaps::ITEM_JOB => heatmaps::job::run(ctx, job, cancel).await,
-        db::simulations::RENDER_JOB => simulations::job::run(ctx, job, cancel).await,
-        other => Err(JobError::Permanent(format!("unknown job kind {other:?}"))),
+    match ctx.handlers.find(&job.kind) {
+        Some(handler) => handler.run(ctx, job, cancel).await,
+        None => Err(JobError::Permanent(format!(
+            "unknown job kind {:?}",
+            job.kind
+        ))),
     }
 }
 
 /// Tells the job's subject that another attempt will follow.
 async fn retrying(ctx: &Context, job: &ClaimedJob) {
-    match job.kind.as_str() {
-        db::heatmaps::ITEM_JOB => heatmaps::job::retrying(ctx, job).await,
-        db::simulations::RENDER_JOB => simulations::job::retrying(ctx, job).await,
-        _ => {}
+    if let Some(handler) = ctx.handlers.find(&job.kind) {
+        handler.retrying(ctx, job).await;
     }
 }
 
 /// Records on the job's subject that the job was given up.
 async fn given_up(ctx: &Context, job: &ClaimedJob, error: &str) {
-    match job.kind.as_str() {
-        db::heatmaps::ITEM_JOB => heatmaps::job::given_up(ctx, job, error).await,
-        db::simulations::RENDER_JOB => simulations::job::given_up(ctx, job, error).await,
-        _ => {}
+    if let Some(handler) = ctx.handlers.find(&job.kind) {
+        handler.given_up(ctx, job, error).await;
     }
 }
 

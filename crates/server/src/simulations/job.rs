@@ -143,6 +143,28 @@ fn plan(view: &SimulationView) -> Result<Plan, (JobErrorCode, String)> {
     })
 }
 
+/// The simulation render job: renders one simulation at full resolution. Registered in the job handlers at start.
+pub struct RenderJob;
+
+#[async_trait::async_trait]
+impl crate::jobs::Handler for RenderJob {
+    fn kind(&self) -> &'static str {
+        sdb::RENDER_JOB
+    }
+
+    async fn run(&self, ctx: &Context, job: &ClaimedJob, cancel: &Cancel) -> Result<(), JobError> {
+        run(ctx, job, cancel).await
+    }
+
+    async fn retrying(&self, ctx: &Context, job: &ClaimedJob) {
+        retrying(ctx, job).await;
+    }
+
+    async fn given_up(&self, ctx: &Context, job: &ClaimedJob, error: &str) {
+        given_up(ctx, job, error).await;
+    }
+}
+
 /// Runs one attempt.
 pub async fn run(ctx: &Context, job: &ClaimedJob, cancel: &Cancel) -> Result<(), JobError> {
     let (id, token) = payload(job)?;
