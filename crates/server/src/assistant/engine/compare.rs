@@ -2,12 +2,12 @@
 //! Two named items are compared by their best analysed render's panel when the question asks
 //! about the panel or a score is missing, else by their attention score.
 
-use super::super::data::{Kind, Panel};
-use super::super::format::{self, quoted};
-use super::super::intent::{Intent, Metric};
-use super::super::{Locale, Reply};
 use super::Ctx;
 use super::shared::{help_link, href, link, reply};
+use crate::assistant::data::{Kind, Panel};
+use crate::assistant::format::{self, quoted};
+use crate::assistant::intent::{Intent, Metric};
+use crate::assistant::{Locale, Reply};
 use crate::db::DbError;
 
 /// The figures an item can be compared by.

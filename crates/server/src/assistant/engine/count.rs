@@ -1,13 +1,13 @@
 //! Count and list answers: "how many locations in Lyon?", "list my creatives for the brand
 //! Moka", and "how many do I have?" with no kind (everything, in one sentence).
 
-use super::super::data::Kind;
-use super::super::intent::{Intent, Page};
-use super::super::{Link, Locale, Reply, format};
 use super::Ctx;
 use super::help::help_answer;
 use super::select::select;
 use super::shared::{LINKS_MAX, feminine_e, link, none_noun, noun, page_link, page_of, reply};
+use crate::assistant::data::Kind;
+use crate::assistant::intent::{Intent, Page};
+use crate::assistant::{Link, Locale, Reply, format};
 use crate::db::DbError;
 
 /// Most items named in a list answer.

@@ -2,14 +2,14 @@
 //! Winter Promo"): a creative's brand, campaign, date, score and simulations; a location's
 //! city, format, size, lighting and simulations; a simulation's or a heatmap's state.
 
-use super::super::data::{Creative, Heatmap, Kind, Location, Simulation};
-use super::super::format::{self, quoted};
-use super::super::intent::Intent;
-use super::super::{Locale, Reply};
 use super::Ctx;
 use super::help::help_answer;
 use super::shared::{format_single, href, link, reply};
-use super::status::{heatmap_status_text, simulation_status_text};
+use super::states::{heatmap_status_text, simulation_status_text};
+use crate::assistant::data::{Creative, Heatmap, Kind, Location, Simulation};
+use crate::assistant::format::{self, quoted};
+use crate::assistant::intent::Intent;
+use crate::assistant::{Locale, Reply};
 use crate::db::DbError;
 
 /// Describes the first item the question names.

@@ -1,10 +1,10 @@
 //! Greetings and thanks: "bonjour" gets what the assistant can do, with examples; "thanks"
 //! gets a short reply.
 
-use super::super::intent::Intent;
-use super::super::{Locale, Reply};
 use super::Ctx;
 use super::shared::help_link;
+use crate::assistant::intent::Intent;
+use crate::assistant::{Locale, Reply};
 
 /// Answers a greeting or a thank-you.
 pub(super) fn greeting(ctx: &Ctx<'_, '_>) -> Reply {
@@ -35,8 +35,8 @@ fn greeting_text(words: &[String], locale: Locale) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::matching::words;
     use super::*;
+    use crate::assistant::matching::words;
 
     #[test]
     fn thanks_get_a_short_reply_and_greetings_the_examples() {

@@ -1,13 +1,13 @@
-//! How-to answers from the help articles ([`super::super::help`]): the section that answers
+//! How-to answers from the help articles ([`crate::assistant::help`]): the section that answers
 //! best, quoted with a link to its article, or, when none does, "I don't know" with what the
 //! assistant can do.
 
-use super::super::format::quoted;
-use super::super::help::{self, Hit};
-use super::super::intent::{Intent, Page};
-use super::super::matching;
-use super::super::{Locale, Reply};
 use super::shared::{help_link, link, page_link};
+use crate::assistant::format::quoted;
+use crate::assistant::help::{self, Hit};
+use crate::assistant::intent::{Intent, Page};
+use crate::assistant::matching;
+use crate::assistant::{Locale, Reply};
 
 /// Lowest BM25 score of a help section that counts as an answer (below it the assistant says
 /// it does not know). Chosen on the question set (docs/assistant.md).

@@ -1,14 +1,14 @@
 //! Latest and first answers: "open my last heatmap", "what is my first creative?", "what did I
 //! create last?" (every kind): the item, its date and a short word on its state.
 
-use super::super::data::Kind;
-use super::super::format::{self, quoted};
-use super::super::intent::Intent;
-use super::super::{Locale, Reply};
 use super::Ctx;
 use super::select::{Selection, select};
 use super::shared::{feminine_e, href, link, none_noun, one_noun, page_link, page_of, reply};
-use super::status::{heatmap_status_text, simulation_status_text};
+use super::states::{heatmap_status_text, simulation_status_text};
+use crate::assistant::data::Kind;
+use crate::assistant::format::{self, quoted};
+use crate::assistant::intent::Intent;
+use crate::assistant::{Locale, Reply};
 use crate::db::DbError;
 
 /// The newest (or oldest) item found: when it was created, its kind, id and name.

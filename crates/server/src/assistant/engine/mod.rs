@@ -8,8 +8,8 @@
 //! context (`Ctx`) to the private module that answers that intent: `count` (count and list),
 //! `rank` (best and worst), `latest`, `status`, `seen`, `compare`, `navigate`, `details`,
 //! `greeting` and `help` (how-to answers and "I don't know"). The items that pass the
-//! question's filters come from `select`; words, links and labels shared by several answers
-//! from `shared`.
+//! question's filters come from `select`; how a heatmap's or a simulation's state reads from
+//! `states`; words, links and labels shared by several answers from `shared`.
 //!
 //! [`intent`]: super::intent
 //! [`matching`]: super::matching
@@ -29,6 +29,7 @@ mod samples;
 mod seen;
 mod select;
 mod shared;
+mod states;
 mod status;
 mod targets;
 

@@ -1,14 +1,14 @@
 //! Navigation answers: "open Summer Sale" (the item named) and "take me to the locations page"
 //! (a page of the app), each with the button that goes there.
 
-use super::super::data::Kind;
-use super::super::format::quoted;
-use super::super::intent::{Intent, Page};
-use super::super::{Locale, Reply};
 use super::Ctx;
 use super::help::help_answer;
 use super::shared::{href, kind_name, link, page_link, reply};
 use super::targets::{item_id, item_name};
+use crate::assistant::data::Kind;
+use crate::assistant::format::quoted;
+use crate::assistant::intent::{Intent, Page};
+use crate::assistant::{Locale, Reply};
 use crate::db::DbError;
 
 /// Links the item the question names, else the page it names.

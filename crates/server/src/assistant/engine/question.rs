@@ -1,10 +1,10 @@
-//! What the engine reads of a question beyond its own words ([`super::super::intent`]): the
+//! What the engine reads of a question beyond its own words ([`crate::assistant::intent`]): the
 //! intent it inherits from the previous question ("and in Paris?"), the kind and the item of
 //! the page the user is on, and a place it names that none of the user's locations has.
 
-use super::super::Question;
-use super::super::data::Kind;
-use super::super::intent::{self, Intent, Parsed};
+use crate::assistant::Question;
+use crate::assistant::data::Kind;
+use crate::assistant::intent::{self, Intent, Parsed};
 use crate::db::search::normalize;
 
 /// "And in Paris?": a short question with no intent of its own takes the previous question's.
@@ -122,8 +122,8 @@ fn place_after(tokens: &[&str]) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::{Locale, Message, Role};
     use super::*;
+    use crate::assistant::{Locale, Message, Role};
 
     #[test]
     fn pages_give_their_kind_and_item() {

@@ -1,7 +1,7 @@
 //! Items for the engine's unit tests: plain values with the fields an answer reads, so that
 //! the texts can be checked without a database.
 
-use super::super::data::{Creative, Heatmap, Location, Panel, Simulation};
+use crate::assistant::data::{Creative, Heatmap, Location, Panel, Simulation};
 
 /// A heatmap of `total` images, `done` of them analysed and `failed` failed.
 pub(super) fn heatmap(status: &'static str, total: i64, done: i64, failed: i64) -> Heatmap {

@@ -2,14 +2,14 @@
 //! with an analysed panel (else the latest): the probability that a passer-by looks at its
 //! panel within the first second, then its share of three seconds' attention.
 
-use super::super::data::{Kind, Panel, Simulation};
-use super::super::format;
-use super::super::intent::{Intent, Page};
-use super::super::{Locale, Reply};
 use super::Ctx;
 use super::question::item_of_path;
 use super::shared::{href, link, page_link, reply};
 use super::targets::item_id;
+use crate::assistant::data::{Kind, Panel, Simulation};
+use crate::assistant::format;
+use crate::assistant::intent::{Intent, Page};
+use crate::assistant::{Locale, Reply};
 use crate::db::DbError;
 
 /// Says whether the panel of the simulation the question is about is seen.

@@ -2,11 +2,11 @@
 //! creative, location, night, status), newest first, with the words that say those filters in
 //! the answer (" in Lyon", " de la marque Moka").
 
-use super::super::Locale;
-use super::super::data::{Creative, Heatmap, Kind, Location, Simulation};
-use super::super::intent::StatusWord;
 use super::Ctx;
 use super::shared::{format_label, href, same};
+use crate::assistant::Locale;
+use crate::assistant::data::{Creative, Heatmap, Kind, Location, Simulation};
+use crate::assistant::intent::StatusWord;
 use crate::db::DbError;
 
 /// The items of one kind that pass the question's filters, newest first.

@@ -1,9 +1,9 @@
 //! Words, links and labels that several answers share: nouns with their counts, an item's kind
 //! with its article, in-app addresses, the finished [`Reply`], the panel formats' names.
 
-use super::super::data::Kind;
-use super::super::intent::{Intent, Page};
-use super::super::{Link, Locale, Reply, format, help};
+use crate::assistant::data::Kind;
+use crate::assistant::intent::{Intent, Page};
+use crate::assistant::{Link, Locale, Reply, format, help};
 use crate::db::DbError;
 use crate::db::search::normalize;
 

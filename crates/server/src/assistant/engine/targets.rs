@@ -1,13 +1,13 @@
 //! The user's names in a question: which of their items, brands, campaigns and cities it names
-//! ([`Target`]), found tolerantly by [`super::super::matching`] among the kinds the question
+//! ([`Target`]), found tolerantly by [`crate::assistant::matching`] among the kinds the question
 //! may be about, and the name and id of an item once found.
 
 use std::collections::HashSet;
 
-use super::super::data::{Data, Kind};
-use super::super::intent::{self, Intent, Parsed};
-use super::super::matching::{self, Candidate, Found};
 use super::Ctx;
+use crate::assistant::data::{Data, Kind};
+use crate::assistant::intent::{self, Intent, Parsed};
+use crate::assistant::matching::{self, Candidate, Found};
 use crate::db::DbError;
 use crate::db::search::normalize;
 

@@ -1,11 +1,12 @@
 //! The ranking's pure parts: how many items an answer names, their order, and how the
 //! sentences read in both languages.
 
+use super::collect::{panel_text, score_text};
 use super::*;
 use Locale::{En, Fr};
 
 fn words(question: &str) -> Vec<String> {
-    super::super::super::matching::words(question)
+    crate::assistant::matching::words(question)
 }
 
 #[test]
