@@ -13,7 +13,7 @@ use serde::de::DeserializeOwned;
 use super::error::AuthError;
 use super::tokens::Claims;
 use crate::db::users::UserRow;
-use crate::db::{sessions, users};
+use crate::db::users;
 use crate::notify::templates::Lang;
 use crate::state::AppState;
 
@@ -93,6 +93,8 @@ pub struct AuthUser {
     pub user: UserRow,
     pub session_id: String,
     pub claims: Claims,
+    /// Whether the user has a verified second factor (read with the user and the session).
+    pub has_verified_factor: bool,
 }
 
 /// The token of an `Authorization: Bearer <token>` header.
@@ -153,7 +155,9 @@ impl FromRequestParts<AppState> for AuthUser {
                 "invalid claim: sub claim must be a UUID",
             ));
         }
-        let user = users::find_by_id(&state.db, &claims.sub)
+        // The user, the session and the second-factor flag in one statement; the checks
+        // below keep GoTrue's order (a malformed session id is reported after a missing user).
+        let found = users::find_signed_in(&state.db, &claims.sub, &claims.session_id)
             .await?
             .ok_or_else(|| {
                 AuthError::new(
@@ -162,6 +166,7 @@ impl FromRequestParts<AppState> for AuthUser {
                     "User from sub claim in JWT does not exist",
                 )
             })?;
+        let user = found.user;
         if user.is_banned(crate::db::now_ms()) {
             return Err(AuthError::new(
                 StatusCode::FORBIDDEN,
@@ -176,12 +181,12 @@ impl FromRequestParts<AppState> for AuthUser {
                 "invalid claim: session_id claim must be a UUID",
             ));
         }
-        let session = sessions::find(&state.db, &claims.session_id).await?;
-        match session {
+        match found.session {
             Some(session) if session.user_id == user.id => Ok(AuthUser {
                 user,
                 session_id: session.id,
                 claims,
+                has_verified_factor: found.has_verified_factor,
             }),
             _ => Err(AuthError::new(
                 StatusCode::FORBIDDEN,

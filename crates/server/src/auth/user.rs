@@ -18,7 +18,7 @@ use super::password;
 use super::phone;
 use super::redirect;
 use super::session::user_body;
-use crate::db::{self, factors, sessions, users};
+use crate::db::{self, sessions, users};
 use crate::notify::templates;
 use crate::state::AppState;
 
@@ -72,7 +72,7 @@ async fn update_user(
     // the aal2 session, so a stolen password alone cannot take the account over.
     if (new_email.is_some() || changes_password)
         && auth.claims.aal != "aal2"
-        && factors::has_verified(&state.db, &auth.user.id).await?
+        && auth.has_verified_factor
     {
         return Err(AuthError::new(
             StatusCode::UNAUTHORIZED,

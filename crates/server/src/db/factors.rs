@@ -68,17 +68,6 @@ pub async fn for_user(db: &Db, user_id: &str) -> Result<Vec<FactorRow>, DbError>
     Ok(rows.iter().map(from_row).collect::<Result<_, _>>()?)
 }
 
-/// Whether the user has at least one verified factor (so their sessions must reach aal2).
-pub async fn has_verified(db: &Db, user_id: &str) -> Result<bool, DbError> {
-    let row = sqlx::query(
-        "SELECT COUNT(*) AS n FROM mfa_factors WHERE user_id = $1 AND status = 'verified'",
-    )
-    .bind(user_id)
-    .fetch_one(db.pool())
-    .await?;
-    Ok(row.try_get::<i64, _>("n")? > 0)
-}
-
 /// The factor `id` if it belongs to `user_id`.
 pub async fn find(db: &Db, user_id: &str, id: &str) -> Result<Option<FactorRow>, DbError> {
     let row = sqlx::query(&format!(

@@ -46,12 +46,8 @@ impl FromRequestParts<AppState> for ApiUser {
             }
             // A user with a verified second factor reaches their data only from an aal2
             // session: a stolen password alone opens nothing.
-            Ok(user) if user.claims.aal != "aal2" => {
-                match crate::db::factors::has_verified(&state.db, &user.user.id).await {
-                    Ok(false) => Ok(ApiUser(user)),
-                    Ok(true) => Err(ApiError::new(ErrorCode::InsufficientAal)),
-                    Err(err) => Err(err.into()),
-                }
+            Ok(user) if user.claims.aal != "aal2" && user.has_verified_factor => {
+                Err(ApiError::new(ErrorCode::InsufficientAal))
             }
             Ok(user) => Ok(ApiUser(user)),
             // Already logged by `AuthError::unavailable` or `AuthError::internal`.
