@@ -8,8 +8,10 @@
 //!
 //! Seeds a temporary data folder (SQLite, or the empty PostgreSQL database named by
 //! `BENCH_DATABASE_URL`) with one user and 10,000 creatives, starts `target/release/regard
-//! serve` on it, and loads three routes for SECONDS (30) at CONNECTIONS (64) each:
+//! serve` on it, and loads four routes for SECONDS (30) at CONNECTIONS (64) each:
 //!
+//! - `GET /healthz`: the floor of this server and this machine (no token, no query), measured
+//!   in the same run so the other figures can be read against it;
 //! - `GET /api/v1/creatives?limit=50` with a bearer token (token check, one keyset query, 150
 //!   signed URLs, a 90 KB body);
 //! - `POST /auth/v1/token?grant_type=refresh_token`: every connection its own session, each
@@ -18,8 +20,9 @@
 //!   lookup, the object from the media folder).
 //!
 //! Prints requests per second, median and 99th-percentile latency, failed requests (non-2xx
-//! answers and socket errors: must be 0) and the server's peak resident memory during each
-//! run (VmHWM, reset between runs). On PostgreSQL it then loads the list for 15 s while every
+//! answers and socket errors: must be 0), the server's peak resident memory during each
+//! run (VmHWM, reset between runs) and the server's CPU time per answer (user + system, from
+//! /proc: the cost of a request, less sensitive than req/s to what else runs on the machine). On PostgreSQL it then loads the list for 15 s while every
 //! connection of the server is terminated 5 s in (a restart, a failover) and prints the
 //! answers by status: the requests caught by the drop get 503 `unavailable`, the rest 200.
 
@@ -355,6 +358,10 @@ async fn main() {
         .await
         .unwrap();
     assert_eq!(page["items"].as_array().map(Vec::len), Some(50));
+    println!(
+        "one list answer: {:.1} KB of JSON",
+        page.to_string().len() as f64 / 1000.0
+    );
     let file = page["items"][0]["media"]["urls"]["thumbnail"]
         .as_str()
         .unwrap()
@@ -378,6 +385,17 @@ async fn main() {
     let duration = format!("{seconds}s");
     let conns = connections.to_string();
     let scenarios: Vec<(&str, Vec<String>)> = vec![
+        // The floor: no token, no query, a few bytes. What the list reaches is read against it.
+        (
+            "GET /healthz",
+            vec![
+                "--latency".into(),
+                "-t2".into(),
+                format!("-c{conns}"),
+                format!("-d{duration}"),
+                format!("{base}/healthz"),
+            ],
+        ),
         (
             "GET /api/v1/creatives?limit=50",
             vec![
@@ -417,15 +435,22 @@ async fn main() {
         "{seconds} s at {connections} connections; wrk on the same 2-core machine as the server"
     );
     println!(
-        "{:<34} {:>9} {:>9} {:>9} {:>9} {:>7} {:>9}",
-        "route", "req/s", "p50 ms", "p99 ms", "requests", "failed", "peak MiB"
+        "{:<34} {:>9} {:>9} {:>9} {:>9} {:>7} {:>9} {:>12}",
+        "route", "req/s", "p50 ms", "p99 ms", "requests", "failed", "peak MiB", "server µs/req"
     );
     let pid = server.id().to_string();
     for (name, args) in scenarios {
         support::reset_peak_rss_of(&pid);
+        let cpu_before = support::cpu_ms_of(&pid);
         let run = wrk(&args, &tokens);
+        // The server's own CPU time per answer: less sensitive than req/s to what else runs
+        // on the machine (wrk included).
+        let cpu_us = match (cpu_before, support::cpu_ms_of(&pid)) {
+            (Some(a), Some(b)) if run.requests > 0 => (b - a) * 1000.0 / run.requests as f64,
+            _ => f64::NAN,
+        };
         println!(
-            "{name:<34} {:>9.0} {:>9.2} {:>9.2} {:>9} {:>7} {:>9.1}",
+            "{name:<34} {:>9.0} {:>9.2} {:>9.2} {:>9} {:>7} {:>9.1} {cpu_us:>12.0}",
             run.rps,
             run.p50_ms,
             run.p99_ms,

@@ -58,6 +58,16 @@ pub fn status_kib_of(process: &str, field: &str) -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// The CPU time a process has used so far (user + system), in milliseconds.
+pub fn cpu_ms_of(process: &str) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{process}/stat")).ok()?;
+    // Fields after the command name (which may hold spaces) start at the closing parenthesis.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    // The kernel reports clock ticks, 100 a second on Linux.
+    Some(ticks * 10.0)
+}
+
 /// Resets VmHWM to the current RSS (Linux ≥ 4.0); returns whether it worked.
 pub fn reset_peak_rss() -> bool {
     reset_peak_rss_of("self")
