@@ -12,8 +12,8 @@ use serde::de::DeserializeOwned;
 
 use super::error::AuthError;
 use super::tokens::Claims;
-use crate::db::users::UserRow;
 use crate::db::users;
+use crate::db::users::UserRow;
 use crate::notify::templates::Lang;
 use crate::state::AppState;
 

@@ -30,28 +30,33 @@ use crate::heatmaps::benchmark::Metric;
 const PAGE: (f32, f32) = (595.28, 841.89);
 const MARGIN: f32 = 42.0;
 const WIDTH: f32 = PAGE.0 - 2.0 * MARGIN;
-/// Mean advance of a DejaVu Sans character, in ems (a slight overestimate, so lines never
-/// overflow the margin).
-const CHAR_EM: f32 = 0.56;
+const REGULAR_TTF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+const BOLD_TTF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf");
 
-static REGULAR: LazyLock<Font> = LazyLock::new(|| {
-    Font::new(
-        include_bytes!("../../assets/fonts/DejaVuSans.ttf")
-            .as_slice()
-            .into(),
-        0,
-    )
-    .expect("the embedded DejaVu Sans parses")
-});
-static BOLD: LazyLock<Font> = LazyLock::new(|| {
-    Font::new(
-        include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf")
-            .as_slice()
-            .into(),
-        0,
-    )
-    .expect("the embedded DejaVu Sans Bold parses")
-});
+static REGULAR: LazyLock<Font> =
+    LazyLock::new(|| Font::new(REGULAR_TTF.into(), 0).expect("the embedded DejaVu Sans parses"));
+static BOLD: LazyLock<Font> =
+    LazyLock::new(|| Font::new(BOLD_TTF.into(), 0).expect("the embedded DejaVu Sans Bold parses"));
+
+/// The width of `text` set at `size` points in the embedded font, from its glyphs' advances.
+/// Kerning is left out: DejaVu's pairs only tighten, so this is at most a hair wide and a line
+/// measured to fit never overflows.
+fn text_width(text: &str, size: f32, bold: bool) -> f32 {
+    use skrifa::MetadataProvider as _;
+    use skrifa::instance::{LocationRef, Size as FontSize};
+
+    let font = skrifa::FontRef::new(if bold { BOLD_TTF } else { REGULAR_TTF })
+        .expect("the embedded DejaVu Sans parses");
+    let charmap = font.charmap();
+    let metrics = font.glyph_metrics(FontSize::new(size), LocationRef::default());
+    text.chars()
+        .map(|c| {
+            // A character without a glyph is drawn as the font's .notdef box (glyph 0).
+            let glyph = charmap.map(c).unwrap_or_default();
+            metrics.advance_width(glyph).unwrap_or(0.0)
+        })
+        .sum()
+}
 
 const INK: (u8, u8, u8) = (17, 24, 39);
 const MUTED: (u8, u8, u8) = (75, 85, 99);
@@ -88,7 +93,7 @@ impl Column<'_, '_> {
     ) {
         fill(self.surface, colour);
         let font = if bold { BOLD.clone() } else { REGULAR.clone() };
-        for line in wrap(text, width, size) {
+        for line in wrap(text, width, size, bold) {
             self.y += size * 1.3;
             self.surface.draw_text(
                 Point::from_xy(x, self.y),
@@ -134,14 +139,13 @@ impl Column<'_, '_> {
     }
 }
 
-/// Lines of at most `width` points (estimated), broken between words.
-fn wrap(text: &str, width: f32, size: f32) -> Vec<String> {
-    let max = ((width / (size * CHAR_EM)).floor() as usize).max(8);
+/// Lines of at most `width` points in the font at `size`, broken between words (a single word
+/// wider than `width` keeps a line of its own).
+fn wrap(text: &str, width: f32, size: f32, bold: bool) -> Vec<String> {
     let mut lines = Vec::new();
     let mut line = String::new();
     for word in text.split(' ') {
-        let len = line.chars().count() + usize::from(!line.is_empty()) + word.chars().count();
-        if !line.is_empty() && len > max {
+        if !line.is_empty() && text_width(&format!("{line} {word}"), size, bold) > width {
             lines.push(std::mem::take(&mut line));
         }
         if !line.is_empty() {
@@ -153,6 +157,21 @@ fn wrap(text: &str, width: f32, size: f32) -> Vec<String> {
         lines.push(line);
     }
     lines
+}
+
+/// `text` cut with an ellipsis so that it fits `width` points at `size` (whole when it fits).
+fn clip_to(text: &str, width: f32, size: f32, bold: bool) -> String {
+    if text_width(text, size, bold) <= width {
+        return text.to_owned();
+    }
+    let mut kept: String = text.to_owned();
+    while kept.pop().is_some() {
+        let candidate = format!("{}…", kept.trim_end());
+        if text_width(&candidate, size, bold) <= width {
+            return candidate;
+        }
+    }
+    "…".to_owned()
 }
 
 fn footer(surface: &mut Surface, report: &Report, page: usize, pages: usize) {
@@ -258,9 +277,9 @@ fn stroke(surface: &mut Surface, (r, g, b): (u8, u8, u8), width: f32) {
     }));
 }
 
-/// Centred text (the width estimated from the mean advance).
+/// Centred bold text.
 fn centred(surface: &mut Surface, text: &str, (cx, cy): (f32, f32), size: f32) {
-    let width = text.chars().count() as f32 * size * CHAR_EM;
+    let width = text_width(text, size, true);
     surface.draw_text(
         Point::from_xy(cx - width / 2.0, cy + size * 0.36),
         BOLD.clone(),
@@ -836,14 +855,7 @@ fn comparison_page(column: &mut Column, report: &Report) {
 
     let label_width = 150.0;
     let cell = (WIDTH - label_width) / images.len() as f32;
-    let chars = ((cell - 6.0) / (8.5 * CHAR_EM)).floor().max(4.0) as usize;
-    let clip = |text: &str| {
-        if text.chars().count() > chars {
-            format!("{}…", text.chars().take(chars - 1).collect::<String>())
-        } else {
-            text.to_owned()
-        }
-    };
+    let clip = |text: &str| clip_to(text, cell - 6.0, 8.5, true);
     let top = column.y;
     for (i, image) in images.iter().enumerate() {
         column.put(
@@ -862,7 +874,7 @@ fn comparison_page(column: &mut Column, report: &Report) {
             "aoi" => t(lang, "heatmap.compare.measures.aoi", &[("name", &row.name)]),
             kind => t(lang, &format!("heatmap.compare.measures.{kind}"), &[]),
         };
-        let label_lines = wrap(&label, label_width - 8.0, 9.0);
+        let label_lines = wrap(&label, label_width - 8.0, 9.0, false);
         let top = column.y;
         for (k, line) in label_lines.iter().enumerate() {
             column.put(line, MARGIN, top + k as f32 * 11.0, 9.0, false, INK);
@@ -1011,4 +1023,55 @@ pub fn render(report: &Report) -> Result<Vec<u8>, String> {
             .creator("Regard".to_owned()),
     );
     document.finish().map_err(|err| format!("{err:?}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn widths_come_from_the_glyphs_not_a_mean_advance() {
+        // DejaVu Sans: "i" is narrow, "W" wide; bold is wider than regular.
+        let narrow = text_width("iiiiiiiiii", 10.0, false);
+        let wide = text_width("WWWWWWWWWW", 10.0, false);
+        assert!(wide > 3.0 * narrow, "{wide} vs {narrow}");
+        assert!(text_width("Regard", 10.0, true) > text_width("Regard", 10.0, false));
+        // Linear in the size, and nothing for nothing.
+        let at10 = text_width("Affiche 4×3", 10.0, false);
+        assert!((text_width("Affiche 4×3", 20.0, false) - 2.0 * at10).abs() < 1e-3);
+        assert_eq!(text_width("", 12.0, false), 0.0);
+    }
+
+    #[test]
+    fn wrapped_lines_fit_their_width_and_keep_every_word() {
+        let text = "Le panneau est vu dans la première seconde par une majorité des passants, \
+                    WWWW MMMM et le texte légal reste illisible à trente mètres";
+        for (width, size) in [(120.0, 9.0), (200.0, 10.0), (511.0, 12.0)] {
+            let lines = wrap(text, width, size, false);
+            for line in &lines {
+                assert!(text_width(line, size, false) <= width, "{line:?} > {width}");
+            }
+            assert_eq!(lines.join(" "), text);
+            // Greedy: the next line's first word would not have fitted on the line before.
+            for pair in lines.windows(2) {
+                let first = pair[1].split(' ').next().unwrap();
+                let joined = format!("{} {first}", pair[0]);
+                assert!(text_width(&joined, size, false) > width, "{joined:?}");
+            }
+        }
+        // Wide letters wrap sooner than narrow ones of the same count.
+        let w = "WWWW WWWW WWWW WWWW WWWW WWWW";
+        let i = "iiii iiii iiii iiii iiii iiii";
+        assert!(wrap(w, 100.0, 10.0, false).len() > wrap(i, 100.0, 10.0, false).len());
+    }
+
+    #[test]
+    fn clipped_names_fit_with_an_ellipsis() {
+        assert_eq!(clip_to("Été", 100.0, 8.5, true), "Été");
+        let long = "Campagne printemps Évian — variante A très longue";
+        let clipped = clip_to(long, 60.0, 8.5, true);
+        assert!(clipped.ends_with('…'), "{clipped}");
+        assert!(text_width(&clipped, 8.5, true) <= 60.0);
+        assert!(long.starts_with(clipped.trim_end_matches('…')));
+    }
 }
