@@ -46,6 +46,16 @@ macro_rules! wire_enum {
             }
         }
 
+        // Lets body fields read the value from a text (`Choice`); `Err` carries nothing more
+        // than "not one of the values".
+        impl std::str::FromStr for $name {
+            type Err = ();
+
+            fn from_str(text: &str) -> Result<Self, Self::Err> {
+                Self::parse(text).ok_or(())
+            }
+        }
+
         impl std::fmt::Display for $name {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str(self.as_str())

@@ -663,10 +663,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /**
-         * @description How the creative is made to look real (regard_vision's `Adjustments`). In a body, any
-         *     subset: the others keep their values.
-         */
+        /** @description How the creative is made to look real (regard_vision's `Adjustments`). */
         AdjustmentsBody: {
             /** @description Match the creative's exposure and colour cast to the photo around the panel. */
             auto_match: boolean;
@@ -706,6 +703,50 @@ export interface components {
              * @description −1 to 1: cooler to warmer.
              */
             warmth: number;
+        };
+        /**
+         * @description A change of the adjustments: any subset of their keys, the others keep their values. Each
+         *     problem is reported as `adjustments.<key>`.
+         */
+        AdjustmentsChanges: {
+            /** @description Match the creative's exposure and colour cast to the photo around the panel. */
+            auto_match?: boolean;
+            /**
+             * Format: float
+             * @description −1 to 1: exposure, ±1.5 stops.
+             */
+            brightness?: number;
+            /**
+             * Format: float
+             * @description −1 to 1.
+             */
+            contrast?: number;
+            /**
+             * Format: float
+             * @description 0 to 1: a soft specular band.
+             */
+            glare?: number;
+            /**
+             * Format: float
+             * @description 0 to 1: 1 is the photo's own noise level.
+             */
+            grain?: number;
+            night?: null | components["schemas"]["NightMode"];
+            /**
+             * Format: float
+             * @description −1 to 1: −1 is grey.
+             */
+            saturation?: number;
+            /**
+             * Format: float
+             * @description −1 to 1: negative blurs, positive sharpens.
+             */
+            sharpness?: number;
+            /**
+             * Format: float
+             * @description −1 to 1: cooler to warmer.
+             */
+            warmth?: number;
         };
         /** @description The analysis of one image as answered: the stored result and signed links to its images. */
         AnsweredResult: components["schemas"]["HeatmapResult"] & {
@@ -767,22 +808,23 @@ export interface components {
         /** @description The body of `POST /heatmaps/{id}/aois/copy`. */
         AoiCopy: {
             /** @description Which of its areas (all by default). */
-            aoi_ids?: string[] | null;
+            aoi_ids?: string[];
             /** @description The image whose areas are copied. */
             from_item_id: string;
             /** @description Onto which images (every other one by default). */
-            to_item_ids?: string[] | null;
+            to_item_ids?: string[];
         };
         /**
          * @description The body of `POST …/aois` (`name` and one of `rect` or `points` required) and of
          *     `PATCH …/aois/{aoi_id}` (any of them).
          */
         AoiInput: {
-            /** @description At most 80 characters, unique on the image. */
-            name?: string | null;
-            /** @description A polygon of 3 to 32 points inside the image, at least 1% of it. */
-            points?: components["schemas"]["Point"][] | null;
-            rect?: null | components["schemas"]["RectInput"];
+            /** @description At most 80 characters, unique on the image; required to create. */
+            name?: string;
+            /** @description A polygon of 3 to 32 points inside the image, at least 1% of it; not with `rect`. */
+            points?: components["schemas"]["Point"][];
+            /** @description A rectangle, at least 1% of the image; not with `points`. */
+            rect?: components["schemas"]["Rect"];
         };
         /**
          * @description How an area of interest was drawn.
@@ -814,10 +856,11 @@ export interface components {
         };
         /** @description The body of `POST /simulations/batch`. */
         BatchFields: {
-            adjustments?: null | components["schemas"]["AdjustmentsBody"];
-            background?: string | null;
+            adjustments?: null | components["schemas"]["AdjustmentsChanges"];
+            /** @description `#rrggbb`. */
+            background?: string;
             creative_id: string;
-            fit?: null | components["schemas"]["FitMode"];
+            fit?: components["schemas"]["FitMode"];
             /** @description 1 to 50 locations, each with a photo and a panel outline. */
             location_ids: string[];
         };
@@ -835,7 +878,7 @@ export interface components {
             items: components["schemas"]["ItemBenchmarks"][];
             reference: components["schemas"]["ReferenceSource"];
         };
-        /** @description One message of a conversation. */
+        /** @description One message of a conversation (other keys are ignored). */
         ChatMessage: {
             /** @description At most 2000 characters. */
             content: string;
@@ -873,9 +916,13 @@ export interface components {
          *     the name).
          */
         CreativeChanges: {
+            /** @description At most 200 characters. */
             brand?: string | null;
+            /** @description At most 200 characters. */
             campaign?: string | null;
-            name?: string | null;
+            /** @description At most 200 characters; cannot be cleared. */
+            name?: string;
+            /** @description At most 5000 characters, several lines. */
             notes?: string | null;
         };
         /** @description Signed download links of the render (`Content-Disposition: attachment`). */
@@ -1196,10 +1243,14 @@ export interface components {
         LocationFields: {
             /** @description At most 500 characters. */
             address?: string | null;
+            /** @description At most 200 characters. */
             city?: string | null;
+            /** @description At most 100 characters. */
             country?: string | null;
-            format?: null | components["schemas"]["PanelFormat"];
-            illumination?: null | components["schemas"]["Illumination"];
+            /** @description `other` by default; cannot be cleared. */
+            format?: components["schemas"]["PanelFormat"];
+            /** @description `none` by default; cannot be cleared. */
+            illumination?: components["schemas"]["Illumination"];
             /**
              * Format: double
              * @description -90 to 90; given with `longitude`.
@@ -1210,8 +1261,8 @@ export interface components {
              * @description -180 to 180; given with `latitude`.
              */
             longitude?: number | null;
-            /** @description At most 200 characters. */
-            name?: string | null;
+            /** @description At most 200 characters; required to create, cannot be cleared. */
+            name?: string;
             /** @description At most 5000 characters, several lines. */
             notes?: string | null;
             /**
@@ -1358,7 +1409,7 @@ export interface components {
             token: string;
         };
         /**
-         * @description Night lighting of the panel.
+         * @description Night lighting of the panel (regard_vision's `Night`).
          * @enum {string}
          */
         NightMode: "backlit" | "led";
@@ -1543,17 +1594,6 @@ export interface components {
         };
         /** @description A box relative to the image (0..1). */
         Rect: {
-            /** Format: double */
-            height: number;
-            /** Format: double */
-            width: number;
-            /** Format: double */
-            x: number;
-            /** Format: double */
-            y: number;
-        };
-        /** @description A rectangle relative to the image. */
-        RectInput: {
             /** Format: double */
             height: number;
             /** Format: double */
@@ -1753,19 +1793,19 @@ export interface components {
             simulation_id: string;
             status: components["schemas"]["SimulationStatus"];
         };
-        /** @description The render settings a create or update body may give. */
+        /** @description The body of `POST /simulations` and `PATCH /simulations/{id}`. */
         SimulationFields: {
-            adjustments?: null | components["schemas"]["AdjustmentsBody"];
+            adjustments?: null | components["schemas"]["AdjustmentsChanges"];
             /** @description `#rrggbb`. */
-            background?: string | null;
+            background?: string;
             /** @description Required to create. */
-            creative_id?: string | null;
-            fit?: null | components["schemas"]["FitMode"];
+            creative_id?: string;
+            fit?: components["schemas"]["FitMode"];
             /** @description Required to create; the location needs a photo and a panel outline. */
-            location_id?: string | null;
+            location_id?: string;
             /** @description An uploaded grey image of the caller's (`null`: none). */
             mask_media_id?: string | null;
-            /** @description At most 200 characters; "creative — location" by default. */
+            /** @description At most 200 characters; "creative — location" by default; cannot be cleared. */
             name?: string | null;
             /** @description This simulation's own panel corners (`null`: back to the location's). */
             quad?: components["schemas"]["QuadPoint"][] | null;

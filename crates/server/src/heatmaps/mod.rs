@@ -18,3 +18,11 @@ wire_enum! {
         Failed = "failed";
     }
 }
+
+impl ItemStatus {
+    /// Whether an item stored with `status` has its result: only a `done` item's attention is
+    /// shown, exported or put in a report (a retried item loses its old result).
+    pub fn has_result(status: &str) -> bool {
+        Self::parse(status) == Some(Self::Done)
+    }
+}

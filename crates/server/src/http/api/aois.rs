@@ -4,21 +4,24 @@
 //! docs/architecture/heatmaps.md.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
+use serde::Deserialize;
 use serde_json::{Value, json};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::body::{Body, Id, IdList, IdPath, Line, Patch, Problems};
 use super::error::ApiError;
-use super::heatmaps::{Aoi, Heatmap, Point, aoi_body, heatmap_body};
-use super::input::{ApiUser, Fields, JsonObject, Patch, parse_id};
+use super::heatmaps::{Aoi, Heatmap, Point, Rect, aoi_body, heatmap_body};
+use super::input::ApiUser;
 use super::media::now_secs;
 use crate::codes::{ErrorCode, FieldCode};
 use crate::db::aois::{self as adb, AoiRow, AoiShape, AoiWriteError};
 use crate::db::heatmaps::{self as hdb, HeatmapWithItems, ItemRow};
 use crate::db::{self};
+use crate::heatmaps::ItemStatus;
 use crate::heatmaps::aoi::{ItemAttention, Shape, parse_polygon, parse_rect};
 use crate::heatmaps::result::HeatmapResult;
 use crate::state::AppState;
@@ -36,39 +39,41 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(copy))
 }
 
-/// A rectangle relative to the image.
-#[derive(ToSchema)]
-#[allow(dead_code)] // Read by `parse_rect`; this type describes it.
-struct RectInput {
-    x: f64,
-    y: f64,
-    width: f64,
-    height: f64,
-}
-
 /// The body of `POST …/aois` (`name` and one of `rect` or `points` required) and of
 /// `PATCH …/aois/{aoi_id}` (any of them).
-#[derive(ToSchema)]
-#[allow(dead_code)] // Read field by field (see `shape_field`); this type describes it.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 struct AoiInput {
-    /// At most 80 characters, unique on the image.
-    name: Option<String>,
-    /// A rectangle, at least 1% of the image.
-    rect: Option<RectInput>,
-    /// A polygon of 3 to 32 points inside the image, at least 1% of it.
-    points: Option<Vec<Point>>,
+    /// At most 80 characters, unique on the image; required to create.
+    #[serde(default)]
+    #[schema(value_type = String, max_length = 80)]
+    name: Patch<Line<MAX_NAME>>,
+    /// A rectangle, at least 1% of the image; not with `points`.
+    #[serde(default)]
+    #[schema(value_type = Rect)]
+    rect: Patch<Value>,
+    /// A polygon of 3 to 32 points inside the image, at least 1% of it; not with `rect`.
+    #[serde(default)]
+    #[schema(value_type = Vec<Point>, min_items = 3, max_items = 32)]
+    points: Patch<Value>,
 }
 
 /// The body of `POST /heatmaps/{id}/aois/copy`.
-#[derive(ToSchema)]
-#[allow(dead_code)] // Read field by field in `copy`; this type describes it.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 struct AoiCopy {
     /// The image whose areas are copied.
-    from_item_id: String,
+    #[serde(default)]
+    #[schema(value_type = String, required = true)]
+    from_item_id: Patch<String>,
     /// Which of its areas (all by default).
-    aoi_ids: Option<Vec<String>>,
+    #[serde(default)]
+    #[schema(value_type = Vec<String>, min_items = 1, max_items = 30)]
+    aoi_ids: Patch<IdList<{ MAX_PER_ITEM as usize }>>,
     /// Onto which images (every other one by default).
-    to_item_ids: Option<Vec<String>>,
+    #[serde(default)]
+    #[schema(value_type = Vec<String>, min_items = 1, max_items = 20)]
+    to_item_ids: Patch<IdList<{ super::heatmaps::MAX_ITEMS }>>,
 }
 
 /// The caller's heatmap and one of its items, or 404.
@@ -78,8 +83,7 @@ async fn owned_item(
     id: &str,
     item_id: &str,
 ) -> Result<(HeatmapWithItems, ItemRow), ApiError> {
-    let (id, item_id) = (parse_id(id)?, parse_id(item_id)?);
-    let found = hdb::find_owned(&state.db, user.id(), &id)
+    let found = hdb::find_owned(&state.db, user.id(), id)
         .await?
         .ok_or_else(ApiError::not_found)?;
     let item = found
@@ -93,7 +97,7 @@ async fn owned_item(
 
 /// Runs a shape parser on a field's value, recording its error code.
 fn parsed(
-    fields: &mut Fields,
+    problems: &mut Problems,
     key: &str,
     value: &Value,
     parse: fn(&Value) -> Result<Shape, FieldCode>,
@@ -101,7 +105,7 @@ fn parsed(
     match parse(value) {
         Ok(shape) => Some(shape),
         Err(code) => {
-            fields.error(key, code);
+            problems.add(key, code);
             None
         }
     }
@@ -109,43 +113,50 @@ fn parsed(
 
 /// Reads the shape: exactly one of `rect` (`{x, y, width, height}`) or `points` (a polygon).
 /// `required` says whether it may be absent (a rename).
-fn shape_field(fields: &mut Fields, required: bool) -> Option<Shape> {
-    let rect = fields.raw("rect");
-    let points = fields.raw("points");
+fn shape_field(
+    problems: &mut Problems,
+    rect: Patch<Value>,
+    points: Patch<Value>,
+    required: bool,
+) -> Option<Shape> {
     match (rect, points) {
         (Patch::Value(_), Patch::Value(_)) => {
-            fields.error("points", FieldCode::Conflict);
+            problems.add("points", FieldCode::Conflict);
             None
         }
-        (Patch::Value(value), Patch::Absent) => parsed(fields, "rect", &value, parse_rect),
-        (Patch::Absent, Patch::Value(value)) => parsed(fields, "points", &value, parse_polygon),
+        (Patch::Value(value), Patch::Absent) => parsed(problems, "rect", &value, parse_rect),
+        (Patch::Absent, Patch::Value(value)) => parsed(problems, "points", &value, parse_polygon),
         (Patch::Null, _) => {
-            fields.error("rect", FieldCode::InvalidType);
+            problems.add("rect", FieldCode::InvalidType);
             None
         }
         (_, Patch::Null) => {
-            fields.error("points", FieldCode::InvalidType);
+            problems.add("points", FieldCode::InvalidType);
             None
         }
         (Patch::Absent, Patch::Absent) => {
             if required {
-                fields.error("rect", FieldCode::Required);
+                problems.require("rect");
             }
             None
         }
     }
 }
 
-fn name_field(fields: &mut Fields, required: bool) -> Option<String> {
-    match fields.text("name", MAX_NAME, false) {
-        Patch::Value(name) => Some(name),
+fn name_field(
+    problems: &mut Problems,
+    name: Patch<Line<MAX_NAME>>,
+    required: bool,
+) -> Option<String> {
+    match name {
+        Patch::Value(Line(name)) => Some(name),
         Patch::Null => {
-            fields.error("name", FieldCode::Required);
+            problems.require("name");
             None
         }
         Patch::Absent => {
-            if required && !fields.has_error("name") {
-                fields.error("name", FieldCode::Required);
+            if required {
+                problems.require("name");
             }
             None
         }
@@ -167,7 +178,7 @@ fn answer(item: &ItemRow, aoi: &AoiRow) -> Aoi {
     let attention = item
         .result
         .as_deref()
-        .filter(|_| item.status == "done")
+        .filter(|_| ItemStatus::has_result(&item.status))
         .and_then(|text| HeatmapResult::parse(text, &item.id))
         .and_then(|result| ItemAttention::from_result(&result));
     aoi_body(aoi, attention.as_ref())
@@ -188,13 +199,13 @@ fn answer(item: &ItemRow, aoi: &AoiRow) -> Aoi {
 async fn create(
     State(state): State<AppState>,
     user: ApiUser,
-    Path((id, item_id)): Path<(String, String)>,
-    JsonObject(mut fields): JsonObject,
+    IdPath((id, item_id)): IdPath<(Id, Id)>,
+    Body(input, mut problems): Body<AoiInput>,
 ) -> Result<(StatusCode, Json<Aoi>), ApiError> {
     let (found, item) = owned_item(&state, &user, &id, &item_id).await?;
-    let name = name_field(&mut fields, true);
-    let shape = shape_field(&mut fields, true);
-    fields.finish()?;
+    let name = name_field(&mut problems, input.name, true);
+    let shape = shape_field(&mut problems, input.rect, input.points, true);
+    problems.finish()?;
     let (Some(name), Some(shape)) = (name, shape) else {
         return Err(ApiError::internal(
             "area validation let a missing field through",
@@ -234,17 +245,16 @@ async fn create(
 async fn update(
     State(state): State<AppState>,
     user: ApiUser,
-    Path((id, item_id, aoi_id)): Path<(String, String, String)>,
-    JsonObject(mut fields): JsonObject,
+    IdPath((id, item_id, Id(aoi_id))): IdPath<(Id, Id, Id)>,
+    Body(input, mut problems): Body<AoiInput>,
 ) -> Result<Json<Aoi>, ApiError> {
     let (found, item) = owned_item(&state, &user, &id, &item_id).await?;
-    let aoi_id = parse_id(&aoi_id)?;
     if !found.aois_of(&item.id).any(|a| a.id == aoi_id) {
         return Err(ApiError::not_found());
     }
-    let name = name_field(&mut fields, false);
-    let shape = shape_field(&mut fields, false);
-    fields.finish()?;
+    let name = name_field(&mut problems, input.name, false);
+    let shape = shape_field(&mut problems, input.rect, input.points, false);
+    problems.finish()?;
     let shape = shape.map(|s| AoiShape {
         shape: s.kind,
         points: s.points_json().to_string(),
@@ -281,10 +291,9 @@ async fn update(
 async fn delete_one(
     State(state): State<AppState>,
     user: ApiUser,
-    Path((id, item_id, aoi_id)): Path<(String, String, String)>,
+    IdPath((id, item_id, aoi_id)): IdPath<(Id, Id, Id)>,
 ) -> Result<StatusCode, ApiError> {
     let (_, item) = owned_item(&state, &user, &id, &item_id).await?;
-    let aoi_id = parse_id(&aoi_id)?;
     if adb::delete(&state.db, user.id(), &item.id, &aoi_id).await? {
         Ok(StatusCode::NO_CONTENT)
     } else {
@@ -307,10 +316,9 @@ async fn delete_one(
 async fn copy(
     State(state): State<AppState>,
     user: ApiUser,
-    Path(id): Path<String>,
-    JsonObject(mut fields): JsonObject,
+    IdPath(id): IdPath<Id>,
+    Body(copy, mut problems): Body<AoiCopy>,
 ) -> Result<Json<Heatmap>, ApiError> {
-    let id = parse_id(&id)?;
     let found = hdb::find_owned(&state.db, user.id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;
@@ -320,37 +328,27 @@ async fn copy(
             .map(|id| id.hyphenated().to_string())
             .filter(|id| found.items.iter().any(|i| &i.id == id))
     };
-    let from = match fields.raw("from_item_id") {
-        Patch::Value(Value::String(raw)) => {
+    let from = match problems.required("from_item_id", copy.from_item_id) {
+        Some(raw) => {
             let from = item_of(&raw);
             if from.is_none() {
-                fields.error("from_item_id", FieldCode::NotFound);
+                problems.add("from_item_id", FieldCode::NotFound);
             }
             from
         }
-        Patch::Value(_) => {
-            fields.error("from_item_id", FieldCode::InvalidType);
-            None
-        }
-        Patch::Null | Patch::Absent => {
-            fields.error("from_item_id", FieldCode::Required);
-            None
-        }
+        None => None,
     };
-    let aoi_ids = fields
-        .has("aoi_ids")
-        .then(|| fields.id_list("aoi_ids", MAX_PER_ITEM as usize))
-        .flatten();
-    let to_ids = fields
-        .has("to_item_ids")
-        .then(|| fields.id_list("to_item_ids", super::heatmaps::MAX_ITEMS))
-        .flatten();
+    // Absent: the defaults; `null` is no list.
+    let aoi_ids = problems.not_null("aoi_ids", copy.aoi_ids).map(|ids| ids.0);
+    let to_ids = problems
+        .not_null("to_item_ids", copy.to_item_ids)
+        .map(|ids| ids.0);
     let mut sources: Vec<AoiRow> = Vec::new();
     if let Some(from) = &from {
         sources = found.aois_of(from).cloned().collect();
         if let Some(ids) = &aoi_ids {
             if ids.iter().any(|id| !sources.iter().any(|a| &a.id == id)) {
-                fields.error("aoi_ids", FieldCode::NotFound);
+                problems.add("aoi_ids", FieldCode::NotFound);
             }
             sources.retain(|a| ids.contains(&a.id));
         }
@@ -358,7 +356,7 @@ async fn copy(
     let targets: Vec<String> = match &to_ids {
         Some(ids) => {
             if ids.iter().any(|id| item_of(id).is_none()) {
-                fields.error("to_item_ids", FieldCode::NotFound);
+                problems.add("to_item_ids", FieldCode::NotFound);
             }
             ids.iter()
                 .filter(|id| Some(*id) != from.as_ref())
@@ -372,7 +370,7 @@ async fn copy(
             .filter(|id| Some(id) != from.as_ref())
             .collect(),
     };
-    fields.finish()?;
+    problems.finish()?;
     adb::copy(
         &state.db,
         &sources,

@@ -16,14 +16,15 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, header};
 use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
-use serde::Serialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::body::{Body, FromField, Line, Patch, read_object_ignoring_unknown, report};
 use super::error::ApiError;
-use super::input::{ApiUser, Fields, JsonObject, Patch};
+use super::input::ApiUser;
 use crate::assistant::{
     Locale, MAX_MESSAGE_CHARS, MAX_MESSAGES, Message, Question, Reply, Role, help, sentences,
 };
@@ -41,25 +42,124 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(get_help))
 }
 
-/// One message of a conversation.
-#[derive(ToSchema)]
-#[allow(dead_code)] // Read field by field (see `read_question`); this type describes it.
+/// One message of a conversation (other keys are ignored).
+#[derive(Deserialize, ToSchema)]
 struct ChatMessage {
-    role: Role,
+    #[serde(default)]
+    #[schema(value_type = Role, required = true)]
+    role: Patch<RoleField>,
     /// At most 2000 characters.
-    content: String,
+    #[serde(default)]
+    #[schema(value_type = String, max_length = 2000, required = true)]
+    content: Patch<Content>,
+}
+
+/// A message's author: exactly `user` or `assistant`.
+struct RoleField(Role);
+
+impl FromField for RoleField {
+    fn from_field(value: Value) -> Result<Option<Self>, FieldCode> {
+        match value.as_str() {
+            Some("user") => Ok(Some(RoleField(Role::User))),
+            Some("assistant") => Ok(Some(RoleField(Role::Assistant))),
+            Some(_) => Err(FieldCode::InvalidValue),
+            None => Err(FieldCode::InvalidType),
+        }
+    }
+}
+
+/// A message's text: trimmed, at most [`MAX_MESSAGE_CHARS`]; empty counts as missing.
+struct Content(String);
+
+impl FromField for Content {
+    fn from_field(value: Value) -> Result<Option<Self>, FieldCode> {
+        let Value::String(text) = value else {
+            return Err(FieldCode::InvalidType);
+        };
+        let text = text.trim();
+        if text.is_empty() {
+            Ok(None)
+        } else if text.chars().count() > MAX_MESSAGE_CHARS {
+            Err(FieldCode::TooLong)
+        } else {
+            Ok(Some(Content(text.to_owned())))
+        }
+    }
+}
+
+/// The messages of a chat body, each checked (`messages.<i>.role`, `messages.<i>.content`);
+/// the last one must be the user's (`messages: invalid_value`).
+struct Conversation(Vec<Message>);
+
+impl FromField for Conversation {
+    fn from_field(value: Value) -> Result<Option<Self>, FieldCode> {
+        let Value::Array(items) = value else {
+            return Err(FieldCode::InvalidType);
+        };
+        if items.is_empty() {
+            return Err(FieldCode::Required);
+        }
+        if items.len() > MAX_MESSAGES {
+            return Err(FieldCode::TooMany);
+        }
+        let mut messages = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            let map = match item {
+                Value::Object(map) => map.clone(),
+                _ => {
+                    report(&i.to_string(), FieldCode::InvalidType);
+                    Map::new()
+                }
+            };
+            let (message, mut problems) = read_object_ignoring_unknown::<ChatMessage>(map)
+                .map_err(|_| FieldCode::InvalidValue)?;
+            let role = problems.required("role", message.role);
+            let content = problems.required("content", message.content);
+            for (key, code) in problems.into_fields() {
+                report(&format!("{i}.{key}"), code);
+            }
+            if let (Some(RoleField(role)), Some(Content(content))) = (role, content) {
+                messages.push(Message { role, content });
+            }
+        }
+        // The question is the last message: it must be the user's.
+        if items.last().is_some_and(|m| m["role"] != "user") {
+            report("", FieldCode::InvalidValue);
+        }
+        Ok(Some(Conversation(messages)))
+    }
+}
+
+/// A locale, `fr` or `en` (regional forms such as `fr-CA` too).
+struct LocaleField(Locale);
+
+impl FromField for LocaleField {
+    fn from_field(value: Value) -> Result<Option<Self>, FieldCode> {
+        match Line::<20>::from_field(value)? {
+            Some(Line(text)) => Locale::parse(&text)
+                .map(|locale| Some(LocaleField(locale)))
+                .ok_or(FieldCode::InvalidValue),
+            None => Ok(None),
+        }
+    }
 }
 
 /// The body of `POST /assistant/chat`.
-#[derive(ToSchema)]
-#[allow(dead_code)] // Read field by field (see `read_question`); this type describes it.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 struct ChatRequest {
     /// The conversation so far, oldest first; the last one is the user's question.
-    messages: Vec<ChatMessage>,
+    #[serde(default)]
+    #[schema(value_type = Vec<ChatMessage>, min_items = 1, max_items = 50, required = true)]
+    messages: Patch<Conversation>,
     /// The language of the answer (`fr` by default).
-    locale: Option<Locale>,
+    #[serde(default)]
+    #[schema(value_type = Option<Locale>)]
+    locale: Patch<LocaleField>,
     /// The page the user is on (`/creatives/…`), for context.
-    path: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>, max_length = 2000)]
+    path: Patch<Line<MAX_PATH>>,
 }
 
 /// The `?locale=` of the help endpoints.
@@ -97,91 +197,25 @@ pub struct HelpArticle {
     pub html: String,
 }
 
-/// Reads and checks a chat body.
-fn read_question(mut fields: Fields) -> Result<Question, ApiError> {
-    let mut messages = Vec::new();
-    match fields.raw("messages") {
-        Patch::Value(Value::Array(items)) if items.is_empty() => {
-            fields.error("messages", FieldCode::Required)
-        }
-        Patch::Value(Value::Array(items)) if items.len() > MAX_MESSAGES => {
-            fields.error("messages", FieldCode::TooMany)
-        }
-        Patch::Value(Value::Array(items)) => {
-            for (i, item) in items.iter().enumerate() {
-                let role = match item["role"].as_str() {
-                    Some("user") => Some(Role::User),
-                    Some("assistant") => Some(Role::Assistant),
-                    Some(_) => {
-                        fields.error(&format!("messages.{i}.role"), FieldCode::InvalidValue);
-                        None
-                    }
-                    None if item.get("role").is_none_or(Value::is_null) => {
-                        fields.error(&format!("messages.{i}.role"), FieldCode::Required);
-                        None
-                    }
-                    None => {
-                        fields.error(&format!("messages.{i}.role"), FieldCode::InvalidType);
-                        None
-                    }
-                };
-                let key = format!("messages.{i}.content");
-                let content = match item.get("content") {
-                    Some(Value::String(text)) => {
-                        let text = text.trim();
-                        if text.is_empty() {
-                            fields.error(&key, FieldCode::Required);
-                            None
-                        } else if text.chars().count() > MAX_MESSAGE_CHARS {
-                            fields.error(&key, FieldCode::TooLong);
-                            None
-                        } else {
-                            Some(text.to_owned())
-                        }
-                    }
-                    None | Some(Value::Null) => {
-                        fields.error(&key, FieldCode::Required);
-                        None
-                    }
-                    Some(_) => {
-                        fields.error(&key, FieldCode::InvalidType);
-                        None
-                    }
-                };
-                if !item.is_object() {
-                    fields.error(&format!("messages.{i}"), FieldCode::InvalidType);
-                }
-                if let (Some(role), Some(content)) = (role, content) {
-                    messages.push(Message { role, content });
-                }
-            }
-            if !fields.has_error("messages") && items.last().is_some_and(|m| m["role"] != "user") {
-                // The question is the last message: it must be the user's.
-                fields.error("messages", FieldCode::InvalidValue);
-            }
-        }
-        Patch::Value(_) => fields.error("messages", FieldCode::InvalidType),
-        Patch::Null | Patch::Absent => fields.error("messages", FieldCode::Required),
-    }
-    let locale = match fields.text("locale", 20, false) {
-        Patch::Value(value) => match Locale::parse(&value) {
-            Some(locale) => locale,
-            None => {
-                fields.error("locale", FieldCode::InvalidValue);
-                Locale::Fr
-            }
-        },
+/// Checks a chat body: the question it asks.
+fn read_question(Body(request, mut problems): Body<ChatRequest>) -> Result<Question, ApiError> {
+    let messages = problems
+        .required("messages", request.messages)
+        .map(|conversation| conversation.0)
+        .unwrap_or_default();
+    let locale = match request.locale {
+        Patch::Value(LocaleField(locale)) => locale,
         _ => Locale::Fr,
     };
-    let path = match fields.text("path", MAX_PATH, false) {
-        Patch::Value(path) if path.starts_with('/') => Some(path),
+    let path = match request.path {
+        Patch::Value(Line(path)) if path.starts_with('/') => Some(path),
         Patch::Value(_) => {
-            fields.error("path", FieldCode::InvalidValue);
+            problems.add("path", FieldCode::InvalidValue);
             None
         }
         _ => None,
     };
-    fields.finish()?;
+    problems.finish()?;
     Ok(Question {
         messages,
         locale,
@@ -214,9 +248,9 @@ async fn chat(
     State(state): State<AppState>,
     user: ApiUser,
     headers: HeaderMap,
-    JsonObject(fields): JsonObject,
+    body: Body<ChatRequest>,
 ) -> Result<Response, ApiError> {
-    let question = read_question(fields)?;
+    let question = read_question(body)?;
     state
         .limits
         .assistant(user.id())

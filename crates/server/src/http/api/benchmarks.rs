@@ -2,12 +2,13 @@
 //! the caller's own results and against the shipped reference (crate::heatmaps::benchmark).
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::body::{Id, IdPath};
 use super::error::ApiError;
-use super::input::{ApiUser, parse_id};
+use super::input::ApiUser;
 use crate::db::heatmaps::{self as hdb, HeatmapWithItems};
 use crate::db::{self, DbError};
 use crate::heatmaps::benchmark::{Benchmarks, Library, heatmap_benchmarks};
@@ -29,9 +30,8 @@ pub fn router() -> OpenApiRouter<AppState> {
 async fn benchmarks(
     State(state): State<AppState>,
     user: ApiUser,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<Id>,
 ) -> Result<Json<Benchmarks>, ApiError> {
-    let id = parse_id(&id)?;
     let found = hdb::find_owned(&state.db, user.id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;

@@ -6,19 +6,17 @@
 use std::collections::HashMap;
 
 use axum::Json;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Query, State};
 use axum::http::StatusCode;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::body::{Body, Id, IdPath, Line, Lines, Patch, Ref};
 use super::error::ApiError;
 use super::error::FieldErrors;
-use super::input::{
-    ApiUser, Fields, JsonObject, ListParams, Page, Paged, Patch, decode_cursor, encode_cursor,
-    parse_id, rfc3339,
-};
+use super::input::{ApiUser, ListParams, Page, Paged, decode_cursor, encode_cursor, rfc3339};
 use super::media::{Media, media_body, now_secs, release};
 use crate::codes::FieldCode;
 use crate::db::creatives::{Sort, SortKey, SortedPage};
@@ -72,47 +70,52 @@ fn creative_body(item: &CreativeWithMedia, now: u64, state: &AppState) -> Creati
 }
 
 /// The body of `POST /creatives`.
-#[derive(ToSchema)]
-#[allow(dead_code)] // Read field by field (see `read_edits`); this type describes the body.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 struct NewCreative {
     /// An uploaded image of the caller's.
-    media_id: String,
+    #[serde(default)]
+    #[schema(value_type = String, required = true)]
+    media_id: Patch<Ref>,
     /// At most 200 characters; the file's name without its extension when absent.
-    name: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>, max_length = 200)]
+    name: Patch<Line<MAX_NAME>>,
     /// At most 200 characters.
-    brand: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>, max_length = 200)]
+    brand: Patch<Line<MAX_NAME>>,
     /// At most 200 characters.
-    campaign: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>, max_length = 200)]
+    campaign: Patch<Line<MAX_NAME>>,
     /// At most 5000 characters, several lines.
-    notes: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>, max_length = 5000)]
+    notes: Patch<Lines<MAX_NOTES>>,
 }
 
 /// The body of `PATCH /creatives/{id}`: absent fields stay, `null` or `""` clears one (not
 /// the name).
-#[derive(ToSchema)]
-#[allow(dead_code)] // Read field by field (see `read_edits`); this type describes the body.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 struct CreativeChanges {
-    name: Option<String>,
-    brand: Option<String>,
-    campaign: Option<String>,
-    notes: Option<String>,
-}
-
-/// The editable fields of a body, read and checked.
-struct Edits {
-    name: Patch<String>,
-    brand: Patch<String>,
-    campaign: Patch<String>,
-    notes: Patch<String>,
-}
-
-fn read_edits(fields: &mut Fields) -> Edits {
-    Edits {
-        name: fields.text("name", MAX_NAME, false),
-        brand: fields.text("brand", MAX_NAME, false),
-        campaign: fields.text("campaign", MAX_NAME, false),
-        notes: fields.text("notes", MAX_NOTES, true),
-    }
+    /// At most 200 characters; cannot be cleared.
+    #[serde(default)]
+    #[schema(value_type = String, max_length = 200)]
+    name: Patch<Line<MAX_NAME>>,
+    /// At most 200 characters.
+    #[serde(default)]
+    #[schema(value_type = Option<String>, max_length = 200)]
+    brand: Patch<Line<MAX_NAME>>,
+    /// At most 200 characters.
+    #[serde(default)]
+    #[schema(value_type = Option<String>, max_length = 200)]
+    campaign: Patch<Line<MAX_NAME>>,
+    /// At most 5000 characters, several lines.
+    #[serde(default)]
+    #[schema(value_type = Option<String>, max_length = 5000)]
+    notes: Patch<Lines<MAX_NOTES>>,
 }
 
 /// A default name: the uploaded file's name without its extension.
@@ -136,38 +139,26 @@ fn name_from_file(original_name: Option<&str>) -> Option<String> {
 async fn create(
     State(state): State<AppState>,
     user: ApiUser,
-    JsonObject(mut fields): JsonObject,
+    Body(new, mut problems): Body<NewCreative>,
 ) -> Result<(StatusCode, Json<Creative>), ApiError> {
-    let media_id = fields.text("media_id", 64, false);
-    let edits = read_edits(&mut fields);
-    let media = match media_id {
-        Patch::Value(id) => match uuid::Uuid::parse_str(&id) {
-            Ok(id) => {
-                db::media::find_owned(&state.db, user.id(), &id.hyphenated().to_string()).await?
-            }
-            Err(_) => None,
-        },
-        _ => {
-            if !fields.has_error("media_id") {
-                fields.error("media_id", FieldCode::Required);
-            }
-            None
-        }
+    let media = match problems.required("media_id", new.media_id) {
+        Some(Ref(id)) => db::media::find_owned(&state.db, user.id(), &id).await?,
+        None => None,
     };
-    if media.is_none() && !fields.has_error("media_id") {
-        fields.error("media_id", FieldCode::NotFound);
+    if media.is_none() {
+        problems.add("media_id", FieldCode::NotFound);
     }
-    let name = match (&edits.name, &media) {
-        (Patch::Value(name), _) => Some(name.clone()),
+    let name = match (new.name, &media) {
+        (Patch::Value(Line(name)), _) => Some(name),
         (Patch::Absent | Patch::Null, Some(media)) => {
             name_from_file(media.original_name.as_deref())
         }
         _ => None,
     };
-    if name.is_none() && !fields.has_error("name") && media.is_some() {
-        fields.error("name", FieldCode::Required);
+    if name.is_none() && media.is_some() {
+        problems.require("name");
     }
-    fields.finish()?;
+    problems.finish()?;
     let (Some(media), Some(name)) = (media, name) else {
         return Err(ApiError::internal(
             "creative validation let a missing field through",
@@ -179,9 +170,9 @@ async fn create(
         owner_id: user.id().to_owned(),
         media_id: media.id.clone(),
         name,
-        brand: edits.brand.apply(None),
-        campaign: edits.campaign.apply(None),
-        notes: edits.notes.apply(None),
+        brand: new.brand.map(|b| b.0).apply(None),
+        campaign: new.campaign.map(|c| c.0).apply(None),
+        notes: new.notes.map(|n| n.0).apply(None),
         created_at: now,
         updated_at: now,
     };
@@ -340,8 +331,7 @@ async fn facets(State(state): State<AppState>, user: ApiUser) -> Result<Json<Fac
 }
 
 async fn find(state: &AppState, user: &ApiUser, id: &str) -> Result<CreativeWithMedia, ApiError> {
-    let id = parse_id(id)?;
-    db::creatives::find(&state.db, user.id(), &id)
+    db::creatives::find(&state.db, user.id(), id)
         .await?
         .ok_or_else(ApiError::not_found)
 }
@@ -369,7 +359,7 @@ async fn detail_body(
 async fn get_one(
     State(state): State<AppState>,
     user: ApiUser,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<Id>,
 ) -> Result<Json<Creative>, ApiError> {
     let item = find(&state, &user, &id).await?;
     Ok(Json(detail_body(&state, &user, &item).await?))
@@ -388,22 +378,19 @@ async fn get_one(
 async fn update(
     State(state): State<AppState>,
     user: ApiUser,
-    Path(id): Path<String>,
-    JsonObject(mut fields): JsonObject,
+    IdPath(id): IdPath<Id>,
+    Body(changes, mut problems): Body<CreativeChanges>,
 ) -> Result<Json<Creative>, ApiError> {
     let mut item = find(&state, &user, &id).await?;
-    let edits = read_edits(&mut fields);
-    if edits.name == Patch::Null {
-        fields.error("name", FieldCode::Required);
-    }
-    fields.finish()?;
+    let name = problems.not_null("name", changes.name);
+    problems.finish()?;
     let c = &mut item.creative;
-    if let Patch::Value(name) = edits.name {
+    if let Some(Line(name)) = name {
         c.name = name;
     }
-    c.brand = edits.brand.apply(c.brand.take());
-    c.campaign = edits.campaign.apply(c.campaign.take());
-    c.notes = edits.notes.apply(c.notes.take());
+    c.brand = changes.brand.map(|b| b.0).apply(c.brand.take());
+    c.campaign = changes.campaign.map(|c| c.0).apply(c.campaign.take());
+    c.notes = changes.notes.map(|n| n.0).apply(c.notes.take());
     c.updated_at = db::now_ms().max(c.updated_at);
     if !db::creatives::update(&state.db, c).await? {
         return Err(ApiError::not_found());
@@ -423,9 +410,8 @@ async fn update(
 async fn delete_one(
     State(state): State<AppState>,
     user: ApiUser,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<Id>,
 ) -> Result<StatusCode, ApiError> {
-    let id = parse_id(&id)?;
     let media = db::creatives::delete(&state.db, user.id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;

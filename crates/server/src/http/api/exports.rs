@@ -8,18 +8,20 @@
 
 use std::collections::HashMap;
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{Query, State};
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::body::{Id, IdPath};
 use super::error::{ApiError, FieldErrors};
-use super::input::{ApiUser, parse_id};
+use super::input::ApiUser;
 use super::reports::{load_images, slug, view_media};
 use crate::codes::{ErrorCode, FieldCode};
 use crate::db::heatmaps::{self as hdb, HeatmapWithItems, ItemRow};
+use crate::heatmaps::ItemStatus;
 use crate::heatmaps::result::{HeatmapResult, Moment};
 use crate::reports::marks_of;
 use crate::reports::png::{self, ExportError, Layers, View};
@@ -262,10 +264,9 @@ fn image_name(found: &HeatmapWithItems, item: &ItemRow) -> String {
 async fn export_item(
     State(state): State<AppState>,
     user: ApiUser,
-    Path((id, item_id)): Path<(String, String)>,
+    IdPath((id, Id(item_id))): IdPath<(Id, Id)>,
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Response, ApiError> {
-    let (id, item_id) = (parse_id(&id)?, parse_id(&item_id)?);
     let mut errors = FieldErrors::new();
     let opts = options(
         &query,
@@ -286,7 +287,7 @@ async fn export_item(
         .iter()
         .find(|i| i.id == item_id)
         .ok_or_else(ApiError::not_found)?;
-    if item.status != "done" {
+    if !ItemStatus::has_result(&item.status) {
         return Err(not_done());
     }
     let ids = LayerIds::of(item, opts.moment).ok_or_else(not_done)?;
@@ -342,10 +343,9 @@ fn view_or_default(
 async fn export_compare(
     State(state): State<AppState>,
     user: ApiUser,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<Id>,
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Response, ApiError> {
-    let id = parse_id(&id)?;
     let mut errors = FieldErrors::new();
     let opts = options(&query, &[View::Overlay, View::Fog], &mut errors);
     let ids: Vec<String> = query
@@ -376,7 +376,7 @@ async fn export_compare(
             .map(|u| u.hyphenated().to_string())
             .and_then(|id| found.items.iter().find(|i| i.id == id));
         match item {
-            Some(item) if item.status == "done" => items.push(item),
+            Some(item) if ItemStatus::has_result(&item.status) => items.push(item),
             Some(_) => return Err(not_done()),
             None => return Err(ApiError::field("items", FieldCode::NotFound)),
         }

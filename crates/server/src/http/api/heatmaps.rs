@@ -4,15 +4,16 @@
 //! docs/architecture/heatmaps.md.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::body::{Body, Id, IdList, IdPath, Line, Patch};
 use super::error::ApiError;
-use super::input::{ApiUser, JsonObject, ListParams, ListQuery, Paged, Patch, parse_id, rfc3339};
+use super::input::{ApiUser, ListParams, ListQuery, Paged, rfc3339};
 use super::media::{Media, media_body, now_secs};
 use crate::codes::{ErrorCode, FieldCode, JobErrorCode};
 use crate::db::aois::AoiRow;
@@ -220,13 +221,17 @@ pub struct MediaHeatmap {
 }
 
 /// The body of `POST /heatmaps`.
-#[derive(ToSchema)]
-#[allow(dead_code)] // Read field by field in `create`; this type describes the body.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 struct NewHeatmap {
     /// At most 200 characters.
-    name: String,
+    #[serde(default)]
+    #[schema(value_type = String, max_length = 200, required = true)]
+    name: Patch<Line<MAX_NAME>>,
     /// 1 to 20 of the caller's images (uploads or renders), in order.
-    media_ids: Vec<String>,
+    #[serde(default)]
+    #[schema(value_type = Vec<String>, min_items = 1, max_items = 20, required = true)]
+    media_ids: Patch<IdList<MAX_ITEMS>>,
 }
 
 /// An item's answer, with signed URLs of its source and outputs, and its areas of interest with
@@ -425,32 +430,24 @@ pub(super) fn aoi_body(aoi: &AoiRow, attention: Option<&ItemAttention>) -> Aoi {
 async fn create(
     State(state): State<AppState>,
     user: ApiUser,
-    JsonObject(mut fields): JsonObject,
+    Body(new, mut problems): Body<NewHeatmap>,
 ) -> Result<(StatusCode, Json<Heatmap>), ApiError> {
-    let name = match fields.text("name", MAX_NAME, false) {
-        Patch::Value(name) => Some(name),
-        Patch::Null | Patch::Absent => {
-            if !fields.has_error("name") {
-                fields.error("name", FieldCode::Required);
-            }
-            None
-        }
-    };
-    let ids = fields.id_list("media_ids", MAX_ITEMS);
+    let name = problems.required("name", new.name).map(|name| name.0);
+    let ids = problems.required("media_ids", new.media_ids);
     let mut sources = Vec::new();
-    if let Some(ids) = &ids {
+    if let Some(IdList(ids)) = &ids {
         for id in ids {
             match db::media::find_owned(&state.db, user.id(), id).await? {
                 // Only images the user can see as images: uploads and renders, not our outputs.
                 Some(media) if media.kind != "heatmap" => sources.push(media),
                 _ => {
-                    fields.error("media_ids", FieldCode::NotFound);
+                    problems.add("media_ids", FieldCode::NotFound);
                     break;
                 }
             }
         }
     }
-    fields.finish()?;
+    problems.finish()?;
     let Some(name) = name else {
         return Err(ApiError::internal(
             "heatmap validation let a missing name through",
@@ -503,9 +500,8 @@ async fn list(
 async fn get_one(
     State(state): State<AppState>,
     user: ApiUser,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<Id>,
 ) -> Result<Json<Heatmap>, ApiError> {
-    let id = parse_id(&id)?;
     let found = hdb::find_owned(&state.db, user.id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;
@@ -524,9 +520,8 @@ async fn get_one(
 async fn delete_one(
     State(state): State<AppState>,
     user: ApiUser,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<Id>,
 ) -> Result<StatusCode, ApiError> {
-    let id = parse_id(&id)?;
     if service::delete(&state.job_context(), user.id(), &id).await? {
         Ok(StatusCode::NO_CONTENT)
     } else {
@@ -549,9 +544,8 @@ async fn delete_one(
 async fn retry(
     State(state): State<AppState>,
     user: ApiUser,
-    Path((id, item_id)): Path<(String, String)>,
+    IdPath((id, item_id)): IdPath<(Id, Id)>,
 ) -> Result<(StatusCode, Json<HeatmapItem>), ApiError> {
-    let (id, item_id) = (parse_id(&id)?, parse_id(&item_id)?);
     match service::retry(&state.job_context(), user.id(), &id, &item_id).await? {
         Retry::NotFound => return Err(ApiError::not_found()),
         Retry::NotFailed => return Err(ApiError::new(ErrorCode::NotFailed)),
@@ -587,9 +581,8 @@ async fn retry(
 async fn for_media(
     State(state): State<AppState>,
     user: ApiUser,
-    Path(id): Path<String>,
+    IdPath(Id(id)): IdPath<Id>,
 ) -> Result<Json<MediaHeatmap>, ApiError> {
-    let id = parse_id(&id)?;
     let media = db::media::find_owned(&state.db, user.id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;

@@ -7,17 +7,16 @@
 //! `invalid_shape`, `self_intersecting`, `not_convex`, `not_clockwise`, `requires_photo`).
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::body::{Body, Choice, Id, IdPath, Line, Lines, Patch, Problems, Ref};
 use super::error::ApiError;
-use super::input::{
-    ApiUser, Fields, JsonObject, ListParams, ListQuery, Paged, Patch, parse_id, rfc3339,
-};
+use super::input::{ApiUser, ListParams, ListQuery, Paged, rfc3339};
 use super::media::{Media, media_body, now_secs, release};
 use crate::codes::FieldCode;
 use crate::db::{self, locations::LocationRow, locations::LocationWithPhoto};
@@ -102,37 +101,69 @@ pub struct Location {
 
 /// The body of `POST /locations` (`name` required) and `PATCH /locations/{id}` (absent fields
 /// stay, `null` clears).
-#[derive(ToSchema)]
-#[allow(dead_code)] // Read field by field (see `apply_body`); this type describes the body.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 struct LocationFields {
-    /// At most 200 characters.
-    name: Option<String>,
+    /// At most 200 characters; required to create, cannot be cleared.
+    #[serde(default)]
+    #[schema(value_type = String, max_length = 200)]
+    name: Patch<Line<200>>,
     /// At most 500 characters.
-    address: Option<String>,
-    city: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>, max_length = 500)]
+    address: Patch<Line<500>>,
+    /// At most 200 characters.
+    #[serde(default)]
+    #[schema(value_type = Option<String>, max_length = 200)]
+    city: Patch<Line<200>>,
     /// At most 20 characters.
-    postal_code: Option<String>,
-    country: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>, max_length = 20)]
+    postal_code: Patch<Line<20>>,
+    /// At most 100 characters.
+    #[serde(default)]
+    #[schema(value_type = Option<String>, max_length = 100)]
+    country: Patch<Line<100>>,
     /// -90 to 90; given with `longitude`.
-    latitude: Option<f64>,
+    #[serde(default)]
+    #[schema(value_type = Option<f64>, minimum = -90, maximum = 90)]
+    latitude: Patch<f64>,
     /// -180 to 180; given with `latitude`.
-    longitude: Option<f64>,
-    /// `other` by default.
-    format: Option<PanelFormat>,
+    #[serde(default)]
+    #[schema(value_type = Option<f64>, minimum = -180, maximum = 180)]
+    longitude: Patch<f64>,
+    /// `other` by default; cannot be cleared.
+    #[serde(default)]
+    #[schema(value_type = PanelFormat)]
+    format: Patch<Choice<PanelFormat, 64>>,
     /// 1 to 100000.
-    panel_width_cm: Option<i64>,
+    #[serde(default)]
+    #[schema(value_type = Option<i64>, minimum = 1, maximum = 100000)]
+    panel_width_cm: Patch<i64>,
     /// 1 to 100000.
-    panel_height_cm: Option<i64>,
-    /// `none` by default.
-    illumination: Option<Illumination>,
+    #[serde(default)]
+    #[schema(value_type = Option<i64>, minimum = 1, maximum = 100000)]
+    panel_height_cm: Patch<i64>,
+    /// `none` by default; cannot be cleared.
+    #[serde(default)]
+    #[schema(value_type = Illumination)]
+    illumination: Patch<Choice<Illumination, 64>>,
     /// 0 (inclusive) to 360 (exclusive).
-    orientation_deg: Option<f64>,
+    #[serde(default)]
+    #[schema(value_type = Option<f64>, minimum = 0, exclusive_maximum = 360)]
+    orientation_deg: Patch<f64>,
     /// An uploaded image of the caller's.
-    photo_media_id: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    photo_media_id: Patch<Ref>,
     /// Four `{x, y}` points (or `[x, y]` pairs), convex, clockwise; needs a photo.
-    panel_quad: Option<Vec<QuadPoint>>,
+    #[serde(default)]
+    #[schema(value_type = Option<Vec<QuadPoint>>)]
+    panel_quad: Patch<serde_json::Value>,
     /// At most 5000 characters, several lines.
-    notes: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>, max_length = 5000)]
+    notes: Patch<Lines<5000>>,
 }
 
 /// A stored quad (written by [`quad_json`]) as the answer's points.
@@ -170,121 +201,77 @@ fn location_body(item: &LocationWithPhoto, now: u64, state: &AppState) -> Locati
     }
 }
 
-/// Reads an enum-valued text field.
-fn choice<T: Copy>(fields: &mut Fields, key: &str, parse: fn(&str) -> Option<T>) -> Patch<T> {
-    match fields.text(key, 64, false).map(|text| parse(&text)) {
-        Patch::Value(Some(value)) => Patch::Value(value),
-        Patch::Value(None) => {
-            fields.error(key, FieldCode::InvalidValue);
-            Patch::Absent
-        }
-        Patch::Null => {
-            fields.error(key, FieldCode::Required);
-            Patch::Absent
-        }
-        Patch::Absent => Patch::Absent,
-    }
-}
-
-/// A number within `range`, else `out_of_range`.
-fn bounded(fields: &mut Fields, key: &str, ok: impl Fn(f64) -> bool) -> Patch<f64> {
-    match fields.number(key) {
-        Patch::Value(v) if !ok(v) => {
-            fields.error(key, FieldCode::OutOfRange);
-            Patch::Absent
-        }
-        other => other,
-    }
-}
-
-fn panel_side(fields: &mut Fields, key: &str) -> Patch<i64> {
-    match fields.integer(key) {
-        Patch::Value(v) if !(1..=MAX_PANEL_CM).contains(&v) => {
-            fields.error(key, FieldCode::OutOfRange);
-            Patch::Absent
-        }
-        other => other,
-    }
-}
-
-/// Reads a create (`existing` = `None`) or update body onto a location row, checking every
-/// field and the rules between them. The caller calls `fields.finish()`.
+/// Applies a create (`creating`) or update body onto a location row, checking every field
+/// and the rules between them. The caller calls `problems.finish()`.
 async fn apply_body(
     state: &AppState,
     user: &ApiUser,
-    fields: &mut Fields,
+    body: LocationFields,
+    problems: &mut Problems,
     row: &mut LocationRow,
     creating: bool,
 ) -> Result<(), ApiError> {
-    match fields.text("name", 200, false) {
-        Patch::Value(name) => row.name = name,
-        Patch::Null => fields.error("name", FieldCode::Required),
-        Patch::Absent if creating && !fields.has_error("name") => {
-            fields.error("name", FieldCode::Required)
-        }
+    match body.name {
+        Patch::Value(Line(name)) => row.name = name,
+        Patch::Null => problems.require("name"),
+        Patch::Absent if creating => problems.require("name"),
         Patch::Absent => {}
     }
-    row.address = fields.text("address", 500, false).apply(row.address.take());
-    row.city = fields.text("city", 200, false).apply(row.city.take());
-    row.postal_code = fields
-        .text("postal_code", 20, false)
-        .apply(row.postal_code.take());
-    row.country = fields.text("country", 100, false).apply(row.country.take());
-    row.notes = fields.text("notes", 5000, true).apply(row.notes.take());
-    row.latitude = bounded(fields, "latitude", |v| (-90.0..=90.0).contains(&v)).apply(row.latitude);
-    row.longitude =
-        bounded(fields, "longitude", |v| (-180.0..=180.0).contains(&v)).apply(row.longitude);
+    row.address = body.address.map(|t| t.0).apply(row.address.take());
+    row.city = body.city.map(|t| t.0).apply(row.city.take());
+    row.postal_code = body.postal_code.map(|t| t.0).apply(row.postal_code.take());
+    row.country = body.country.map(|t| t.0).apply(row.country.take());
+    row.notes = body.notes.map(|t| t.0).apply(row.notes.take());
+    row.latitude = problems
+        .in_range("latitude", body.latitude, |v| (-90.0..=90.0).contains(&v))
+        .apply(row.latitude);
+    row.longitude = problems
+        .in_range("longitude", body.longitude, |v| {
+            (-180.0..=180.0).contains(&v)
+        })
+        .apply(row.longitude);
     match (row.latitude, row.longitude) {
-        (Some(_), None) if !fields.has_error("longitude") => {
-            fields.error("longitude", FieldCode::Required)
-        }
-        (None, Some(_)) if !fields.has_error("latitude") => {
-            fields.error("latitude", FieldCode::Required)
-        }
+        (Some(_), None) => problems.require("longitude"),
+        (None, Some(_)) => problems.require("latitude"),
         _ => {}
     }
-    if let Patch::Value(format) = choice(fields, "format", PanelFormat::parse) {
+    if let Some(Choice(format)) = problems.not_null("format", body.format) {
         row.format = format.as_str().to_owned();
     }
-    if let Patch::Value(illumination) = choice(fields, "illumination", Illumination::parse) {
+    if let Some(Choice(illumination)) = problems.not_null("illumination", body.illumination) {
         row.illumination = illumination.as_str().to_owned();
     }
-    row.panel_width_cm = panel_side(fields, "panel_width_cm").apply(row.panel_width_cm);
-    row.panel_height_cm = panel_side(fields, "panel_height_cm").apply(row.panel_height_cm);
-    row.orientation_deg = bounded(fields, "orientation_deg", |v| (0.0..360.0).contains(&v))
+    let side = |v: i64| (1..=MAX_PANEL_CM).contains(&v);
+    row.panel_width_cm = problems
+        .in_range("panel_width_cm", body.panel_width_cm, side)
+        .apply(row.panel_width_cm);
+    row.panel_height_cm = problems
+        .in_range("panel_height_cm", body.panel_height_cm, side)
+        .apply(row.panel_height_cm);
+    row.orientation_deg = problems
+        .in_range("orientation_deg", body.orientation_deg, |v| {
+            (0.0..360.0).contains(&v)
+        })
         .apply(row.orientation_deg);
 
-    match fields.text("photo_media_id", 64, false) {
-        Patch::Value(id) => {
-            let found = match uuid::Uuid::parse_str(&id) {
-                Ok(id) => {
-                    db::media::find_owned(&state.db, user.id(), &id.hyphenated().to_string())
-                        .await?
-                }
-                Err(_) => None,
-            };
-            match found {
-                Some(media) => row.photo_media_id = Some(media.id),
-                None => fields.error("photo_media_id", FieldCode::NotFound),
-            }
-        }
+    match body.photo_media_id {
+        Patch::Value(Ref(id)) => match db::media::find_owned(&state.db, user.id(), &id).await? {
+            Some(media) => row.photo_media_id = Some(media.id),
+            None => problems.add("photo_media_id", FieldCode::NotFound),
+        },
         Patch::Null => row.photo_media_id = None,
         Patch::Absent => {}
     }
-    match fields.raw("panel_quad") {
+    match body.panel_quad {
         Patch::Value(value) => match parse_quad(&value) {
             Ok(points) => row.panel_quad = Some(quad_json(&points).to_string()),
-            Err(code) => fields.error("panel_quad", code),
+            Err(code) => problems.add("panel_quad", code),
         },
         Patch::Null => row.panel_quad = None,
         Patch::Absent => {}
     }
-    if row.panel_quad.is_some()
-        && row.photo_media_id.is_none()
-        && !fields.has_error("panel_quad")
-        && !fields.has_error("photo_media_id")
-    {
-        fields.error("panel_quad", FieldCode::RequiresPhoto);
+    if row.panel_quad.is_some() && row.photo_media_id.is_none() && !problems.has("photo_media_id") {
+        problems.add("panel_quad", FieldCode::RequiresPhoto);
     }
     Ok(())
 }
@@ -300,7 +287,7 @@ async fn apply_body(
 async fn create(
     State(state): State<AppState>,
     user: ApiUser,
-    JsonObject(mut fields): JsonObject,
+    Body(body, mut problems): Body<LocationFields>,
 ) -> Result<(StatusCode, Json<Location>), ApiError> {
     let now = db::now_ms();
     let mut row = LocationRow {
@@ -312,8 +299,8 @@ async fn create(
         updated_at: now,
         ..LocationRow::default()
     };
-    apply_body(&state, &user, &mut fields, &mut row, true).await?;
-    fields.finish()?;
+    apply_body(&state, &user, body, &mut problems, &mut row, true).await?;
+    problems.finish()?;
     db::locations::insert(&state.db, &row).await?;
     let item = db::locations::find(&state.db, user.id(), &row.id)
         .await?
@@ -349,8 +336,7 @@ async fn list(
 }
 
 async fn find(state: &AppState, user: &ApiUser, id: &str) -> Result<LocationWithPhoto, ApiError> {
-    let id = parse_id(id)?;
-    db::locations::find(&state.db, user.id(), &id)
+    db::locations::find(&state.db, user.id(), id)
         .await?
         .ok_or_else(ApiError::not_found)
 }
@@ -366,7 +352,7 @@ async fn find(state: &AppState, user: &ApiUser, id: &str) -> Result<LocationWith
 async fn get_one(
     State(state): State<AppState>,
     user: ApiUser,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<Id>,
 ) -> Result<Json<Location>, ApiError> {
     let item = find(&state, &user, &id).await?;
     let count =
@@ -389,13 +375,13 @@ async fn get_one(
 async fn update(
     State(state): State<AppState>,
     user: ApiUser,
-    Path(id): Path<String>,
-    JsonObject(mut fields): JsonObject,
+    IdPath(id): IdPath<Id>,
+    Body(body, mut problems): Body<LocationFields>,
 ) -> Result<Json<Location>, ApiError> {
     let item = find(&state, &user, &id).await?;
     let mut row = item.location.clone();
-    apply_body(&state, &user, &mut fields, &mut row, false).await?;
-    fields.finish()?;
+    apply_body(&state, &user, body, &mut problems, &mut row, false).await?;
+    problems.finish()?;
     row.updated_at = db::now_ms().max(row.updated_at);
     if !db::locations::update(&state.db, &row).await? {
         return Err(ApiError::not_found());
@@ -421,9 +407,8 @@ async fn update(
 async fn delete_one(
     State(state): State<AppState>,
     user: ApiUser,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<Id>,
 ) -> Result<StatusCode, ApiError> {
-    let id = parse_id(&id)?;
     let media = db::locations::delete(&state.db, user.id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;

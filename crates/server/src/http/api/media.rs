@@ -16,8 +16,9 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::body::{Id, IdPath};
 use super::error::ApiError;
-use super::input::{ApiUser, parse_id, rfc3339};
+use super::input::{ApiUser, rfc3339};
 use crate::codes::{ErrorCode, FieldCode};
 use crate::db::{self, media::MediaRow};
 use crate::media::signing::{SignatureError, UrlSigner};
@@ -328,9 +329,8 @@ async fn usage(State(state): State<AppState>, user: ApiUser) -> Result<Json<Usag
 async fn get_one(
     State(state): State<AppState>,
     user: ApiUser,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<Id>,
 ) -> Result<Json<Media>, ApiError> {
-    let id = parse_id(&id)?;
     let media = db::media::find_owned(&state.db, user.id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;
@@ -348,9 +348,8 @@ async fn get_one(
 async fn delete_one(
     State(state): State<AppState>,
     user: ApiUser,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<Id>,
 ) -> Result<StatusCode, ApiError> {
-    let id = parse_id(&id)?;
     let media = db::media::find_owned(&state.db, user.id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;
@@ -472,14 +471,14 @@ async fn file(
         };
     if let Some(share) = share {
         // A share's images die with it: revoked (gone) or expired, its URLs stop at once.
-        let share = db::shares::find(&state.db, &parse_id(share)?)
+        let share = db::shares::find(&state.db, &Id::parse(share)?)
             .await?
             .ok_or_else(ApiError::not_found)?;
         if share.expires_at <= db::now_ms() {
             return Err(ApiError::new(ErrorCode::ShareExpired));
         }
     }
-    let media = db::media::find(&state.db, &parse_id(&media_id)?)
+    let media = db::media::find(&state.db, &Id::parse(&media_id)?)
         .await?
         .ok_or_else(ApiError::not_found)?;
     let (key, mime) = match kind {

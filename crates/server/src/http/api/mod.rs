@@ -7,6 +7,7 @@
 pub mod aois;
 pub mod assistant;
 pub mod benchmarks;
+pub mod body;
 pub mod creatives;
 pub mod error;
 pub mod events;

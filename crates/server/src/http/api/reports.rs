@@ -5,19 +5,21 @@
 
 use std::collections::HashMap;
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{Query, State};
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::body::{Id, IdPath};
 use super::error::ApiError;
-use super::input::{ApiUser, parse_id};
+use super::input::ApiUser;
 use crate::assistant::Locale;
 use crate::codes::FieldCode;
 use crate::db::heatmaps::{self as hdb, ItemRow};
 use crate::db::{self};
+use crate::heatmaps::ItemStatus;
 use crate::heatmaps::result::Moment;
 use crate::reports::{Report, pdf};
 use crate::state::AppState;
@@ -146,10 +148,9 @@ pub(super) async fn load_images<'a>(
 async fn report(
     State(state): State<AppState>,
     user: ApiUser,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<Id>,
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Response, ApiError> {
-    let id = parse_id(&id)?;
     // French, the product's default, unless English is asked for.
     let lang = query
         .get("lang")
@@ -179,7 +180,10 @@ async fn report(
     let benchmarks = super::benchmarks::load(&state, &found).await?;
     let (images, held) = load_images(
         &state,
-        found.items.iter().filter(|i| i.status == "done"),
+        found
+            .items
+            .iter()
+            .filter(|i| ItemStatus::has_result(&i.status)),
         Moment::Exploration,
     )
     .await?;

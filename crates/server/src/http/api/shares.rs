@@ -17,18 +17,19 @@
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::body::{Body, Id, IdPath, Patch};
 use super::error::ApiError;
 use super::heatmaps::{Heatmap, heatmap_body, result_urls};
-use super::input::{ApiUser, JsonObject, Patch, parse_id, rfc3339};
+use super::input::{ApiUser, rfc3339};
 use super::media::{MediaUrls, now_secs};
 use crate::auth::tokens::{REFRESH_TOKEN_LENGTH, is_well_formed, random_token};
-use crate::codes::{ErrorCode, FieldCode};
+use crate::codes::ErrorCode;
 use crate::db::heatmaps as hdb;
 use crate::db::shares::{self as sdb, ShareRow};
 use crate::db::{self};
@@ -78,11 +79,13 @@ pub struct ShareList {
 }
 
 /// The body of `POST /heatmaps/{id}/shares`.
-#[derive(ToSchema)]
-#[allow(dead_code)] // Read field by field in `create`; this type describes it.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 struct ShareRequest {
     /// 1 to 90 (30 by default).
-    expires_in_days: Option<i64>,
+    #[serde(default)]
+    #[schema(value_type = Option<i64>, minimum = 1, maximum = 90)]
+    expires_in_days: Patch<i64>,
 }
 
 /// What a share link opens.
@@ -109,8 +112,7 @@ fn share_body(share: &ShareRow, now_ms: i64) -> Share {
 }
 
 async fn owned_heatmap(state: &AppState, user: &ApiUser, id: &str) -> Result<String, ApiError> {
-    let id = parse_id(id)?;
-    hdb::find_owned(&state.db, user.id(), &id)
+    hdb::find_owned(&state.db, user.id(), id)
         .await?
         .map(|found| found.heatmap.id)
         .ok_or_else(ApiError::not_found)
@@ -128,19 +130,17 @@ async fn owned_heatmap(state: &AppState, user: &ApiUser, id: &str) -> Result<Str
 async fn create(
     State(state): State<AppState>,
     user: ApiUser,
-    Path(id): Path<String>,
-    JsonObject(mut fields): JsonObject,
+    IdPath(id): IdPath<Id>,
+    Body(request, mut problems): Body<ShareRequest>,
 ) -> Result<(StatusCode, Json<NewShare>), ApiError> {
     let heatmap_id = owned_heatmap(&state, &user, &id).await?;
-    let days = match fields.integer("expires_in_days") {
-        Patch::Value(days) if (1..=MAX_DAYS).contains(&days) => days,
-        Patch::Value(_) => {
-            fields.error("expires_in_days", FieldCode::OutOfRange);
-            DEFAULT_DAYS
-        }
-        Patch::Null | Patch::Absent => DEFAULT_DAYS,
-    };
-    fields.finish()?;
+    let days = problems
+        .in_range("expires_in_days", request.expires_in_days, |days| {
+            (1..=MAX_DAYS).contains(&days)
+        })
+        .apply(None)
+        .unwrap_or(DEFAULT_DAYS);
+    problems.finish()?;
     let now = db::now_ms();
     let share = ShareRow {
         id: uuid::Uuid::new_v4().to_string(),
@@ -173,7 +173,7 @@ async fn create(
 async fn list(
     State(state): State<AppState>,
     user: ApiUser,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<Id>,
 ) -> Result<Json<ShareList>, ApiError> {
     let heatmap_id = owned_heatmap(&state, &user, &id).await?;
     let now = db::now_ms();
@@ -199,10 +199,9 @@ async fn list(
 async fn revoke(
     State(state): State<AppState>,
     user: ApiUser,
-    Path((id, share_id)): Path<(String, String)>,
+    IdPath((id, share_id)): IdPath<(Id, Id)>,
 ) -> Result<StatusCode, ApiError> {
     let heatmap_id = owned_heatmap(&state, &user, &id).await?;
-    let share_id = parse_id(&share_id)?;
     if sdb::delete(&state.db, user.id(), &heatmap_id, &share_id).await? {
         Ok(StatusCode::NO_CONTENT)
     } else {

@@ -8,21 +8,22 @@
 //! render in flight can never overwrite the newer settings.
 
 use axum::Json;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Query, State};
 use axum::http::StatusCode;
-use regard_vision::composite::Adjustments;
-use serde::Serialize;
-use serde_json::{Map, Value};
+use regard_vision::composite::{Adjustments, Night};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::collections::HashMap;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::body::{
+    Body, Choice, FromField, Id, IdList, IdPath, Line, Patch, Problems, Ref, read_object, report,
+};
 use super::error::ApiError;
 use super::heatmaps::ItemStatus;
-use super::input::{
-    ApiUser, Fields, JsonObject, ListParams, ListQuery, Paged, Patch, parse_id, rfc3339,
-};
+use super::input::{ApiUser, ListParams, ListQuery, Paged, rfc3339};
 use super::locations::{Illumination, PanelFormat, QuadPoint, stored_quad};
 use super::media::{Media, media_body, now_secs};
 use crate::codes::{ErrorCode, FieldCode, JobErrorCode};
@@ -44,16 +45,6 @@ pub const MAX_NAME: usize = 200;
 pub const MAX_BATCH: usize = 50;
 /// Smallest panel accepted, in photo pixels².
 pub const MIN_QUAD_AREA_PX: f64 = 4.0;
-/// Adjustments in −1..=1.
-const SIGNED: [&str; 5] = [
-    "brightness",
-    "contrast",
-    "saturation",
-    "warmth",
-    "sharpness",
-];
-/// Adjustments in 0..=1.
-const UNSIGNED: [&str; 2] = ["grain", "glare"];
 
 /// Routes of this module.
 pub fn router() -> OpenApiRouter<AppState> {
@@ -86,40 +77,211 @@ fn default_adjustments() -> Adjustments {
     }
 }
 
-/// Night lighting of the panel.
-#[derive(ToSchema)]
-#[serde(rename_all = "snake_case")]
-#[allow(dead_code)] // regard_vision's `Night`, described for the API document.
-enum NightMode {
-    /// Backlit paper in a light box.
-    Backlit,
-    /// An emissive LED screen.
-    Led,
+wire_enum! {
+    /// Night lighting of the panel (regard_vision's `Night`).
+    pub enum NightMode {
+        /// Backlit paper in a light box.
+        Backlit = "backlit";
+        /// An emissive LED screen.
+        Led = "led";
+    }
 }
 
-/// How the creative is made to look real (regard_vision's `Adjustments`). In a body, any
-/// subset: the others keep their values.
-#[derive(ToSchema)]
-#[allow(dead_code)] // regard_vision's `Adjustments`, described for the API document.
-struct AdjustmentsBody {
+/// Exactly `"backlit"` or `"led"`; anything else is `invalid_value`.
+impl FromField for NightMode {
+    fn from_field(value: Value) -> Result<Option<Self>, FieldCode> {
+        value
+            .as_str()
+            .and_then(NightMode::parse)
+            .map(Some)
+            .ok_or(FieldCode::InvalidValue)
+    }
+}
+
+/// How the creative is made to look real (regard_vision's `Adjustments`).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AdjustmentsBody {
     /// −1 to 1: exposure, ±1.5 stops.
-    brightness: f32,
+    pub brightness: f32,
     /// −1 to 1.
-    contrast: f32,
+    pub contrast: f32,
     /// −1 to 1: −1 is grey.
-    saturation: f32,
+    pub saturation: f32,
     /// −1 to 1: cooler to warmer.
-    warmth: f32,
+    pub warmth: f32,
     /// −1 to 1: negative blurs, positive sharpens.
-    sharpness: f32,
+    pub sharpness: f32,
     /// 0 to 1: 1 is the photo's own noise level.
-    grain: f32,
+    pub grain: f32,
     /// 0 to 1: a soft specular band.
-    glare: f32,
+    pub glare: f32,
     /// Match the creative's exposure and colour cast to the photo around the panel.
-    auto_match: bool,
+    pub auto_match: bool,
     /// Night lighting, or `null` for day.
-    night: Option<NightMode>,
+    pub night: Option<NightMode>,
+}
+
+impl From<&Adjustments> for AdjustmentsBody {
+    fn from(a: &Adjustments) -> Self {
+        AdjustmentsBody {
+            brightness: a.brightness,
+            contrast: a.contrast,
+            saturation: a.saturation,
+            warmth: a.warmth,
+            sharpness: a.sharpness,
+            grain: a.grain,
+            glare: a.glare,
+            auto_match: a.auto_match,
+            night: a.night.map(|night| match night {
+                Night::Backlit => NightMode::Backlit,
+                Night::Led => NightMode::Led,
+            }),
+        }
+    }
+}
+
+/// A change of the adjustments: any subset of their keys, the others keep their values. Each
+/// problem is reported as `adjustments.<key>`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+struct AdjustmentsChanges {
+    /// −1 to 1: exposure, ±1.5 stops.
+    #[serde(default)]
+    #[schema(value_type = f32, minimum = -1, maximum = 1)]
+    brightness: Patch<f64>,
+    /// −1 to 1.
+    #[serde(default)]
+    #[schema(value_type = f32, minimum = -1, maximum = 1)]
+    contrast: Patch<f64>,
+    /// −1 to 1: −1 is grey.
+    #[serde(default)]
+    #[schema(value_type = f32, minimum = -1, maximum = 1)]
+    saturation: Patch<f64>,
+    /// −1 to 1: cooler to warmer.
+    #[serde(default)]
+    #[schema(value_type = f32, minimum = -1, maximum = 1)]
+    warmth: Patch<f64>,
+    /// −1 to 1: negative blurs, positive sharpens.
+    #[serde(default)]
+    #[schema(value_type = f32, minimum = -1, maximum = 1)]
+    sharpness: Patch<f64>,
+    /// 0 to 1: 1 is the photo's own noise level.
+    #[serde(default)]
+    #[schema(value_type = f32, minimum = 0, maximum = 1)]
+    grain: Patch<f64>,
+    /// 0 to 1: a soft specular band.
+    #[serde(default)]
+    #[schema(value_type = f32, minimum = 0, maximum = 1)]
+    glare: Patch<f64>,
+    /// Match the creative's exposure and colour cast to the photo around the panel.
+    #[serde(default)]
+    #[schema(value_type = bool)]
+    auto_match: Patch<bool>,
+    /// Night lighting, or `null` for day.
+    #[serde(default)]
+    #[schema(value_type = Option<NightMode>)]
+    night: Patch<NightMode>,
+}
+
+/// The `adjustments` of a body, checked key by key: `None` once any key had a problem (all of
+/// them reported, nothing applied).
+#[derive(Debug)]
+struct AdjustmentsInput(Option<AdjustmentsChanges>);
+
+impl FromField for AdjustmentsInput {
+    fn from_field(value: Value) -> Result<Option<Self>, FieldCode> {
+        let Value::Object(map) = value else {
+            return Err(FieldCode::InvalidType);
+        };
+        let (changes, mut problems) =
+            read_object::<AdjustmentsChanges>(map).map_err(|_| FieldCode::InvalidValue)?;
+        // Numbers and booleans cannot be cleared: `null` is no number; each has its range.
+        let numbers = [
+            ("brightness", &changes.brightness),
+            ("contrast", &changes.contrast),
+            ("saturation", &changes.saturation),
+            ("warmth", &changes.warmth),
+            ("sharpness", &changes.sharpness),
+            ("grain", &changes.grain),
+            ("glare", &changes.glare),
+        ];
+        for (key, patch) in numbers {
+            match patch {
+                Patch::Null => problems.add(key, FieldCode::InvalidType),
+                Patch::Value(v) => {
+                    let range = if matches!(key, "grain" | "glare") {
+                        0.0..=1.0
+                    } else {
+                        -1.0..=1.0
+                    };
+                    if !range.contains(v) {
+                        problems.add(key, FieldCode::OutOfRange);
+                    }
+                }
+                Patch::Absent => {}
+            }
+        }
+        if changes.auto_match == Patch::Null {
+            problems.add("auto_match", FieldCode::InvalidType);
+        }
+        let fields = problems.into_fields();
+        if fields.is_empty() {
+            return Ok(Some(AdjustmentsInput(Some(changes))));
+        }
+        for (key, code) in fields {
+            report(&key, code);
+        }
+        Ok(Some(AdjustmentsInput(None)))
+    }
+}
+
+impl AdjustmentsChanges {
+    /// `current` with these changes.
+    fn apply(self, current: &Adjustments) -> Adjustments {
+        let mut a = *current;
+        let set = |target: &mut f32, patch: Patch<f64>| {
+            if let Patch::Value(v) = patch {
+                *target = v as f32;
+            }
+        };
+        set(&mut a.brightness, self.brightness);
+        set(&mut a.contrast, self.contrast);
+        set(&mut a.saturation, self.saturation);
+        set(&mut a.warmth, self.warmth);
+        set(&mut a.sharpness, self.sharpness);
+        set(&mut a.grain, self.grain);
+        set(&mut a.glare, self.glare);
+        if let Patch::Value(auto_match) = self.auto_match {
+            a.auto_match = auto_match;
+        }
+        a.night = match self.night {
+            Patch::Value(NightMode::Backlit) => Some(Night::Backlit),
+            Patch::Value(NightMode::Led) => Some(Night::Led),
+            Patch::Null => None,
+            Patch::Absent => a.night,
+        };
+        a
+    }
+}
+
+/// A background colour: `#rrggbb`, stored lowercase.
+#[derive(Debug)]
+struct Background(String);
+
+impl FromField for Background {
+    fn from_field(value: Value) -> Result<Option<Self>, FieldCode> {
+        match Line::<16>::from_field(value)? {
+            Some(Line(text))
+                if text.len() == 7
+                    && text.starts_with('#')
+                    && text[1..].bytes().all(|b| b.is_ascii_hexdigit()) =>
+            {
+                Ok(Some(Background(text.to_ascii_lowercase())))
+            }
+            Some(_) => Err(FieldCode::InvalidValue),
+            None => Ok(None),
+        }
+    }
 }
 
 /// The creative of a simulation.
@@ -197,8 +359,7 @@ pub struct Simulation {
     pub fit: FitMode,
     /// `#rrggbb`, around the creative in `contain` mode.
     pub background: String,
-    #[schema(value_type = AdjustmentsBody)]
-    pub adjustments: Value,
+    pub adjustments: AdjustmentsBody,
     /// What stands in front of the panel (white), over the whole photo.
     pub mask: Option<Media>,
     pub status: SimulationStatus,
@@ -229,39 +390,69 @@ pub struct AttentionQueued {
     pub heatmap_id: String,
 }
 
-/// The render settings a create or update body may give.
-#[derive(ToSchema)]
-#[allow(dead_code)] // Read field by field (see `read_settings`); this type describes the body.
+/// The body of `POST /simulations` and `PATCH /simulations/{id}`.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 struct SimulationFields {
-    /// At most 200 characters; "creative — location" by default.
-    name: Option<String>,
+    /// At most 200 characters; "creative — location" by default; cannot be cleared.
+    #[serde(default)]
+    #[schema(value_type = Option<String>, max_length = 200)]
+    name: Patch<Line<MAX_NAME>>,
     /// Required to create.
-    creative_id: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = String)]
+    creative_id: Patch<Ref>,
     /// Required to create; the location needs a photo and a panel outline.
-    location_id: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = String)]
+    location_id: Patch<Ref>,
     /// This simulation's own panel corners (`null`: back to the location's).
-    quad: Option<Vec<QuadPoint>>,
-    fit: Option<FitMode>,
+    #[serde(default)]
+    #[schema(value_type = Option<Vec<QuadPoint>>)]
+    quad: Patch<Value>,
+    #[serde(default)]
+    #[schema(value_type = FitMode)]
+    fit: Patch<Choice<FitMode, 16>>,
     /// `#rrggbb`.
-    background: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = String)]
+    background: Patch<Background>,
     /// Any subset (`null`: back to the defaults).
-    adjustments: Option<AdjustmentsBody>,
+    #[serde(default)]
+    #[schema(value_type = Option<AdjustmentsChanges>)]
+    adjustments: Patch<AdjustmentsInput>,
     /// An uploaded grey image of the caller's (`null`: none).
-    mask_media_id: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    mask_media_id: Patch<Ref>,
     /// `false` saves without rendering (a `draft` when render settings changed).
-    render: Option<bool>,
+    #[serde(default)]
+    #[schema(value_type = Option<bool>)]
+    render: Patch<bool>,
 }
 
 /// The body of `POST /simulations/batch`.
-#[derive(ToSchema)]
-#[allow(dead_code)] // Read field by field in `batch`; this type describes the body.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 struct BatchFields {
-    creative_id: String,
+    #[serde(default)]
+    #[schema(value_type = String, required = true)]
+    creative_id: Patch<Ref>,
     /// 1 to 50 locations, each with a photo and a panel outline.
-    location_ids: Vec<String>,
-    fit: Option<FitMode>,
-    background: Option<String>,
-    adjustments: Option<AdjustmentsBody>,
+    #[serde(default)]
+    #[schema(value_type = Vec<String>, min_items = 1, max_items = 50, required = true)]
+    location_ids: Patch<IdList<MAX_BATCH>>,
+    #[serde(default)]
+    #[schema(value_type = FitMode)]
+    fit: Patch<Choice<FitMode, 16>>,
+    /// `#rrggbb`.
+    #[serde(default)]
+    #[schema(value_type = String)]
+    background: Patch<Background>,
+    /// Any subset (`null`: the defaults).
+    #[serde(default)]
+    #[schema(value_type = Option<AdjustmentsChanges>)]
+    adjustments: Patch<AdjustmentsInput>,
 }
 
 /// The filters of `GET /simulations`, besides the page.
@@ -345,7 +536,9 @@ fn simulation_body(state: &AppState, view: &SimulationView, now: u64) -> Simulat
         quad_override: s.quad.is_some(),
         fit: FitMode::parse(&s.fit).unwrap_or(FitMode::Cover),
         background: s.background.clone(),
-        adjustments: serde_json::from_str(&s.adjustments).unwrap_or(Value::Null),
+        adjustments: AdjustmentsBody::from(
+            &serde_json::from_str(&s.adjustments).unwrap_or_else(|_| default_adjustments()),
+        ),
         mask: view.mask.as_ref().map(|m| media_body(signer, m, now)),
         status,
         error,
@@ -358,30 +551,15 @@ fn simulation_body(state: &AppState, view: &SimulationView, now: u64) -> Simulat
     }
 }
 
-/// Reads a uuid text field naming one of the user's rows; `None` (with `not_found` or a type
-/// error recorded) when it does not. `Patch::Null` is returned as is.
-fn id_field(fields: &mut Fields, key: &str) -> Patch<String> {
-    match fields.text(key, 64, false) {
-        Patch::Value(raw) => match uuid::Uuid::parse_str(&raw) {
-            Ok(id) => Patch::Value(id.hyphenated().to_string()),
-            Err(_) => {
-                fields.error(key, FieldCode::NotFound);
-                Patch::Absent
-            }
-        },
-        other => other,
-    }
-}
-
 async fn find_creative(
     state: &AppState,
     user: &ApiUser,
-    fields: &mut Fields,
+    problems: &mut Problems,
     id: &str,
 ) -> Result<Option<CreativeWithMedia>, ApiError> {
     let found = db::creatives::find(&state.db, user.id(), id).await?;
     if found.is_none() {
-        fields.error("creative_id", FieldCode::NotFound);
+        problems.add("creative_id", FieldCode::NotFound);
     }
     Ok(found)
 }
@@ -390,161 +568,89 @@ async fn find_creative(
 async fn find_location(
     state: &AppState,
     user: &ApiUser,
-    fields: &mut Fields,
+    problems: &mut Problems,
     key: &str,
     id: &str,
 ) -> Result<Option<LocationWithPhoto>, ApiError> {
     match db::locations::find(&state.db, user.id(), id).await? {
         None => {
-            fields.error(key, FieldCode::NotFound);
+            problems.add(key, FieldCode::NotFound);
             Ok(None)
         }
         Some(found) if found.photo.is_none() => {
-            fields.error(key, FieldCode::RequiresPhoto);
+            problems.add(key, FieldCode::RequiresPhoto);
             Ok(None)
         }
         Some(found) => Ok(Some(found)),
     }
 }
 
-/// Reads `fit`: one of [`FitMode`]; `null` is `required`.
-fn read_fit(fields: &mut Fields) -> Option<String> {
-    match fields.text("fit", 16, false) {
-        Patch::Value(fit) if FitMode::parse(&fit).is_some() => Some(fit),
-        Patch::Value(_) => {
-            fields.error("fit", FieldCode::InvalidValue);
-            None
-        }
-        Patch::Null => {
-            fields.error("fit", FieldCode::Required);
-            None
-        }
-        Patch::Absent => None,
-    }
+/// The render settings a body gives (`quad`, `fit`, `background`, `adjustments`,
+/// `mask_media_id`), checked against the database and applied onto `row`. The quad is checked
+/// against the photo later.
+struct Settings {
+    quad: Patch<Value>,
+    fit: Patch<Choice<FitMode, 16>>,
+    background: Patch<Background>,
+    adjustments: Patch<AdjustmentsInput>,
+    mask_media_id: Patch<Ref>,
 }
 
-/// Reads `background`: `#rrggbb` (stored lowercase); `null` is `required`.
-fn read_background(fields: &mut Fields) -> Option<String> {
-    match fields.text("background", 16, false) {
-        Patch::Value(text)
-            if text.len() == 7
-                && text.starts_with('#')
-                && text[1..].bytes().all(|b| b.is_ascii_hexdigit()) =>
-        {
-            Some(text.to_ascii_lowercase())
-        }
-        Patch::Value(_) => {
-            fields.error("background", FieldCode::InvalidValue);
-            None
-        }
-        Patch::Null => {
-            fields.error("background", FieldCode::Required);
-            None
-        }
-        Patch::Absent => None,
+/// Applies `fit`, `background` and `adjustments` (onto `current`); `null` for `fit` or
+/// `background` is `required`, for `adjustments` the defaults.
+fn apply_look(
+    problems: &mut Problems,
+    row: &mut SimulationRow,
+    fit: Patch<Choice<FitMode, 16>>,
+    background: Patch<Background>,
+    adjustments: Patch<AdjustmentsInput>,
+    current: &Adjustments,
+) -> Result<(), ApiError> {
+    if let Some(Choice(fit)) = problems.not_null("fit", fit) {
+        row.fit = fit.as_str().to_owned();
     }
-}
-
-/// Reads `adjustments` onto `current`: an object whose keys replace the current values (absent
-/// keys stay; `null` for the whole object resets every adjustment). Each problem is reported
-/// as `adjustments.<key>`.
-fn read_adjustments(fields: &mut Fields, current: &Adjustments) -> Option<Adjustments> {
-    let input = match fields.raw("adjustments") {
-        Patch::Absent => return None,
-        Patch::Null => return Some(default_adjustments()),
-        Patch::Value(Value::Object(map)) => map,
-        Patch::Value(_) => {
-            fields.error("adjustments", FieldCode::InvalidType);
-            return None;
-        }
+    if let Some(Background(background)) = problems.not_null("background", background) {
+        row.background = background;
+    }
+    let adjustments = match adjustments {
+        Patch::Value(AdjustmentsInput(Some(changes))) => Some(changes.apply(current)),
+        Patch::Null => Some(default_adjustments()),
+        Patch::Value(AdjustmentsInput(None)) | Patch::Absent => None,
     };
-    let mut merged: Map<String, Value> = match serde_json::to_value(current) {
-        Ok(Value::Object(map)) => map,
-        _ => Map::new(),
-    };
-    let mut ok = true;
-    for (key, value) in input {
-        let field = format!("adjustments.{key}");
-        let mut bad = |fields: &mut Fields, code| {
-            fields.error(&field, code);
-            ok = false;
-        };
-        let range = if SIGNED.contains(&key.as_str()) {
-            Some(-1.0..=1.0)
-        } else if UNSIGNED.contains(&key.as_str()) {
-            Some(0.0..=1.0)
-        } else {
-            None
-        };
-        match (key.as_str(), range, &value) {
-            (_, Some(range), Value::Number(n)) => match n.as_f64() {
-                Some(v) if range.contains(&v) => {}
-                _ => bad(fields, FieldCode::OutOfRange),
-            },
-            (_, Some(_), _) => bad(fields, FieldCode::InvalidType),
-            ("auto_match", _, Value::Bool(_)) => {}
-            ("auto_match", _, _) => bad(fields, FieldCode::InvalidType),
-            ("night", _, Value::Null) => {}
-            ("night", _, Value::String(s)) if s == "backlit" || s == "led" => {}
-            ("night", _, _) => bad(fields, FieldCode::InvalidValue),
-            _ => bad(fields, FieldCode::UnknownField),
-        }
-        merged.insert(key, value);
+    if let Some(adjustments) = adjustments {
+        row.adjustments = serde_json::to_string(&adjustments).map_err(ApiError::internal)?;
     }
-    if !ok {
-        return None;
-    }
-    match serde_json::from_value(Value::Object(merged)) {
-        Ok(adjustments) => Some(adjustments),
-        Err(_) => {
-            fields.error("adjustments", FieldCode::InvalidValue);
-            None
-        }
-    }
+    Ok(())
 }
 
-/// Reads `render`: a boolean, `true` when absent.
-fn read_render(fields: &mut Fields) -> bool {
-    match fields.raw("render") {
-        Patch::Value(Value::Bool(render)) => render,
-        Patch::Absent | Patch::Null => true,
-        Patch::Value(_) => {
-            fields.error("render", FieldCode::InvalidType);
-            true
-        }
-    }
-}
-
-/// The render settings of a body, applied onto `row`: `quad`, `fit`, `background`,
-/// `adjustments`, `mask_media_id`. The quad is checked against the photo later.
 async fn read_settings(
     state: &AppState,
     user: &ApiUser,
-    fields: &mut Fields,
+    problems: &mut Problems,
+    settings: Settings,
     row: &mut SimulationRow,
 ) -> Result<(), ApiError> {
-    match fields.raw("quad") {
+    match settings.quad {
         Patch::Value(value) => match parse_quad(&value) {
             Ok(points) => row.quad = Some(quad_json(&points).to_string()),
-            Err(code) => fields.error("quad", code),
+            Err(code) => problems.add("quad", code),
         },
         Patch::Null => row.quad = None,
         Patch::Absent => {}
     }
-    if let Some(fit) = read_fit(fields) {
-        row.fit = fit;
-    }
-    if let Some(background) = read_background(fields) {
-        row.background = background;
-    }
     let current = serde_json::from_str(&row.adjustments).unwrap_or_else(|_| default_adjustments());
-    if let Some(adjustments) = read_adjustments(fields, &current) {
-        row.adjustments = serde_json::to_string(&adjustments).map_err(ApiError::internal)?;
-    }
-    match id_field(fields, "mask_media_id") {
-        Patch::Value(id) => match db::media::find_owned(&state.db, user.id(), &id).await? {
+    apply_look(
+        problems,
+        row,
+        settings.fit,
+        settings.background,
+        settings.adjustments,
+        &current,
+    )?;
+    match settings.mask_media_id {
+        Patch::Value(Ref(id)) => match db::media::find_owned(&state.db, user.id(), &id).await? {
             Some(media) if media.kind == "upload" => row.mask_media_id = Some(media.id),
-            _ => fields.error("mask_media_id", FieldCode::NotFound),
+            _ => problems.add("mask_media_id", FieldCode::NotFound),
         },
         Patch::Null => row.mask_media_id = None,
         Patch::Absent => {}
@@ -554,8 +660,8 @@ async fn read_settings(
 
 /// Checks the quad the render will use (the override, else the location's) against the photo:
 /// one must exist (`quad: required`) and cover at least [`MIN_QUAD_AREA_PX`].
-fn check_render_quad(fields: &mut Fields, row: &SimulationRow, location: &LocationWithPhoto) {
-    if fields.has_error("quad") {
+fn check_render_quad(problems: &mut Problems, row: &SimulationRow, location: &LocationWithPhoto) {
+    if problems.has("quad") {
         return;
     }
     let text = row
@@ -563,13 +669,13 @@ fn check_render_quad(fields: &mut Fields, row: &SimulationRow, location: &Locati
         .as_deref()
         .or(location.location.panel_quad.as_deref());
     let Some(quad) = text.and_then(quad::read_stored) else {
-        fields.error("quad", FieldCode::Required);
+        problems.require("quad");
         return;
     };
     if let Some(photo) = &location.photo
         && quad::area_px(&quad, photo.width, photo.height) < MIN_QUAD_AREA_PX
     {
-        fields.error("quad", FieldCode::TooSmall);
+        problems.add("quad", FieldCode::TooSmall);
     }
 }
 
@@ -597,7 +703,13 @@ fn new_row(
         fit: "cover".into(),
         background: "#ffffff".into(),
         adjustments: serde_json::to_string(&default_adjustments()).unwrap_or_default(),
-        status: if render { "queued" } else { "draft" }.into(),
+        status: if render {
+            SimulationStatus::Queued
+        } else {
+            SimulationStatus::Draft
+        }
+        .as_str()
+        .into(),
         render_token: render.then(|| uuid::Uuid::new_v4().to_string()),
         created_at: now,
         updated_at: now,
@@ -606,8 +718,7 @@ fn new_row(
 }
 
 async fn find(state: &AppState, user: &ApiUser, id: &str) -> Result<SimulationView, ApiError> {
-    let id = parse_id(id)?;
-    sdb::find(&state.db, user.id(), &id)
+    sdb::find(&state.db, user.id(), id)
         .await?
         .ok_or_else(ApiError::not_found)
 }
@@ -631,37 +742,32 @@ async fn respond(state: &AppState, user: &ApiUser, id: &str) -> Result<Simulatio
 async fn create(
     State(state): State<AppState>,
     user: ApiUser,
-    JsonObject(mut fields): JsonObject,
+    Body(body, mut problems): Body<SimulationFields>,
 ) -> Result<(StatusCode, Json<Simulation>), ApiError> {
-    let name = fields.text("name", MAX_NAME, false);
-    let creative_id = id_field(&mut fields, "creative_id");
-    let location_id = id_field(&mut fields, "location_id");
-    let render = read_render(&mut fields);
+    // `render` is `true` when absent or `null`.
+    let render = !matches!(body.render, Patch::Value(false));
     let now = db::now_ms();
     let mut row = new_row(&user, "", "", render, now);
-    read_settings(&state, &user, &mut fields, &mut row).await?;
-    let creative = match creative_id {
-        Patch::Value(id) => find_creative(&state, &user, &mut fields, &id).await?,
-        _ => {
-            if !fields.has_error("creative_id") {
-                fields.error("creative_id", FieldCode::Required);
-            }
-            None
-        }
+    let settings = Settings {
+        quad: body.quad,
+        fit: body.fit,
+        background: body.background,
+        adjustments: body.adjustments,
+        mask_media_id: body.mask_media_id,
     };
-    let location = match location_id {
-        Patch::Value(id) => find_location(&state, &user, &mut fields, "location_id", &id).await?,
-        _ => {
-            if !fields.has_error("location_id") {
-                fields.error("location_id", FieldCode::Required);
-            }
-            None
-        }
+    read_settings(&state, &user, &mut problems, settings, &mut row).await?;
+    let creative = match problems.required("creative_id", body.creative_id) {
+        Some(Ref(id)) => find_creative(&state, &user, &mut problems, &id).await?,
+        None => None,
+    };
+    let location = match problems.required("location_id", body.location_id) {
+        Some(Ref(id)) => find_location(&state, &user, &mut problems, "location_id", &id).await?,
+        None => None,
     };
     if let Some(location) = &location {
-        check_render_quad(&mut fields, &row, location);
+        check_render_quad(&mut problems, &row, location);
     }
-    fields.finish()?;
+    problems.finish()?;
     let (Some(creative), Some(location)) = (creative, location) else {
         return Err(ApiError::internal(
             "simulation validation let a missing field through",
@@ -669,8 +775,8 @@ async fn create(
     };
     row.creative_id = creative.creative.id.clone();
     row.location_id = location.location.id.clone();
-    row.name = match name {
-        Patch::Value(name) => name,
+    row.name = match body.name {
+        Patch::Value(Line(name)) => name,
         _ => default_name(&creative, &location),
     };
     let job_id = render.then(|| uuid::Uuid::new_v4().to_string());
@@ -699,51 +805,48 @@ async fn create(
 async fn batch(
     State(state): State<AppState>,
     user: ApiUser,
-    JsonObject(mut fields): JsonObject,
+    Body(body, mut problems): Body<BatchFields>,
 ) -> Result<(StatusCode, Json<SimulationBatch>), ApiError> {
-    let creative_id = id_field(&mut fields, "creative_id");
-    let location_ids = fields.id_list("location_ids", MAX_BATCH);
+    let creative_id = problems.required("creative_id", body.creative_id);
+    let location_ids = problems
+        .required("location_ids", body.location_ids)
+        .map(|ids| ids.0);
     let now = db::now_ms();
     let mut template = new_row(&user, "", "", true, now);
-    if let Some(fit) = read_fit(&mut fields) {
-        template.fit = fit;
-    }
-    if let Some(background) = read_background(&mut fields) {
-        template.background = background;
-    }
-    if let Some(adjustments) = read_adjustments(&mut fields, &default_adjustments()) {
-        template.adjustments = serde_json::to_string(&adjustments).map_err(ApiError::internal)?;
-    }
+    apply_look(
+        &mut problems,
+        &mut template,
+        body.fit,
+        body.background,
+        body.adjustments,
+        &default_adjustments(),
+    )?;
     let creative = match creative_id {
-        Patch::Value(id) => find_creative(&state, &user, &mut fields, &id).await?,
-        _ => {
-            if !fields.has_error("creative_id") {
-                fields.error("creative_id", FieldCode::Required);
-            }
-            None
-        }
+        Some(Ref(id)) => find_creative(&state, &user, &mut problems, &id).await?,
+        None => None,
     };
     let mut locations = Vec::new();
     for id in location_ids.iter().flatten() {
-        let Some(location) = find_location(&state, &user, &mut fields, "location_ids", id).await?
+        let Some(location) =
+            find_location(&state, &user, &mut problems, "location_ids", id).await?
         else {
             break;
         };
         // The batch has no quad override: each location's own quad is used.
-        let mut probe = Fields::default();
+        let mut probe = Problems::default();
         check_render_quad(&mut probe, &template, &location);
-        if probe.has_error("quad") {
+        if probe.has("quad") {
             let code = if location.location.panel_quad.is_none() {
                 FieldCode::RequiresQuad
             } else {
                 FieldCode::TooSmall
             };
-            fields.error("location_ids", code);
+            problems.add("location_ids", code);
             break;
         }
         locations.push(location);
     }
-    fields.finish()?;
+    problems.finish()?;
     let Some(creative) = creative else {
         return Err(ApiError::internal(
             "batch validation let a missing creative through",
@@ -833,7 +936,7 @@ async fn list(
 async fn get_one(
     State(state): State<AppState>,
     user: ApiUser,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<Id>,
 ) -> Result<Json<Simulation>, ApiError> {
     let view = find(&state, &user, &id).await?;
     Ok(Json(simulation_body(&state, &view, now_secs())))
@@ -854,53 +957,49 @@ async fn get_one(
 async fn update(
     State(state): State<AppState>,
     user: ApiUser,
-    Path(id): Path<String>,
-    JsonObject(mut fields): JsonObject,
+    IdPath(id): IdPath<Id>,
+    Body(body, mut problems): Body<SimulationFields>,
 ) -> Result<Json<Simulation>, ApiError> {
     let view = find(&state, &user, &id).await?;
     let before = view.sim.clone();
     let mut row = before.clone();
-    match fields.text("name", MAX_NAME, false) {
-        Patch::Value(name) => row.name = name,
-        Patch::Null => fields.error("name", FieldCode::Required),
-        Patch::Absent => {}
+    if let Some(Line(name)) = problems.not_null("name", body.name) {
+        row.name = name;
     }
-    let render = match fields.raw("render") {
-        Patch::Value(Value::Bool(render)) => Some(render),
+    let render = match body.render {
+        Patch::Value(render) => Some(render),
         Patch::Absent | Patch::Null => None,
-        Patch::Value(_) => {
-            fields.error("render", FieldCode::InvalidType);
-            None
-        }
     };
-    let creative_id = id_field(&mut fields, "creative_id");
-    let location_id = id_field(&mut fields, "location_id");
-    read_settings(&state, &user, &mut fields, &mut row).await?;
-    match creative_id {
-        Patch::Value(id) => {
-            if find_creative(&state, &user, &mut fields, &id)
-                .await?
-                .is_some()
-            {
-                row.creative_id = id;
-            }
-        }
-        Patch::Null => fields.error("creative_id", FieldCode::Required),
-        Patch::Absent => {}
+    let settings = Settings {
+        quad: body.quad,
+        fit: body.fit,
+        background: body.background,
+        adjustments: body.adjustments,
+        mask_media_id: body.mask_media_id,
+    };
+    read_settings(&state, &user, &mut problems, settings, &mut row).await?;
+    if let Some(Ref(id)) = problems.not_null("creative_id", body.creative_id)
+        && find_creative(&state, &user, &mut problems, &id)
+            .await?
+            .is_some()
+    {
+        row.creative_id = id;
     }
-    let location = match location_id {
-        Patch::Value(id) => find_location(&state, &user, &mut fields, "location_id", &id).await?,
+    let location = match body.location_id {
+        Patch::Value(Ref(id)) => {
+            find_location(&state, &user, &mut problems, "location_id", &id).await?
+        }
         Patch::Null => {
-            fields.error("location_id", FieldCode::Required);
+            problems.require("location_id");
             None
         }
         Patch::Absent => db::locations::find(&state.db, user.id(), &row.location_id).await?,
     };
     if let Some(location) = &location {
         row.location_id = location.location.id.clone();
-        check_render_quad(&mut fields, &row, location);
+        check_render_quad(&mut problems, &row, location);
     }
-    fields.finish()?;
+    problems.finish()?;
     let settings_changed = row.creative_id != before.creative_id
         || row.location_id != before.location_id
         || row.quad != before.quad
@@ -923,13 +1022,13 @@ async fn update(
     match change {
         RenderChange::Keep => {}
         RenderChange::Draft => {
-            row.status = "draft".into();
+            row.status = SimulationStatus::Draft.as_str().into();
             row.render_token = None;
             row.error_code = None;
             row.error_message = None;
         }
         RenderChange::Queue { .. } => {
-            row.status = "queued".into();
+            row.status = SimulationStatus::Queued.as_str().into();
             row.render_token = Some(uuid::Uuid::new_v4().to_string());
             row.error_code = None;
             row.error_message = None;
@@ -954,9 +1053,8 @@ async fn update(
 async fn delete_one(
     State(state): State<AppState>,
     user: ApiUser,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<Id>,
 ) -> Result<StatusCode, ApiError> {
-    let id = parse_id(&id)?;
     if service::delete(&state.job_context(), user.id(), &id).await? {
         Ok(StatusCode::NO_CONTENT)
     } else {
@@ -976,18 +1074,18 @@ async fn delete_one(
 async fn render(
     State(state): State<AppState>,
     user: ApiUser,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<Id>,
 ) -> Result<(StatusCode, Json<Simulation>), ApiError> {
     let view = find(&state, &user, &id).await?;
     // The settings may have become unrenderable since (the location's photo was removed).
-    let mut fields = Fields::default();
+    let mut problems = Problems::default();
     match db::locations::find(&state.db, user.id(), &view.sim.location_id).await? {
         Some(location) if location.photo.is_some() => {
-            check_render_quad(&mut fields, &view.sim, &location)
+            check_render_quad(&mut problems, &view.sim, &location)
         }
-        _ => fields.error("location_id", FieldCode::RequiresPhoto),
+        _ => problems.add("location_id", FieldCode::RequiresPhoto),
     }
-    fields.finish()?;
+    problems.finish()?;
     let id = view.sim.id;
     match service::queue_render(&state.job_context(), user.id(), &id).await? {
         Render::NotFound => return Err(ApiError::not_found()),
@@ -1012,7 +1110,7 @@ async fn render(
 async fn attention(
     State(state): State<AppState>,
     user: ApiUser,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<Id>,
 ) -> Result<(StatusCode, Json<AttentionQueued>), ApiError> {
     let view = find(&state, &user, &id).await?;
     let not_rendered = || ApiError::new(ErrorCode::NotRendered);
@@ -1036,35 +1134,40 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn read(body: Value) -> (SimulationFields, String) {
+        let (fields, problems) =
+            read_object::<SimulationFields>(body.as_object().unwrap().clone()).unwrap();
+        let errors = format!("{:?}", problems.finish().err());
+        (fields, errors)
+    }
+
     #[test]
     fn adjustments_are_checked_per_key() {
-        let mut fields = Fields::new(
+        let (fields, errors) = read(
             json!({"adjustments": {"brightness": 2, "grain": "x", "night": "day", "bogus": 1,
-                                   "contrast": 0.5}})
-            .as_object()
-            .unwrap()
-            .clone(),
+                                   "contrast": 0.5}}),
         );
-        assert_eq!(read_adjustments(&mut fields, &Adjustments::default()), None);
-        let err = fields.finish().unwrap_err();
-        let body = format!("{err:?}");
+        assert!(matches!(
+            fields.adjustments,
+            Patch::Value(AdjustmentsInput(None))
+        ));
         for key in [
             "adjustments.brightness",
             "adjustments.grain",
             "adjustments.night",
             "adjustments.bogus",
         ] {
-            assert!(body.contains(key), "{key} in {body}");
+            assert!(errors.contains(key), "{key} in {errors}");
         }
-        assert!(!body.contains("adjustments.contrast"), "{body}");
-        let mut fields = Fields::new(
-            json!({"adjustments": {"contrast": 0.5, "night": "led"}})
-                .as_object()
-                .unwrap()
-                .clone(),
-        );
-        let merged = read_adjustments(&mut fields, &default_adjustments()).unwrap();
+        assert!(!errors.contains("adjustments.contrast"), "{errors}");
+        let (fields, errors) = read(json!({"adjustments": {"contrast": 0.5, "night": "led"}}));
+        assert_eq!(errors, "None");
+        let Patch::Value(AdjustmentsInput(Some(changes))) = fields.adjustments else {
+            panic!("adjustments not read");
+        };
+        let merged = changes.apply(&default_adjustments());
         assert_eq!(merged.contrast, 0.5);
+        assert_eq!(merged.night, Some(Night::Led));
         assert!(merged.auto_match, "absent keys keep their current value");
     }
 }
