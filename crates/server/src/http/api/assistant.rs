@@ -50,7 +50,7 @@ struct ChatMessage {
     role: Patch<RoleField>,
     /// At most 2000 characters.
     #[serde(default)]
-    #[schema(value_type = String, max_length = 2000, required = true)]
+    #[schema(value_type = String, max_length = 2000, pattern = r"\S", required = true)]
     content: Patch<Content>,
 }
 

@@ -55,6 +55,33 @@ struct Cursor {
     _slot: crate::events::StreamSlot,
 }
 
+/// One event of the stream as a client reads it: the schema of each item of the
+/// `text/event-stream` answer (the wire format is `event:` and `data:` lines, written by `sse`).
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)] // Describes the stream's items; the events are written by `sse`.
+struct StreamEvent {
+    #[schema(inline)]
+    event: StreamEventName,
+    /// JSON text: `{}` for `ready` and `resync`, a `HeatmapItemEvent` for `heatmap_item`, a
+    /// `SimulationEvent` for `simulation`.
+    data: String,
+}
+
+/// The names of the stream's events.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)] // See `StreamEvent`.
+enum StreamEventName {
+    /// The stream is subscribed: anything published from now on reaches it.
+    Ready,
+    /// A heatmap image's job moved on.
+    HeatmapItem,
+    /// A simulation's render moved on.
+    Simulation,
+    /// The stream fell behind and missed events: refetch what is shown.
+    Resync,
+}
+
 fn sse(name: &str, data: &serde_json::Value) -> SseEvent {
     SseEvent::default().event(name).data(data.to_string())
 }
@@ -65,7 +92,7 @@ fn sse(name: &str, data: &serde_json::Value) -> SseEvent {
     get,
     path = "/events",
     tag = "events",
-    responses((status = 200, description = "The event stream", content_type = "text/event-stream", body = String))
+    responses((status = 200, description = "The event stream: each event as `StreamEvent`", content_type = "text/event-stream", body = StreamEvent))
 )]
 async fn events(
     State(state): State<AppState>,
@@ -136,4 +163,24 @@ async fn events(
     let sse = Sse::new(stream).keep_alive(KeepAlive::new().interval(PING).text("ping"));
     // Reverse proxies that buffer responses (nginx) would hold the events back.
     Ok(([("x-accel-buffering", "no")], sse))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::StreamEventName;
+
+    #[test]
+    fn the_documented_event_names_are_those_published() {
+        let name = |n: StreamEventName| serde_json::to_value(n).unwrap();
+        assert_eq!(name(StreamEventName::Ready), "ready");
+        assert_eq!(
+            name(StreamEventName::HeatmapItem),
+            crate::heatmaps::job::ITEM_EVENT
+        );
+        assert_eq!(
+            name(StreamEventName::Simulation),
+            crate::simulations::job::EVENT
+        );
+        assert_eq!(name(StreamEventName::Resync), "resync");
+    }
 }

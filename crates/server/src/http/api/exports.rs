@@ -59,6 +59,7 @@ struct ExportQuery {
     #[param(inline)]
     map: Option<Moment>,
     /// 0 to 1: the strength of the overlay or fog (their usual strength by default).
+    #[param(minimum = 0, maximum = 1)]
     opacity: Option<f32>,
     /// `1` (the default) draws the areas of interest and the panel; `0` leaves them out.
     areas: Option<String>,
@@ -70,6 +71,7 @@ struct ExportQuery {
 #[allow(dead_code)] // Read from the query map in `export_compare`; this type describes it.
 struct CompareQuery {
     /// Two to four comma-separated image ids, in the order shown.
+    #[param(pattern = r"^[0-9a-fA-F-]{36}(,[0-9a-fA-F-]{36}){1,3}$")]
     items: String,
 }
 

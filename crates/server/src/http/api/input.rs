@@ -150,6 +150,7 @@ pub struct Paged<T> {
 #[allow(dead_code)] // Read by ListQuery; this type only describes them.
 pub struct ListParams {
     /// Items per page, 1 to 100 (50 by default).
+    #[param(minimum = 1, maximum = 100)]
     limit: Option<i64>,
     /// The `next_cursor` of the previous page.
     cursor: Option<String>,
