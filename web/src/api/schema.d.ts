@@ -1840,6 +1840,22 @@ export interface components {
             kind: components["schemas"]["LabelKind"];
             name: string;
         };
+        /**
+         * @description One event of the stream as a client reads it: the schema of each item of the
+         *     `text/event-stream` answer (the wire format is `event:` and `data:` lines, written by `sse`).
+         */
+        StreamEvent: {
+            /**
+             * @description JSON text: `{}` for `ready` and `resync`, a `HeatmapItemEvent` for `heatmap_item`, a
+             *     `SimulationEvent` for `simulation`.
+             */
+            data: string;
+            /**
+             * @description The names of the stream's events.
+             * @enum {string}
+             */
+            event: "ready" | "heatmap_item" | "simulation" | "resync";
+        };
         /** @description The body of `POST /media`. */
         UploadForm: {
             /**
@@ -2087,13 +2103,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The event stream */
+            /** @description The event stream: each event as `StreamEvent` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": components["schemas"]["StreamEvent"];
                 };
             };
             default: components["responses"]["Error"];
