@@ -38,24 +38,47 @@ static REGULAR: LazyLock<Font> =
 static BOLD: LazyLock<Font> =
     LazyLock::new(|| Font::new(BOLD_TTF.into(), 0).expect("the embedded DejaVu Sans Bold parses"));
 
-/// The width of `text` set at `size` points in the embedded font, from its glyphs' advances.
-/// Kerning is left out: DejaVu's pairs only tighten, so this is at most a hair wide and a line
-/// measured to fit never overflows.
-fn text_width(text: &str, size: f32, bold: bool) -> f32 {
-    use skrifa::MetadataProvider as _;
-    use skrifa::instance::{LocationRef, Size as FontSize};
+/// Widths of text set in the embedded font at one size, from its glyphs' advances. Kerning is
+/// left out: DejaVu's pairs only tighten, so a width is at most a hair wide and a line measured
+/// to fit never overflows.
+struct FontMeasure<'a> {
+    charmap: skrifa::charmap::Charmap<'a>,
+    metrics: skrifa::metrics::GlyphMetrics<'a>,
+}
 
-    let font = skrifa::FontRef::new(if bold { BOLD_TTF } else { REGULAR_TTF })
-        .expect("the embedded DejaVu Sans parses");
-    let charmap = font.charmap();
-    let metrics = font.glyph_metrics(FontSize::new(size), LocationRef::default());
-    text.chars()
-        .map(|c| {
+impl FontMeasure<'static> {
+    fn new(size: f32, bold: bool) -> Self {
+        use skrifa::MetadataProvider as _;
+        use skrifa::instance::{LocationRef, Size as FontSize};
+
+        let font = skrifa::FontRef::new(if bold { BOLD_TTF } else { REGULAR_TTF })
+            .expect("the embedded DejaVu Sans parses");
+        Self {
+            charmap: font.charmap(),
+            metrics: font.glyph_metrics(FontSize::new(size), LocationRef::default()),
+        }
+    }
+}
+
+impl FontMeasure<'_> {
+    /// `width` plus the advances of `text`, added one character at a time from the left: the
+    /// width of a line grown word by word is the very number measuring it whole would give.
+    fn add(&self, width: f32, text: &str) -> f32 {
+        text.chars().fold(width, |width, c| {
             // A character without a glyph is drawn as the font's .notdef box (glyph 0).
-            let glyph = charmap.map(c).unwrap_or_default();
-            metrics.advance_width(glyph).unwrap_or(0.0)
+            let glyph = self.charmap.map(c).unwrap_or_default();
+            width + self.metrics.advance_width(glyph).unwrap_or(0.0)
         })
-        .sum()
+    }
+
+    fn width(&self, text: &str) -> f32 {
+        self.add(0.0, text)
+    }
+}
+
+/// The width of `text` set at `size` points in the embedded font.
+fn text_width(text: &str, size: f32, bold: bool) -> f32 {
+    FontMeasure::new(size, bold).width(text)
 }
 
 const INK: (u8, u8, u8) = (17, 24, 39);
@@ -142,16 +165,24 @@ impl Column<'_, '_> {
 /// Lines of at most `width` points in the font at `size`, broken between words (a single word
 /// wider than `width` keeps a line of its own).
 fn wrap(text: &str, width: f32, size: f32, bold: bool) -> Vec<String> {
+    let measure = FontMeasure::new(size, bold);
     let mut lines = Vec::new();
     let mut line = String::new();
+    let mut line_width = 0.0;
     for word in text.split(' ') {
-        if !line.is_empty() && text_width(&format!("{line} {word}"), size, bold) > width {
-            lines.push(std::mem::take(&mut line));
-        }
         if !line.is_empty() {
-            line.push(' ');
+            let joined = measure.add(measure.add(line_width, " "), word);
+            if joined > width {
+                lines.push(std::mem::take(&mut line));
+            } else {
+                line.push(' ');
+                line.push_str(word);
+                line_width = joined;
+                continue;
+            }
         }
         line.push_str(word);
+        line_width = measure.width(word);
     }
     if !line.is_empty() {
         lines.push(line);
@@ -161,13 +192,14 @@ fn wrap(text: &str, width: f32, size: f32, bold: bool) -> Vec<String> {
 
 /// `text` cut with an ellipsis so that it fits `width` points at `size` (whole when it fits).
 fn clip_to(text: &str, width: f32, size: f32, bold: bool) -> String {
-    if text_width(text, size, bold) <= width {
+    let measure = FontMeasure::new(size, bold);
+    if measure.width(text) <= width {
         return text.to_owned();
     }
     let mut kept: String = text.to_owned();
     while kept.pop().is_some() {
         let candidate = format!("{}…", kept.trim_end());
-        if text_width(&candidate, size, bold) <= width {
+        if measure.width(&candidate) <= width {
             return candidate;
         }
     }
