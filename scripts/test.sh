@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every check and test of the project, in the order a failure is cheapest to find.
-# Installs what the tests need when it is missing (npm packages, Debian's chromium, and poppler's
-# pdftotext and pdfinfo, which read the PDF reports back).
+# Installs what the tests need when it is missing (npm packages, Debian's chromium, poppler's
+# pdftotext and pdfinfo, which read the PDF reports back, and Schemathesis in a Python virtual
+# environment).
 # REGARD_TEST_DATABASE_URL=postgres://... also runs the Rust API and process suites against
 # PostgreSQL (the first Rust pass stays on SQLite); with REGARD_TEST_S3 as well, that pass also
 # runs the multi-node test (API nodes without workers beside a `regard worker`).
@@ -64,6 +65,21 @@ if [ -n "${REGARD_TEST_DATABASE_URL:-}" ]; then
   step "Rust API, process and schema tests on PostgreSQL${REGARD_TEST_S3:+ and S3}"
   cargo test -p regard --locked --test api --test processes --test schema
 fi
+
+step "API contract: Schemathesis against the real binary"
+# Every check on every /api/v1 operation, a fixed seed and a bounded number of examples, so that
+# the document cannot drift from the server (scripts/contract/). Schemathesis lives in a virtual
+# environment under target/, installed once.
+SCHEMATHESIS_VERSION=4.32.5
+venv=target/schemathesis
+if [ "$("$venv/bin/schemathesis" --version 2>/dev/null | grep -o '[0-9.]*$')" != "$SCHEMATHESIS_VERSION" ]; then
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
+fi
+test -x target/debug/regard
+"$venv/bin/python" scripts/contract/run.py target/debug/regard \
+  --checks all --max-examples 10 --seed 1 --no-color --generation-database none
 
 step "Web: types, lints, translations, unit tests, build"
 # `bundle` is the build without its type check, which `typecheck` has just done.

@@ -805,26 +805,26 @@ export interface components {
              */
             share: number;
         };
-        /** @description The body of `POST /heatmaps/{id}/aois/copy`. */
-        AoiCopy: {
-            /** @description Which of its areas (all by default). */
-            aoi_ids?: string[];
-            /** @description The image whose areas are copied. */
-            from_item_id: string;
-            /** @description Onto which images (every other one by default). */
-            to_item_ids?: string[];
-        };
-        /**
-         * @description The body of `POST …/aois` (`name` and one of `rect` or `points` required) and of
-         *     `PATCH …/aois/{aoi_id}` (any of them).
-         */
-        AoiInput: {
-            /** @description At most 80 characters, unique on the image; required to create. */
+        /** @description The body of `PATCH …/aois/{aoi_id}`: any of the fields of [`NewAoi`]. */
+        AoiChanges: {
+            /** @description At most 80 characters, unique on the image; cannot be cleared. */
             name?: string;
             /** @description A polygon of 3 to 32 points inside the image, at least 1% of it; not with `rect`. */
             points?: components["schemas"]["Point"][];
             /** @description A rectangle, at least 1% of the image; not with `points`. */
             rect?: components["schemas"]["Rect"];
+        };
+        /** @description The body of `POST /heatmaps/{id}/aois/copy`. */
+        AoiCopy: {
+            /** @description Which of its areas (all by default). */
+            aoi_ids?: string[];
+            /**
+             * Format: uuid
+             * @description The image whose areas are copied.
+             */
+            from_item_id: string;
+            /** @description Onto which images (every other one by default). */
+            to_item_ids?: string[];
         };
         /**
          * @description How an area of interest was drawn.
@@ -859,6 +859,7 @@ export interface components {
             adjustments?: null | components["schemas"]["AdjustmentsChanges"];
             /** @description `#rrggbb`. */
             background?: string;
+            /** Format: uuid */
             creative_id: string;
             fit?: components["schemas"]["FitMode"];
             /** @description 1 to 50 locations, each with a photo and a panel outline. */
@@ -1237,10 +1238,10 @@ export interface components {
             updated_at: string;
         };
         /**
-         * @description The body of `POST /locations` (`name` required) and `PATCH /locations/{id}` (absent fields
-         *     stay, `null` clears).
+         * @description The body of `PATCH /locations/{id}`: absent fields stay, `null` clears one (not the name,
+         *     the format or the illumination).
          */
-        LocationFields: {
+        LocationChanges: {
             /** @description At most 500 characters. */
             address?: string | null;
             /** @description At most 200 characters. */
@@ -1261,7 +1262,7 @@ export interface components {
              * @description -180 to 180; given with `latitude`.
              */
             longitude?: number | null;
-            /** @description At most 200 characters; required to create, cannot be cleared. */
+            /** @description At most 200 characters; cannot be cleared. */
             name?: string;
             /** @description At most 5000 characters, several lines. */
             notes?: string | null;
@@ -1282,7 +1283,10 @@ export interface components {
              * @description 1 to 100000.
              */
             panel_width_cm?: number | null;
-            /** @description An uploaded image of the caller's. */
+            /**
+             * Format: uuid
+             * @description An uploaded image of the caller's.
+             */
             photo_media_id?: string | null;
             /** @description At most 20 characters. */
             postal_code?: string | null;
@@ -1382,13 +1386,25 @@ export interface components {
             /** Format: double */
             value: number;
         };
+        /** @description The body of `POST …/aois`: `name` and one of `rect` or `points`. */
+        NewAoi: {
+            /** @description At most 80 characters, unique on the image. */
+            name: string;
+            /** @description A polygon of 3 to 32 points inside the image, at least 1% of it; not with `rect`. */
+            points?: components["schemas"]["Point"][];
+            /** @description A rectangle, at least 1% of the image; not with `points`. */
+            rect?: components["schemas"]["Rect"];
+        };
         /** @description The body of `POST /creatives`. */
         NewCreative: {
             /** @description At most 200 characters. */
             brand?: string | null;
             /** @description At most 200 characters. */
             campaign?: string | null;
-            /** @description An uploaded image of the caller's. */
+            /**
+             * Format: uuid
+             * @description An uploaded image of the caller's.
+             */
             media_id: string;
             /** @description At most 200 characters; the file's name without its extension when absent. */
             name?: string | null;
@@ -1402,11 +1418,90 @@ export interface components {
             /** @description At most 200 characters. */
             name: string;
         };
+        /** @description The body of `POST /locations`: the fields of [`LocationChanges`], `name` required. */
+        NewLocation: {
+            /** @description At most 500 characters. */
+            address?: string | null;
+            /** @description At most 200 characters. */
+            city?: string | null;
+            /** @description At most 100 characters. */
+            country?: string | null;
+            /** @description `other` by default; cannot be cleared. */
+            format?: components["schemas"]["PanelFormat"];
+            /** @description `none` by default; cannot be cleared. */
+            illumination?: components["schemas"]["Illumination"];
+            /**
+             * Format: double
+             * @description -90 to 90; given with `longitude`.
+             */
+            latitude?: number | null;
+            /**
+             * Format: double
+             * @description -180 to 180; given with `latitude`.
+             */
+            longitude?: number | null;
+            /** @description At most 200 characters. */
+            name: string;
+            /** @description At most 5000 characters, several lines. */
+            notes?: string | null;
+            /**
+             * Format: double
+             * @description 0 (inclusive) to 360 (exclusive).
+             */
+            orientation_deg?: number | null;
+            /**
+             * Format: int64
+             * @description 1 to 100000.
+             */
+            panel_height_cm?: number | null;
+            /** @description Four `{x, y}` points (or `[x, y]` pairs), convex, clockwise; needs a photo. */
+            panel_quad?: components["schemas"]["QuadPoint"][] | null;
+            /**
+             * Format: int64
+             * @description 1 to 100000.
+             */
+            panel_width_cm?: number | null;
+            /**
+             * Format: uuid
+             * @description An uploaded image of the caller's.
+             */
+            photo_media_id?: string | null;
+            /** @description At most 20 characters. */
+            postal_code?: string | null;
+        };
         /** @description A new share link, with its token: the only time it is given. */
         NewShare: components["schemas"]["Share"] & {
             /** @description The page that opens it, in the web app. */
             path: string;
             token: string;
+        };
+        /** @description The body of `POST /simulations`. */
+        NewSimulationFields: {
+            adjustments?: null | components["schemas"]["AdjustmentsChanges"];
+            /** @description `#rrggbb`. */
+            background?: string;
+            /**
+             * Format: uuid
+             * @description The creative placed on the panel.
+             */
+            creative_id: string;
+            fit?: components["schemas"]["FitMode"];
+            /**
+             * Format: uuid
+             * @description The location; it needs a photo and a panel outline.
+             */
+            location_id: string;
+            /**
+             * Format: uuid
+             * @description An uploaded grey image of the caller's (`null`: none).
+             */
+            mask_media_id?: string | null;
+            /** @description At most 200 characters; "creative — location" when absent, `null` or empty. */
+            name?: string | null;
+            /** @description This simulation's own panel corners (`null`: back to the location's). */
+            quad?: components["schemas"]["QuadPoint"][] | null;
+            /** @description `false` saves without rendering (a `draft` when render settings changed). */
+            render?: boolean | null;
         };
         /**
          * @description Night lighting of the panel (regard_vision's `Night`).
@@ -1592,7 +1687,10 @@ export interface components {
             /** Format: double */
             y: number;
         };
-        /** @description A box relative to the image (0..1). */
+        /**
+         * @description A box relative to the image (0..1); in a request, inside the image (`x + width` and
+         *     `y + height` at most 1) and at least 1% of it.
+         */
         Rect: {
             /** Format: double */
             height: number;
@@ -1781,6 +1879,34 @@ export interface components {
         SimulationBatch: {
             items: components["schemas"]["Simulation"][];
         };
+        /** @description The body of `PATCH /simulations/{id}`: absent fields stay. */
+        SimulationChanges: {
+            adjustments?: null | components["schemas"]["AdjustmentsChanges"];
+            /** @description `#rrggbb`. */
+            background?: string;
+            /**
+             * Format: uuid
+             * @description Another creative of the caller's.
+             */
+            creative_id?: string;
+            fit?: components["schemas"]["FitMode"];
+            /**
+             * Format: uuid
+             * @description Another location of the caller's, with a photo and a panel outline.
+             */
+            location_id?: string;
+            /**
+             * Format: uuid
+             * @description An uploaded grey image of the caller's (`null`: none).
+             */
+            mask_media_id?: string | null;
+            /** @description At most 200 characters; cannot be cleared. */
+            name?: string;
+            /** @description This simulation's own panel corners (`null`: back to the location's). */
+            quad?: components["schemas"]["QuadPoint"][] | null;
+            /** @description `false` saves without rendering (a `draft` when render settings changed). */
+            render?: boolean | null;
+        };
         /** @description The creative of a simulation. */
         SimulationCreative: {
             id: string;
@@ -1792,25 +1918,6 @@ export interface components {
             error: null | components["schemas"]["JobFailure"];
             simulation_id: string;
             status: components["schemas"]["SimulationStatus"];
-        };
-        /** @description The body of `POST /simulations` and `PATCH /simulations/{id}`. */
-        SimulationFields: {
-            adjustments?: null | components["schemas"]["AdjustmentsChanges"];
-            /** @description `#rrggbb`. */
-            background?: string;
-            /** @description Required to create. */
-            creative_id?: string;
-            fit?: components["schemas"]["FitMode"];
-            /** @description Required to create; the location needs a photo and a panel outline. */
-            location_id?: string;
-            /** @description An uploaded grey image of the caller's (`null`: none). */
-            mask_media_id?: string | null;
-            /** @description At most 200 characters; "creative — location" by default; cannot be cleared. */
-            name?: string | null;
-            /** @description This simulation's own panel corners (`null`: back to the location's). */
-            quad?: components["schemas"]["QuadPoint"][] | null;
-            /** @description `false` saves without rendering (a `draft` when render settings changed). */
-            render?: boolean | null;
         };
         /** @description The location of a simulation. */
         SimulationLocation: {
@@ -2319,11 +2426,8 @@ export interface operations {
             query: {
                 /** @description Two to four comma-separated image ids, in the order shown. */
                 items: string;
-                view?: "overlay" | "fog" | "side_by_side";
-                /**
-                 * @description Which map: `exploration` (about three seconds of viewing; the default) or `glance` (the
-                 *     fixations that start within the first second).
-                 */
+                view?: "overlay" | "fog";
+                /** @description Which map: `exploration` (the default) or `glance`. */
                 map?: "glance" | "exploration";
                 /** @description 0 to 1: the strength of the overlay or fog (their usual strength by default). */
                 opacity?: number;
@@ -2365,7 +2469,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AoiInput"];
+                "application/json": components["schemas"]["NewAoi"];
             };
         };
         responses: {
@@ -2423,7 +2527,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AoiInput"];
+                "application/json": components["schemas"]["AoiChanges"];
             };
         };
         responses: {
@@ -2698,7 +2802,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["LocationFields"];
+                "application/json": components["schemas"]["NewLocation"];
             };
         };
         responses: {
@@ -2772,7 +2876,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["LocationFields"];
+                "application/json": components["schemas"]["LocationChanges"];
             };
         };
         responses: {
@@ -2972,7 +3076,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SimulationFields"];
+                "application/json": components["schemas"]["NewSimulationFields"];
             };
         };
         responses: {
@@ -3071,7 +3175,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SimulationFields"];
+                "application/json": components["schemas"]["SimulationChanges"];
             };
         };
         responses: {

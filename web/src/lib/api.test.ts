@@ -90,7 +90,7 @@ describe('the api client', () => {
       status: 422,
       body: { code: 'validation_failed', message: 'bad', details: { fields: { name: 'required', weird: 3 } } },
     }));
-    const error = await answer(api.POST('/locations', { body: {} })).catch((e: unknown) => e);
+    const error = await answer(api.POST('/locations', { body: { name: '' } })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 422, code: 'validation_failed', message: 'bad' });
     expect((error as ApiError).fields).toEqual({ name: 'required' });

@@ -247,6 +247,8 @@ async fn malformed_requests_are_refused() {
         .await
         .unwrap();
     assert_api_error(response, 400, "invalid_multipart").await;
+    // The form has one field, `file`: another one is refused, before or after the file, as an
+    // unknown field of a JSON body is; a form without parts is malformed; nothing is stored.
     let form = reqwest::multipart::Form::new().text("other", "value");
     let response = app
         .api(Method::POST, "/media", &user)
@@ -254,7 +256,26 @@ async fn malformed_requests_are_refused() {
         .send()
         .await
         .unwrap();
-    assert_fields(response, json!({"file": "required"})).await;
+    assert_fields(response, json!({"other": "unknown_field"})).await;
+    let image = reqwest::multipart::Part::bytes(png(32, 32)).file_name("a.png");
+    let form = reqwest::multipart::Form::new()
+        .part("file", image)
+        .text("note", "value");
+    let response = app
+        .api(Method::POST, "/media", &user)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert_fields(response, json!({"note": "unknown_field"})).await;
+    let response = app
+        .api(Method::POST, "/media", &user)
+        .multipart(reqwest::multipart::Form::new())
+        .send()
+        .await
+        .unwrap();
+    assert_api_error(response, 400, "invalid_multipart").await;
+    assert_eq!(app.media_rows().await, 0);
 }
 
 #[tokio::test]

@@ -39,14 +39,31 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(copy))
 }
 
-/// The body of `POST …/aois` (`name` and one of `rect` or `points` required) and of
-/// `PATCH …/aois/{aoi_id}` (any of them).
+/// The body of `POST …/aois`: `name` and one of `rect` or `points`.
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct AoiInput {
-    /// At most 80 characters, unique on the image; required to create.
+struct NewAoi {
+    /// At most 80 characters, unique on the image.
     #[serde(default)]
-    #[schema(value_type = String, max_length = 80)]
+    #[schema(value_type = String, max_length = 80, format = "name", required = true)]
+    name: Patch<Line<MAX_NAME>>,
+    /// A rectangle, at least 1% of the image; not with `points`.
+    #[serde(default)]
+    #[schema(value_type = Rect)]
+    rect: Patch<Value>,
+    /// A polygon of 3 to 32 points inside the image, at least 1% of it; not with `rect`.
+    #[serde(default)]
+    #[schema(value_type = Vec<Point>, min_items = 3, max_items = 32)]
+    points: Patch<Value>,
+}
+
+/// The body of `PATCH …/aois/{aoi_id}`: any of the fields of [`NewAoi`].
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+struct AoiChanges {
+    /// At most 80 characters, unique on the image; cannot be cleared.
+    #[serde(default)]
+    #[schema(value_type = String, max_length = 80, format = "name")]
     name: Patch<Line<MAX_NAME>>,
     /// A rectangle, at least 1% of the image; not with `points`.
     #[serde(default)]
@@ -64,15 +81,15 @@ struct AoiInput {
 struct AoiCopy {
     /// The image whose areas are copied.
     #[serde(default)]
-    #[schema(value_type = String, required = true)]
+    #[schema(value_type = uuid::Uuid, required = true)]
     from_item_id: Patch<String>,
     /// Which of its areas (all by default).
     #[serde(default)]
-    #[schema(value_type = Vec<String>, min_items = 1, max_items = 30)]
+    #[schema(value_type = Vec<uuid::Uuid>, min_items = 1, max_items = 30)]
     aoi_ids: Patch<IdList<{ MAX_PER_ITEM as usize }>>,
     /// Onto which images (every other one by default).
     #[serde(default)]
-    #[schema(value_type = Vec<String>, min_items = 1, max_items = 20)]
+    #[schema(value_type = Vec<uuid::Uuid>, min_items = 1, max_items = 20)]
     to_item_ids: Patch<IdList<{ super::heatmaps::MAX_ITEMS }>>,
 }
 
@@ -193,14 +210,14 @@ fn answer(item: &ItemRow, aoi: &AoiRow) -> Aoi {
         ("id" = String, Path, description = "The heatmap's id"),
         ("item_id" = String, Path, description = "The image's id"),
     ),
-    request_body = AoiInput,
+    request_body = NewAoi,
     responses((status = 201, description = "The new area", body = Aoi))
 )]
 async fn create(
     State(state): State<AppState>,
     user: ApiUser,
     IdPath((id, item_id)): IdPath<(Id, Id)>,
-    Body(input, mut problems): Body<AoiInput>,
+    Body(input, mut problems): Body<NewAoi>,
 ) -> Result<(StatusCode, Json<Aoi>), ApiError> {
     let (found, item) = owned_item(&state, &user, &id, &item_id).await?;
     let name = name_field(&mut problems, input.name, true);
@@ -239,14 +256,14 @@ async fn create(
         ("item_id" = String, Path, description = "The image's id"),
         ("aoi_id" = String, Path, description = "The area's id"),
     ),
-    request_body = AoiInput,
+    request_body = AoiChanges,
     responses((status = 200, description = "The area, changed", body = Aoi))
 )]
 async fn update(
     State(state): State<AppState>,
     user: ApiUser,
     IdPath((id, item_id, Id(aoi_id))): IdPath<(Id, Id, Id)>,
-    Body(input, mut problems): Body<AoiInput>,
+    Body(input, mut problems): Body<AoiChanges>,
 ) -> Result<Json<Aoi>, ApiError> {
     let (found, item) = owned_item(&state, &user, &id, &item_id).await?;
     if !found.aois_of(&item.id).any(|a| a.id == aoi_id) {

@@ -158,7 +158,7 @@ struct ChatRequest {
     locale: Patch<LocaleField>,
     /// The page the user is on (`/creatives/…`), for context.
     #[serde(default)]
-    #[schema(value_type = Option<String>, max_length = 2000)]
+    #[schema(value_type = Option<String>, max_length = 2000, pattern = r"^\s*(/[^\u0000-\u001f\u007f-\u009f]*)?\s*$")]
     path: Patch<Line<MAX_PATH>>,
 }
 
@@ -285,7 +285,7 @@ async fn chat(
 
 fn locale_of(query: &HashMap<String, String>) -> Result<Locale, ApiError> {
     match query.get("locale").map(String::as_str) {
-        None | Some("") => Ok(Locale::Fr),
+        None => Ok(Locale::Fr),
         Some(value) => {
             Locale::parse(value).ok_or_else(|| ApiError::field("locale", FieldCode::InvalidValue))
         }

@@ -640,4 +640,39 @@ mod tests {
     fn serde_lists_the_fields_of_a_body_type() {
         assert_eq!(field_names::<Sample>(), ["name", "count", "ids"]);
     }
+
+    /// The patterns the document gives text fields (`openapi::TEXT_FORMATS`) say exactly what
+    /// `text` accepts, on texts made of every kind of character it treats apart.
+    #[test]
+    fn text_patterns_match_the_rule() {
+        let pattern = |name: &str| {
+            let (_, text) = super::super::openapi::TEXT_FORMATS
+                .iter()
+                .find(|(format, _)| *format == name)
+                .unwrap();
+            regex::Regex::new(text).unwrap()
+        };
+        let (line, name, lines) = (pattern("line"), pattern("name"), pattern("lines"));
+        // Spaces (trimmed), controls that are spaces, controls that are not, and ordinary text.
+        let parts = [
+            "", " ", "a", "é b", "\t", "\n", "\r", "\u{b}", "\u{85}", "\u{a0}", "\u{3000}",
+            "\u{1}", "\u{1c}", "\u{7f}", "\u{9f}", "\u{feff}",
+        ];
+        for a in parts {
+            for b in parts {
+                for c in parts {
+                    let sample = format!("{a}{b}{c}");
+                    let single = text(Value::String(sample.clone()), 100, false);
+                    let multi = text(Value::String(sample.clone()), 100, true);
+                    assert_eq!(line.is_match(&sample), single.is_ok(), "line {sample:?}");
+                    assert_eq!(
+                        name.is_match(&sample),
+                        matches!(single, Ok(Some(_))),
+                        "name {sample:?}"
+                    );
+                    assert_eq!(lines.is_match(&sample), multi.is_ok(), "lines {sample:?}");
+                }
+            }
+        }
+    }
 }

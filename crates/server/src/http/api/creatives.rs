@@ -75,23 +75,23 @@ fn creative_body(item: &CreativeWithMedia, now: u64, state: &AppState) -> Creati
 struct NewCreative {
     /// An uploaded image of the caller's.
     #[serde(default)]
-    #[schema(value_type = String, required = true)]
+    #[schema(value_type = uuid::Uuid, required = true)]
     media_id: Patch<Ref>,
     /// At most 200 characters; the file's name without its extension when absent.
     #[serde(default)]
-    #[schema(value_type = Option<String>, max_length = 200)]
+    #[schema(value_type = Option<String>, max_length = 200, format = "line")]
     name: Patch<Line<MAX_NAME>>,
     /// At most 200 characters.
     #[serde(default)]
-    #[schema(value_type = Option<String>, max_length = 200)]
+    #[schema(value_type = Option<String>, max_length = 200, format = "line")]
     brand: Patch<Line<MAX_NAME>>,
     /// At most 200 characters.
     #[serde(default)]
-    #[schema(value_type = Option<String>, max_length = 200)]
+    #[schema(value_type = Option<String>, max_length = 200, format = "line")]
     campaign: Patch<Line<MAX_NAME>>,
     /// At most 5000 characters, several lines.
     #[serde(default)]
-    #[schema(value_type = Option<String>, max_length = 5000)]
+    #[schema(value_type = Option<String>, max_length = 5000, format = "lines")]
     notes: Patch<Lines<MAX_NOTES>>,
 }
 
@@ -102,19 +102,19 @@ struct NewCreative {
 struct CreativeChanges {
     /// At most 200 characters; cannot be cleared.
     #[serde(default)]
-    #[schema(value_type = String, max_length = 200)]
+    #[schema(value_type = String, max_length = 200, format = "name")]
     name: Patch<Line<MAX_NAME>>,
     /// At most 200 characters.
     #[serde(default)]
-    #[schema(value_type = Option<String>, max_length = 200)]
+    #[schema(value_type = Option<String>, max_length = 200, format = "line")]
     brand: Patch<Line<MAX_NAME>>,
     /// At most 200 characters.
     #[serde(default)]
-    #[schema(value_type = Option<String>, max_length = 200)]
+    #[schema(value_type = Option<String>, max_length = 200, format = "line")]
     campaign: Patch<Line<MAX_NAME>>,
     /// At most 5000 characters, several lines.
     #[serde(default)]
-    #[schema(value_type = Option<String>, max_length = 5000)]
+    #[schema(value_type = Option<String>, max_length = 5000, format = "lines")]
     notes: Patch<Lines<MAX_NOTES>>,
 }
 
@@ -205,9 +205,10 @@ async fn list(
             .map(String::as_str)
             .filter(|v| !v.trim().is_empty())
     };
-    let limit = Page::parse(get("limit"), None)?.limit;
+    let limit = Page::parse(params.get("limit").map(String::as_str), None)?.limit;
     let mut errors = FieldErrors::new();
-    let sort = match get("sort") {
+    // Not `get`: a blank order is no order at all, and is refused like any unknown one.
+    let sort = match params.get("sort") {
         None => Sort::Newest,
         Some(text) => Sort::parse(text).unwrap_or_else(|| {
             errors.insert("sort".into(), FieldCode::Invalid);

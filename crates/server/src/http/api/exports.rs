@@ -47,6 +47,17 @@ enum ExportView {
     SideBySide,
 }
 
+/// What a comparison shows.
+#[derive(ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)] // Parsed by `View::parse`; this type describes the values.
+enum CompareView {
+    /// The heatmap over each image (the default).
+    Overlay,
+    /// Each image darkened where attention is low.
+    Fog,
+}
+
 /// The query of the PNG exports.
 #[derive(IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -62,6 +73,7 @@ struct ExportQuery {
     #[param(minimum = 0, maximum = 1)]
     opacity: Option<f32>,
     /// `1` (the default) draws the areas of interest and the panel; `0` leaves them out.
+    #[param(pattern = "^(|0|1|true|false)$")]
     areas: Option<String>,
 }
 
@@ -71,8 +83,21 @@ struct ExportQuery {
 #[allow(dead_code)] // Read from the query map in `export_compare`; this type describes it.
 struct CompareQuery {
     /// Two to four comma-separated image ids, in the order shown.
-    #[param(pattern = r"^[0-9a-fA-F-]{36}(,[0-9a-fA-F-]{36}){1,3}$")]
+    #[param(
+        pattern = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(,[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}){1,3}$"
+    )]
     items: String,
+    #[param(inline)]
+    view: Option<CompareView>,
+    /// Which map: `exploration` (the default) or `glance`.
+    #[param(inline)]
+    map: Option<Moment>,
+    /// 0 to 1: the strength of the overlay or fog (their usual strength by default).
+    #[param(minimum = 0, maximum = 1)]
+    opacity: Option<f32>,
+    /// `1` (the default) draws the areas of interest and the panel; `0` leaves them out.
+    #[param(pattern = "^(|0|1|true|false)$")]
+    areas: Option<String>,
 }
 
 /// Tallest image a side-by-side export is scaled to (each part), in pixels.
@@ -90,7 +115,7 @@ struct Options {
 
 fn options(query: &HashMap<String, String>, allowed: &[View], errors: &mut FieldErrors) -> Options {
     let view = match query.get("view").map(String::as_str) {
-        None | Some("") => View::Overlay,
+        None => View::Overlay,
         Some(text) => match View::parse(text).filter(|v| allowed.contains(v)) {
             Some(view) => view,
             None => {
@@ -100,13 +125,13 @@ fn options(query: &HashMap<String, String>, allowed: &[View], errors: &mut Field
         },
     };
     let moment = match query.get("map").map(String::as_str) {
-        None | Some("") => Moment::Exploration,
+        None => Moment::Exploration,
         Some(text) => Moment::parse(text).unwrap_or_else(|| {
             errors.insert("map".into(), FieldCode::Invalid);
             Moment::Exploration
         }),
     };
-    let opacity = match query.get("opacity").filter(|t| !t.is_empty()) {
+    let opacity = match query.get("opacity") {
         None => None,
         Some(text) => match text.parse::<f32>() {
             Ok(value) if (0.0..=1.0).contains(&value) => Some(value),
@@ -339,7 +364,7 @@ fn view_or_default(
     get,
     path = "/heatmaps/{id}/compare.png",
     tag = "deliverables",
-    params(("id" = String, Path, description = "The heatmap's id"), CompareQuery, ExportQuery),
+    params(("id" = String, Path, description = "The heatmap's id"), CompareQuery),
     responses((status = 200, description = "The PNG (a download)", content_type = "image/png", body = Vec<u8>))
 )]
 async fn export_compare(

@@ -78,16 +78,24 @@ wire_enum! {
 /// A point relative to the image (0..1, y downwards).
 #[derive(Debug, Clone, Copy, Serialize, ToSchema)]
 pub struct Point {
+    #[schema(minimum = 0, maximum = 1)]
     pub x: f64,
+    #[schema(minimum = 0, maximum = 1)]
     pub y: f64,
 }
 
-/// A box relative to the image (0..1).
+/// A box relative to the image (0..1); in a request, inside the image (`x + width` and
+/// `y + height` at most 1) and at least 1% of it.
 #[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Rect {
+    #[schema(minimum = 0, maximum = 1)]
     pub x: f64,
+    #[schema(minimum = 0, maximum = 1)]
     pub y: f64,
+    #[schema(exclusive_minimum = 0, maximum = 1)]
     pub width: f64,
+    #[schema(exclusive_minimum = 0, maximum = 1)]
     pub height: f64,
 }
 
@@ -226,11 +234,11 @@ pub struct MediaHeatmap {
 struct NewHeatmap {
     /// At most 200 characters.
     #[serde(default)]
-    #[schema(value_type = String, max_length = 200, required = true)]
+    #[schema(value_type = String, max_length = 200, required = true, format = "name")]
     name: Patch<Line<MAX_NAME>>,
     /// 1 to 20 of the caller's images (uploads or renders), in order.
     #[serde(default)]
-    #[schema(value_type = Vec<String>, min_items = 1, max_items = 20, required = true)]
+    #[schema(value_type = Vec<uuid::Uuid>, min_items = 1, max_items = 20, required = true)]
     media_ids: Patch<IdList<MAX_ITEMS>>,
 }
 

@@ -79,7 +79,7 @@ impl Page {
     /// Reads `limit` (1..=100, default 50) and `cursor` (opaque, from `next_cursor`).
     pub fn parse(limit: Option<&str>, cursor: Option<&str>) -> Result<Self, ApiError> {
         let mut errors = FieldErrors::new();
-        let limit = match limit.map(str::trim).filter(|s| !s.is_empty()) {
+        let limit = match limit {
             None => DEFAULT_LIMIT,
             Some(raw) => match raw.parse::<i64>() {
                 Ok(n) if (1..=MAX_LIMIT).contains(&n) => n,

@@ -62,7 +62,9 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// A corner of the panel in the photo, relative to its size (0..1, y downwards).
 #[derive(Debug, Clone, Copy, Serialize, ToSchema)]
 pub struct QuadPoint {
+    #[schema(minimum = 0, maximum = 1)]
     pub x: f64,
+    #[schema(minimum = 0, maximum = 1)]
     pub y: f64,
 }
 
@@ -99,30 +101,29 @@ pub struct Location {
     pub simulation_count: Option<i64>,
 }
 
-/// The body of `POST /locations` (`name` required) and `PATCH /locations/{id}` (absent fields
-/// stay, `null` clears).
+/// The body of `POST /locations`: the fields of [`LocationChanges`], `name` required.
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct LocationFields {
-    /// At most 200 characters; required to create, cannot be cleared.
+struct NewLocation {
+    /// At most 200 characters.
     #[serde(default)]
-    #[schema(value_type = String, max_length = 200)]
+    #[schema(value_type = String, max_length = 200, format = "name", required = true)]
     name: Patch<Line<200>>,
     /// At most 500 characters.
     #[serde(default)]
-    #[schema(value_type = Option<String>, max_length = 500)]
+    #[schema(value_type = Option<String>, max_length = 500, format = "line")]
     address: Patch<Line<500>>,
     /// At most 200 characters.
     #[serde(default)]
-    #[schema(value_type = Option<String>, max_length = 200)]
+    #[schema(value_type = Option<String>, max_length = 200, format = "line")]
     city: Patch<Line<200>>,
     /// At most 20 characters.
     #[serde(default)]
-    #[schema(value_type = Option<String>, max_length = 20)]
+    #[schema(value_type = Option<String>, max_length = 20, format = "line")]
     postal_code: Patch<Line<20>>,
     /// At most 100 characters.
     #[serde(default)]
-    #[schema(value_type = Option<String>, max_length = 100)]
+    #[schema(value_type = Option<String>, max_length = 100, format = "line")]
     country: Patch<Line<100>>,
     /// -90 to 90; given with `longitude`.
     #[serde(default)]
@@ -154,16 +155,105 @@ struct LocationFields {
     orientation_deg: Patch<f64>,
     /// An uploaded image of the caller's.
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<uuid::Uuid>)]
     photo_media_id: Patch<Ref>,
     /// Four `{x, y}` points (or `[x, y]` pairs), convex, clockwise; needs a photo.
     #[serde(default)]
-    #[schema(value_type = Option<Vec<QuadPoint>>)]
+    #[schema(value_type = Option<Vec<QuadPoint>>, min_items = 4, max_items = 4)]
     panel_quad: Patch<serde_json::Value>,
     /// At most 5000 characters, several lines.
     #[serde(default)]
-    #[schema(value_type = Option<String>, max_length = 5000)]
+    #[schema(value_type = Option<String>, max_length = 5000, format = "lines")]
     notes: Patch<Lines<5000>>,
+}
+
+/// The body of `PATCH /locations/{id}`: absent fields stay, `null` clears one (not the name,
+/// the format or the illumination).
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+struct LocationChanges {
+    /// At most 200 characters; cannot be cleared.
+    #[serde(default)]
+    #[schema(value_type = String, max_length = 200, format = "name")]
+    name: Patch<Line<200>>,
+    /// At most 500 characters.
+    #[serde(default)]
+    #[schema(value_type = Option<String>, max_length = 500, format = "line")]
+    address: Patch<Line<500>>,
+    /// At most 200 characters.
+    #[serde(default)]
+    #[schema(value_type = Option<String>, max_length = 200, format = "line")]
+    city: Patch<Line<200>>,
+    /// At most 20 characters.
+    #[serde(default)]
+    #[schema(value_type = Option<String>, max_length = 20, format = "line")]
+    postal_code: Patch<Line<20>>,
+    /// At most 100 characters.
+    #[serde(default)]
+    #[schema(value_type = Option<String>, max_length = 100, format = "line")]
+    country: Patch<Line<100>>,
+    /// -90 to 90; given with `longitude`.
+    #[serde(default)]
+    #[schema(value_type = Option<f64>, minimum = -90, maximum = 90)]
+    latitude: Patch<f64>,
+    /// -180 to 180; given with `latitude`.
+    #[serde(default)]
+    #[schema(value_type = Option<f64>, minimum = -180, maximum = 180)]
+    longitude: Patch<f64>,
+    /// `other` by default; cannot be cleared.
+    #[serde(default)]
+    #[schema(value_type = PanelFormat)]
+    format: Patch<Choice<PanelFormat, 64>>,
+    /// 1 to 100000.
+    #[serde(default)]
+    #[schema(value_type = Option<i64>, minimum = 1, maximum = 100000)]
+    panel_width_cm: Patch<i64>,
+    /// 1 to 100000.
+    #[serde(default)]
+    #[schema(value_type = Option<i64>, minimum = 1, maximum = 100000)]
+    panel_height_cm: Patch<i64>,
+    /// `none` by default; cannot be cleared.
+    #[serde(default)]
+    #[schema(value_type = Illumination)]
+    illumination: Patch<Choice<Illumination, 64>>,
+    /// 0 (inclusive) to 360 (exclusive).
+    #[serde(default)]
+    #[schema(value_type = Option<f64>, minimum = 0, exclusive_maximum = 360)]
+    orientation_deg: Patch<f64>,
+    /// An uploaded image of the caller's.
+    #[serde(default)]
+    #[schema(value_type = Option<uuid::Uuid>)]
+    photo_media_id: Patch<Ref>,
+    /// Four `{x, y}` points (or `[x, y]` pairs), convex, clockwise; needs a photo.
+    #[serde(default)]
+    #[schema(value_type = Option<Vec<QuadPoint>>, min_items = 4, max_items = 4)]
+    panel_quad: Patch<serde_json::Value>,
+    /// At most 5000 characters, several lines.
+    #[serde(default)]
+    #[schema(value_type = Option<String>, max_length = 5000, format = "lines")]
+    notes: Patch<Lines<5000>>,
+}
+
+impl From<NewLocation> for LocationChanges {
+    fn from(new: NewLocation) -> Self {
+        Self {
+            name: new.name,
+            address: new.address,
+            city: new.city,
+            postal_code: new.postal_code,
+            country: new.country,
+            latitude: new.latitude,
+            longitude: new.longitude,
+            format: new.format,
+            panel_width_cm: new.panel_width_cm,
+            panel_height_cm: new.panel_height_cm,
+            illumination: new.illumination,
+            orientation_deg: new.orientation_deg,
+            photo_media_id: new.photo_media_id,
+            panel_quad: new.panel_quad,
+            notes: new.notes,
+        }
+    }
 }
 
 /// A stored quad (written by [`quad_json`]) as the answer's points.
@@ -206,7 +296,7 @@ fn location_body(item: &LocationWithPhoto, now: u64, state: &AppState) -> Locati
 async fn apply_body(
     state: &AppState,
     user: &ApiUser,
-    body: LocationFields,
+    body: LocationChanges,
     problems: &mut Problems,
     row: &mut LocationRow,
     creating: bool,
@@ -281,13 +371,13 @@ async fn apply_body(
     post,
     path = "/locations",
     tag = "locations",
-    request_body = LocationFields,
+    request_body = NewLocation,
     responses((status = 201, description = "The new location", body = Location))
 )]
 async fn create(
     State(state): State<AppState>,
     user: ApiUser,
-    Body(body, mut problems): Body<LocationFields>,
+    Body(body, mut problems): Body<NewLocation>,
 ) -> Result<(StatusCode, Json<Location>), ApiError> {
     let now = db::now_ms();
     let mut row = LocationRow {
@@ -299,7 +389,7 @@ async fn create(
         updated_at: now,
         ..LocationRow::default()
     };
-    apply_body(&state, &user, body, &mut problems, &mut row, true).await?;
+    apply_body(&state, &user, body.into(), &mut problems, &mut row, true).await?;
     problems.finish()?;
     db::locations::insert(&state.db, &row).await?;
     let item = db::locations::find(&state.db, user.id(), &row.id)
@@ -369,14 +459,14 @@ async fn get_one(
     path = "/locations/{id}",
     tag = "locations",
     params(("id" = String, Path, description = "The location's id")),
-    request_body = LocationFields,
+    request_body = LocationChanges,
     responses((status = 200, description = "The location, changed", body = Location))
 )]
 async fn update(
     State(state): State<AppState>,
     user: ApiUser,
     IdPath(id): IdPath<Id>,
-    Body(body, mut problems): Body<LocationFields>,
+    Body(body, mut problems): Body<LocationChanges>,
 ) -> Result<Json<Location>, ApiError> {
     let item = find(&state, &user, &id).await?;
     let mut row = item.location.clone();

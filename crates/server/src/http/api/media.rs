@@ -181,6 +181,7 @@ fn invalid_multipart() -> ApiError {
 /// The body of `POST /media`.
 #[derive(ToSchema)]
 #[allow(dead_code)]
+#[serde(deny_unknown_fields)]
 struct UploadForm {
     /// A JPEG, PNG or WebP image.
     #[schema(format = Binary, content_media_type = "application/octet-stream")]
@@ -228,8 +229,14 @@ async fn upload(
             }
             Err(_) => return Err(invalid_multipart()),
         };
-        if field.name() != Some("file") {
-            continue;
+        match field.name() {
+            Some("file") => {}
+            // The form has one field: any other is refused, as in a JSON body.
+            Some(other) => return Err(ApiError::field(other, FieldCode::UnknownField)),
+            None => return Err(invalid_multipart()),
+        }
+        if upload.is_some() {
+            return Err(ApiError::field("file", FieldCode::TooMany));
         }
         let name = field.file_name().and_then(clean_file_name);
         let stream = field.map(|chunk| chunk.map_err(multipart_io_error)).boxed();
@@ -237,7 +244,6 @@ async fn upload(
             .await
             .map_err(|err| upload_error(err, &limits))?;
         upload = Some((name, data));
-        break;
     }
     let Some((original_name, data)) = upload else {
         return Err(ApiError::field("file", FieldCode::Required));

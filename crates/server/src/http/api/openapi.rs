@@ -116,7 +116,7 @@ impl Modify for Common {
     }
 }
 
-/// The finished document: the bearer scheme and the error answer (`Common`), then two rules
+/// The finished document: the bearer scheme and the error answer (`Common`), then three rules
 /// the derive cannot express.
 ///
 /// - Each `operationId` is `<tag>_<handler>` (`creatives_list`), unique across the API;
@@ -124,12 +124,144 @@ impl Modify for Common {
 /// - In every schema an answer uses, every property is required: serde writes `None` as
 ///   `null`, never leaves a key out (no response type skips a field), so a client can count on
 ///   each key being there. Request bodies keep their optional fields.
+/// - The text fields of request bodies say which characters they take: a body field marked
+///   `format = "line"`, `"name"` or `"lines"` (see [`TEXT_FORMATS`]) gets the matching
+///   `pattern` instead of the marker, the rule `body::text` applies.
 pub fn finish(mut doc: utoipa::openapi::OpenApi) -> Value {
     Common.modify(&mut doc);
     let mut value = serde_json::to_value(&doc).expect("an OpenAPI document always serialises");
     name_operations(&mut value);
     require_answer_fields(&mut value);
+    text_patterns(&mut value);
+    add_links(&mut value);
     value
+}
+
+/// An OpenAPI link: which ids of a creation's answer the operations on what it created take,
+/// where the path names alone do not say it (an image of a heatmap is `item_id`, the heatmap's
+/// `items[].id`).
+struct Link {
+    /// The creating operation and its success status.
+    from: &'static str,
+    status: &'static str,
+    /// The operation the link leads to, and its parameters as runtime expressions.
+    to: &'static str,
+    parameters: &'static [(&'static str, &'static str)],
+}
+
+const LINKS: [Link; 5] = [
+    Link {
+        from: "heatmaps_create",
+        status: "202",
+        to: "areas_create",
+        parameters: ITEM_OF_HEATMAP,
+    },
+    Link {
+        from: "heatmaps_create",
+        status: "202",
+        to: "deliverables_export_item",
+        parameters: ITEM_OF_HEATMAP,
+    },
+    Link {
+        from: "heatmaps_create",
+        status: "202",
+        to: "heatmaps_retry",
+        parameters: ITEM_OF_HEATMAP,
+    },
+    Link {
+        from: "areas_create",
+        status: "201",
+        to: "areas_update",
+        parameters: AREA_OF_ITEM,
+    },
+    Link {
+        from: "areas_create",
+        status: "201",
+        to: "areas_delete_one",
+        parameters: AREA_OF_ITEM,
+    },
+];
+const ITEM_OF_HEATMAP: &[(&str, &str)] = &[
+    ("id", "$response.body#/id"),
+    ("item_id", "$response.body#/items/0/id"),
+];
+const AREA_OF_ITEM: &[(&str, &str)] = &[
+    ("id", "$request.path.id"),
+    ("item_id", "$request.path.item_id"),
+    ("aoi_id", "$response.body#/id"),
+];
+
+fn add_links(doc: &mut Value) {
+    for link in &LINKS {
+        let Some(operation) = operations_mut(doc).find(|op| op["operationId"] == link.from) else {
+            continue;
+        };
+        let parameters: serde_json::Map<String, Value> = link
+            .parameters
+            .iter()
+            .map(|(name, expression)| ((*name).to_owned(), Value::String((*expression).to_owned())))
+            .collect();
+        let response = &mut operation["responses"][link.status];
+        assert!(
+            response.is_object(),
+            "{} answers no {} to link from",
+            link.from,
+            link.status
+        );
+        response["links"][link.to] =
+            serde_json::json!({ "operationId": link.to, "parameters": parameters });
+    }
+}
+
+/// The markers of text fields (`#[schema(format = "line")]` on a body field) and the pattern
+/// each stands for. `body::text` trims a text (Unicode's `White_Space`, as `str::trim`), reads
+/// an empty one as `null` and refuses control characters (Unicode's `Cc`: U+0000–U+001F and
+/// U+007F–U+009F) in what is left, but tabs and line breaks in several lines:
+///
+/// - `line`: one line, may be empty (it then clears the field);
+/// - `name`: one line with at least one character that is not a space (a name cannot be
+///   cleared: an empty one is `required`);
+/// - `lines`: several lines, may be empty.
+///
+/// Each pattern is: spaces, then nothing or a text that starts and ends with a character that
+/// is neither a space nor refused, with no refused character inside, then spaces.
+pub const TEXT_FORMATS: [(&str, &str); 3] = [
+    (
+        "line",
+        r"^[\t\n\u000b\u000c\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*(?:[^\t\n\u000b\u000c\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\u0000-\u001f\u007f-\u009f](?:[^\u0000-\u001f\u007f-\u009f]*[^\t\n\u000b\u000c\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\u0000-\u001f\u007f-\u009f])?)?[\t\n\u000b\u000c\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$",
+    ),
+    (
+        "name",
+        r"^[\t\n\u000b\u000c\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*[^\t\n\u000b\u000c\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\u0000-\u001f\u007f-\u009f](?:[^\u0000-\u001f\u007f-\u009f]*[^\t\n\u000b\u000c\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\u0000-\u001f\u007f-\u009f])?[\t\n\u000b\u000c\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$",
+    ),
+    (
+        "lines",
+        r"^[\t\n\u000b\u000c\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*(?:[^\t\n\u000b\u000c\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f](?:[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]*[^\t\n\u000b\u000c\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f])?)?[\t\n\u000b\u000c\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$",
+    ),
+];
+
+/// Replaces each text marker (see [`TEXT_FORMATS`]) by its pattern, anywhere in the document.
+fn text_patterns(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            let pattern = map
+                .get("format")
+                .and_then(Value::as_str)
+                .and_then(|format| {
+                    TEXT_FORMATS
+                        .iter()
+                        .find(|(name, _)| *name == format)
+                        .map(|(_, pattern)| *pattern)
+                });
+            if let Some(pattern) = pattern {
+                map.remove("format");
+                map.insert("pattern".into(), Value::String(pattern.to_owned()));
+            }
+            map.values_mut().for_each(text_patterns);
+        }
+        Value::Array(items) => items.iter_mut().for_each(text_patterns),
+        _ => {}
+    }
 }
 
 /// The document as served, pretty-printed with a final newline (the form checked in).

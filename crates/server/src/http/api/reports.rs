@@ -152,10 +152,12 @@ async fn report(
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Response, ApiError> {
     // French, the product's default, unless English is asked for.
-    let lang = query
-        .get("lang")
-        .and_then(|code| Locale::parse(code))
-        .unwrap_or(Locale::Fr);
+    let lang = match query.get("lang") {
+        None => Locale::Fr,
+        Some(code) => {
+            Locale::parse(code).ok_or_else(|| ApiError::field("lang", FieldCode::InvalidValue))?
+        }
+    };
     let mut found = hdb::find_owned(&state.db, user.id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;

@@ -390,32 +390,32 @@ pub struct AttentionQueued {
     pub heatmap_id: String,
 }
 
-/// The body of `POST /simulations` and `PATCH /simulations/{id}`.
+/// The body of `POST /simulations`.
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct SimulationFields {
-    /// At most 200 characters; "creative — location" by default; cannot be cleared.
+struct NewSimulationFields {
+    /// At most 200 characters; "creative — location" when absent, `null` or empty.
     #[serde(default)]
-    #[schema(value_type = Option<String>, max_length = 200)]
+    #[schema(value_type = Option<String>, max_length = 200, format = "line")]
     name: Patch<Line<MAX_NAME>>,
-    /// Required to create.
+    /// The creative placed on the panel.
     #[serde(default)]
-    #[schema(value_type = String)]
+    #[schema(value_type = uuid::Uuid, required = true)]
     creative_id: Patch<Ref>,
-    /// Required to create; the location needs a photo and a panel outline.
+    /// The location; it needs a photo and a panel outline.
     #[serde(default)]
-    #[schema(value_type = String)]
+    #[schema(value_type = uuid::Uuid, required = true)]
     location_id: Patch<Ref>,
     /// This simulation's own panel corners (`null`: back to the location's).
     #[serde(default)]
-    #[schema(value_type = Option<Vec<QuadPoint>>)]
+    #[schema(value_type = Option<Vec<QuadPoint>>, min_items = 4, max_items = 4)]
     quad: Patch<Value>,
     #[serde(default)]
     #[schema(value_type = FitMode)]
     fit: Patch<Choice<FitMode, 16>>,
     /// `#rrggbb`.
     #[serde(default)]
-    #[schema(value_type = String)]
+    #[schema(value_type = String, pattern = r"^\s*#[0-9A-Fa-f]{6}\s*$")]
     background: Patch<Background>,
     /// Any subset (`null`: back to the defaults).
     #[serde(default)]
@@ -423,7 +423,48 @@ struct SimulationFields {
     adjustments: Patch<AdjustmentsInput>,
     /// An uploaded grey image of the caller's (`null`: none).
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<uuid::Uuid>)]
+    mask_media_id: Patch<Ref>,
+    /// `false` saves without rendering (a `draft` when render settings changed).
+    #[serde(default)]
+    #[schema(value_type = Option<bool>)]
+    render: Patch<bool>,
+}
+
+/// The body of `PATCH /simulations/{id}`: absent fields stay.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+struct SimulationChanges {
+    /// At most 200 characters; cannot be cleared.
+    #[serde(default)]
+    #[schema(value_type = String, max_length = 200, format = "name")]
+    name: Patch<Line<MAX_NAME>>,
+    /// Another creative of the caller's.
+    #[serde(default)]
+    #[schema(value_type = uuid::Uuid)]
+    creative_id: Patch<Ref>,
+    /// Another location of the caller's, with a photo and a panel outline.
+    #[serde(default)]
+    #[schema(value_type = uuid::Uuid)]
+    location_id: Patch<Ref>,
+    /// This simulation's own panel corners (`null`: back to the location's).
+    #[serde(default)]
+    #[schema(value_type = Option<Vec<QuadPoint>>, min_items = 4, max_items = 4)]
+    quad: Patch<Value>,
+    #[serde(default)]
+    #[schema(value_type = FitMode)]
+    fit: Patch<Choice<FitMode, 16>>,
+    /// `#rrggbb`.
+    #[serde(default)]
+    #[schema(value_type = String, pattern = r"^\s*#[0-9A-Fa-f]{6}\s*$")]
+    background: Patch<Background>,
+    /// Any subset (`null`: back to the defaults).
+    #[serde(default)]
+    #[schema(value_type = Option<AdjustmentsChanges>)]
+    adjustments: Patch<AdjustmentsInput>,
+    /// An uploaded grey image of the caller's (`null`: none).
+    #[serde(default)]
+    #[schema(value_type = Option<uuid::Uuid>)]
     mask_media_id: Patch<Ref>,
     /// `false` saves without rendering (a `draft` when render settings changed).
     #[serde(default)]
@@ -436,18 +477,18 @@ struct SimulationFields {
 #[serde(deny_unknown_fields)]
 struct BatchFields {
     #[serde(default)]
-    #[schema(value_type = String, required = true)]
+    #[schema(value_type = uuid::Uuid, required = true)]
     creative_id: Patch<Ref>,
     /// 1 to 50 locations, each with a photo and a panel outline.
     #[serde(default)]
-    #[schema(value_type = Vec<String>, min_items = 1, max_items = 50, required = true)]
+    #[schema(value_type = Vec<uuid::Uuid>, min_items = 1, max_items = 50, required = true)]
     location_ids: Patch<IdList<MAX_BATCH>>,
     #[serde(default)]
     #[schema(value_type = FitMode)]
     fit: Patch<Choice<FitMode, 16>>,
     /// `#rrggbb`.
     #[serde(default)]
-    #[schema(value_type = String)]
+    #[schema(value_type = String, pattern = r"^\s*#[0-9A-Fa-f]{6}\s*$")]
     background: Patch<Background>,
     /// Any subset (`null`: the defaults).
     #[serde(default)]
@@ -736,13 +777,13 @@ async fn respond(state: &AppState, user: &ApiUser, id: &str) -> Result<Simulatio
     post,
     path = "/simulations",
     tag = "simulations",
-    request_body = SimulationFields,
+    request_body = NewSimulationFields,
     responses((status = 201, description = "The new simulation", body = Simulation))
 )]
 async fn create(
     State(state): State<AppState>,
     user: ApiUser,
-    Body(body, mut problems): Body<SimulationFields>,
+    Body(body, mut problems): Body<NewSimulationFields>,
 ) -> Result<(StatusCode, Json<Simulation>), ApiError> {
     // `render` is `true` when absent or `null`.
     let render = !matches!(body.render, Patch::Value(false));
@@ -951,14 +992,14 @@ async fn get_one(
     path = "/simulations/{id}",
     tag = "simulations",
     params(("id" = String, Path, description = "The simulation's id")),
-    request_body = SimulationFields,
+    request_body = SimulationChanges,
     responses((status = 200, description = "The simulation, changed", body = Simulation))
 )]
 async fn update(
     State(state): State<AppState>,
     user: ApiUser,
     IdPath(id): IdPath<Id>,
-    Body(body, mut problems): Body<SimulationFields>,
+    Body(body, mut problems): Body<SimulationChanges>,
 ) -> Result<Json<Simulation>, ApiError> {
     let view = find(&state, &user, &id).await?;
     let before = view.sim.clone();
@@ -1134,9 +1175,9 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn read(body: Value) -> (SimulationFields, String) {
+    fn read(body: Value) -> (SimulationChanges, String) {
         let (fields, problems) =
-            read_object::<SimulationFields>(body.as_object().unwrap().clone()).unwrap();
+            read_object::<SimulationChanges>(body.as_object().unwrap().clone()).unwrap();
         let errors = format!("{:?}", problems.finish().err());
         (fields, errors)
     }

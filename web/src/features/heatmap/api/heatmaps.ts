@@ -172,7 +172,7 @@ export function useRetryItem() {
 
 // ---------- Areas of interest ----------
 
-type AoiInput = Schemas['AoiInput'];
+type AoiInput = Schemas['NewAoi'];
 
 /** A shape for an area (of the body of `POST …/aois`): a rectangle, or a polygon's points. */
 export type AoiShape = { rect: NonNullable<AoiInput['rect']> } | { points: NonNullable<AoiInput['points']> };

@@ -36,7 +36,8 @@ export const ILLUMINATIONS = ['none', 'front', 'back', 'digital'] as const satis
 export type Location = Schemas['Location'];
 
 /** The writable fields (POST body; PATCH sends the same, null clearing a field). */
-export type LocationInput = Schemas['LocationFields'];
+/** A body both `POST /locations` and `PATCH /locations/{id}` take. */
+export type LocationInput = Schemas['NewLocation'] & Schemas['LocationChanges'];
 
 export const locationKeys = {
   all: ['locations'] as const,

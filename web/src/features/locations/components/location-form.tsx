@@ -19,6 +19,7 @@ import {
   useSaveLocation,
   type Location,
   type LocationFormat,
+  type LocationInput,
 } from '../api/locations';
 import { defaultQuad, parseQuad, quadProblem, roundQuad, type Quad } from '@/lib/quad';
 
@@ -152,7 +153,8 @@ export function LocationForm({ location, onSaved, extraActions }: LocationFormPr
     } as Record<string, unknown>;
     for (const field of TEXT_FIELDS) input[field] = values[field].trim() === '' ? null : values[field].trim();
     for (const field of NUMBER_FIELDS) input[field] = parseNumber(values[field]);
-    save.mutate(input, {
+    // A blank name goes as `null`: the server's `required` shows beside the field.
+    save.mutate(input as LocationInput, {
       // Refused fields: focus goes to the first one, whose error shows next to it.
       onError: () =>
         requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus()),

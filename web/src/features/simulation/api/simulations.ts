@@ -28,7 +28,8 @@ export type Simulation = Schemas['Simulation'];
 export type ListedSimulation = Schemas['Paged_Simulation']['items'][number];
 
 /** The body of POST (and PATCH) /simulations (`quad: null` in a PATCH goes back to the location's corners). */
-export type SimulationInput = Schemas['SimulationFields'];
+/** A body both `POST /simulations` and `PATCH /simulations/{id}` take. */
+export type SimulationInput = Schemas['NewSimulationFields'] & Schemas['SimulationChanges'];
 
 export type SimulationFilters = { q?: string; creative_id?: string; location_id?: string };
 
