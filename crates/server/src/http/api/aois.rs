@@ -12,7 +12,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::body::{Body, Id, IdList, IdPath, Line, Patch, Problems};
+use super::body::{Body, Id, IdList, IdPath, Line, Patch, Problems, body_pair};
 use super::error::ApiError;
 use super::heatmaps::{Aoi, Heatmap, Point, Rect, aoi_body, heatmap_body};
 use super::input::ApiUser;
@@ -39,40 +39,37 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(copy))
 }
 
-/// The body of `POST …/aois`: `name` and one of `rect` or `points`.
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-struct NewAoi {
-    /// At most 80 characters, unique on the image.
-    #[serde(default)]
-    #[schema(value_type = String, max_length = 80, format = "name", required = true)]
-    name: Patch<Line<MAX_NAME>>,
-    /// A rectangle, at least 1% of the image; not with `points`.
-    #[serde(default)]
-    #[schema(value_type = Rect)]
-    rect: Patch<Value>,
-    /// A polygon of 3 to 32 points inside the image, at least 1% of it; not with `rect`.
-    #[serde(default)]
-    #[schema(value_type = Vec<Point>, min_items = 3, max_items = 32)]
-    points: Patch<Value>,
-}
+body_pair! {
+    /// The body of `POST …/aois`: `name` and one of `rect` or `points`.
+    #[derive(Deserialize, ToSchema)]
+    #[serde(deny_unknown_fields)]
+    struct NewAoi {
+        /// At most 80 characters, unique on the image.
+        #[serde(default)]
+        #[schema(value_type = String, max_length = 80, format = "name", required = true)]
+        name: Patch<Line<MAX_NAME>>,
+    }
 
-/// The body of `PATCH …/aois/{aoi_id}`: any of the fields of [`NewAoi`].
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-struct AoiChanges {
-    /// At most 80 characters, unique on the image; cannot be cleared.
-    #[serde(default)]
-    #[schema(value_type = String, max_length = 80, format = "name")]
-    name: Patch<Line<MAX_NAME>>,
-    /// A rectangle, at least 1% of the image; not with `points`.
-    #[serde(default)]
-    #[schema(value_type = Rect)]
-    rect: Patch<Value>,
-    /// A polygon of 3 to 32 points inside the image, at least 1% of it; not with `rect`.
-    #[serde(default)]
-    #[schema(value_type = Vec<Point>, min_items = 3, max_items = 32)]
-    points: Patch<Value>,
+    /// The body of `PATCH …/aois/{aoi_id}`: any of the fields of [`NewAoi`].
+    #[derive(Deserialize, ToSchema)]
+    #[serde(deny_unknown_fields)]
+    struct AoiChanges {
+        /// At most 80 characters, unique on the image; cannot be cleared.
+        #[serde(default)]
+        #[schema(value_type = String, max_length = 80, format = "name")]
+        name: Patch<Line<MAX_NAME>>,
+    }
+
+    shared {
+        /// A rectangle, at least 1% of the image; not with `points`.
+        #[serde(default)]
+        #[schema(value_type = Rect)]
+        rect: Patch<Value>,
+        /// A polygon of 3 to 32 points inside the image, at least 1% of it; not with `rect`.
+        #[serde(default)]
+        #[schema(value_type = Vec<Point>, min_items = 3, max_items = 32)]
+        points: Patch<Value>,
+    }
 }
 
 /// The body of `POST /heatmaps/{id}/aois/copy`.

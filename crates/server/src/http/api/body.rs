@@ -312,6 +312,21 @@ impl<'de> MapAccess<'de> for Entries<'_> {
     }
 }
 
+/// Declares the body of a creation and the body of a change that share most of their fields:
+/// each struct lists the fields it has alone (or documents otherwise: what is required, what may
+/// be `null`), then `shared` the fields both have, written once.
+macro_rules! body_pair {
+    (
+        $(#[$new_meta:meta])* struct $new:ident { $($new_fields:tt)* }
+        $(#[$change_meta:meta])* struct $change:ident { $($change_fields:tt)* }
+        shared { $($shared:tt)* }
+    ) => {
+        $(#[$new_meta])* struct $new { $($new_fields)* $($shared)* }
+        $(#[$change_meta])* struct $change { $($change_fields)* $($shared)* }
+    };
+}
+pub(super) use body_pair;
+
 /// A field of a create or update body: absent (leave as is), `null` (clear) or a value. Reads
 /// any JSON: a value its [`FromField`] type refuses is reported and read as absent.
 #[derive(Debug, Clone, PartialEq, Default)]

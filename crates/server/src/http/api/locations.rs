@@ -14,7 +14,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::body::{Body, Choice, Id, IdPath, Line, Lines, Patch, Problems, Ref};
+use super::body::{Body, Choice, Id, IdPath, Line, Lines, Patch, Problems, Ref, body_pair};
 use super::error::ApiError;
 use super::input::{ApiUser, ListParams, ListQuery, Paged, rfc3339};
 use super::media::{Media, media_body, now_secs, release};
@@ -101,137 +101,86 @@ pub struct Location {
     pub simulation_count: Option<i64>,
 }
 
-/// The body of `POST /locations`: the fields of [`LocationChanges`], `name` required.
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-struct NewLocation {
-    /// At most 200 characters.
-    #[serde(default)]
-    #[schema(value_type = String, max_length = 200, format = "name", required = true)]
-    name: Patch<Line<200>>,
-    /// At most 500 characters.
-    #[serde(default)]
-    #[schema(value_type = Option<String>, max_length = 500, format = "line")]
-    address: Patch<Line<500>>,
-    /// At most 200 characters.
-    #[serde(default)]
-    #[schema(value_type = Option<String>, max_length = 200, format = "line")]
-    city: Patch<Line<200>>,
-    /// At most 20 characters.
-    #[serde(default)]
-    #[schema(value_type = Option<String>, max_length = 20, format = "line")]
-    postal_code: Patch<Line<20>>,
-    /// At most 100 characters.
-    #[serde(default)]
-    #[schema(value_type = Option<String>, max_length = 100, format = "line")]
-    country: Patch<Line<100>>,
-    /// -90 to 90; given with `longitude`.
-    #[serde(default)]
-    #[schema(value_type = Option<f64>, minimum = -90, maximum = 90)]
-    latitude: Patch<f64>,
-    /// -180 to 180; given with `latitude`.
-    #[serde(default)]
-    #[schema(value_type = Option<f64>, minimum = -180, maximum = 180)]
-    longitude: Patch<f64>,
-    /// `other` by default; cannot be cleared.
-    #[serde(default)]
-    #[schema(value_type = PanelFormat)]
-    format: Patch<Choice<PanelFormat, 64>>,
-    /// 1 to 100000.
-    #[serde(default)]
-    #[schema(value_type = Option<i64>, minimum = 1, maximum = 100000)]
-    panel_width_cm: Patch<i64>,
-    /// 1 to 100000.
-    #[serde(default)]
-    #[schema(value_type = Option<i64>, minimum = 1, maximum = 100000)]
-    panel_height_cm: Patch<i64>,
-    /// `none` by default; cannot be cleared.
-    #[serde(default)]
-    #[schema(value_type = Illumination)]
-    illumination: Patch<Choice<Illumination, 64>>,
-    /// 0 (inclusive) to 360 (exclusive).
-    #[serde(default)]
-    #[schema(value_type = Option<f64>, minimum = 0, exclusive_maximum = 360)]
-    orientation_deg: Patch<f64>,
-    /// An uploaded image of the caller's.
-    #[serde(default)]
-    #[schema(value_type = Option<uuid::Uuid>)]
-    photo_media_id: Patch<Ref>,
-    /// Four `{x, y}` points (or `[x, y]` pairs), convex, clockwise; needs a photo.
-    #[serde(default)]
-    #[schema(value_type = Option<Vec<QuadPoint>>, min_items = 4, max_items = 4)]
-    panel_quad: Patch<serde_json::Value>,
-    /// At most 5000 characters, several lines.
-    #[serde(default)]
-    #[schema(value_type = Option<String>, max_length = 5000, format = "lines")]
-    notes: Patch<Lines<5000>>,
-}
+body_pair! {
+    /// The body of `POST /locations`: the fields of [`LocationChanges`], `name` required.
+    #[derive(Deserialize, ToSchema)]
+    #[serde(deny_unknown_fields)]
+    struct NewLocation {
+        /// At most 200 characters.
+        #[serde(default)]
+        #[schema(value_type = String, max_length = 200, format = "name", required = true)]
+        name: Patch<Line<200>>,
+    }
 
-/// The body of `PATCH /locations/{id}`: absent fields stay, `null` clears one (not the name,
-/// the format or the illumination).
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-struct LocationChanges {
-    /// At most 200 characters; cannot be cleared.
-    #[serde(default)]
-    #[schema(value_type = String, max_length = 200, format = "name")]
-    name: Patch<Line<200>>,
-    /// At most 500 characters.
-    #[serde(default)]
-    #[schema(value_type = Option<String>, max_length = 500, format = "line")]
-    address: Patch<Line<500>>,
-    /// At most 200 characters.
-    #[serde(default)]
-    #[schema(value_type = Option<String>, max_length = 200, format = "line")]
-    city: Patch<Line<200>>,
-    /// At most 20 characters.
-    #[serde(default)]
-    #[schema(value_type = Option<String>, max_length = 20, format = "line")]
-    postal_code: Patch<Line<20>>,
-    /// At most 100 characters.
-    #[serde(default)]
-    #[schema(value_type = Option<String>, max_length = 100, format = "line")]
-    country: Patch<Line<100>>,
-    /// -90 to 90; given with `longitude`.
-    #[serde(default)]
-    #[schema(value_type = Option<f64>, minimum = -90, maximum = 90)]
-    latitude: Patch<f64>,
-    /// -180 to 180; given with `latitude`.
-    #[serde(default)]
-    #[schema(value_type = Option<f64>, minimum = -180, maximum = 180)]
-    longitude: Patch<f64>,
-    /// `other` by default; cannot be cleared.
-    #[serde(default)]
-    #[schema(value_type = PanelFormat)]
-    format: Patch<Choice<PanelFormat, 64>>,
-    /// 1 to 100000.
-    #[serde(default)]
-    #[schema(value_type = Option<i64>, minimum = 1, maximum = 100000)]
-    panel_width_cm: Patch<i64>,
-    /// 1 to 100000.
-    #[serde(default)]
-    #[schema(value_type = Option<i64>, minimum = 1, maximum = 100000)]
-    panel_height_cm: Patch<i64>,
-    /// `none` by default; cannot be cleared.
-    #[serde(default)]
-    #[schema(value_type = Illumination)]
-    illumination: Patch<Choice<Illumination, 64>>,
-    /// 0 (inclusive) to 360 (exclusive).
-    #[serde(default)]
-    #[schema(value_type = Option<f64>, minimum = 0, exclusive_maximum = 360)]
-    orientation_deg: Patch<f64>,
-    /// An uploaded image of the caller's.
-    #[serde(default)]
-    #[schema(value_type = Option<uuid::Uuid>)]
-    photo_media_id: Patch<Ref>,
-    /// Four `{x, y}` points (or `[x, y]` pairs), convex, clockwise; needs a photo.
-    #[serde(default)]
-    #[schema(value_type = Option<Vec<QuadPoint>>, min_items = 4, max_items = 4)]
-    panel_quad: Patch<serde_json::Value>,
-    /// At most 5000 characters, several lines.
-    #[serde(default)]
-    #[schema(value_type = Option<String>, max_length = 5000, format = "lines")]
-    notes: Patch<Lines<5000>>,
+    /// The body of `PATCH /locations/{id}`: absent fields stay, `null` clears one (not the name,
+    /// the format or the illumination).
+    #[derive(Deserialize, ToSchema)]
+    #[serde(deny_unknown_fields)]
+    struct LocationChanges {
+        /// At most 200 characters; cannot be cleared.
+        #[serde(default)]
+        #[schema(value_type = String, max_length = 200, format = "name")]
+        name: Patch<Line<200>>,
+    }
+
+    shared {
+        /// At most 500 characters.
+        #[serde(default)]
+        #[schema(value_type = Option<String>, max_length = 500, format = "line")]
+        address: Patch<Line<500>>,
+        /// At most 200 characters.
+        #[serde(default)]
+        #[schema(value_type = Option<String>, max_length = 200, format = "line")]
+        city: Patch<Line<200>>,
+        /// At most 20 characters.
+        #[serde(default)]
+        #[schema(value_type = Option<String>, max_length = 20, format = "line")]
+        postal_code: Patch<Line<20>>,
+        /// At most 100 characters.
+        #[serde(default)]
+        #[schema(value_type = Option<String>, max_length = 100, format = "line")]
+        country: Patch<Line<100>>,
+        /// -90 to 90; given with `longitude`.
+        #[serde(default)]
+        #[schema(value_type = Option<f64>, minimum = -90, maximum = 90)]
+        latitude: Patch<f64>,
+        /// -180 to 180; given with `latitude`.
+        #[serde(default)]
+        #[schema(value_type = Option<f64>, minimum = -180, maximum = 180)]
+        longitude: Patch<f64>,
+        /// `other` by default; cannot be cleared.
+        #[serde(default)]
+        #[schema(value_type = PanelFormat)]
+        format: Patch<Choice<PanelFormat, 64>>,
+        /// 1 to 100000.
+        #[serde(default)]
+        #[schema(value_type = Option<i64>, minimum = 1, maximum = 100000)]
+        panel_width_cm: Patch<i64>,
+        /// 1 to 100000.
+        #[serde(default)]
+        #[schema(value_type = Option<i64>, minimum = 1, maximum = 100000)]
+        panel_height_cm: Patch<i64>,
+        /// `none` by default; cannot be cleared.
+        #[serde(default)]
+        #[schema(value_type = Illumination)]
+        illumination: Patch<Choice<Illumination, 64>>,
+        /// 0 (inclusive) to 360 (exclusive).
+        #[serde(default)]
+        #[schema(value_type = Option<f64>, minimum = 0, exclusive_maximum = 360)]
+        orientation_deg: Patch<f64>,
+        /// An uploaded image of the caller's.
+        #[serde(default)]
+        #[schema(value_type = Option<uuid::Uuid>)]
+        photo_media_id: Patch<Ref>,
+        /// Four `{x, y}` points (or `[x, y]` pairs), convex, clockwise; needs a photo.
+        #[serde(default)]
+        #[schema(value_type = Option<Vec<QuadPoint>>, min_items = 4, max_items = 4)]
+        panel_quad: Patch<serde_json::Value>,
+        /// At most 5000 characters, several lines.
+        #[serde(default)]
+        #[schema(value_type = Option<String>, max_length = 5000, format = "lines")]
+        notes: Patch<Lines<5000>>,
+    }
 }
 
 impl From<NewLocation> for LocationChanges {

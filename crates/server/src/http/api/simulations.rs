@@ -19,7 +19,8 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::body::{
-    Body, Choice, FromField, Id, IdList, IdPath, Line, Patch, Problems, Ref, read_object, report,
+    Body, Choice, FromField, Id, IdList, IdPath, Line, Patch, Problems, Ref, body_pair,
+    read_object, report,
 };
 use super::error::ApiError;
 use super::heatmaps::ItemStatus;
@@ -390,86 +391,68 @@ pub struct AttentionQueued {
     pub heatmap_id: String,
 }
 
-/// The body of `POST /simulations`.
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-struct NewSimulationFields {
-    /// At most 200 characters; "creative — location" when absent, `null` or empty.
-    #[serde(default)]
-    #[schema(value_type = Option<String>, max_length = 200, format = "line")]
-    name: Patch<Line<MAX_NAME>>,
-    /// The creative placed on the panel.
-    #[serde(default)]
-    #[schema(value_type = uuid::Uuid, required = true)]
-    creative_id: Patch<Ref>,
-    /// The location; it needs a photo and a panel outline.
-    #[serde(default)]
-    #[schema(value_type = uuid::Uuid, required = true)]
-    location_id: Patch<Ref>,
-    /// This simulation's own panel corners (`null`: back to the location's).
-    #[serde(default)]
-    #[schema(value_type = Option<Vec<QuadPoint>>, min_items = 4, max_items = 4)]
-    quad: Patch<Value>,
-    #[serde(default)]
-    #[schema(value_type = FitMode)]
-    fit: Patch<Choice<FitMode, 16>>,
-    /// `#rrggbb`.
-    #[serde(default)]
-    #[schema(value_type = String, pattern = r"^\s*#[0-9A-Fa-f]{6}\s*$")]
-    background: Patch<Background>,
-    /// Any subset (`null`: back to the defaults).
-    #[serde(default)]
-    #[schema(value_type = Option<AdjustmentsChanges>)]
-    adjustments: Patch<AdjustmentsInput>,
-    /// An uploaded grey image of the caller's (`null`: none).
-    #[serde(default)]
-    #[schema(value_type = Option<uuid::Uuid>)]
-    mask_media_id: Patch<Ref>,
-    /// `false` saves without rendering (a `draft` when render settings changed).
-    #[serde(default)]
-    #[schema(value_type = Option<bool>)]
-    render: Patch<bool>,
-}
+body_pair! {
+    /// The body of `POST /simulations`.
+    #[derive(Deserialize, ToSchema)]
+    #[serde(deny_unknown_fields)]
+    struct NewSimulationFields {
+        /// At most 200 characters; "creative — location" when absent, `null` or empty.
+        #[serde(default)]
+        #[schema(value_type = Option<String>, max_length = 200, format = "line")]
+        name: Patch<Line<MAX_NAME>>,
+        /// The creative placed on the panel.
+        #[serde(default)]
+        #[schema(value_type = uuid::Uuid, required = true)]
+        creative_id: Patch<Ref>,
+        /// The location; it needs a photo and a panel outline.
+        #[serde(default)]
+        #[schema(value_type = uuid::Uuid, required = true)]
+        location_id: Patch<Ref>,
+    }
 
-/// The body of `PATCH /simulations/{id}`: absent fields stay.
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-struct SimulationChanges {
-    /// At most 200 characters; cannot be cleared.
-    #[serde(default)]
-    #[schema(value_type = String, max_length = 200, format = "name")]
-    name: Patch<Line<MAX_NAME>>,
-    /// Another creative of the caller's.
-    #[serde(default)]
-    #[schema(value_type = uuid::Uuid)]
-    creative_id: Patch<Ref>,
-    /// Another location of the caller's, with a photo and a panel outline.
-    #[serde(default)]
-    #[schema(value_type = uuid::Uuid)]
-    location_id: Patch<Ref>,
-    /// This simulation's own panel corners (`null`: back to the location's).
-    #[serde(default)]
-    #[schema(value_type = Option<Vec<QuadPoint>>, min_items = 4, max_items = 4)]
-    quad: Patch<Value>,
-    #[serde(default)]
-    #[schema(value_type = FitMode)]
-    fit: Patch<Choice<FitMode, 16>>,
-    /// `#rrggbb`.
-    #[serde(default)]
-    #[schema(value_type = String, pattern = r"^\s*#[0-9A-Fa-f]{6}\s*$")]
-    background: Patch<Background>,
-    /// Any subset (`null`: back to the defaults).
-    #[serde(default)]
-    #[schema(value_type = Option<AdjustmentsChanges>)]
-    adjustments: Patch<AdjustmentsInput>,
-    /// An uploaded grey image of the caller's (`null`: none).
-    #[serde(default)]
-    #[schema(value_type = Option<uuid::Uuid>)]
-    mask_media_id: Patch<Ref>,
-    /// `false` saves without rendering (a `draft` when render settings changed).
-    #[serde(default)]
-    #[schema(value_type = Option<bool>)]
-    render: Patch<bool>,
+    /// The body of `PATCH /simulations/{id}`: absent fields stay.
+    #[derive(Deserialize, ToSchema)]
+    #[serde(deny_unknown_fields)]
+    struct SimulationChanges {
+        /// At most 200 characters; cannot be cleared.
+        #[serde(default)]
+        #[schema(value_type = String, max_length = 200, format = "name")]
+        name: Patch<Line<MAX_NAME>>,
+        /// Another creative of the caller's.
+        #[serde(default)]
+        #[schema(value_type = uuid::Uuid)]
+        creative_id: Patch<Ref>,
+        /// Another location of the caller's, with a photo and a panel outline.
+        #[serde(default)]
+        #[schema(value_type = uuid::Uuid)]
+        location_id: Patch<Ref>,
+    }
+
+    shared {
+        /// This simulation's own panel corners (`null`: back to the location's).
+        #[serde(default)]
+        #[schema(value_type = Option<Vec<QuadPoint>>, min_items = 4, max_items = 4)]
+        quad: Patch<Value>,
+        #[serde(default)]
+        #[schema(value_type = FitMode)]
+        fit: Patch<Choice<FitMode, 16>>,
+        /// `#rrggbb`.
+        #[serde(default)]
+        #[schema(value_type = String, pattern = r"^\s*#[0-9A-Fa-f]{6}\s*$")]
+        background: Patch<Background>,
+        /// Any subset (`null`: back to the defaults).
+        #[serde(default)]
+        #[schema(value_type = Option<AdjustmentsChanges>)]
+        adjustments: Patch<AdjustmentsInput>,
+        /// An uploaded grey image of the caller's (`null`: none).
+        #[serde(default)]
+        #[schema(value_type = Option<uuid::Uuid>)]
+        mask_media_id: Patch<Ref>,
+        /// `false` saves without rendering (a `draft` when render settings changed).
+        #[serde(default)]
+        #[schema(value_type = Option<bool>)]
+        render: Patch<bool>,
+    }
 }
 
 /// The body of `POST /simulations/batch`.
