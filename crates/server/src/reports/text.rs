@@ -18,8 +18,9 @@ static EN: LazyLock<Value> = LazyLock::new(|| {
         .expect("en.json is JSON (checked by the web tests)")
 });
 
-/// The text of `key` (dotted path) with its `{{name}}` placeholders filled; the key itself when
-/// missing (the web's check keeps both files complete).
+/// The text of `key` (dotted path) with its `{{name}}` placeholders filled; the key itself,
+/// logged as an error, when missing (a test checks every key the reports name, and the web's
+/// check keeps both files complete).
 pub fn t(locale: Locale, key: &str, values: &[(&str, &str)]) -> String {
     let root: &Value = match locale {
         Locale::Fr => &FR,
@@ -29,7 +30,14 @@ pub fn t(locale: Locale, key: &str, values: &[(&str, &str)]) -> String {
         .split('.')
         .try_fold(root, |node, part| node.get(part))
         .and_then(Value::as_str)
-        .unwrap_or(key);
+        .unwrap_or_else(|| {
+            tracing::error!(
+                key,
+                ?locale,
+                "a report text is missing from the translations"
+            );
+            key
+        });
     values.iter().fold(text.to_owned(), |text, (name, value)| {
         text.replace(&format!("{{{{{name}}}}}"), value)
     })
@@ -65,5 +73,43 @@ mod tests {
             "Vue plus tard (n° 4 de l'ordre de lecture)"
         );
         assert_eq!(t(Locale::En, "no.such.key", &[]), "no.such.key");
+    }
+
+    /// Every key the reports' code names exists in both languages: a text for a whole key, an
+    /// object of texts for a key completed at run time (`"heatmap.score.bands.{b}"`). The web's
+    /// `check:i18n` keeps the two files' keys the same; this keeps the Rust side inside them.
+    #[test]
+    fn every_key_the_reports_use_exists_in_both_languages() {
+        let sources = [
+            include_str!("mod.rs"),
+            include_str!("pdf.rs"),
+            include_str!("png.rs"),
+            include_str!("text.rs"),
+        ];
+        let key = regex::Regex::new(r#""((?:heatmap|report)\.[A-Za-z0-9_.{}]*)""#).unwrap();
+        let mut checked = 0;
+        for source in sources {
+            for found in key.captures_iter(source) {
+                let key = &found[1];
+                for (name, root) in [("fr", &*FR), ("en", &*EN)] {
+                    let (path, whole) = match key.split_once(".{") {
+                        Some((prefix, _)) => (prefix, false),
+                        None => (key, true),
+                    };
+                    let node = path.split('.').try_fold(root, |node, part| node.get(part));
+                    let found = match node {
+                        Some(Value::String(_)) => whole,
+                        Some(Value::Object(map)) => !whole && map.values().all(Value::is_string),
+                        _ => false,
+                    };
+                    assert!(found, "{key} is missing from {name}.json");
+                }
+                checked += 1;
+            }
+        }
+        assert!(
+            checked > 40,
+            "only {checked} keys found: the pattern no longer sees them"
+        );
     }
 }
