@@ -15,7 +15,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use tokio::sync::{Notify, broadcast};
 
 use crate::db::{Backend, Db, DbError};
@@ -24,6 +23,9 @@ use crate::db::{Backend, Db, DbError};
 pub const EVENTS_CHANNEL: &str = "regard_events";
 /// PostgreSQL channel announcing new jobs (empty payload).
 pub const JOBS_CHANNEL: &str = "regard_jobs";
+
+/// The data of the events that carry none (`ready`, `resync`).
+pub const EMPTY: &str = "{}";
 
 /// Events kept per stream before a slow one misses some (it then gets a `resync`).
 const CAPACITY: usize = 1024;
@@ -35,17 +37,19 @@ pub struct Event {
     pub user_id: Option<String>,
     /// SSE event name (`heatmap_item`, `resync`).
     pub name: String,
-    /// SSE data (JSON).
-    pub data: Value,
+    /// SSE data: the JSON text of the domain's typed event (`HeatmapItemEvent`,
+    /// `SimulationEvent`), written once where it is published and sent as it is.
+    pub data: String,
 }
 
 impl Event {
-    /// An event for one user's streams.
-    pub fn for_user(user_id: &str, name: &str, data: Value) -> Self {
+    /// An event for one user's streams, its data a typed value of the domain.
+    pub fn for_user(user_id: &str, name: &str, data: &impl Serialize) -> Self {
         Self {
             user_id: Some(user_id.to_owned()),
             name: name.to_owned(),
-            data,
+            // The domains' event types are plain structs of texts and numbers: always JSON.
+            data: serde_json::to_string(data).unwrap_or_else(|_| EMPTY.to_owned()),
         }
     }
 
@@ -54,7 +58,7 @@ impl Event {
         Self {
             user_id: None,
             name: "resync".to_owned(),
-            data: Value::Object(Default::default()),
+            data: EMPTY.to_owned(),
         }
     }
 }

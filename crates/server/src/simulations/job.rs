@@ -62,9 +62,8 @@ pub async fn publish(
         }),
     };
     // A struct of strings always serialises; the bus carries JSON across nodes.
-    let data = serde_json::to_value(&event).unwrap_or_default();
     ctx.bus
-        .publish(Event::for_user(owner_id, EVENT, data))
+        .publish(Event::for_user(owner_id, EVENT, &event))
         .await;
 }
 

@@ -82,8 +82,8 @@ enum StreamEventName {
     Resync,
 }
 
-fn sse(name: &str, data: &serde_json::Value) -> SseEvent {
-    SseEvent::default().event(name).data(data.to_string())
+fn sse(name: &str, data: &str) -> SseEvent {
+    SseEvent::default().event(name).data(data)
 }
 
 /// `GET /events`: the caller's live events (server-sent events): `ready`, then `heatmap_item`,
@@ -124,7 +124,7 @@ async fn events(
     let stream = futures::stream::unfold(cursor, |mut cursor| async move {
         if !cursor.ready_sent {
             cursor.ready_sent = true;
-            let ready = sse("ready", &serde_json::json!({}));
+            let ready = sse("ready", crate::events::EMPTY);
             return Some((Ok::<_, Infallible>(ready), cursor));
         }
         loop {
@@ -142,7 +142,7 @@ async fn events(
                     }
                     Err(broadcast::error::RecvError::Lagged(missed)) => {
                         tracing::warn!(missed, "an event stream fell behind; asking it to resync");
-                        let out = sse("resync", &serde_json::json!({}));
+                        let out = sse("resync", crate::events::EMPTY);
                         return Some((Ok(out), cursor));
                     }
                     Err(broadcast::error::RecvError::Closed) => return None,
