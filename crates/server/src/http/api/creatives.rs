@@ -13,7 +13,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::body::{Body, Id, IdPath, Line, Lines, Patch, Ref};
+use super::body::{Body, Id, IdPath, Line, Lines, Patch, Ref, body_pair};
 use super::error::ApiError;
 use super::error::FieldErrors;
 use super::input::{ApiUser, ListParams, Page, Paged, decode_cursor, encode_cursor, rfc3339};
@@ -69,53 +69,46 @@ fn creative_body(item: &CreativeWithMedia, now: u64, state: &AppState) -> Creati
     }
 }
 
-/// The body of `POST /creatives`.
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-struct NewCreative {
-    /// An uploaded image of the caller's.
-    #[serde(default)]
-    #[schema(value_type = uuid::Uuid, required = true)]
-    media_id: Patch<Ref>,
-    /// At most 200 characters; the file's name without its extension when absent.
-    #[serde(default)]
-    #[schema(value_type = Option<String>, max_length = 200, format = "line")]
-    name: Patch<Line<MAX_NAME>>,
-    /// At most 200 characters.
-    #[serde(default)]
-    #[schema(value_type = Option<String>, max_length = 200, format = "line")]
-    brand: Patch<Line<MAX_NAME>>,
-    /// At most 200 characters.
-    #[serde(default)]
-    #[schema(value_type = Option<String>, max_length = 200, format = "line")]
-    campaign: Patch<Line<MAX_NAME>>,
-    /// At most 5000 characters, several lines.
-    #[serde(default)]
-    #[schema(value_type = Option<String>, max_length = 5000, format = "lines")]
-    notes: Patch<Lines<MAX_NOTES>>,
-}
+body_pair! {
+    /// The body of `POST /creatives`.
+    #[derive(Deserialize, ToSchema)]
+    #[serde(deny_unknown_fields)]
+    struct NewCreative {
+        /// An uploaded image of the caller's.
+        #[serde(default)]
+        #[schema(value_type = uuid::Uuid, required = true)]
+        media_id: Patch<Ref>,
+        /// At most 200 characters; the file's name without its extension when absent.
+        #[serde(default)]
+        #[schema(value_type = Option<String>, max_length = 200, format = "line")]
+        name: Patch<Line<MAX_NAME>>,
+    }
 
-/// The body of `PATCH /creatives/{id}`: absent fields stay, `null` or `""` clears one (not
-/// the name).
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-struct CreativeChanges {
-    /// At most 200 characters; cannot be cleared.
-    #[serde(default)]
-    #[schema(value_type = String, max_length = 200, format = "name")]
-    name: Patch<Line<MAX_NAME>>,
-    /// At most 200 characters.
-    #[serde(default)]
-    #[schema(value_type = Option<String>, max_length = 200, format = "line")]
-    brand: Patch<Line<MAX_NAME>>,
-    /// At most 200 characters.
-    #[serde(default)]
-    #[schema(value_type = Option<String>, max_length = 200, format = "line")]
-    campaign: Patch<Line<MAX_NAME>>,
-    /// At most 5000 characters, several lines.
-    #[serde(default)]
-    #[schema(value_type = Option<String>, max_length = 5000, format = "lines")]
-    notes: Patch<Lines<MAX_NOTES>>,
+    /// The body of `PATCH /creatives/{id}`: absent fields stay, `null` or `""` clears one (not
+    /// the name).
+    #[derive(Deserialize, ToSchema)]
+    #[serde(deny_unknown_fields)]
+    struct CreativeChanges {
+        /// At most 200 characters; cannot be cleared.
+        #[serde(default)]
+        #[schema(value_type = String, max_length = 200, format = "name")]
+        name: Patch<Line<MAX_NAME>>,
+    }
+
+    shared {
+        /// At most 200 characters.
+        #[serde(default)]
+        #[schema(value_type = Option<String>, max_length = 200, format = "line")]
+        brand: Patch<Line<MAX_NAME>>,
+        /// At most 200 characters.
+        #[serde(default)]
+        #[schema(value_type = Option<String>, max_length = 200, format = "line")]
+        campaign: Patch<Line<MAX_NAME>>,
+        /// At most 5000 characters, several lines.
+        #[serde(default)]
+        #[schema(value_type = Option<String>, max_length = 5000, format = "lines")]
+        notes: Patch<Lines<MAX_NOTES>>,
+    }
 }
 
 /// A default name: the uploaded file's name without its extension.
