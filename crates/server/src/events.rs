@@ -30,13 +30,39 @@ pub const EMPTY: &str = "{}";
 /// Events kept per stream before a slow one misses some (it then gets a `resync`).
 const CAPACITY: usize = 1024;
 
+/// The name of a live event: the `event:` line of `GET /api/v1/events`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum EventName {
+    /// The stream is subscribed: anything published from now on reaches it.
+    Ready,
+    /// A heatmap image's job moved on.
+    HeatmapItem,
+    /// A simulation's render moved on.
+    Simulation,
+    /// The stream fell behind and missed events: refetch what is shown.
+    Resync,
+}
+
+impl EventName {
+    /// The name as sent.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventName::Ready => "ready",
+            EventName::HeatmapItem => "heatmap_item",
+            EventName::Simulation => "simulation",
+            EventName::Resync => "resync",
+        }
+    }
+}
+
 /// Something that happened to one user's data.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Event {
     /// Whose streams receive it; `None`: every stream (a `resync`).
     pub user_id: Option<String>,
-    /// SSE event name (`heatmap_item`, `resync`).
-    pub name: String,
+    /// SSE event name.
+    pub name: EventName,
     /// SSE data: the JSON text of the domain's typed event (`HeatmapItemEvent`,
     /// `SimulationEvent`), written once where it is published and sent as it is.
     pub data: String,
@@ -44,10 +70,10 @@ pub struct Event {
 
 impl Event {
     /// An event for one user's streams, its data a typed value of the domain.
-    pub fn for_user(user_id: &str, name: &str, data: &impl Serialize) -> Self {
+    pub fn for_user(user_id: &str, name: EventName, data: &impl Serialize) -> Self {
         Self {
             user_id: Some(user_id.to_owned()),
-            name: name.to_owned(),
+            name,
             // The domains' event types are plain structs of texts and numbers: always JSON.
             data: serde_json::to_string(data).unwrap_or_else(|_| EMPTY.to_owned()),
         }
@@ -57,7 +83,7 @@ impl Event {
     pub fn resync() -> Self {
         Self {
             user_id: None,
-            name: "resync".to_owned(),
+            name: EventName::Resync,
             data: EMPTY.to_owned(),
         }
     }
@@ -112,7 +138,7 @@ impl Bus {
                     }
                 };
                 if let Err(err) = self.db.notify(EVENTS_CHANNEL, &payload).await {
-                    tracing::warn!(error = %err, event = %event.name, "cannot publish an event");
+                    tracing::warn!(error = %err, event = event.name.as_str(), "cannot publish an event");
                 }
             }
         }
@@ -226,5 +252,22 @@ mod stream_slot_tests {
         let unlimited = StreamSlots::new(0);
         let held: Vec<_> = (0..100).map(|_| unlimited.open("a").unwrap()).collect();
         assert_eq!(held.len(), 100);
+    }
+}
+
+#[cfg(test)]
+mod name_tests {
+    use super::EventName;
+
+    #[test]
+    fn each_event_is_sent_under_its_documented_name() {
+        for name in [
+            EventName::Ready,
+            EventName::HeatmapItem,
+            EventName::Simulation,
+            EventName::Resync,
+        ] {
+            assert_eq!(serde_json::to_value(name).unwrap(), name.as_str());
+        }
     }
 }

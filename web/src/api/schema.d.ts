@@ -1949,7 +1949,7 @@ export interface components {
         };
         /**
          * @description One event of the stream as a client reads it: the schema of each item of the
-         *     `text/event-stream` answer (the wire format is `event:` and `data:` lines, written by `sse`).
+         *     `text/event-stream` answer, whose wire format is its `event:` and `data:` lines.
          */
         StreamEvent: {
             /**
@@ -1958,7 +1958,7 @@ export interface components {
              */
             data: string;
             /**
-             * @description The names of the stream's events.
+             * @description The name of a live event: the `event:` line of `GET /api/v1/events`.
              * @enum {string}
              */
             event: "ready" | "heatmap_item" | "simulation" | "resync";

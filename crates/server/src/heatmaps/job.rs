@@ -20,13 +20,10 @@ use crate::db::heatmaps::{self as hdb, ItemOutputs};
 use crate::db::jobs::ClaimedJob;
 use crate::db::media::MediaRow;
 use crate::db::{self, DbError};
-use crate::events::Event;
+use crate::events::{Event, EventName};
 use crate::jobs::{Cancel, Context, JobError, JobFailure};
 use crate::media::{self, VariantKind};
 use crate::storage::{StorageError, StorageKey};
-
-/// SSE event name of an item's status change.
-pub const ITEM_EVENT: &str = "heatmap_item";
 
 fn transient(err: impl std::fmt::Display) -> JobError {
     JobError::Transient(err.to_string())
@@ -66,7 +63,7 @@ pub async fn publish(
     };
     // A struct of strings and numbers always serialises; the bus carries JSON across nodes.
     ctx.bus
-        .publish(Event::for_user(owner_id, ITEM_EVENT, &event))
+        .publish(Event::for_user(owner_id, EventName::HeatmapItem, &event))
         .await;
 }
 

@@ -82,7 +82,9 @@ mod tests {
     fn every_key_the_reports_use_exists_in_both_languages() {
         let sources = [
             include_str!("mod.rs"),
-            include_str!("pdf.rs"),
+            include_str!("pdf/mod.rs"),
+            include_str!("pdf/draw.rs"),
+            include_str!("pdf/pages.rs"),
             include_str!("png.rs"),
             include_str!("text.rs"),
         ];

@@ -24,13 +24,10 @@ use crate::db::jobs::ClaimedJob;
 use crate::db::media::MediaRow;
 use crate::db::simulations::{self as sdb, SimulationView};
 use crate::db::{self, DbError};
-use crate::events::Event;
+use crate::events::{Event, EventName};
 use crate::jobs::{Cancel, Context, JobError, JobFailure};
 use crate::media::{self, EncodedImage, VariantKind};
 use crate::storage::{StorageError, StorageKey};
-
-/// SSE event name of a simulation's status change.
-pub const EVENT: &str = "simulation";
 
 fn transient(err: impl std::fmt::Display) -> JobError {
     JobError::Transient(err.to_string())
@@ -63,7 +60,7 @@ pub async fn publish(
     };
     // A struct of strings always serialises; the bus carries JSON across nodes.
     ctx.bus
-        .publish(Event::for_user(owner_id, EVENT, &event))
+        .publish(Event::for_user(owner_id, EventName::Simulation, &event))
         .await;
 }
 

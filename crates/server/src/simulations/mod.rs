@@ -1,6 +1,6 @@
 //! Simulations as jobs: [`compute`] is the pixel work of one render (no I/O), [`job`] the
 //! `render_simulation` job around it (storage, database, events). The HTTP side is
-//! `http/api/simulations.rs`; docs/architecture/simulations.md describes the whole.
+//! `http/api/simulations/`; docs/architecture/simulations.md describes the whole.
 
 pub mod compute;
 pub mod job;

@@ -1,7 +1,7 @@
 //! What the simulation endpoints do once a request is read, checked and authorised: create
 //! simulations with their render jobs, queue a render again, change one (a new render token
 //! makes a render in flight save nothing), delete one with its media, and analyse a render's
-//! attention. The handlers (`http/api/simulations.rs`) parse bodies and check the rules between
+//! attention. The handlers (`http/api/simulations/`) parse bodies and check the rules between
 //! fields and the photo, call these and shape the answer.
 
 use crate::db::simulations::{self as sdb, NewSimulation, Render, RenderChange, SimulationRow};

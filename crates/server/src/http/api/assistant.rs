@@ -8,11 +8,10 @@
 //! - `GET /help?locale=` → `{items: [{slug, title, summary}]}`; `GET /help/{slug}?locale=` →
 //!   `{slug, title, html, locale}`: the Help page.
 
-use std::collections::HashMap;
 use std::convert::Infallible;
 
 use axum::Json;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::{HeaderMap, header};
 use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
@@ -25,6 +24,7 @@ use utoipa_axum::routes;
 use super::body::{Body, FromField, Line, Patch, read_object_ignoring_unknown, report};
 use super::error::ApiError;
 use super::input::ApiUser;
+use super::query::{Param, Params};
 use crate::assistant::{
     Locale, MAX_MESSAGE_CHARS, MAX_MESSAGES, Message, Question, Reply, Role, help, sentences,
 };
@@ -163,13 +163,20 @@ struct ChatRequest {
 }
 
 /// The `?locale=` of the help endpoints.
-#[derive(IntoParams)]
+#[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)] // Read from the query map (see `locale_of`); this type describes it.
 struct HelpQuery {
     /// `fr` (the default) or `en`.
-    #[param(inline)]
-    locale: Option<Locale>,
+    #[serde(default)]
+    #[param(inline, value_type = Option<Locale>)]
+    locale: Param<Locale>,
+}
+
+impl HelpQuery {
+    /// The articles' language: French unless English is asked for.
+    fn locale(&self) -> Locale {
+        self.locale.0.unwrap_or(Locale::Fr)
+    }
 }
 
 /// A help article in a list.
@@ -283,15 +290,6 @@ async fn chat(
     Ok(([("x-accel-buffering", "no")], Sse::new(stream)).into_response())
 }
 
-fn locale_of(query: &HashMap<String, String>) -> Result<Locale, ApiError> {
-    match query.get("locale").map(String::as_str) {
-        None => Ok(Locale::Fr),
-        Some(value) => {
-            Locale::parse(value).ok_or_else(|| ApiError::field("locale", FieldCode::InvalidValue))
-        }
-    }
-}
-
 /// `GET /help?locale=`: the articles, in the Help page's order.
 #[utoipa::path(
     get,
@@ -302,9 +300,9 @@ fn locale_of(query: &HashMap<String, String>) -> Result<Locale, ApiError> {
 )]
 async fn list_help(
     _user: ApiUser,
-    Query(query): Query<HashMap<String, String>>,
+    Params(query): Params<HelpQuery>,
 ) -> Result<Json<HelpList>, ApiError> {
-    let locale = locale_of(&query)?;
+    let locale = query.locale();
     let items = help::articles(locale)
         .map(|a| HelpSummary {
             slug: a.slug.to_string(),
@@ -326,9 +324,9 @@ async fn list_help(
 async fn get_help(
     _user: ApiUser,
     Path(slug): Path<String>,
-    Query(query): Query<HashMap<String, String>>,
+    Params(query): Params<HelpQuery>,
 ) -> Result<Json<HelpArticle>, ApiError> {
-    let locale = locale_of(&query)?;
+    let locale = query.locale();
     let article = help::article(&slug, locale).ok_or_else(ApiError::not_found)?;
     Ok(Json(HelpArticle {
         slug: article.slug.to_string(),

@@ -3,10 +3,8 @@
 //! `GET`/`PATCH`/`DELETE /creatives/{id}`. A creative is one of the user's uploaded images with
 //! a name and optional brand, campaign and notes.
 
-use std::collections::HashMap;
-
 use axum::Json;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -15,9 +13,9 @@ use utoipa_axum::routes;
 
 use super::body::{Body, Id, IdPath, Line, Lines, Patch, Ref, body_pair};
 use super::error::ApiError;
-use super::error::FieldErrors;
-use super::input::{ApiUser, ListParams, Page, Paged, decode_cursor, encode_cursor, rfc3339};
+use super::input::{ApiUser, DEFAULT_LIMIT, Paged, decode_cursor, encode_cursor, rfc3339};
 use super::media::{Media, media_body, now_secs, release};
+use super::query::{Limit, Param, Params};
 use crate::codes::FieldCode;
 use crate::db::creatives::{Sort, SortKey, SortedPage};
 use crate::db::{self, creatives::CreativeRow, creatives::CreativeWithMedia};
@@ -184,50 +182,39 @@ async fn create(
     get,
     path = "/creatives",
     tag = "creatives",
-    params(ListParams, CreativeFilters),
+    params(CreativeQuery),
     responses((status = 200, description = "One page of the library", body = Paged<Creative>))
 )]
 async fn list(
     State(state): State<AppState>,
     user: ApiUser,
-    Query(params): Query<HashMap<String, String>>,
+    Params(query): Params<CreativeQuery>,
 ) -> Result<Json<Paged<Creative>>, ApiError> {
-    let get = |key: &str| {
-        params
-            .get(key)
-            .map(String::as_str)
-            .filter(|v| !v.trim().is_empty())
+    let limit = query.limit.0.map_or(DEFAULT_LIMIT, |Limit(n)| n);
+    let sort = query.sort.0.unwrap_or(Sort::Newest);
+    // Blank texts filter nothing.
+    let text = |param: &Param<String>| {
+        param
+            .0
+            .as_deref()
+            .filter(|text| !text.trim().is_empty())
+            .map(str::to_owned)
     };
-    let limit = Page::parse(params.get("limit").map(String::as_str), None)?.limit;
-    let mut errors = FieldErrors::new();
-    // Not `get`: a blank order is no order at all, and is refused like any unknown one.
-    let sort = match params.get("sort") {
-        None => Sort::Newest,
-        Some(text) => Sort::parse(text).unwrap_or_else(|| {
-            errors.insert("sort".into(), FieldCode::Invalid);
-            Sort::Newest
-        }),
-    };
-    let after = match get("cursor") {
+    let after = match text(&query.cursor) {
         None => None,
-        Some(raw) => {
-            let decoded = decode_sorted_cursor(sort, raw);
-            if decoded.is_none() {
-                errors.insert("cursor".into(), FieldCode::InvalidValue);
-            }
-            decoded
-        }
+        Some(raw) => Some(
+            decode_sorted_cursor(sort, &raw)
+                .ok_or_else(|| ApiError::field("cursor", FieldCode::InvalidValue))?,
+        ),
     };
-    if !errors.is_empty() {
-        return Err(ApiError::validation(errors));
-    }
+    let (q, brand, campaign) = (text(&query.q), text(&query.brand), text(&query.campaign));
     let page = SortedPage {
         sort,
         limit,
         after: after.as_ref().map(|(key, id)| (key.clone(), id.as_str())),
-        query: get("q").unwrap_or(""),
-        brand: get("brand"),
-        campaign: get("campaign"),
+        query: q.as_deref().unwrap_or(""),
+        brand: brand.as_deref(),
+        campaign: campaign.as_deref(),
     };
     let mut rows = db::creatives::list_sorted(&state.db, user.id(), &page).await?;
     let more = rows.len() as i64 > limit;
@@ -244,18 +231,36 @@ async fn list(
     Ok(Json(Paged { items, next_cursor }))
 }
 
-/// The filters and orders of `GET /creatives`, besides the page.
-#[derive(IntoParams)]
+/// The query of `GET /creatives`: the page, the search, the order and the filters. The cursor
+/// is read once the order is known (each order has its own).
+#[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)] // Read from the query map in `list`; this type describes them.
-struct CreativeFilters {
+struct CreativeQuery {
+    /// Items per page, 1 to 100 (50 by default).
+    #[serde(default)]
+    #[param(value_type = Option<i64>, minimum = 1, maximum = 100)]
+    limit: Param<Limit>,
+    /// The `next_cursor` of the previous page.
+    #[serde(default)]
+    #[param(value_type = Option<String>)]
+    cursor: Param<String>,
+    /// Search text: keeps the items whose name (or address, brand, …) holds every word,
+    /// ignoring case and accents.
+    #[serde(default)]
+    #[param(value_type = Option<String>)]
+    q: Param<String>,
     /// The order (`newest` by default).
-    #[param(inline)]
-    sort: Option<Sort>,
+    #[serde(default)]
+    #[param(inline, value_type = Option<Sort>)]
+    sort: Param<Sort>,
     /// Keeps the creatives of exactly this brand.
-    brand: Option<String>,
+    #[serde(default)]
+    #[param(value_type = Option<String>)]
+    brand: Param<String>,
     /// Keeps the creatives of exactly this campaign.
-    campaign: Option<String>,
+    #[serde(default)]
+    #[param(value_type = Option<String>)]
+    campaign: Param<String>,
 }
 
 /// The cursor after an item: newest-first cursors are the shared lists' (`created_at:id`),

@@ -23,7 +23,7 @@ use utoipa_axum::routes;
 use super::error::ApiError;
 use super::input::ApiUser;
 use crate::codes::ErrorCode;
-use crate::events::Event;
+use crate::events::{Event, EventName};
 use crate::state::AppState;
 
 /// `Retry-After` of a stream refused at the per-user cap (`REGARD_EVENT_STREAMS_PER_USER`).
@@ -56,34 +56,32 @@ struct Cursor {
 }
 
 /// One event of the stream as a client reads it: the schema of each item of the
-/// `text/event-stream` answer (the wire format is `event:` and `data:` lines, written by `sse`).
+/// `text/event-stream` answer, whose wire format is its `event:` and `data:` lines.
 #[derive(utoipa::ToSchema)]
-#[allow(dead_code)] // Describes the stream's items; the events are written by `sse`.
-struct StreamEvent {
+struct StreamEvent<'a> {
     #[schema(inline)]
-    event: StreamEventName,
+    event: EventName,
     /// JSON text: `{}` for `ready` and `resync`, a `HeatmapItemEvent` for `heatmap_item`, a
     /// `SimulationEvent` for `simulation`.
-    data: String,
+    #[schema(value_type = String)]
+    data: &'a str,
 }
 
-/// The names of the stream's events.
-#[derive(serde::Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "snake_case")]
-#[allow(dead_code)] // See `StreamEvent`.
-enum StreamEventName {
-    /// The stream is subscribed: anything published from now on reaches it.
-    Ready,
-    /// A heatmap image's job moved on.
-    HeatmapItem,
-    /// A simulation's render moved on.
-    Simulation,
-    /// The stream fell behind and missed events: refetch what is shown.
-    Resync,
+impl From<StreamEvent<'_>> for SseEvent {
+    fn from(event: StreamEvent<'_>) -> Self {
+        SseEvent::default()
+            .event(event.event.as_str())
+            .data(event.data)
+    }
 }
 
-fn sse(name: &str, data: &str) -> SseEvent {
-    SseEvent::default().event(name).data(data)
+/// An event with no data.
+fn bare(event: EventName) -> SseEvent {
+    StreamEvent {
+        event,
+        data: crate::events::EMPTY,
+    }
+    .into()
 }
 
 /// `GET /events`: the caller's live events (server-sent events): `ready`, then `heatmap_item`,
@@ -124,7 +122,7 @@ async fn events(
     let stream = futures::stream::unfold(cursor, |mut cursor| async move {
         if !cursor.ready_sent {
             cursor.ready_sent = true;
-            let ready = sse("ready", crate::events::EMPTY);
+            let ready = bare(EventName::Ready);
             return Some((Ok::<_, Infallible>(ready), cursor));
         }
         loop {
@@ -136,13 +134,17 @@ async fn events(
                     Ok(event) => {
                         let mine = event.user_id.as_deref().is_none_or(|id| id == cursor.user_id);
                         if mine {
-                            let out = sse(&event.name, &event.data);
+                            let out = StreamEvent {
+                                event: event.name,
+                                data: &event.data,
+                            }
+                            .into();
                             return Some((Ok(out), cursor));
                         }
                     }
                     Err(broadcast::error::RecvError::Lagged(missed)) => {
                         tracing::warn!(missed, "an event stream fell behind; asking it to resync");
-                        let out = sse("resync", crate::events::EMPTY);
+                        let out = bare(EventName::Resync);
                         return Some((Ok(out), cursor));
                     }
                     Err(broadcast::error::RecvError::Closed) => return None,
@@ -163,24 +165,4 @@ async fn events(
     let sse = Sse::new(stream).keep_alive(KeepAlive::new().interval(PING).text("ping"));
     // Reverse proxies that buffer responses (nginx) would hold the events back.
     Ok(([("x-accel-buffering", "no")], sse))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::StreamEventName;
-
-    #[test]
-    fn the_documented_event_names_are_those_published() {
-        let name = |n: StreamEventName| serde_json::to_value(n).unwrap();
-        assert_eq!(name(StreamEventName::Ready), "ready");
-        assert_eq!(
-            name(StreamEventName::HeatmapItem),
-            crate::heatmaps::job::ITEM_EVENT
-        );
-        assert_eq!(
-            name(StreamEventName::Simulation),
-            crate::simulations::job::EVENT
-        );
-        assert_eq!(name(StreamEventName::Resync), "resync");
-    }
 }

@@ -8,16 +8,18 @@
 
 use std::collections::HashMap;
 
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::body::{Id, IdPath};
-use super::error::{ApiError, FieldErrors};
+use super::error::ApiError;
 use super::input::ApiUser;
+use super::query::{Flag, Fraction, IdTexts, Param, Params, QueryValue, StrictParams};
 use super::reports::{load_images, slug, view_media};
 use crate::codes::{ErrorCode, FieldCode};
 use crate::db::heatmaps::{self as hdb, HeatmapWithItems, ItemRow};
@@ -35,9 +37,8 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 /// What an export shows.
-#[derive(ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, ToSchema)]
 #[serde(rename_all = "snake_case")]
-#[allow(dead_code)] // Parsed by `View::parse`; this type describes the values.
 enum ExportView {
     /// The heatmap over the image (the default).
     Overlay,
@@ -47,10 +48,21 @@ enum ExportView {
     SideBySide,
 }
 
+/// Anything else (blank included) is `invalid`.
+impl QueryValue for ExportView {
+    fn from_query(text: &str) -> Result<Option<Self>, FieldCode> {
+        match View::parse(text) {
+            Some(View::Overlay) => Ok(Some(ExportView::Overlay)),
+            Some(View::Fog) => Ok(Some(ExportView::Fog)),
+            Some(View::SideBySide) => Ok(Some(ExportView::SideBySide)),
+            None => Err(FieldCode::Invalid),
+        }
+    }
+}
+
 /// What a comparison shows.
-#[derive(ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, ToSchema)]
 #[serde(rename_all = "snake_case")]
-#[allow(dead_code)] // Parsed by `View::parse`; this type describes the values.
 enum CompareView {
     /// The heatmap over each image (the default).
     Overlay,
@@ -58,46 +70,66 @@ enum CompareView {
     Fog,
 }
 
-/// The query of the PNG exports.
-#[derive(IntoParams)]
-#[into_params(parameter_in = Query)]
-#[allow(dead_code)] // Read from the query map (see `options`); this type describes it.
-struct ExportQuery {
-    #[param(inline)]
-    view: Option<ExportView>,
-    /// Which map: `exploration` (about three seconds of viewing; the default) or `glance` (the
-    /// fixations that start within the first second).
-    #[param(inline)]
-    map: Option<Moment>,
-    /// 0 to 1: the strength of the overlay or fog (their usual strength by default).
-    #[param(minimum = 0, maximum = 1)]
-    opacity: Option<f32>,
-    /// `1` (the default) draws the areas of interest and the panel; `0` leaves them out.
-    #[param(pattern = "^(|0|1|true|false)$")]
-    areas: Option<String>,
+/// Anything else (blank and `side_by_side` included) is `invalid`.
+impl QueryValue for CompareView {
+    fn from_query(text: &str) -> Result<Option<Self>, FieldCode> {
+        match View::parse(text) {
+            Some(View::Overlay) => Ok(Some(CompareView::Overlay)),
+            Some(View::Fog) => Ok(Some(CompareView::Fog)),
+            _ => Err(FieldCode::Invalid),
+        }
+    }
 }
 
-/// The images of `GET /heatmaps/{id}/compare.png`.
-#[derive(IntoParams)]
+/// The query of the PNG exports (unknown parameters refused).
+#[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)] // Read from the query map in `export_compare`; this type describes it.
+struct ExportQuery {
+    #[serde(default)]
+    #[param(inline, value_type = Option<ExportView>)]
+    view: Param<ExportView>,
+    /// Which map: `exploration` (about three seconds of viewing; the default) or `glance` (the
+    /// fixations that start within the first second).
+    #[serde(default)]
+    #[param(inline, value_type = Option<Moment>)]
+    map: Param<Moment>,
+    /// 0 to 1: the strength of the overlay or fog (their usual strength by default).
+    #[serde(default)]
+    #[param(value_type = Option<f32>, minimum = 0, maximum = 1)]
+    opacity: Param<Fraction>,
+    /// `1` (the default) draws the areas of interest and the panel; `0` leaves them out.
+    #[serde(default)]
+    #[param(value_type = Option<String>, pattern = "^(|0|1|true|false)$")]
+    areas: Param<Flag>,
+}
+
+/// The images of `GET /heatmaps/{id}/compare.png` (unknown parameters refused).
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct CompareQuery {
     /// Two to four comma-separated image ids, in the order shown.
+    #[serde(default)]
     #[param(
+        required = true,
+        value_type = String,
         pattern = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(,[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}){1,3}$"
     )]
-    items: String,
-    #[param(inline)]
-    view: Option<CompareView>,
+    items: Param<Compared>,
+    #[serde(default)]
+    #[param(inline, value_type = Option<CompareView>)]
+    view: Param<CompareView>,
     /// Which map: `exploration` (the default) or `glance`.
-    #[param(inline)]
-    map: Option<Moment>,
+    #[serde(default)]
+    #[param(inline, value_type = Option<Moment>)]
+    map: Param<Moment>,
     /// 0 to 1: the strength of the overlay or fog (their usual strength by default).
-    #[param(minimum = 0, maximum = 1)]
-    opacity: Option<f32>,
+    #[serde(default)]
+    #[param(value_type = Option<f32>, minimum = 0, maximum = 1)]
+    opacity: Param<Fraction>,
     /// `1` (the default) draws the areas of interest and the panel; `0` leaves them out.
-    #[param(pattern = "^(|0|1|true|false)$")]
-    areas: Option<String>,
+    #[serde(default)]
+    #[param(value_type = Option<String>, pattern = "^(|0|1|true|false)$")]
+    areas: Param<Flag>,
 }
 
 /// Tallest image a side-by-side export is scaled to (each part), in pixels.
@@ -105,64 +137,36 @@ const MAX_SIDE_HEIGHT: u32 = 1080;
 /// Most images in a comparison (as the compare view).
 const MAX_COMPARED: usize = 4;
 
-/// The query's view, opacity and areas switch, or its field errors.
+/// The ids of the images compared: two to [`MAX_COMPARED`] (`too_few`, `too_many`).
+struct Compared(Vec<String>);
+
+impl QueryValue for Compared {
+    fn from_query(text: &str) -> Result<Option<Self>, FieldCode> {
+        let Some(IdTexts(ids)) = IdTexts::from_query(text)? else {
+            return Ok(None);
+        };
+        match ids.len() {
+            n if n < 2 => Err(FieldCode::TooFew),
+            n if n > MAX_COMPARED => Err(FieldCode::TooMany),
+            _ => Ok(Some(Compared(ids))),
+        }
+    }
+}
+
+/// The map, opacity and areas switch of an export.
 struct Options {
-    view: View,
     moment: Moment,
     opacity: Option<f32>,
     areas: bool,
 }
 
-fn options(query: &HashMap<String, String>, allowed: &[View], errors: &mut FieldErrors) -> Options {
-    let view = match query.get("view").map(String::as_str) {
-        None => View::Overlay,
-        Some(text) => match View::parse(text).filter(|v| allowed.contains(v)) {
-            Some(view) => view,
-            None => {
-                errors.insert("view".into(), FieldCode::Invalid);
-                View::Overlay
-            }
-        },
-    };
-    let moment = match query.get("map").map(String::as_str) {
-        None => Moment::Exploration,
-        Some(text) => Moment::parse(text).unwrap_or_else(|| {
-            errors.insert("map".into(), FieldCode::Invalid);
-            Moment::Exploration
-        }),
-    };
-    let opacity = match query.get("opacity") {
-        None => None,
-        Some(text) => match text.parse::<f32>() {
-            Ok(value) if (0.0..=1.0).contains(&value) => Some(value),
-            Ok(_) => {
-                errors.insert("opacity".into(), FieldCode::OutOfRange);
-                None
-            }
-            Err(_) => {
-                errors.insert("opacity".into(), FieldCode::InvalidType);
-                None
-            }
-        },
-    };
-    let areas = match query.get("areas").map(String::as_str) {
-        None | Some("" | "1" | "true") => true,
-        Some("0" | "false") => false,
-        Some(_) => {
-            errors.insert("areas".into(), FieldCode::InvalidType);
-            true
+impl Options {
+    fn read(map: Param<Moment>, opacity: Param<Fraction>, areas: Param<Flag>) -> Self {
+        Self {
+            moment: map.0.unwrap_or(Moment::Exploration),
+            opacity: opacity.0.map(|Fraction(value)| value),
+            areas: areas.0.is_none_or(|Flag(on)| on),
         }
-    };
-    for key in query.keys() {
-        if !["view", "map", "opacity", "areas", "items"].contains(&key.as_str()) {
-            errors.insert(key.clone(), FieldCode::UnknownField);
-        }
-    }
-    Options {
-        view,
-        moment,
-        opacity,
-        areas,
     }
 }
 
@@ -292,20 +296,14 @@ async fn export_item(
     State(state): State<AppState>,
     user: ApiUser,
     IdPath((id, Id(item_id))): IdPath<(Id, Id)>,
-    Query(query): Query<HashMap<String, String>>,
+    Params(query): StrictParams<ExportQuery>,
 ) -> Result<Response, ApiError> {
-    let mut errors = FieldErrors::new();
-    let opts = options(
-        &query,
-        &[View::Overlay, View::Fog, View::SideBySide],
-        &mut errors,
-    );
-    if query.contains_key("items") {
-        errors.insert("items".into(), FieldCode::UnknownField);
-    }
-    if !errors.is_empty() {
-        return Err(ApiError::validation(errors));
-    }
+    let view = match query.view.0.unwrap_or(ExportView::Overlay) {
+        ExportView::Overlay => View::Overlay,
+        ExportView::Fog => View::Fog,
+        ExportView::SideBySide => View::SideBySide,
+    };
+    let opts = Options::read(query.map, query.opacity, query.areas);
     let found = hdb::find_owned(&state.db, user.id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;
@@ -322,9 +320,8 @@ async fn export_item(
     let marks = item_marks(item, &found, opts.moment, opts.areas);
     let name = png_name(
         &image_name(&found, item),
-        &export_what(opts.view.as_str(), opts.moment),
+        &export_what(view.as_str(), opts.moment),
     );
-    let view = opts.view;
     let opacity = opts.opacity;
     // Decoding and drawing run on the blocking pool: a large export must not hold up the
     // runtime's threads, which serve every other request.
@@ -371,28 +368,14 @@ async fn export_compare(
     State(state): State<AppState>,
     user: ApiUser,
     IdPath(id): IdPath<Id>,
-    Query(query): Query<HashMap<String, String>>,
+    Params(query): StrictParams<CompareQuery>,
 ) -> Result<Response, ApiError> {
-    let mut errors = FieldErrors::new();
-    let opts = options(&query, &[View::Overlay, View::Fog], &mut errors);
-    let ids: Vec<String> = query
-        .get("items")
-        .map(|text| {
-            text.split(',')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(str::to_owned)
-                .collect()
-        })
-        .unwrap_or_default();
-    if ids.len() < 2 {
-        errors.insert("items".into(), FieldCode::TooFew);
-    } else if ids.len() > MAX_COMPARED {
-        errors.insert("items".into(), FieldCode::TooMany);
-    }
-    if !errors.is_empty() {
-        return Err(ApiError::validation(errors));
-    }
+    let fog = query.view.0 == Some(CompareView::Fog);
+    let opts = Options::read(query.map, query.opacity, query.areas);
+    // Absent (or refused, which the extractor has answered already).
+    let Some(Compared(ids)) = query.items.0 else {
+        return Err(ApiError::field("items", FieldCode::TooFew));
+    };
     let found = hdb::find_owned(&state.db, user.id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;
@@ -414,7 +397,6 @@ async fn export_compare(
         parts.push((ids, item_marks(item, &found, opts.moment, opts.areas)));
     }
     let (images, held) = load_images(&state, items.iter().copied(), opts.moment).await?;
-    let fog = opts.view == View::Fog;
     let opacity = opts.opacity;
     let name = png_name(
         &found.heatmap.name,

@@ -1,17 +1,16 @@
 //! Request inputs of `/api/v1`: the signed-in user ([`ApiUser`]) and list pagination. JSON
 //! bodies and ids in paths are read by `body` ([`super::body::Body`], [`super::body::IdPath`]).
 
-use std::collections::HashMap;
-
-use axum::extract::{FromRequestParts, Query};
+use axum::extract::FromRequestParts;
 use axum::http::StatusCode;
 use axum::http::request::Parts;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::error::{ApiError, FieldErrors};
+use super::error::ApiError;
+use super::query::{Cursor, Limit, Param, Params};
 use crate::auth::AuthUser;
-use crate::codes::{ErrorCode, FieldCode};
+use crate::codes::ErrorCode;
 use crate::state::AppState;
 
 /// The signed-in user of an `/api/v1` request. Wraps [`AuthUser`] (same checks: valid token,
@@ -76,42 +75,6 @@ pub struct Page {
 }
 
 impl Page {
-    /// Reads `limit` (1..=100, default 50) and `cursor` (opaque, from `next_cursor`).
-    pub fn parse(limit: Option<&str>, cursor: Option<&str>) -> Result<Self, ApiError> {
-        let mut errors = FieldErrors::new();
-        let limit = match limit {
-            None => DEFAULT_LIMIT,
-            Some(raw) => match raw.parse::<i64>() {
-                Ok(n) if (1..=MAX_LIMIT).contains(&n) => n,
-                Ok(_) => {
-                    errors.insert("limit".to_owned(), FieldCode::OutOfRange);
-                    DEFAULT_LIMIT
-                }
-                Err(_) => {
-                    errors.insert("limit".to_owned(), FieldCode::InvalidType);
-                    DEFAULT_LIMIT
-                }
-            },
-        };
-        let after = match cursor.filter(|s| !s.is_empty()) {
-            None => None,
-            Some(raw) => match decode_cursor(raw) {
-                Some(after) => Some(after),
-                None => {
-                    errors.insert("cursor".to_owned(), FieldCode::InvalidValue);
-                    None
-                }
-            },
-        };
-        if errors.is_empty() {
-            Ok(Self { limit, after })
-        } else {
-            Err(ApiError::validation(errors))
-        }
-    }
-}
-
-impl Page {
     /// One page from rows fetched with `limit + 1` (the extra row only says that more
     /// follow). `key` gives an item's `(created_at, id)`.
     pub fn paged<R, T>(
@@ -144,22 +107,26 @@ pub struct Paged<T> {
     pub next_cursor: Option<String>,
 }
 
-/// The query parameters [`ListQuery`] reads, for the API document.
-#[derive(IntoParams)]
+/// The query of a list endpoint: `?limit=&cursor=&q=` (read by [`ListQuery`]).
+#[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)] // Read by ListQuery; this type only describes them.
 pub struct ListParams {
     /// Items per page, 1 to 100 (50 by default).
-    #[param(minimum = 1, maximum = 100)]
-    limit: Option<i64>,
+    #[serde(default)]
+    #[param(value_type = Option<i64>, minimum = 1, maximum = 100)]
+    limit: Param<Limit>,
     /// The `next_cursor` of the previous page.
-    cursor: Option<String>,
+    #[serde(default)]
+    #[param(value_type = Option<String>)]
+    cursor: Param<Cursor>,
     /// Search text: keeps the items whose name (or address, brand, …) holds every word,
     /// ignoring case and accents.
-    q: Option<String>,
+    #[serde(default)]
+    #[param(value_type = Option<String>)]
+    q: Param<String>,
 }
 
-/// The query string of a list endpoint: `?limit=&cursor=&q=`.
+/// The query string of a list endpoint, read: the page and the search text.
 pub struct ListQuery {
     pub page: Page,
     /// The search text (empty: no filter).
@@ -177,15 +144,14 @@ impl<S: Send + Sync> FromRequestParts<S> for ListQuery {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        let Query(mut params) = Query::<HashMap<String, String>>::from_request_parts(parts, state)
-            .await
-            .map_err(|_| invalid_query())?;
-        let page = Page::parse(
-            params.get("limit").map(String::as_str),
-            params.get("cursor").map(String::as_str),
-        )?;
-        let q = params.remove("q").unwrap_or_default();
-        Ok(Self { page, q })
+        let Params(params) = Params::<ListParams>::from_request_parts(parts, state).await?;
+        Ok(Self {
+            page: Page {
+                limit: params.limit.0.map_or(DEFAULT_LIMIT, |Limit(n)| n),
+                after: params.cursor.0.map(|Cursor(at, id)| (at, id)),
+            },
+            q: params.q.0.unwrap_or_default(),
+        })
     }
 }
 

@@ -17,6 +17,7 @@ pub mod input;
 pub mod locations;
 pub mod media;
 pub mod openapi;
+pub mod query;
 pub mod reports;
 pub mod shares;
 pub mod simulations;

@@ -5,9 +5,10 @@
 
 use std::collections::HashMap;
 
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
 use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -15,6 +16,7 @@ use utoipa_axum::routes;
 use super::body::{Id, IdPath};
 use super::error::ApiError;
 use super::input::ApiUser;
+use super::query::{IdTexts, Param, Params};
 use crate::assistant::Locale;
 use crate::codes::FieldCode;
 use crate::db::heatmaps::{self as hdb, ItemRow};
@@ -31,15 +33,17 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 /// The query of `GET /heatmaps/{id}/report.pdf`.
-#[derive(IntoParams)]
+#[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)] // Read from the query map in `report`; this type describes it.
 struct ReportQuery {
     /// The report's language: `fr` (the default) or `en`.
-    #[param(inline)]
-    lang: Option<Locale>,
+    #[serde(default)]
+    #[param(inline, value_type = Option<Locale>)]
+    lang: Param<Locale>,
     /// Comma-separated image ids: only these, in this order (all images by default).
-    items: Option<String>,
+    #[serde(default)]
+    #[param(value_type = Option<String>)]
+    items: Param<IdTexts>,
 }
 
 /// ASCII letters, digits and single dashes from a name, at most 60 characters (file names).
@@ -149,22 +153,17 @@ async fn report(
     State(state): State<AppState>,
     user: ApiUser,
     IdPath(id): IdPath<Id>,
-    Query(query): Query<HashMap<String, String>>,
+    Params(query): Params<ReportQuery>,
 ) -> Result<Response, ApiError> {
     // French, the product's default, unless English is asked for.
-    let lang = match query.get("lang") {
-        None => Locale::Fr,
-        Some(code) => {
-            Locale::parse(code).ok_or_else(|| ApiError::field("lang", FieldCode::InvalidValue))?
-        }
-    };
+    let lang = query.lang.0.unwrap_or(Locale::Fr);
     let mut found = hdb::find_owned(&state.db, user.id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;
     // `items=<id>,<id>…`: one image's report, or a chosen comparison, in the order given.
-    if let Some(list) = query.get("items").filter(|list| !list.trim().is_empty()) {
+    if let Some(IdTexts(list)) = query.items.0.filter(|IdTexts(list)| !list.is_empty()) {
         let mut chosen = Vec::new();
-        for raw in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        for raw in &list {
             let item = uuid::Uuid::parse_str(raw)
                 .ok()
                 .map(|u| u.hyphenated().to_string())

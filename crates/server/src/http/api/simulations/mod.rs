@@ -8,33 +8,28 @@
 //! render in flight can never overwrite the newer settings.
 
 use axum::Json;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::StatusCode;
-use regard_vision::composite::{Adjustments, Night};
-use serde::{Deserialize, Serialize};
+use regard_vision::composite::Adjustments;
+use serde::Deserialize;
 use serde_json::Value;
-use std::collections::HashMap;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::body::{
-    Body, Choice, FromField, Id, IdList, IdPath, Line, Patch, Problems, Ref, body_pair,
-    read_object, report,
-};
+use super::body::{Body, Choice, Id, IdList, IdPath, Line, Patch, Problems, Ref, body_pair};
 use super::error::ApiError;
-use super::heatmaps::ItemStatus;
-use super::input::{ApiUser, ListParams, ListQuery, Paged, rfc3339};
-use super::locations::{Illumination, PanelFormat, QuadPoint, stored_quad};
-use super::media::{Media, media_body, now_secs};
-use crate::codes::{ErrorCode, FieldCode, JobErrorCode};
+use super::input::{ApiUser, ListParams, ListQuery, Paged};
+use super::locations::QuadPoint;
+use super::media::now_secs;
+use super::query::{FilterId, Param, Params};
+use crate::codes::{ErrorCode, FieldCode};
 use crate::db::creatives::CreativeWithMedia;
 use crate::db::locations::LocationWithPhoto;
 use crate::db::simulations::{
     self as sdb, ListFilter, NewSimulation, Render, RenderChange, SimulationRow, SimulationView,
 };
 use crate::db::{self, media::MediaRow};
-use crate::heatmaps::result::PanelShare;
 use crate::quad::{self, parse_quad, quad_json};
 pub use crate::simulations::SimulationStatus;
 use crate::simulations::service;
@@ -47,6 +42,17 @@ pub const MAX_BATCH: usize = 50;
 /// Smallest panel accepted, in photo pixels².
 pub const MIN_QUAD_AREA_PX: f64 = 4.0;
 
+mod answer;
+mod look;
+
+use answer::simulation_body;
+pub use answer::{
+    AttentionQueued, Downloads, RenderError, Simulation, SimulationAttention, SimulationBatch,
+    SimulationCreative, SimulationLocation,
+};
+pub use look::{AdjustmentsBody, FitMode, NightMode};
+use look::{AdjustmentsChanges, AdjustmentsInput, Background, default_adjustments};
+
 /// Routes of this module.
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -55,340 +61,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(get_one, update, delete_one))
         .routes(routes!(render))
         .routes(routes!(attention))
-}
-
-wire_enum! {
-    /// How the creative fills the panel.
-    pub enum FitMode {
-        /// The whole creative stretched to the panel's corners.
-        Stretch = "stretch";
-        /// Cropped (centred) to the panel's aspect (the default).
-        Cover = "cover";
-        /// Whole, centred, the background colour around it.
-        Contain = "contain";
-    }
-}
-
-/// Default adjustments of a new simulation: unchanged, with the automatic match to the photo
-/// on (what most users want from "make it look real").
-fn default_adjustments() -> Adjustments {
-    Adjustments {
-        auto_match: true,
-        ..Adjustments::default()
-    }
-}
-
-wire_enum! {
-    /// Night lighting of the panel (regard_vision's `Night`).
-    pub enum NightMode {
-        /// Backlit paper in a light box.
-        Backlit = "backlit";
-        /// An emissive LED screen.
-        Led = "led";
-    }
-}
-
-/// Exactly `"backlit"` or `"led"`; anything else is `invalid_value`.
-impl FromField for NightMode {
-    fn from_field(value: Value) -> Result<Option<Self>, FieldCode> {
-        value
-            .as_str()
-            .and_then(NightMode::parse)
-            .map(Some)
-            .ok_or(FieldCode::InvalidValue)
-    }
-}
-
-/// How the creative is made to look real (regard_vision's `Adjustments`).
-#[derive(Debug, Serialize, ToSchema)]
-pub struct AdjustmentsBody {
-    /// −1 to 1: exposure, ±1.5 stops.
-    pub brightness: f32,
-    /// −1 to 1.
-    pub contrast: f32,
-    /// −1 to 1: −1 is grey.
-    pub saturation: f32,
-    /// −1 to 1: cooler to warmer.
-    pub warmth: f32,
-    /// −1 to 1: negative blurs, positive sharpens.
-    pub sharpness: f32,
-    /// 0 to 1: 1 is the photo's own noise level.
-    pub grain: f32,
-    /// 0 to 1: a soft specular band.
-    pub glare: f32,
-    /// Match the creative's exposure and colour cast to the photo around the panel.
-    pub auto_match: bool,
-    /// Night lighting, or `null` for day.
-    pub night: Option<NightMode>,
-}
-
-impl From<&Adjustments> for AdjustmentsBody {
-    fn from(a: &Adjustments) -> Self {
-        AdjustmentsBody {
-            brightness: a.brightness,
-            contrast: a.contrast,
-            saturation: a.saturation,
-            warmth: a.warmth,
-            sharpness: a.sharpness,
-            grain: a.grain,
-            glare: a.glare,
-            auto_match: a.auto_match,
-            night: a.night.map(|night| match night {
-                Night::Backlit => NightMode::Backlit,
-                Night::Led => NightMode::Led,
-            }),
-        }
-    }
-}
-
-/// A change of the adjustments: any subset of their keys, the others keep their values. Each
-/// problem is reported as `adjustments.<key>`.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-struct AdjustmentsChanges {
-    /// −1 to 1: exposure, ±1.5 stops.
-    #[serde(default)]
-    #[schema(value_type = f32, minimum = -1, maximum = 1)]
-    brightness: Patch<f64>,
-    /// −1 to 1.
-    #[serde(default)]
-    #[schema(value_type = f32, minimum = -1, maximum = 1)]
-    contrast: Patch<f64>,
-    /// −1 to 1: −1 is grey.
-    #[serde(default)]
-    #[schema(value_type = f32, minimum = -1, maximum = 1)]
-    saturation: Patch<f64>,
-    /// −1 to 1: cooler to warmer.
-    #[serde(default)]
-    #[schema(value_type = f32, minimum = -1, maximum = 1)]
-    warmth: Patch<f64>,
-    /// −1 to 1: negative blurs, positive sharpens.
-    #[serde(default)]
-    #[schema(value_type = f32, minimum = -1, maximum = 1)]
-    sharpness: Patch<f64>,
-    /// 0 to 1: 1 is the photo's own noise level.
-    #[serde(default)]
-    #[schema(value_type = f32, minimum = 0, maximum = 1)]
-    grain: Patch<f64>,
-    /// 0 to 1: a soft specular band.
-    #[serde(default)]
-    #[schema(value_type = f32, minimum = 0, maximum = 1)]
-    glare: Patch<f64>,
-    /// Match the creative's exposure and colour cast to the photo around the panel.
-    #[serde(default)]
-    #[schema(value_type = bool)]
-    auto_match: Patch<bool>,
-    /// Night lighting, or `null` for day.
-    #[serde(default)]
-    #[schema(value_type = Option<NightMode>)]
-    night: Patch<NightMode>,
-}
-
-/// The `adjustments` of a body, checked key by key: `None` once any key had a problem (all of
-/// them reported, nothing applied).
-#[derive(Debug)]
-struct AdjustmentsInput(Option<AdjustmentsChanges>);
-
-impl FromField for AdjustmentsInput {
-    fn from_field(value: Value) -> Result<Option<Self>, FieldCode> {
-        let Value::Object(map) = value else {
-            return Err(FieldCode::InvalidType);
-        };
-        let (changes, mut problems) =
-            read_object::<AdjustmentsChanges>(map).map_err(|_| FieldCode::InvalidValue)?;
-        // Numbers and booleans cannot be cleared: `null` is no number; each has its range.
-        let numbers = [
-            ("brightness", &changes.brightness),
-            ("contrast", &changes.contrast),
-            ("saturation", &changes.saturation),
-            ("warmth", &changes.warmth),
-            ("sharpness", &changes.sharpness),
-            ("grain", &changes.grain),
-            ("glare", &changes.glare),
-        ];
-        for (key, patch) in numbers {
-            match patch {
-                Patch::Null => problems.add(key, FieldCode::InvalidType),
-                Patch::Value(v) => {
-                    let range = if matches!(key, "grain" | "glare") {
-                        0.0..=1.0
-                    } else {
-                        -1.0..=1.0
-                    };
-                    if !range.contains(v) {
-                        problems.add(key, FieldCode::OutOfRange);
-                    }
-                }
-                Patch::Absent => {}
-            }
-        }
-        if changes.auto_match == Patch::Null {
-            problems.add("auto_match", FieldCode::InvalidType);
-        }
-        let fields = problems.into_fields();
-        if fields.is_empty() {
-            return Ok(Some(AdjustmentsInput(Some(changes))));
-        }
-        for (key, code) in fields {
-            report(&key, code);
-        }
-        Ok(Some(AdjustmentsInput(None)))
-    }
-}
-
-impl AdjustmentsChanges {
-    /// `current` with these changes.
-    fn apply(self, current: &Adjustments) -> Adjustments {
-        let mut a = *current;
-        let set = |target: &mut f32, patch: Patch<f64>| {
-            if let Patch::Value(v) = patch {
-                *target = v as f32;
-            }
-        };
-        set(&mut a.brightness, self.brightness);
-        set(&mut a.contrast, self.contrast);
-        set(&mut a.saturation, self.saturation);
-        set(&mut a.warmth, self.warmth);
-        set(&mut a.sharpness, self.sharpness);
-        set(&mut a.grain, self.grain);
-        set(&mut a.glare, self.glare);
-        if let Patch::Value(auto_match) = self.auto_match {
-            a.auto_match = auto_match;
-        }
-        a.night = match self.night {
-            Patch::Value(NightMode::Backlit) => Some(Night::Backlit),
-            Patch::Value(NightMode::Led) => Some(Night::Led),
-            Patch::Null => None,
-            Patch::Absent => a.night,
-        };
-        a
-    }
-}
-
-/// A background colour: `#rrggbb`, stored lowercase.
-#[derive(Debug)]
-struct Background(String);
-
-impl FromField for Background {
-    fn from_field(value: Value) -> Result<Option<Self>, FieldCode> {
-        match Line::<16>::from_field(value)? {
-            Some(Line(text))
-                if text.len() == 7
-                    && text.starts_with('#')
-                    && text[1..].bytes().all(|b| b.is_ascii_hexdigit()) =>
-            {
-                Ok(Some(Background(text.to_ascii_lowercase())))
-            }
-            Some(_) => Err(FieldCode::InvalidValue),
-            None => Ok(None),
-        }
-    }
-}
-
-/// The creative of a simulation.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct SimulationCreative {
-    pub id: String,
-    pub name: String,
-    pub media: Media,
-}
-
-/// The location of a simulation.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct SimulationLocation {
-    pub id: String,
-    pub name: String,
-    pub city: Option<String>,
-    pub format: PanelFormat,
-    pub illumination: Illumination,
-    pub panel_width_cm: Option<i64>,
-    pub panel_height_cm: Option<i64>,
-    pub panel_quad: Option<Vec<QuadPoint>>,
-    pub photo: Option<Media>,
-}
-
-/// Signed download links of the render (`Content-Disposition: attachment`).
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Downloads {
-    pub jpeg: String,
-    pub png: String,
-}
-
-/// The latest attention analysis of the render.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct SimulationAttention {
-    pub heatmap_id: String,
-    pub item_id: String,
-    pub status: ItemStatus,
-    /// Attention score, 0–100 (`done` only).
-    pub score: Option<f64>,
-    /// The panel's share of all attention (`done` only).
-    pub panel_share: Option<f64>,
-    /// The panel's share of the surface (`done` only).
-    pub area_share: Option<f64>,
-    /// `panel_share / area_share` (`done` only).
-    pub visibility: Option<f64>,
-    /// The probability that a viewer looks at the panel within the first second (`done` model
-    /// v3 analyses only; calibrated on eye-tracking data).
-    pub first_second_probability: Option<f64>,
-    /// The panel's share of the first second's attention (as `first_second_probability`).
-    pub glance_share: Option<f64>,
-}
-
-/// Why a render failed.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct RenderError {
-    pub code: JobErrorCode,
-    /// English, for logs; the web app shows its translation of `code`.
-    pub message: String,
-}
-
-/// A simulation: a creative placed on a location's panel, its settings and its render.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Simulation {
-    pub id: String,
-    pub name: String,
-    pub creative_id: String,
-    pub location_id: String,
-    /// `null` once the creative is deleted (the simulation goes with it).
-    pub creative: Option<SimulationCreative>,
-    pub location: Option<SimulationLocation>,
-    /// The panel's corners used: the override, else the location's.
-    pub quad: Option<Vec<QuadPoint>>,
-    /// Whether `quad` is this simulation's own.
-    pub quad_override: bool,
-    pub fit: FitMode,
-    /// `#rrggbb`, around the creative in `contain` mode.
-    pub background: String,
-    pub adjustments: AdjustmentsBody,
-    /// What stands in front of the panel (white), over the whole photo.
-    pub mask: Option<Media>,
-    pub status: SimulationStatus,
-    /// Why the render failed (`failed` only).
-    pub error: Option<RenderError>,
-    /// The render.
-    pub output: Option<Media>,
-    /// `null` until rendered.
-    pub downloads: Option<Downloads>,
-    pub attention: Option<SimulationAttention>,
-    /// RFC 3339.
-    pub rendered_at: Option<String>,
-    /// RFC 3339.
-    pub created_at: String,
-    /// RFC 3339.
-    pub updated_at: String,
-}
-
-/// The simulations a batch made, in the order of its locations.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct SimulationBatch {
-    pub items: Vec<Simulation>,
-}
-
-/// The heatmap an attention analysis was queued in.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct AttentionQueued {
-    pub heatmap_id: String,
 }
 
 body_pair! {
@@ -480,99 +152,17 @@ struct BatchFields {
 }
 
 /// The filters of `GET /simulations`, besides the page.
-#[derive(IntoParams)]
+#[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)] // Read from the query map in `list`; this type describes them.
 struct SimulationFilters {
     /// Only the simulations of this creative.
-    creative_id: Option<String>,
+    #[serde(default)]
+    #[param(value_type = Option<String>)]
+    creative_id: Param<FilterId>,
     /// Only the simulations at this location.
-    location_id: Option<String>,
-}
-
-/// The simulation answered (simulations.md), with signed URLs.
-fn simulation_body(state: &AppState, view: &SimulationView, now: u64) -> Simulation {
-    let s = &view.sim;
-    let signer = &state.signer;
-    let exp = signer.expiry(now);
-    let location_quad = view.location.as_ref().and_then(|l| l.panel_quad.as_deref());
-    let creative = view.creative.as_ref().map(|c| SimulationCreative {
-        id: c.id.clone(),
-        name: c.name.clone(),
-        media: media_body(signer, &c.media, now),
-    });
-    let location = view.location.as_ref().map(|l| SimulationLocation {
-        id: l.id.clone(),
-        name: l.name.clone(),
-        city: l.city.clone(),
-        format: PanelFormat::parse(&l.format).unwrap_or(PanelFormat::Other),
-        illumination: Illumination::parse(&l.illumination).unwrap_or(Illumination::None),
-        panel_width_cm: l.panel_width_cm,
-        panel_height_cm: l.panel_height_cm,
-        panel_quad: l.panel_quad.as_deref().and_then(stored_quad),
-        photo: l.photo.as_ref().map(|m| media_body(signer, m, now)),
-    });
-    let download = |id: &str| format!("{}&download=1", signer.url(id, "original", exp));
-    // A render writes both files; a row with only one is no render to download.
-    let downloads = match (&view.output, &s.output_media_id, &s.output_png_media_id) {
-        (Some(_), Some(jpeg), Some(png)) => Some(Downloads {
-            jpeg: download(jpeg),
-            png: download(png),
-        }),
-        _ => None,
-    };
-    let attention = view.attention.as_ref().map(|a| {
-        let status = ItemStatus::parse(&a.status).unwrap_or(ItemStatus::Queued);
-        let done = status == ItemStatus::Done;
-        let panel = a
-            .panel
-            .as_deref()
-            .filter(|_| done)
-            .and_then(|t| serde_json::from_str::<PanelShare>(t).ok());
-        SimulationAttention {
-            heatmap_id: a.heatmap_id.clone(),
-            item_id: a.item_id.clone(),
-            status,
-            score: a.score.filter(|_| done),
-            panel_share: panel.map(|p| p.share),
-            area_share: panel.map(|p| p.area_share),
-            visibility: panel.and_then(|p| p.visibility),
-            first_second_probability: panel.and_then(|p| p.first_second_probability),
-            glance_share: panel.and_then(|p| p.glance_share),
-        }
-    });
-    let status = SimulationStatus::parse(&s.status).unwrap_or(SimulationStatus::Draft);
-    let error = match &s.error_code {
-        Some(code) if status == SimulationStatus::Failed => Some(RenderError {
-            code: JobErrorCode::parse(code).unwrap_or(JobErrorCode::Internal),
-            message: s.error_message.clone().unwrap_or_default(),
-        }),
-        _ => None,
-    };
-    Simulation {
-        id: s.id.clone(),
-        name: s.name.clone(),
-        creative_id: s.creative_id.clone(),
-        location_id: s.location_id.clone(),
-        creative,
-        location,
-        quad: s.quad.as_deref().or(location_quad).and_then(stored_quad),
-        quad_override: s.quad.is_some(),
-        fit: FitMode::parse(&s.fit).unwrap_or(FitMode::Cover),
-        background: s.background.clone(),
-        adjustments: AdjustmentsBody::from(
-            &serde_json::from_str(&s.adjustments).unwrap_or_else(|_| default_adjustments()),
-        ),
-        mask: view.mask.as_ref().map(|m| media_body(signer, m, now)),
-        status,
-        error,
-        output: view.output.as_ref().map(|m| media_body(signer, m, now)),
-        downloads,
-        attention,
-        rendered_at: s.rendered_at.map(rfc3339),
-        created_at: rfc3339(s.created_at),
-        updated_at: rfc3339(s.updated_at),
-    }
+    #[serde(default)]
+    #[param(value_type = Option<String>)]
+    location_id: Param<FilterId>,
 }
 
 async fn find_creative(
@@ -917,20 +507,11 @@ async fn list(
     State(state): State<AppState>,
     user: ApiUser,
     list: ListQuery,
-    Query(params): Query<HashMap<String, String>>,
+    Params(filters): Params<SimulationFilters>,
 ) -> Result<Json<Paged<Simulation>>, ApiError> {
-    // A filter id that is not a uuid matches nothing, like another user's id.
-    let filter_id = |key: &str| {
-        params.get(key).filter(|v| !v.trim().is_empty()).map(|v| {
-            uuid::Uuid::parse_str(v.trim())
-                .map(|id| id.hyphenated().to_string())
-                .unwrap_or_else(|_| "-".into())
-        })
-    };
-    let (creative_id, location_id) = (filter_id("creative_id"), filter_id("location_id"));
     let filter = ListFilter {
-        creative_id: creative_id.as_deref(),
-        location_id: location_id.as_deref(),
+        creative_id: filters.creative_id.0.as_ref().map(FilterId::as_str),
+        location_id: filters.location_id.0.as_ref().map(FilterId::as_str),
     };
     let rows = sdb::list(
         &state.db,
@@ -1155,7 +736,9 @@ async fn attention(
 
 #[cfg(test)]
 mod tests {
+    use super::super::body::read_object;
     use super::*;
+    use regard_vision::composite::Night;
     use serde_json::json;
 
     fn read(body: Value) -> (SimulationChanges, String) {

@@ -1,0 +1,207 @@
+//! What the simulation endpoints answer: a simulation with its creative, location, render,
+//! downloads and latest attention analysis, URLs signed.
+
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::super::heatmaps::ItemStatus;
+use super::super::input::rfc3339;
+use super::super::locations::{Illumination, PanelFormat, QuadPoint, stored_quad};
+use super::super::media::{Media, media_body};
+use super::look::{AdjustmentsBody, FitMode, default_adjustments};
+use crate::codes::JobErrorCode;
+use crate::db::simulations::SimulationView;
+use crate::heatmaps::result::PanelShare;
+use crate::simulations::SimulationStatus;
+use crate::state::AppState;
+
+/// The creative of a simulation.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SimulationCreative {
+    pub id: String,
+    pub name: String,
+    pub media: Media,
+}
+
+/// The location of a simulation.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SimulationLocation {
+    pub id: String,
+    pub name: String,
+    pub city: Option<String>,
+    pub format: PanelFormat,
+    pub illumination: Illumination,
+    pub panel_width_cm: Option<i64>,
+    pub panel_height_cm: Option<i64>,
+    pub panel_quad: Option<Vec<QuadPoint>>,
+    pub photo: Option<Media>,
+}
+
+/// Signed download links of the render (`Content-Disposition: attachment`).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Downloads {
+    pub jpeg: String,
+    pub png: String,
+}
+
+/// The latest attention analysis of the render.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SimulationAttention {
+    pub heatmap_id: String,
+    pub item_id: String,
+    pub status: ItemStatus,
+    /// Attention score, 0–100 (`done` only).
+    pub score: Option<f64>,
+    /// The panel's share of all attention (`done` only).
+    pub panel_share: Option<f64>,
+    /// The panel's share of the surface (`done` only).
+    pub area_share: Option<f64>,
+    /// `panel_share / area_share` (`done` only).
+    pub visibility: Option<f64>,
+    /// The probability that a viewer looks at the panel within the first second (`done` model
+    /// v3 analyses only; calibrated on eye-tracking data).
+    pub first_second_probability: Option<f64>,
+    /// The panel's share of the first second's attention (as `first_second_probability`).
+    pub glance_share: Option<f64>,
+}
+
+/// Why a render failed.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RenderError {
+    pub code: JobErrorCode,
+    /// English, for logs; the web app shows its translation of `code`.
+    pub message: String,
+}
+
+/// A simulation: a creative placed on a location's panel, its settings and its render.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Simulation {
+    pub id: String,
+    pub name: String,
+    pub creative_id: String,
+    pub location_id: String,
+    /// `null` once the creative is deleted (the simulation goes with it).
+    pub creative: Option<SimulationCreative>,
+    pub location: Option<SimulationLocation>,
+    /// The panel's corners used: the override, else the location's.
+    pub quad: Option<Vec<QuadPoint>>,
+    /// Whether `quad` is this simulation's own.
+    pub quad_override: bool,
+    pub fit: FitMode,
+    /// `#rrggbb`, around the creative in `contain` mode.
+    pub background: String,
+    pub adjustments: AdjustmentsBody,
+    /// What stands in front of the panel (white), over the whole photo.
+    pub mask: Option<Media>,
+    pub status: SimulationStatus,
+    /// Why the render failed (`failed` only).
+    pub error: Option<RenderError>,
+    /// The render.
+    pub output: Option<Media>,
+    /// `null` until rendered.
+    pub downloads: Option<Downloads>,
+    pub attention: Option<SimulationAttention>,
+    /// RFC 3339.
+    pub rendered_at: Option<String>,
+    /// RFC 3339.
+    pub created_at: String,
+    /// RFC 3339.
+    pub updated_at: String,
+}
+
+/// The simulations a batch made, in the order of its locations.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SimulationBatch {
+    pub items: Vec<Simulation>,
+}
+
+/// The heatmap an attention analysis was queued in.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AttentionQueued {
+    pub heatmap_id: String,
+}
+
+/// The simulation answered (simulations.md), with signed URLs.
+pub(super) fn simulation_body(state: &AppState, view: &SimulationView, now: u64) -> Simulation {
+    let s = &view.sim;
+    let signer = &state.signer;
+    let exp = signer.expiry(now);
+    let location_quad = view.location.as_ref().and_then(|l| l.panel_quad.as_deref());
+    let creative = view.creative.as_ref().map(|c| SimulationCreative {
+        id: c.id.clone(),
+        name: c.name.clone(),
+        media: media_body(signer, &c.media, now),
+    });
+    let location = view.location.as_ref().map(|l| SimulationLocation {
+        id: l.id.clone(),
+        name: l.name.clone(),
+        city: l.city.clone(),
+        format: PanelFormat::parse(&l.format).unwrap_or(PanelFormat::Other),
+        illumination: Illumination::parse(&l.illumination).unwrap_or(Illumination::None),
+        panel_width_cm: l.panel_width_cm,
+        panel_height_cm: l.panel_height_cm,
+        panel_quad: l.panel_quad.as_deref().and_then(stored_quad),
+        photo: l.photo.as_ref().map(|m| media_body(signer, m, now)),
+    });
+    let download = |id: &str| format!("{}&download=1", signer.url(id, "original", exp));
+    // A render writes both files; a row with only one is no render to download.
+    let downloads = match (&view.output, &s.output_media_id, &s.output_png_media_id) {
+        (Some(_), Some(jpeg), Some(png)) => Some(Downloads {
+            jpeg: download(jpeg),
+            png: download(png),
+        }),
+        _ => None,
+    };
+    let attention = view.attention.as_ref().map(|a| {
+        let status = ItemStatus::parse(&a.status).unwrap_or(ItemStatus::Queued);
+        let done = status == ItemStatus::Done;
+        let panel = a
+            .panel
+            .as_deref()
+            .filter(|_| done)
+            .and_then(|t| serde_json::from_str::<PanelShare>(t).ok());
+        SimulationAttention {
+            heatmap_id: a.heatmap_id.clone(),
+            item_id: a.item_id.clone(),
+            status,
+            score: a.score.filter(|_| done),
+            panel_share: panel.map(|p| p.share),
+            area_share: panel.map(|p| p.area_share),
+            visibility: panel.and_then(|p| p.visibility),
+            first_second_probability: panel.and_then(|p| p.first_second_probability),
+            glance_share: panel.and_then(|p| p.glance_share),
+        }
+    });
+    let status = SimulationStatus::parse(&s.status).unwrap_or(SimulationStatus::Draft);
+    let error = match &s.error_code {
+        Some(code) if status == SimulationStatus::Failed => Some(RenderError {
+            code: JobErrorCode::parse(code).unwrap_or(JobErrorCode::Internal),
+            message: s.error_message.clone().unwrap_or_default(),
+        }),
+        _ => None,
+    };
+    Simulation {
+        id: s.id.clone(),
+        name: s.name.clone(),
+        creative_id: s.creative_id.clone(),
+        location_id: s.location_id.clone(),
+        creative,
+        location,
+        quad: s.quad.as_deref().or(location_quad).and_then(stored_quad),
+        quad_override: s.quad.is_some(),
+        fit: FitMode::parse(&s.fit).unwrap_or(FitMode::Cover),
+        background: s.background.clone(),
+        adjustments: AdjustmentsBody::from(
+            &serde_json::from_str(&s.adjustments).unwrap_or_else(|_| default_adjustments()),
+        ),
+        mask: view.mask.as_ref().map(|m| media_body(signer, m, now)),
+        status,
+        error,
+        output: view.output.as_ref().map(|m| media_body(signer, m, now)),
+        downloads,
+        attention,
+        rendered_at: s.rendered_at.map(rfc3339),
+        created_at: rfc3339(s.created_at),
+        updated_at: rfc3339(s.updated_at),
+    }
+}
