@@ -10,6 +10,7 @@ pub mod db;
 pub mod events;
 pub mod heatmaps;
 pub mod http;
+pub mod i18n;
 pub mod jobs;
 pub mod media;
 pub mod metrics;

@@ -1188,7 +1188,7 @@ export interface components {
             label: string;
         };
         /**
-         * @description The language of a conversation.
+         * @description A language of the product.
          * @enum {string}
          */
         Locale: "fr" | "en";

@@ -118,6 +118,20 @@ pub fn date(epoch_ms: i64, locale: Locale) -> String {
 mod tests {
     use super::*;
 
+    /// The reports write numbers as the results page does.
+    #[test]
+    fn numbers_are_written_as_on_the_page() {
+        assert_eq!(percent(0.31, Locale::Fr), "31\u{a0}%");
+        assert_eq!(percent(0.045, Locale::Fr), "4,5\u{a0}%");
+        assert_eq!(percent(0.04, Locale::En), "4%");
+        assert_eq!(percent(0.0001, Locale::Fr), "< 0,1\u{a0}%");
+        assert_eq!(percent(0.0, Locale::En), "0%");
+        assert_eq!(number(2.94, 1, Locale::Fr), "2,9");
+        assert_eq!(number(3.0, 1, Locale::En), "3");
+        assert_eq!(date(1_795_435_200_000, Locale::Fr), "23 novembre 2026");
+        assert_eq!(date(1_795_435_200_000, Locale::En), "23 November 2026");
+    }
+
     #[test]
     fn figures_follow_the_language() {
         assert_eq!(score(71.6, Locale::En), "72/100");

@@ -29,41 +29,8 @@ pub const MAX_MESSAGE_CHARS: usize = 2000;
 /// Most messages of a conversation accepted in one request.
 pub const MAX_MESSAGES: usize = 50;
 
-/// The language of a conversation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum Locale {
-    Fr,
-    En,
-}
-
-impl Locale {
-    /// `fr` or `en`.
-    pub fn code(self) -> &'static str {
-        match self {
-            Locale::Fr => "fr",
-            Locale::En => "en",
-        }
-    }
-
-    /// Parses `fr`/`en` (and regional forms such as `fr-CA`).
-    pub fn parse(value: &str) -> Option<Self> {
-        let lang = value.split(['-', '_']).next()?.to_ascii_lowercase();
-        match lang.as_str() {
-            "fr" => Some(Locale::Fr),
-            "en" => Some(Locale::En),
-            _ => None,
-        }
-    }
-
-    /// Picks the French or English text.
-    pub fn pick<'a>(self, fr: &'a str, en: &'a str) -> &'a str {
-        match self {
-            Locale::Fr => fr,
-            Locale::En => en,
-        }
-    }
-}
+/// The language of a conversation: the product's one language type.
+pub use crate::i18n::Locale;
 
 /// Who wrote a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]

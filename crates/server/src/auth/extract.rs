@@ -14,7 +14,7 @@ use super::error::AuthError;
 use super::tokens::Claims;
 use crate::db::users;
 use crate::db::users::UserRow;
-use crate::notify::templates::Lang;
+use crate::i18n::Locale;
 use crate::state::AppState;
 
 /// A JSON body. Unknown fields are ignored (auth-js sends extra ones); malformed JSON is 400
@@ -206,8 +206,8 @@ pub fn user_agent(headers: &HeaderMap) -> Option<String> {
 }
 
 /// The language of the request (`Accept-Language`), for mails.
-pub fn request_lang(headers: &HeaderMap) -> Lang {
-    Lang::from_accept_language(
+pub fn request_lang(headers: &HeaderMap) -> Locale {
+    Locale::from_accept_language(
         headers
             .get(axum::http::header::ACCEPT_LANGUAGE)
             .and_then(|v| v.to_str().ok()),

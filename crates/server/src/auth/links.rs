@@ -28,7 +28,8 @@ use super::tokens::{otp_expired, otp_hash, random_token, six_digit_code, token_h
 use crate::db::one_time_tokens::{self, OneTimeTokenRow};
 use crate::db::users::UserRow;
 use crate::db::{self, DbError, users};
-use crate::notify::templates::{self, Lang, MailKind};
+use crate::i18n::Locale;
+use crate::notify::templates::{self, MailKind};
 use crate::state::AppState;
 
 /// Codes compared with a mailed token before it dies (counted before each comparison).
@@ -173,7 +174,7 @@ pub struct Send<'a> {
     /// Where the mail goes (the new address for an email change).
     pub to: &'a str,
     pub redirect_to: &'a str,
-    pub lang: Lang,
+    pub lang: Locale,
     /// The client's PKCE challenge: the link then ends in `redirect_to?code=` (a flow state)
     /// rather than in tokens in the fragment.
     pub pkce: Option<Pkce>,
@@ -288,7 +289,7 @@ pub async fn send(state: &AppState, send: Send<'_>) -> Result<bool, AuthError> {
 pub async fn send_reauthentication_sms(
     state: &AppState,
     user: &UserRow,
-    lang: Lang,
+    lang: Locale,
 ) -> Result<String, AuthError> {
     let issued = issue(
         state,

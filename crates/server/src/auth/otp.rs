@@ -24,7 +24,7 @@ use super::phone::{self, Purpose};
 use super::redirect;
 use crate::db::users::UserRow;
 use crate::db::{self, DbError, users};
-use crate::notify::templates::Lang;
+use crate::i18n::Locale;
 use crate::state::AppState;
 
 /// Routes of this module.
@@ -285,7 +285,7 @@ async fn resend_mail(
     kind: &str,
     email: &Email,
     redirect_to: &str,
-    lang: Lang,
+    lang: Locale,
     pkce: Option<Pkce>,
 ) -> Result<Json<Value>, AuthError> {
     let Some(user) = users::find_by_email(&state.db, email.as_str()).await? else {

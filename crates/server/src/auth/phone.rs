@@ -15,7 +15,8 @@ use super::tokens::{otp_expired, otp_hash, random_token, six_digit_code, token_h
 use crate::db::one_time_tokens::{self, OneTimeTokenRow};
 use crate::db::users::{self, UserRow};
 use crate::db::{self, DbError};
-use crate::notify::templates::{self, Lang};
+use crate::i18n::Locale;
+use crate::notify::templates;
 use crate::state::AppState;
 
 /// Codes compared with an SMS code before it dies (counted before each comparison).
@@ -123,7 +124,7 @@ pub async fn send_code(
     purpose: Purpose,
     user: &UserRow,
     number: &str,
-    lang: Lang,
+    lang: Locale,
 ) -> Result<String, AuthError> {
     let code = six_digit_code();
     let id = uuid::Uuid::new_v4().to_string();
@@ -151,7 +152,7 @@ pub async fn send_code(
 pub async fn text_code(
     state: &AppState,
     number: &str,
-    lang: Lang,
+    lang: Locale,
     code: &str,
 ) -> Result<(), AuthError> {
     state

@@ -21,7 +21,7 @@ use super::redirect;
 use super::session::{self, Origin};
 use crate::db::users::UserRow;
 use crate::db::{self, DbError, users};
-use crate::notify::templates::Lang;
+use crate::i18n::Locale;
 use crate::state::AppState;
 
 /// Routes of this module.
@@ -242,7 +242,7 @@ fn spawn_confirmation(
     state: &AppState,
     user: UserRow,
     redirect_to: String,
-    lang: Lang,
+    lang: Locale,
     pkce: Option<Pkce>,
 ) {
     let state = state.clone();

@@ -1,36 +1,10 @@
-//! The texts of our mails and SMS, in French (default) and English. The language is the one the
+//! Our mails and SMS, in French (default) and English: their words are the catalogue's
+//! (`crate::i18n`, keys `mail.*` and `sms.*`), their layout is here. The language is the one the
 //! request asked for (`Accept-Language`), so a user gets mail in the language of the screen
 //! they used.
 
 use super::mail::Mail;
-
-/// A language of the product.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Lang {
-    Fr,
-    En,
-}
-
-impl Lang {
-    /// The first language of an `Accept-Language` value that we speak; French otherwise.
-    pub fn from_accept_language(header: Option<&str>) -> Self {
-        for part in header.unwrap_or("").split(',') {
-            let tag = part
-                .split(';')
-                .next()
-                .unwrap_or("")
-                .trim()
-                .to_ascii_lowercase();
-            if tag.starts_with("fr") {
-                return Lang::Fr;
-            }
-            if tag.starts_with("en") {
-                return Lang::En;
-            }
-        }
-        Lang::Fr
-    }
-}
+use crate::i18n::{Locale, t};
 
 /// What a mail is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,100 +17,35 @@ pub enum MailKind {
     Reauthentication,
 }
 
-struct Texts {
-    subject: &'static str,
-    intro: &'static str,
-    action: &'static str,
-    code: &'static str,
-    outro: &'static str,
-}
+impl MailKind {
+    /// Every kind.
+    pub const ALL: [MailKind; 6] = [
+        MailKind::Recovery,
+        MailKind::Confirmation,
+        MailKind::EmailChange,
+        MailKind::MagicLink,
+        MailKind::Invite,
+        MailKind::Reauthentication,
+    ];
 
-fn texts(kind: MailKind, lang: Lang) -> Texts {
-    match (kind, lang) {
-        (MailKind::Recovery, Lang::Fr) => Texts {
-            subject: "Réinitialisez votre mot de passe Regard",
-            intro: "Vous avez demandé à réinitialiser le mot de passe de votre compte Regard.",
-            action: "Choisir un nouveau mot de passe",
-            code: "Ou saisissez ce code dans Regard",
-            outro: "Ce lien est valable une heure et ne sert qu'une fois. Si vous n'êtes pas à l'origine de cette demande, ignorez ce message : votre mot de passe ne change pas.",
-        },
-        (MailKind::Recovery, Lang::En) => Texts {
-            subject: "Reset your Regard password",
-            intro: "You asked to reset the password of your Regard account.",
-            action: "Choose a new password",
-            code: "Or enter this code in Regard",
-            outro: "This link is valid for one hour and works once. If you did not ask for it, ignore this message: your password stays the same.",
-        },
-        (MailKind::Confirmation, Lang::Fr) => Texts {
-            subject: "Confirmez votre adresse pour Regard",
-            intro: "Bienvenue sur Regard ! Confirmez votre adresse email pour activer votre compte.",
-            action: "Confirmer mon adresse",
-            code: "Ou saisissez ce code dans Regard",
-            outro: "Ce lien est valable une heure. Si vous n'avez pas créé de compte, ignorez ce message.",
-        },
-        (MailKind::Confirmation, Lang::En) => Texts {
-            subject: "Confirm your address for Regard",
-            intro: "Welcome to Regard! Confirm your email address to activate your account.",
-            action: "Confirm my address",
-            code: "Or enter this code in Regard",
-            outro: "This link is valid for one hour. If you did not create an account, ignore this message.",
-        },
-        (MailKind::EmailChange, Lang::Fr) => Texts {
-            subject: "Confirmez votre nouvelle adresse Regard",
-            intro: "Vous avez demandé à utiliser cette adresse pour votre compte Regard.",
-            action: "Confirmer la nouvelle adresse",
-            code: "Ou saisissez ce code dans Regard",
-            outro: "Ce lien est valable une heure. Tant qu'il n'est pas suivi, votre ancienne adresse reste celle du compte.",
-        },
-        (MailKind::EmailChange, Lang::En) => Texts {
-            subject: "Confirm your new Regard address",
-            intro: "You asked to use this address for your Regard account.",
-            action: "Confirm the new address",
-            code: "Or enter this code in Regard",
-            outro: "This link is valid for one hour. Until it is followed, your previous address stays the account's.",
-        },
-        (MailKind::MagicLink, Lang::Fr) => Texts {
-            subject: "Votre lien de connexion à Regard",
-            intro: "Voici le lien pour vous connecter à Regard, sans mot de passe.",
-            action: "Me connecter",
-            code: "Ou saisissez ce code dans Regard",
-            outro: "Ce lien est valable une heure et ne sert qu'une fois. Si vous n'avez rien demandé, ignorez ce message.",
-        },
-        (MailKind::MagicLink, Lang::En) => Texts {
-            subject: "Your Regard sign-in link",
-            intro: "Here is your link to sign in to Regard, no password needed.",
-            action: "Sign in",
-            code: "Or enter this code in Regard",
-            outro: "This link is valid for one hour and works once. If you did not ask for it, ignore this message.",
-        },
-        (MailKind::Invite, Lang::Fr) => Texts {
-            subject: "Vous êtes invité sur Regard",
-            intro: "Vous êtes invité à rejoindre Regard, l'outil de simulation et d'attention pour l'affichage.",
-            action: "Accepter l'invitation",
-            code: "Ou saisissez ce code dans Regard",
-            outro: "Ce lien est valable une heure. Si vous ne vous attendiez pas à cette invitation, ignorez ce message.",
-        },
-        (MailKind::Invite, Lang::En) => Texts {
-            subject: "You are invited to Regard",
-            intro: "You are invited to join Regard, the mock-up and attention tool for out-of-home advertising.",
-            action: "Accept the invitation",
-            code: "Or enter this code in Regard",
-            outro: "This link is valid for one hour. If you did not expect this invitation, ignore this message.",
-        },
-        (MailKind::Reauthentication, Lang::Fr) => Texts {
-            subject: "Confirmez qu'il s'agit bien de vous",
-            intro: "Pour changer votre mot de passe Regard, confirmez qu'il s'agit bien de vous.",
-            action: "",
-            code: "Saisissez ce code dans Regard",
-            outro: "Ce code est valable une heure. Si vous n'êtes pas à l'origine de cette demande, changez votre mot de passe.",
-        },
-        (MailKind::Reauthentication, Lang::En) => Texts {
-            subject: "Confirm it is you",
-            intro: "To change your Regard password, confirm that it is you.",
-            action: "",
-            code: "Enter this code in Regard",
-            outro: "This code is valid for one hour. If you did not ask for it, change your password.",
-        },
+    /// The catalogue key of one part of this mail: `{part}` is `subject`, `intro`, `action`
+    /// (the button; empty for a mail that carries a code only), `code` or `outro`.
+    fn key(self) -> &'static str {
+        match self {
+            MailKind::Recovery => "mail.recovery.{part}",
+            MailKind::Confirmation => "mail.confirmation.{part}",
+            MailKind::EmailChange => "mail.email_change.{part}",
+            MailKind::MagicLink => "mail.magic_link.{part}",
+            MailKind::Invite => "mail.invite.{part}",
+            MailKind::Reauthentication => "mail.reauthentication.{part}",
+        }
+    }
+
+    /// The parts of a mail, as [`MailKind::key`] names them.
+    const PARTS: [&'static str; 5] = ["subject", "intro", "action", "code", "outro"];
+
+    fn text(self, locale: Locale, part: &str) -> String {
+        t(locale, &self.key().replace("{part}", part), &[])
     }
 }
 
@@ -158,26 +67,24 @@ fn escape(text: &str) -> String {
 
 /// The mail of `kind` to `to`, whose button leads to `link`, with the same token as a 6-digit
 /// `code` for typing in.
-pub fn mail(kind: MailKind, lang: Lang, to: &str, link: &str, code: &str) -> Mail {
-    let t = texts(kind, lang);
-    let colon = if lang == Lang::Fr { " :" } else { ":" };
+pub fn mail(kind: MailKind, lang: Locale, to: &str, link: &str, code: &str) -> Mail {
+    let [subject, intro, action, code_label, outro] =
+        MailKind::PARTS.map(|part| kind.text(lang, part));
+    let colon = lang.pick(" :", ":");
     // A reauthentication mail carries a code only (it is typed where the password changes).
     let has_link = !link.is_empty();
     let text_link = if has_link {
-        format!("{}{colon}\n{link}\n\n", t.action)
+        format!("{action}{colon}\n{link}\n\n")
     } else {
         String::new()
     };
-    let text = format!(
-        "{}\n\n{text_link}{}{colon} {code}\n\n{}\n\n— Regard\n",
-        t.intro, t.code, t.outro
-    );
+    let text = format!("{intro}\n\n{text_link}{code_label}{colon} {code}\n\n{outro}\n\n— Regard\n");
     let html_link = if has_link {
         format!(
             "<p style=\"margin:24px 0\"><a href=\"{href}\" style=\"display:inline-block;background:#1c1917;\
              color:#fff;text-decoration:none;padding:12px 20px;border-radius:8px\">{action}</a></p>",
             href = escape(link),
-            action = escape(t.action),
+            action = escape(&action),
         )
     } else {
         String::new()
@@ -199,15 +106,15 @@ pub fn mail(kind: MailKind, lang: Lang, to: &str, link: &str, code: &str) -> Mai
          <p style=\"line-height:1.5\">{code_label}{colon} <strong style=\"font-size:18px;letter-spacing:2px\">{code}</strong></p>\
          <p style=\"font-size:13px;color:#57534e;line-height:1.5\">{outro}</p>{html_footer}\
          </div></body></html>\n",
-        lang = if lang == Lang::Fr { "fr" } else { "en" },
-        intro = escape(t.intro),
-        outro = escape(t.outro),
-        code_label = escape(t.code),
+        lang = lang.code(),
+        intro = escape(&intro),
+        outro = escape(&outro),
+        code_label = escape(&code_label),
         code = escape(code),
     );
     Mail {
         to: to.to_owned(),
-        subject: t.subject.to_owned(),
+        subject,
         text,
         html,
     }
@@ -217,23 +124,14 @@ pub fn mail(kind: MailKind, lang: Lang, to: &str, link: &str, code: &str) -> Mai
 /// owner hears of it even when someone else holds the session (GoTrue's secure email change
 /// mails the current address too). It carries no link: nothing is to be clicked to keep the
 /// account, only a password to change if the request was not theirs.
-pub fn email_change_notice(lang: Lang, to: &str, new_email: &str) -> Mail {
-    let (subject, intro, outro) = match lang {
-        Lang::Fr => (
-            "Changement d'adresse demandé sur votre compte Regard",
-            format!(
-                "Un changement de l'adresse de votre compte Regard vers {new_email} vient d'être demandé. Il prendra effet quand cette nouvelle adresse aura été confirmée."
-            ),
-            "Si vous n'êtes pas à l'origine de cette demande, connectez-vous et changez votre mot de passe sans attendre : cela ferme les autres sessions.",
-        ),
-        Lang::En => (
-            "Address change requested on your Regard account",
-            format!(
-                "A change of your Regard account's address to {new_email} has just been requested. It takes effect once that new address is confirmed."
-            ),
-            "If you did not ask for it, sign in and change your password at once: this ends the other sessions.",
-        ),
-    };
+pub fn email_change_notice(lang: Locale, to: &str, new_email: &str) -> Mail {
+    let subject = t(lang, "mail.email_change_notice.subject", &[]);
+    let intro = t(
+        lang,
+        "mail.email_change_notice.intro",
+        &[("new_email", new_email)],
+    );
+    let outro = t(lang, "mail.email_change_notice.outro", &[]);
     let text = format!("{intro}\n\n{outro}\n\n— Regard\n");
     let html = format!(
         "<!doctype html>\n<html lang=\"{lang}\"><body style=\"margin:0;padding:24px;background:#f5f5f4;\
@@ -243,26 +141,21 @@ pub fn email_change_notice(lang: Lang, to: &str, new_email: &str) -> Mail {
          <p style=\"line-height:1.5\">{intro}</p>\
          <p style=\"font-size:13px;color:#57534e;line-height:1.5\">{outro}</p>\
          </div></body></html>\n",
-        lang = if lang == Lang::Fr { "fr" } else { "en" },
+        lang = lang.code(),
         intro = escape(&intro),
-        outro = escape(outro),
+        outro = escape(&outro),
     );
     Mail {
         to: to.to_owned(),
-        subject: subject.to_owned(),
+        subject,
         text,
         html,
     }
 }
 
 /// The SMS carrying a second-factor code.
-pub fn sms_code(lang: Lang, code: &str) -> String {
-    match lang {
-        Lang::Fr => {
-            format!("Regard : votre code de vérification est {code}. Il expire dans 5 minutes.")
-        }
-        Lang::En => format!("Regard: your verification code is {code}. It expires in 5 minutes."),
-    }
+pub fn sms_code(lang: Locale, code: &str) -> String {
+    t(lang, "sms.code", &[("code", code)])
 }
 
 #[cfg(test)]
@@ -271,7 +164,7 @@ mod tests {
 
     #[test]
     fn the_email_change_notice_names_the_new_address_in_both_languages() {
-        for lang in [Lang::Fr, Lang::En] {
+        for lang in Locale::ALL {
             let mail = email_change_notice(lang, "old@example.com", "new<x>@example.com");
             assert_eq!(mail.to, "old@example.com");
             assert!(mail.text.contains("new<x>@example.com"));
@@ -281,24 +174,29 @@ mod tests {
     }
 
     #[test]
-    fn accept_language_picks_the_first_language_we_speak() {
-        assert_eq!(
-            Lang::from_accept_language(Some("en-GB,en;q=0.9,fr;q=0.8")),
-            Lang::En
-        );
-        assert_eq!(
-            Lang::from_accept_language(Some("de-DE,fr;q=0.5,en;q=0.4")),
-            Lang::Fr
-        );
-        assert_eq!(Lang::from_accept_language(Some("de-DE")), Lang::Fr);
-        assert_eq!(Lang::from_accept_language(None), Lang::Fr);
+    fn every_part_of_every_mail_is_in_both_languages() {
+        for kind in MailKind::ALL {
+            for lang in Locale::ALL {
+                for part in MailKind::PARTS {
+                    let key = kind.key().replace("{part}", part);
+                    let text = crate::i18n::lookup(lang, &key);
+                    assert!(text.is_some(), "{key} is missing in {}", lang.code());
+                    // Only a mail without a link has no button.
+                    let empty = text.is_some_and(str::is_empty);
+                    assert_eq!(
+                        empty,
+                        part == "action" && kind == MailKind::Reauthentication
+                    );
+                }
+            }
+        }
     }
 
     #[test]
     fn the_link_is_escaped_in_html_and_plain_in_text() {
         let mail = mail(
             MailKind::Recovery,
-            Lang::En,
+            Locale::En,
             "a@b.c",
             "https://x/verify?a=1&b=\"2\"",
             "012345",

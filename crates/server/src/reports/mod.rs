@@ -1,10 +1,10 @@
 //! Reports a planner hands to a client: a heatmap's results as an A4 PDF in French or English
-//! ([`pdf`], words from [`text`]). [`Report`] is what a report shows, gathered by
+//! ([`pdf`], words from the catalogue, `crate::i18n`, which takes them from the web app's so that
+//! a report says what the results page says). [`Report`] is what a report shows, gathered by
 //! [`Report::from_heatmap`] from the stored results; writing the PDF does no I/O.
 
 pub mod pdf;
 pub mod png;
-pub mod text;
 
 use std::collections::HashMap;
 
@@ -127,7 +127,7 @@ impl Report {
                     })
                     .filter(|n| !n.is_empty())
                     .unwrap_or_else(|| {
-                        text::t(
+                        crate::i18n::t(
                             lang,
                             "heatmap.item.imageN",
                             &[("n", &(item.position + 1).to_string())],

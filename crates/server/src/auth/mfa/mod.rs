@@ -25,7 +25,8 @@ use super::session;
 use super::tokens::{random_token, six_digit_code};
 use crate::db::factors::{self, ChallengeRow, FactorRow, Verification, VerifyOutcome};
 use crate::db::{self, users};
-use crate::notify::templates::{self, Lang};
+use crate::i18n::Locale;
+use crate::notify::templates;
 use crate::state::AppState;
 
 /// Unverified factors live this long (GoTrue's default).
@@ -384,7 +385,7 @@ async fn challenge(
     }
     factors::insert_challenge(&state.db, &challenge).await?;
     if let (Some(code), Some(phone)) = (code, factor.phone.as_deref()) {
-        let lang = Lang::from_accept_language(
+        let lang = Locale::from_accept_language(
             headers
                 .get(axum::http::header::ACCEPT_LANGUAGE)
                 .and_then(|v| v.to_str().ok()),

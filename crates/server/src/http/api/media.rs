@@ -178,9 +178,12 @@ fn invalid_multipart() -> ApiError {
     ApiError::new(ErrorCode::InvalidMultipart)
 }
 
+// For the document only: the upload is not read into a value but streamed to a staging file
+// as it arrives (refused as soon as it passes the size limit) by the handler below, which
+// accepts exactly this one field.
 /// The body of `POST /media`.
 #[derive(ToSchema)]
-#[allow(dead_code)]
+#[allow(dead_code)] // A description of the multipart form; `upload` reads it as a stream.
 #[serde(deny_unknown_fields)]
 struct UploadForm {
     /// A JPEG, PNG or WebP image.

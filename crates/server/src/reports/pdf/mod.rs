@@ -5,7 +5,7 @@
 //! best one marked). Then one page per image: its heatmap and fog views side by side, the score
 //! and what it means, the indicators, the predicted viewing order, and the areas of interest
 //! with their share of attention. Every page has a footer with the date, the model and the page
-//! number. The words are the web app's (`text.rs`).
+//! number. The words are the web app's, through the catalogue (`crate::i18n`).
 
 use std::sync::LazyLock;
 
@@ -19,10 +19,10 @@ use krilla::paint::Fill;
 use krilla::surface::Surface;
 use krilla::text::{Font, TextDirection};
 
-use super::text::t;
 use super::{Report, ReportImage};
 use crate::assistant::format::{date, number, percent};
 use crate::heatmaps::benchmark::Metric;
+use crate::i18n::t;
 
 mod draw;
 mod pages;
