@@ -152,10 +152,16 @@ def real_body(body: dict, method: str, path: str) -> None:
     messages = body.get("messages")
     if path == "/assistant/chat" and isinstance(messages, list) and messages:
         messages[-1]["role"] = "user"
-    latitude, longitude = body.get("latitude"), body.get("longitude")
-    if (latitude is None) != (longitude is None):
-        body["latitude"] = latitude if latitude is not None else 0.0
-        body["longitude"] = longitude if longitude is not None else 0.0
+    # A position is both coordinates or neither, after a change too: a change that gives one
+    # gives the other (the row's may be set or not), a number beside a number, `null` beside
+    # `null`.
+    if "latitude" in body or "longitude" in body:
+        latitude, longitude = body.get("latitude"), body.get("longitude")
+        if latitude is None and longitude is None:
+            body["latitude"] = body["longitude"] = None
+        else:
+            body["latitude"] = latitude if latitude is not None else 0.0
+            body["longitude"] = longitude if longitude is not None else 0.0
 
 
 @schemathesis.hook("map_body").apply_to(method="POST", path="/media")

@@ -68,7 +68,8 @@ impl FromField for RoleField {
     }
 }
 
-/// A message's text: trimmed, at most [`MAX_MESSAGE_CHARS`]; empty counts as missing.
+/// A message's text: at most [`MAX_MESSAGE_CHARS`] as sent (the document's `maxLength`), then
+/// trimmed; empty counts as missing.
 struct Content(String);
 
 impl FromField for Content {
@@ -76,11 +77,12 @@ impl FromField for Content {
         let Value::String(text) = value else {
             return Err(FieldCode::InvalidType);
         };
+        if text.chars().count() > MAX_MESSAGE_CHARS {
+            return Err(FieldCode::TooLong);
+        }
         let text = text.trim();
         if text.is_empty() {
             Ok(None)
-        } else if text.chars().count() > MAX_MESSAGE_CHARS {
-            Err(FieldCode::TooLong)
         } else {
             Ok(Some(Content(text.to_owned())))
         }

@@ -384,17 +384,19 @@ pub trait FromField: Sized {
     fn from_field(value: Value) -> Result<Option<Self>, FieldCode>;
 }
 
-/// Reads a text: trimmed, at most `max` characters, empty counting as `null`; a single line
-/// refuses control characters (`invalid_characters`).
+/// Reads a text: at most `max` characters as sent (what the document's `maxLength` and a form's
+/// `maxlength` count), then trimmed, empty counting as `null`; a single line refuses control
+/// characters (`invalid_characters`).
 fn text(value: Value, max: usize, multiline: bool) -> Result<Option<String>, FieldCode> {
     let Value::String(text) = value else {
         return Err(FieldCode::InvalidType);
     };
+    if text.chars().count() > max {
+        return Err(FieldCode::TooLong);
+    }
     let text = text.trim();
     if text.is_empty() {
         Ok(None)
-    } else if text.chars().count() > max {
-        Err(FieldCode::TooLong)
     } else if text
         .chars()
         .any(|c| c.is_control() && !(multiline && matches!(c, '\n' | '\r' | '\t')))
@@ -649,6 +651,18 @@ mod tests {
         let (sample, _) = read(json!({"name": ""}));
         assert_eq!(sample.name, Patch::Null, "an empty text counts as null");
         assert_eq!(sample.count, Patch::Absent);
+    }
+
+    /// The limit counts the text as sent, spaces included, as the document's `maxLength` does:
+    /// a text that passes it is never refused for its spaces, one over it never accepted.
+    #[test]
+    fn the_length_limit_counts_the_text_as_sent() {
+        let (sample, errors) = read(json!({"name": " abcd"}));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(sample.name, Patch::Value(Line("abcd".into())));
+        let (sample, errors) = read(json!({"name": "  abcd "}));
+        assert_eq!(sample.name, Patch::Absent);
+        assert_eq!(errors["name"], FieldCode::TooLong);
     }
 
     #[test]

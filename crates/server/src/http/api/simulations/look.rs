@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use super::super::body::{FromField, Line, Patch, read_object, report};
+use super::super::body::{FromField, Patch, read_object, report};
 use crate::codes::FieldCode;
 
 wire_enum! {
@@ -217,14 +217,18 @@ impl AdjustmentsChanges {
     }
 }
 
-/// A background colour: `#rrggbb`, stored lowercase.
+/// A background colour: `#rrggbb`, stored lowercase; spaces around it are dropped, however many
+/// (the document's pattern allows them), and an empty text counts as `null`.
 #[derive(Debug)]
 pub(super) struct Background(pub(super) String);
 
 impl FromField for Background {
     fn from_field(value: Value) -> Result<Option<Self>, FieldCode> {
-        match Line::<16>::from_field(value)? {
-            Some(Line(text))
+        let Value::String(text) = value else {
+            return Err(FieldCode::InvalidType);
+        };
+        match Some(text.trim()).filter(|text| !text.is_empty()) {
+            Some(text)
                 if text.len() == 7
                     && text.starts_with('#')
                     && text[1..].bytes().all(|b| b.is_ascii_hexdigit()) =>
