@@ -10,14 +10,16 @@ use image::imageops::FilterType;
 use image::{ImageFormat, RgbImage};
 use regard_vision::annotate::{Canvas, blend_over};
 
-/// Which picture to export.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+// Read from `view=` of the PNG export by [`View::parse`].
+/// What an export shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum View {
-    /// The colour heatmap over the image.
+    /// The heatmap over the image (the default).
     Overlay,
-    /// The fog view over the image.
+    /// The image darkened where attention is low.
     Fog,
-    /// Original | heatmap | fog.
+    /// Image, overlay and fog side by side (one image only).
     SideBySide,
 }
 

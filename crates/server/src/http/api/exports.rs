@@ -36,27 +36,10 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(export_compare))
 }
 
-/// What an export shows.
-#[derive(Debug, Clone, Copy, PartialEq, ToSchema)]
-#[serde(rename_all = "snake_case")]
-enum ExportView {
-    /// The heatmap over the image (the default).
-    Overlay,
-    /// The image darkened where attention is low.
-    Fog,
-    /// Image, overlay and fog side by side (one image only).
-    SideBySide,
-}
-
 /// Anything else (blank included) is `invalid`.
-impl QueryValue for ExportView {
+impl QueryValue for View {
     fn from_query(text: &str) -> Result<Option<Self>, FieldCode> {
-        match View::parse(text) {
-            Some(View::Overlay) => Ok(Some(ExportView::Overlay)),
-            Some(View::Fog) => Ok(Some(ExportView::Fog)),
-            Some(View::SideBySide) => Ok(Some(ExportView::SideBySide)),
-            None => Err(FieldCode::Invalid),
-        }
+        View::parse(text).map(Some).ok_or(FieldCode::Invalid)
     }
 }
 
@@ -73,7 +56,7 @@ enum CompareView {
 /// Anything else (blank and `side_by_side` included) is `invalid`.
 impl QueryValue for CompareView {
     fn from_query(text: &str) -> Result<Option<Self>, FieldCode> {
-        match View::parse(text) {
+        match View::from_query(text)? {
             Some(View::Overlay) => Ok(Some(CompareView::Overlay)),
             Some(View::Fog) => Ok(Some(CompareView::Fog)),
             _ => Err(FieldCode::Invalid),
@@ -86,8 +69,8 @@ impl QueryValue for CompareView {
 #[into_params(parameter_in = Query)]
 struct ExportQuery {
     #[serde(default)]
-    #[param(inline, value_type = Option<ExportView>)]
-    view: Param<ExportView>,
+    #[param(inline, value_type = Option<View>)]
+    view: Param<View>,
     /// Which map: `exploration` (about three seconds of viewing; the default) or `glance` (the
     /// fixations that start within the first second).
     #[serde(default)]
@@ -298,11 +281,7 @@ async fn export_item(
     IdPath((id, Id(item_id))): IdPath<(Id, Id)>,
     Params(query): StrictParams<ExportQuery>,
 ) -> Result<Response, ApiError> {
-    let view = match query.view.0.unwrap_or(ExportView::Overlay) {
-        ExportView::Overlay => View::Overlay,
-        ExportView::Fog => View::Fog,
-        ExportView::SideBySide => View::SideBySide,
-    };
+    let view = query.view.0.unwrap_or(View::Overlay);
     let opts = Options::read(query.map, query.opacity, query.areas);
     let found = hdb::find_owned(&state.db, user.id(), &id)
         .await?
