@@ -15,6 +15,7 @@ pub mod jobs;
 pub mod media;
 pub mod metrics;
 pub mod notify;
+pub mod ooh;
 pub mod private;
 pub mod quad;
 pub mod render_budget;

@@ -377,3 +377,111 @@ fn check_constraints_are_read_from_both_spellings() {
     );
     assert_eq!(normal_default(Some("'x'::text".into())), Some("'x'".into()));
 }
+
+/// Locations saved before the viewing conditions (migration 20261130000000) keep working: the
+/// size of a standard format is filled in where none was given, the rest stays empty. On both
+/// databases: the migrations before it, rows as older servers wrote them, then the rest.
+#[tokio::test]
+async fn older_locations_get_their_format_size_and_nothing_invented() {
+    const VIEWING: i64 = 20261130000000;
+    let admin_url = std::env::var("REGARD_TEST_DATABASE_URL")
+        .expect("this test runs on PostgreSQL too: set REGARD_TEST_DATABASE_URL=postgres://...");
+    let dir = tempfile::tempdir().unwrap();
+    let sqlite_url = format!("sqlite://{}?mode=rwc", dir.path().join("old.db").display());
+    let pg = postgres::PostgresDb::create(&admin_url).await;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations");
+    for (url, folder) in [
+        (sqlite_url.as_str(), "sqlite"),
+        (pg.url.as_str(), "postgres"),
+    ] {
+        sqlx::any::install_default_drivers();
+        let pool = sqlx::AnyPool::connect(url).await.unwrap();
+        let all = sqlx::migrate::Migrator::new(root.join(folder))
+            .await
+            .unwrap();
+        let mut before = sqlx::migrate::Migrator::new(root.join(folder))
+            .await
+            .unwrap();
+        before.migrations = all
+            .migrations
+            .iter()
+            .filter(|m| m.version < VIEWING)
+            .cloned()
+            .collect::<Vec<_>>()
+            .into();
+        before.run(&pool).await.unwrap();
+        sqlx::query(
+            "INSERT INTO users (id, email, encrypted_password, app_metadata, user_metadata, \
+             created_at, updated_at) VALUES ('u1', 'old@example.com', '', '{}', '{}', 0, 0)",
+        )
+        .execute(&pool)
+        .await
+        .unwrap();
+        for (id, format, size) in [
+            ("a", "billboard_4x3", None),
+            ("b", "billboard_12m2", None),
+            ("c", "mupi_2m2", None),
+            ("d", "bus_shelter", Some((118, 175))),
+            ("e", "digital_screen", None),
+            ("f", "other", None),
+        ] {
+            sqlx::query(
+                "INSERT INTO locations (id, owner_id, name, format, panel_width_cm, \
+                 panel_height_cm, illumination, search, created_at, updated_at) \
+                 VALUES ($1, 'u1', $1, $2, $3, $4, 'none', '', 0, 0)",
+            )
+            .bind(id)
+            .bind(format)
+            .bind(size.map(|(w, _): (i64, i64)| w))
+            .bind(size.map(|(_, h): (i64, i64)| h))
+            .execute(&pool)
+            .await
+            .unwrap();
+        }
+        all.run(&pool).await.unwrap();
+        let rows = sqlx::query(
+            "SELECT id, panel_width_cm, panel_height_cm, audience, viewing_distance_min_m, \
+             speed_kmh FROM locations ORDER BY id",
+        )
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+        let read: Vec<(String, Option<i64>, Option<i64>, bool)> = rows
+            .iter()
+            .map(|r| {
+                let empty = r
+                    .try_get::<Option<String>, _>("audience")
+                    .unwrap()
+                    .is_none()
+                    && r.try_get::<Option<f64>, _>("viewing_distance_min_m")
+                        .unwrap()
+                        .is_none()
+                    && r.try_get::<Option<f64>, _>("speed_kmh").unwrap().is_none();
+                (
+                    r.try_get("id").unwrap(),
+                    r.try_get("panel_width_cm").unwrap(),
+                    r.try_get("panel_height_cm").unwrap(),
+                    empty,
+                )
+            })
+            .collect();
+        let expected = [
+            ("a", Some(400), Some(300)),
+            ("b", Some(400), Some(300)),
+            ("c", Some(120), Some(176)),
+            // A size typed by hand stays.
+            ("d", Some(118), Some(175)),
+            ("e", None, None),
+            ("f", None, None),
+        ];
+        assert_eq!(
+            read,
+            expected
+                .iter()
+                .map(|&(id, w, h)| (id.to_owned(), w, h, true))
+                .collect::<Vec<_>>(),
+            "{folder}"
+        );
+        pool.close().await;
+    }
+}

@@ -406,6 +406,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/locations/formats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * `GET /locations/formats` → every panel format with its standard size, in the order the
+         *     form lists them (France, United Kingdom, United States, Germany, screens, custom).
+         */
+        get: operations["locations_formats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/locations/{id}": {
         parameters: {
             query?: never;
@@ -854,6 +874,11 @@ export interface components {
         AttentionQueued: {
             heatmap_id: string;
         };
+        /**
+         * @description Who passes a panel.
+         * @enum {string}
+         */
+        Audience: "pedestrian" | "road";
         /** @description The body of `POST /simulations/batch`. */
         BatchFields: {
             adjustments?: null | components["schemas"]["AdjustmentsChanges"];
@@ -969,6 +994,37 @@ export interface components {
          * @enum {string}
          */
         FitMode: "stretch" | "cover" | "contain";
+        /** @description A panel format and its standard size. */
+        FormatInfo: {
+            format: components["schemas"]["PanelFormat"];
+            /** Format: int64 */
+            height_cm: number | null;
+            /** Format: int32 */
+            height_mm: number | null;
+            /** Format: int32 */
+            height_px: number | null;
+            region: components["schemas"]["FormatRegion"];
+            /**
+             * Format: int64
+             * @description Centimetres, as locations store it; `null` for formats without a standard size.
+             */
+            width_cm: number | null;
+            /**
+             * Format: int32
+             * @description Millimetres, exact (imperial sizes converted to the millimetre).
+             */
+            width_mm: number | null;
+            /**
+             * Format: int32
+             * @description A screen's pixels.
+             */
+            width_px: number | null;
+        };
+        /**
+         * @description Where a format is standard.
+         * @enum {string}
+         */
+        FormatRegion: "fr" | "uk" | "us" | "de" | "digital" | "custom";
         /** @description Where a photo was taken, from its EXIF GPS tags. */
         Gps: {
             /**
@@ -1195,6 +1251,7 @@ export interface components {
         /** @description An out-of-home site. */
         Location: {
             address: string | null;
+            audience: null | components["schemas"]["Audience"];
             city: string | null;
             country: string | null;
             /** @description RFC 3339. */
@@ -1230,12 +1287,38 @@ export interface components {
             postal_code: string | null;
             /**
              * Format: int64
+             * @description A screen's height in pixels.
+             */
+            screen_height_px: number | null;
+            /**
+             * Format: int64
+             * @description A screen's width in pixels.
+             */
+            screen_width_px: number | null;
+            /**
+             * Format: int64
              * @description How many simulations deleting it would also delete: on the answers about one location;
              *     `null` in lists.
              */
             simulation_count: number | null;
+            /**
+             * Format: double
+             * @description The approach speed in km/h as given; `null`: the audience's default (see `viewing`).
+             */
+            speed_kmh: number | null;
             /** @description RFC 3339. */
             updated_at: string;
+            viewing: null | components["schemas"]["ViewingBody"];
+            /**
+             * Format: double
+             * @description The farthest typical viewing distance, in metres.
+             */
+            viewing_distance_max_m: number | null;
+            /**
+             * Format: double
+             * @description The nearest typical viewing distance, in metres.
+             */
+            viewing_distance_min_m: number | null;
         };
         /**
          * @description The body of `PATCH /locations/{id}`: absent fields stay, `null` clears one (not the name,
@@ -1244,6 +1327,7 @@ export interface components {
         LocationChanges: {
             /** @description At most 500 characters. */
             address?: string | null;
+            audience?: null | components["schemas"]["Audience"];
             /** @description At most 200 characters. */
             city?: string | null;
             /** @description At most 100 characters. */
@@ -1290,6 +1374,31 @@ export interface components {
             photo_media_id?: string | null;
             /** @description At most 20 characters. */
             postal_code?: string | null;
+            /**
+             * Format: int64
+             * @description 1 to 100000; given with `screen_width_px`.
+             */
+            screen_height_px?: number | null;
+            /**
+             * Format: int64
+             * @description 1 to 100000; given with `screen_height_px`.
+             */
+            screen_width_px?: number | null;
+            /**
+             * Format: double
+             * @description km/h, 1 to 200; `null`: the audience's default (5 on foot, 50 by road).
+             */
+            speed_kmh?: number | null;
+            /**
+             * Format: double
+             * @description Metres, 0.5 to 5000; at least `viewing_distance_min_m`.
+             */
+            viewing_distance_max_m?: number | null;
+            /**
+             * Format: double
+             * @description Metres, 0.5 to 5000; at most `viewing_distance_max_m`.
+             */
+            viewing_distance_min_m?: number | null;
         };
         /**
          * @description The figures every view of a map has: scores, hotspots in viewing order, faces, texts and
@@ -1422,6 +1531,7 @@ export interface components {
         NewLocation: {
             /** @description At most 500 characters. */
             address?: string | null;
+            audience?: null | components["schemas"]["Audience"];
             /** @description At most 200 characters. */
             city?: string | null;
             /** @description At most 100 characters. */
@@ -1468,6 +1578,31 @@ export interface components {
             photo_media_id?: string | null;
             /** @description At most 20 characters. */
             postal_code?: string | null;
+            /**
+             * Format: int64
+             * @description 1 to 100000; given with `screen_width_px`.
+             */
+            screen_height_px?: number | null;
+            /**
+             * Format: int64
+             * @description 1 to 100000; given with `screen_height_px`.
+             */
+            screen_width_px?: number | null;
+            /**
+             * Format: double
+             * @description km/h, 1 to 200; `null`: the audience's default (5 on foot, 50 by road).
+             */
+            speed_kmh?: number | null;
+            /**
+             * Format: double
+             * @description Metres, 0.5 to 5000; at least `viewing_distance_min_m`.
+             */
+            viewing_distance_max_m?: number | null;
+            /**
+             * Format: double
+             * @description Metres, 0.5 to 5000; at most `viewing_distance_max_m`.
+             */
+            viewing_distance_min_m?: number | null;
         };
         /** @description A new share link, with its token: the only time it is given. */
         NewShare: components["schemas"]["Share"] & {
@@ -1567,6 +1702,7 @@ export interface components {
         Paged_Location: {
             items: {
                 address: string | null;
+                audience: null | components["schemas"]["Audience"];
                 city: string | null;
                 country: string | null;
                 /** @description RFC 3339. */
@@ -1602,12 +1738,38 @@ export interface components {
                 postal_code: string | null;
                 /**
                  * Format: int64
+                 * @description A screen's height in pixels.
+                 */
+                screen_height_px: number | null;
+                /**
+                 * Format: int64
+                 * @description A screen's width in pixels.
+                 */
+                screen_width_px: number | null;
+                /**
+                 * Format: int64
                  * @description How many simulations deleting it would also delete: on the answers about one location;
                  *     `null` in lists.
                  */
                 simulation_count: number | null;
+                /**
+                 * Format: double
+                 * @description The approach speed in km/h as given; `null`: the audience's default (see `viewing`).
+                 */
+                speed_kmh: number | null;
                 /** @description RFC 3339. */
                 updated_at: string;
+                viewing: null | components["schemas"]["ViewingBody"];
+                /**
+                 * Format: double
+                 * @description The farthest typical viewing distance, in metres.
+                 */
+                viewing_distance_max_m: number | null;
+                /**
+                 * Format: double
+                 * @description The nearest typical viewing distance, in metres.
+                 */
+                viewing_distance_min_m: number | null;
             }[];
             /** @description Pass as `cursor` to get the next page; `null` on the last one. */
             next_cursor: string | null;
@@ -1627,6 +1789,7 @@ export interface components {
                 error: null | components["schemas"]["RenderError"];
                 fit: components["schemas"]["FitMode"];
                 id: string;
+                legibility: null | components["schemas"]["SimulationLegibility"];
                 location: null | components["schemas"]["SimulationLocation"];
                 location_id: string;
                 mask: null | components["schemas"]["Media"];
@@ -1646,10 +1809,10 @@ export interface components {
             next_cursor: string | null;
         };
         /**
-         * @description A panel's format.
+         * @description A panel's format: a standard physical size (see `GET /locations/formats`), a screen, or `other` (the size as given).
          * @enum {string}
          */
-        PanelFormat: "billboard_4x3" | "billboard_12m2" | "bus_shelter" | "mupi_2m2" | "digital_screen" | "shop_window" | "other";
+        PanelFormat: "billboard_4x3" | "billboard_12m2" | "billboard_320x240" | "billboard_8m2" | "bus_shelter" | "mupi_2m2" | "uk_48_sheet" | "uk_96_sheet" | "uk_6_sheet" | "us_bulletin" | "us_30_sheet" | "us_8_sheet" | "de_18_1" | "de_city_light_poster" | "digital_75in_portrait" | "digital_55in_portrait" | "digital_bulletin" | "digital_screen" | "shop_window" | "other";
         /** @description What the panel of a rendered simulation receives. */
         PanelShare: {
             /** Format: double */
@@ -1673,6 +1836,41 @@ export interface components {
              */
             visibility: number | null;
         };
+        /** @description A line of text of the creative, on the panel. */
+        PanelText: {
+            /** Format: double */
+            height: number;
+            /**
+             * Format: double
+             * @description The farthest distance from which it can be read, in metres.
+             */
+            legible_distance_m: number;
+            /**
+             * Format: double
+             * @description The letters' height on the panel, in millimetres.
+             */
+            letter_height_mm: number;
+            /**
+             * Format: double
+             * @description The letter height needed to be read from the farthest viewing distance, in millimetres.
+             */
+            needed_mm: number | null;
+            reading: null | components["schemas"]["ReadingCode"];
+            /**
+             * Format: double
+             * @description How much of the line the panel shows, 0..1 (`cover` may crop it).
+             */
+            shown: number;
+            /** Format: double */
+            width: number;
+            /**
+             * Format: double
+             * @description The line's box in the creative, relative to it (0..1).
+             */
+            x: number;
+            /** Format: double */
+            y: number;
+        };
         /** @description A point relative to the image (0..1, y downwards). */
         Point: {
             /** Format: double */
@@ -1687,6 +1885,11 @@ export interface components {
             /** Format: double */
             y: number;
         };
+        /**
+         * @description Over which part of the approach a text can be read.
+         * @enum {string}
+         */
+        ReadingCode: "whole" | "part" | "never";
         /**
          * @description A box relative to the image (0..1); in a request, inside the image (`x + width` and
          *     `y + height` at most 1) and at least 1% of it.
@@ -1823,6 +2026,7 @@ export interface components {
             error: null | components["schemas"]["RenderError"];
             fit: components["schemas"]["FitMode"];
             id: string;
+            legibility: null | components["schemas"]["SimulationLegibility"];
             location: null | components["schemas"]["SimulationLocation"];
             location_id: string;
             mask: null | components["schemas"]["Media"];
@@ -1919,8 +2123,15 @@ export interface components {
             simulation_id: string;
             status: components["schemas"]["SimulationStatus"];
         };
+        /** @description The creative's texts on the panel and the main text's time in view. */
+        SimulationLegibility: {
+            /** @description The lines of text found in the creative, largest letters first. */
+            texts: components["schemas"]["PanelText"][];
+            viewing: null | components["schemas"]["ViewingBody"];
+        };
         /** @description The location of a simulation. */
         SimulationLocation: {
+            audience: null | components["schemas"]["Audience"];
             city: string | null;
             format: components["schemas"]["PanelFormat"];
             id: string;
@@ -1932,6 +2143,12 @@ export interface components {
             /** Format: int64 */
             panel_width_cm: number | null;
             photo: null | components["schemas"]["Media"];
+            /** Format: double */
+            speed_kmh: number | null;
+            /** Format: double */
+            viewing_distance_max_m: number | null;
+            /** Format: double */
+            viewing_distance_min_m: number | null;
         };
         /**
          * @description Where a simulation's render is.
@@ -1998,6 +2215,33 @@ export interface components {
             map: string;
             /** @description The colour overlay at full strength (JPEG at the analysed size). */
             overlay: string;
+        };
+        /**
+         * @description Legibility and time in view of a main text under a location's viewing conditions
+         *     (docs/viewing.md).
+         */
+        ViewingBody: {
+            /**
+             * Format: double
+             * @description The farthest distance from which it can be read, in metres.
+             */
+            legible_distance_m: number;
+            /**
+             * Format: double
+             * @description The main text's letter height, in millimetres.
+             */
+            letter_height_mm: number;
+            /**
+             * Format: double
+             * @description The approach speed used, in km/h: the one given or the audience's default.
+             */
+            speed_kmh: number;
+            /**
+             * Format: double
+             * @description Seconds during which it can be read on the approach, from the farthest viewing
+             *     distance (or the legible distance when nearer) to the nearest.
+             */
+            time_in_view_s: number;
         };
     };
     responses: {
@@ -2813,6 +3057,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Location"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    locations_formats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The panel formats and their sizes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FormatInfo"][];
                 };
             };
             default: components["responses"]["Error"];

@@ -40,6 +40,22 @@ function location(id: string, name: string, extra: Record<string, unknown> = {})
   };
 }
 
+/** Part of what `GET /locations/formats` answers: two regions, a screen and the custom one. */
+const FORMATS = [
+  { format: 'billboard_4x3', region: 'fr', width_cm: 400, height_cm: 300, width_mm: 4000, height_mm: 3000, width_px: null, height_px: null },
+  { format: 'billboard_12m2', region: 'fr', width_cm: 400, height_cm: 300, width_mm: 4000, height_mm: 3000, width_px: null, height_px: null },
+  { format: 'mupi_2m2', region: 'fr', width_cm: 120, height_cm: 176, width_mm: 1200, height_mm: 1760, width_px: null, height_px: null },
+  { format: 'bus_shelter', region: 'fr', width_cm: 120, height_cm: 176, width_mm: 1200, height_mm: 1760, width_px: null, height_px: null },
+  { format: 'uk_48_sheet', region: 'uk', width_cm: 610, height_cm: 305, width_mm: 6096, height_mm: 3048, width_px: null, height_px: null },
+  { format: 'digital_75in_portrait', region: 'digital', width_cm: 93, height_cm: 166, width_mm: 934, height_mm: 1660, width_px: 1080, height_px: 1920 },
+  { format: 'other', region: 'custom', width_cm: null, height_cm: null, width_mm: null, height_mm: null, width_px: null, height_px: null },
+];
+
+/** Answers the formats, then asks `handler`. */
+function withFormats(handler: Parameters<typeof mockApi>[0]): Parameters<typeof mockApi>[0] {
+  return (call) => (call.method === 'GET' && call.path === '/locations/formats' ? { body: FORMATS } : handler(call));
+}
+
 beforeEach(() => {
   resetAuthMock(fakeSession());
   upload.mockReset();
@@ -83,7 +99,7 @@ describe('locations page', () => {
 
   it('creates a location: field errors, photo with GPS, keyboard corner nudging', async () => {
     const posts: ApiCall[] = [];
-    mockApi((call) => {
+    mockApi(withFormats((call) => {
       if (call.path === '/locations' && call.method === 'GET') return { body: { items: [], next_cursor: null } };
       if (call.path === '/locations' && call.method === 'POST') {
         posts.push(call);
@@ -92,7 +108,7 @@ describe('locations page', () => {
         return { status: 201, body: location('l2', body.name as string) };
       }
       return undefined;
-    });
+    }));
     upload.mockImplementation((_file, options) => {
       options?.onProgress?.(10, 10);
       return Promise.resolve(fakeMedia('photo', { width: 800, height: 600, gps: { latitude: 48.625, longitude: 2.44 } }) as never);
@@ -100,7 +116,7 @@ describe('locations page', () => {
 
     const { user, router } = renderApp('/locations/new');
     expect(await screen.findByRole('heading', { level: 1, name: 'Nouvel emplacement' })).toBeInTheDocument();
-    await user.type(screen.getByLabelText('Largeur du panneau (cm)'), '0');
+    await user.type(screen.getByLabelText('Largeur du panneau (m)'), '0');
     await user.click(screen.getByRole('button', { name: "Créer l'emplacement" }));
     expect(await screen.findByTestId('error-name')).toHaveTextContent('Ce champ est obligatoire.');
     expect(screen.getByLabelText(/^Nom/)).toHaveAccessibleDescription('Ce champ est obligatoire.');
@@ -124,8 +140,8 @@ describe('locations page', () => {
     await user.keyboard('{Shift>}{ArrowDown}{/Shift}');
     expect(topLeft).toHaveAttribute('data-y', '0.2700');
 
-    await user.clear(screen.getByLabelText('Largeur du panneau (cm)'));
-    await user.type(screen.getByLabelText('Largeur du panneau (cm)'), '400');
+    await user.clear(screen.getByLabelText('Largeur du panneau (m)'));
+    await user.type(screen.getByLabelText('Largeur du panneau (m)'), '4');
     await user.click(screen.getByRole('button', { name: "Créer l'emplacement" }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/locations'));
     expect(screen.getByRole('status', { name: 'Notifications' })).toHaveTextContent('Emplacement « Gare d’Évry » enregistré.');
@@ -150,20 +166,70 @@ describe('locations page', () => {
   });
 
   it('fills the panel size from the format, unless a size of ones own was typed', async () => {
-    mockApi((call) => (call.path === '/locations' && call.method === 'GET' ? { body: { items: [], next_cursor: null } } : undefined));
+    mockApi(withFormats((call) => (call.path === '/locations' && call.method === 'GET' ? { body: { items: [], next_cursor: null } } : undefined)));
     const { user } = renderApp('/locations/new');
     const format = await screen.findByLabelText('Format');
-    const [width, height] = [screen.getByLabelText('Largeur du panneau (cm)'), screen.getByLabelText('Hauteur du panneau (cm)')];
-    // 12 m² is the 4 × 3 panel: one choice, not two.
+    await within(format).findByRole('option', { name: 'Panneau 4 × 3 m (12 m²)' });
+    const [width, height] = [screen.getByLabelText('Largeur du panneau (m)'), screen.getByLabelText('Hauteur du panneau (m)')];
+    // Grouped by region, in the server's order; 12 m² is the 4 × 3 panel: one choice, not two.
+    expect(within(format).getAllByRole('group').map((group) => group.getAttribute('label'))).toEqual(['France', 'Royaume-Uni', 'Écrans numériques', 'Autres']);
     expect(within(format).queryByRole('option', { name: 'Panneau 12 m²' })).not.toBeInTheDocument();
-    await user.selectOptions(format, 'Panneau 4 × 3 (12 m²)');
-    expect([width, height].map((input) => (input as HTMLInputElement).value)).toEqual(['400', '300']);
-    await user.selectOptions(format, 'Mobilier urbain 2 m² (MUPI)');
-    expect([width, height].map((input) => (input as HTMLInputElement).value)).toEqual(['120', '176']);
+    const values = () => [width, height].map((input) => (input as HTMLInputElement).value);
+    await user.selectOptions(format, 'Panneau 4 × 3 m (12 m²)');
+    expect(values()).toEqual(['4', '3']);
+    expect(screen.getByTestId('panel-area')).toHaveTextContent('Surface : 12 m²');
+    await user.selectOptions(format, 'Mobilier urbain 2 m² (MUPI, 120 × 176 cm)');
+    expect(values()).toEqual(['1.2', '1.76']);
     await user.clear(width);
-    await user.type(width, '118');
-    await user.selectOptions(format, 'Panneau 4 × 3 (12 m²)');
-    expect([width, height].map((input) => (input as HTMLInputElement).value)).toEqual(['118', '176']);
+    await user.type(width, '1,18');
+    await user.selectOptions(format, 'Panneau 4 × 3 m (12 m²)');
+    expect(values()).toEqual(['1,18', '1.76']);
+    // A screen format fills in its pixels too.
+    await user.selectOptions(format, 'Écran 75 pouces vertical (1080 × 1920 px)');
+    expect(screen.getByLabelText("Largeur de l'écran (pixels)")).toHaveValue('1080');
+    expect(screen.getByLabelText("Hauteur de l'écran (pixels)")).toHaveValue('1920');
+  });
+
+  it('shows the time in view while the viewing conditions are typed, and sends them', async () => {
+    const posts: ApiCall[] = [];
+    mockApi(
+      withFormats((call) => {
+        if (call.path === '/locations' && call.method === 'GET') return { body: { items: [], next_cursor: null } };
+        if (call.path === '/locations' && call.method === 'POST') {
+          posts.push(call);
+          return { status: 201, body: location('l3', 'Périphérique') };
+        }
+        return undefined;
+      }),
+    );
+    const { user, router } = renderApp('/locations/new');
+    const format = await screen.findByLabelText('Format');
+    await within(format).findByRole('option', { name: 'Panneau 4 × 3 m (12 m²)' });
+    await user.type(screen.getByLabelText(/^Nom/), 'Périphérique');
+    expect(screen.getByTestId('viewing-summary')).toHaveTextContent('Renseignez la hauteur du panneau');
+    await user.selectOptions(format, 'Panneau 4 × 3 m (12 m²)');
+    await user.selectOptions(screen.getByLabelText('Public'), 'Automobilistes');
+    // The audience's speed shows as the field's placeholder.
+    expect(screen.getByLabelText("Vitesse d'approche (km/h)")).toHaveAttribute('placeholder', '50 km/h par défaut');
+    await user.type(screen.getByLabelText('Distance de vue la plus courte (m)'), '10');
+    await user.type(screen.getByLabelText('Distance de vue la plus longue (m)'), '150');
+    // 300 mm reads from 103 m: 93 m of the approach at 50 km/h.
+    expect(screen.getByTestId('viewing-summary')).toHaveTextContent('Temps de lecture : 6,7 s');
+    expect(screen.getByTestId('viewing-summary')).toHaveTextContent("(300 mm) se lit jusqu'à 103 m, à 50 km/h");
+    await user.type(screen.getByLabelText("Vitesse d'approche (km/h)"), '90');
+    expect(screen.getByTestId('viewing-summary')).toHaveTextContent('Temps de lecture : 3,7 s');
+    await user.click(screen.getByRole('button', { name: "Créer l'emplacement" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/locations'));
+    expect(posts[0].body).toMatchObject({
+      format: 'billboard_4x3',
+      panel_width_cm: 400,
+      panel_height_cm: 300,
+      audience: 'road',
+      viewing_distance_min_m: 10,
+      viewing_distance_max_m: 150,
+      speed_kmh: 90,
+      screen_width_px: null,
+    });
   });
 
   it('asks before leaving a form with unsaved changes, and not when nothing changed', async () => {

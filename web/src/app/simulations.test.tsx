@@ -376,6 +376,53 @@ describe('/simulation', () => {
     expect(retried).toHaveLength(1);
   });
 
+  it('says which texts can be read from where the panel is seen, and for how long', async () => {
+    const text = (y: number, letter: number, legible: number, shown: number, reading: string | null, needed: number | null) => ({
+      x: 0.1,
+      y,
+      width: 0.8,
+      height: 0.05,
+      letter_height_mm: letter,
+      legible_distance_m: legible,
+      shown,
+      reading,
+      needed_mm: needed,
+    });
+    const conditions = { audience: 'road', viewing_distance_min_m: 10, viewing_distance_max_m: 120, speed_kmh: null };
+    const current = simulation({
+      status: 'done',
+      location: location(conditions),
+      legibility: {
+        texts: [
+          text(0.02, 900, 309.4, 0, 'whole', 349.1),
+          text(0.1, 400, 137.5, 1, 'whole', 349.1),
+          text(0.5, 120, 41.3, 1, 'part', 349.1),
+          text(0.95, 12, 4.1, 1, 'never', 349.1),
+        ],
+        viewing: { speed_kmh: 50, letter_height_mm: 400, legible_distance_m: 137.5, time_in_view_s: 7.9 },
+      },
+    });
+    mockApi(server(() => [current]));
+    renderApp('/simulation/s1');
+    const panel = await screen.findByTestId('legibility');
+    expect(within(panel).getByTestId('legibility-time')).toHaveTextContent('Temps de lecture du texte principal : 7,9 s');
+    expect(within(panel).getByTestId('legibility-time')).toHaveTextContent('vu de 120 à 10 m, à 50 km/h');
+    const rows = within(panel).getAllByRole('listitem');
+    expect(rows.map((row) => row.getAttribute('data-reading'))).toEqual(['cropped', 'whole', 'part', 'never']);
+    expect(rows[0]).toHaveTextContent('Coupé par le cadrage');
+    expect(rows[1]).toHaveTextContent('Texte 2 · lettres de 400 mm');
+    expect(rows[1]).toHaveTextContent("Lisible sur toute l'approche (jusqu'à 138 m).");
+    expect(rows[2]).toHaveTextContent('Lisible seulement à moins de 41 m : il faudrait 349 mm pour se lire de 120 m.');
+    expect(rows[3]).toHaveTextContent("Illisible d'où l'on passe : il faut 349 mm depuis 120 m, il fait 12 mm.");
+  });
+
+  it('asks for the location’s size when the texts cannot be measured', async () => {
+    mockApi(server(() => [simulation({ status: 'done', legibility: null })]));
+    renderApp('/simulation/s1');
+    const missing = await screen.findByTestId('legibility-missing');
+    expect(within(missing).getByRole('link', { name: "Modifier l'emplacement" })).toHaveAttribute('href', '/locations/l1');
+  });
+
   it('lists saved simulations, sorts by visibility when filtered by creative, and deletes after confirmation', async () => {
     const analysed = (id: string, name: string, visibility: number) =>
       simulation({

@@ -591,12 +591,15 @@ pub async fn seed_bulk(
         "Besançon",
         "Orléans",
     ];
-    // Every panel format the API accepts but "other".
-    let formats: Vec<&str> = crate::http::api::locations::PanelFormat::ALL
-        .iter()
-        .map(|f| f.as_str())
-        .filter(|f| *f != "other")
-        .collect();
+    // The formats the question set was written against (the API accepts more since).
+    let formats = [
+        "billboard_4x3",
+        "billboard_12m2",
+        "bus_shelter",
+        "mupi_2m2",
+        "digital_screen",
+        "shop_window",
+    ];
     let mut creative_ids = Vec::with_capacity(creatives);
     let mut media_ids = Vec::with_capacity(creatives);
     for i in 0..creatives {

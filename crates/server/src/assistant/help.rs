@@ -153,6 +153,7 @@ const SOURCES: &[(&str, &str, &str)] = articles![
     "creatives",
     "locations",
     "simulations",
+    "legibility",
     "heatmaps",
     "scores",
     "areas-of-interest",

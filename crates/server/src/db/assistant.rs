@@ -78,6 +78,11 @@ pub struct Location {
     pub panel_height_cm: Option<i64>,
     pub photo_media_id: Option<String>,
     pub has_quad: bool,
+    /// `pedestrian` or `road`.
+    pub audience: Option<String>,
+    pub viewing_distance_min_m: Option<f64>,
+    pub viewing_distance_max_m: Option<f64>,
+    pub speed_kmh: Option<f64>,
     pub created_at: i64,
 }
 
@@ -154,7 +159,8 @@ pub async fn locations(db: &Db, owner_id: &str) -> Result<Vec<Location>, DbError
     let found = sqlx::query(
         "SELECT id, name, address, city, postal_code, country, format, illumination, \
          panel_width_cm, panel_height_cm, photo_media_id, \
-         CAST(CASE WHEN panel_quad IS NULL THEN 0 ELSE 1 END AS BIGINT) AS has_quad, created_at \
+         CAST(CASE WHEN panel_quad IS NULL THEN 0 ELSE 1 END AS BIGINT) AS has_quad, \
+         audience, viewing_distance_min_m, viewing_distance_max_m, speed_kmh, created_at \
          FROM locations WHERE owner_id = $1 ORDER BY created_at DESC, id DESC",
     )
     .bind(owner_id)
@@ -174,6 +180,10 @@ pub async fn locations(db: &Db, owner_id: &str) -> Result<Vec<Location>, DbError
             panel_height_cm: r.try_get("panel_height_cm")?,
             photo_media_id: r.try_get("photo_media_id")?,
             has_quad: r.try_get::<i64, _>("has_quad")? == 1,
+            audience: r.try_get("audience")?,
+            viewing_distance_min_m: r.try_get("viewing_distance_min_m")?,
+            viewing_distance_max_m: r.try_get("viewing_distance_max_m")?,
+            speed_kmh: r.try_get("speed_kmh")?,
             created_at: r.try_get("created_at")?,
         })
     })

@@ -31,6 +31,14 @@ pub struct LocationRow {
     /// JSON text: `[{"x":..,"y":..} × 4]`, normalised, clockwise from top-left.
     pub panel_quad: Option<String>,
     pub notes: Option<String>,
+    /// `pedestrian` or `road`.
+    pub audience: Option<String>,
+    pub viewing_distance_min_m: Option<f64>,
+    pub viewing_distance_max_m: Option<f64>,
+    /// `None`: the audience's default.
+    pub speed_kmh: Option<f64>,
+    pub screen_width_px: Option<i64>,
+    pub screen_height_px: Option<i64>,
     pub created_at: i64,
     pub updated_at: i64,
 }
@@ -54,7 +62,7 @@ pub struct LocationWithPhoto {
 }
 
 /// The columns written on insert and update, in bind order (after them: search, times, ids).
-const EDITABLE: [&str; 16] = [
+const EDITABLE: [&str; 22] = [
     "name",
     "address",
     "city",
@@ -70,6 +78,12 @@ const EDITABLE: [&str; 16] = [
     "photo_media_id",
     "panel_quad",
     "notes",
+    "audience",
+    "viewing_distance_min_m",
+    "viewing_distance_max_m",
+    "speed_kmh",
+    "screen_width_px",
+    "screen_height_px",
     "search",
 ];
 
@@ -77,7 +91,7 @@ fn select() -> String {
     format!(
         "SELECT l.id, l.owner_id, {}, l.created_at, l.updated_at, {} \
          FROM locations l LEFT JOIN media m ON m.id = l.photo_media_id",
-        EDITABLE[..15]
+        EDITABLE[..EDITABLE.len() - 1]
             .iter()
             .map(|c| format!("l.{c}"))
             .collect::<Vec<_>>()
@@ -106,6 +120,12 @@ fn from_row(row: &AnyRow) -> Result<LocationWithPhoto, sqlx::Error> {
             photo_media_id: row.try_get("photo_media_id")?,
             panel_quad: row.try_get("panel_quad")?,
             notes: row.try_get("notes")?,
+            audience: row.try_get("audience")?,
+            viewing_distance_min_m: row.try_get("viewing_distance_min_m")?,
+            viewing_distance_max_m: row.try_get("viewing_distance_max_m")?,
+            speed_kmh: row.try_get("speed_kmh")?,
+            screen_width_px: row.try_get("screen_width_px")?,
+            screen_height_px: row.try_get("screen_height_px")?,
             created_at: row.try_get("created_at")?,
             updated_at: row.try_get("updated_at")?,
         },
@@ -132,6 +152,12 @@ macro_rules! bind_editable {
             .bind(&$l.photo_media_id)
             .bind(&$l.panel_quad)
             .bind(&$l.notes)
+            .bind(&$l.audience)
+            .bind($l.viewing_distance_min_m)
+            .bind($l.viewing_distance_max_m)
+            .bind($l.speed_kmh)
+            .bind($l.screen_width_px)
+            .bind($l.screen_height_px)
             .bind($l.search())
     };
 }

@@ -304,3 +304,39 @@ pub async fn labels(
     }
     Ok(out)
 }
+
+/// The lines of text found in an image (JSON text) and the detector version that found them.
+pub async fn text_lines(db: &Db, media_id: &str) -> Result<Option<(String, i64)>, DbError> {
+    let row =
+        sqlx::query("SELECT lines, detector_version FROM media_text_lines WHERE media_id = $1")
+            .bind(media_id)
+            .fetch_optional(db.pool())
+            .await?;
+    Ok(match row {
+        Some(row) => Some((row.try_get("lines")?, row.try_get("detector_version")?)),
+        None => None,
+    })
+}
+
+/// Keeps the lines of text found in an image, replacing what an older detector found.
+pub async fn save_text_lines(
+    db: &Db,
+    media_id: &str,
+    lines: &str,
+    version: i64,
+) -> Result<(), DbError> {
+    sqlx::query(
+        "INSERT INTO media_text_lines (media_id, lines, detector_version, created_at) \
+         VALUES ($1, $2, $3, $4) ON CONFLICT (media_id) DO UPDATE \
+         SET lines = excluded.lines, detector_version = excluded.detector_version, \
+         created_at = excluded.created_at",
+    )
+    .bind(media_id)
+    .bind(lines)
+    .bind(version)
+    .bind(super::now_ms())
+    .execute(db.pool())
+    .await
+    .map_err(DbError::from_write)?;
+    Ok(())
+}

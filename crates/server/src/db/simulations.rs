@@ -89,6 +89,11 @@ pub struct SimLocation {
     /// JSON text of the location's own quad.
     pub panel_quad: Option<String>,
     pub photo: Option<MediaRow>,
+    /// The location's viewing conditions (see `LocationRow`).
+    pub audience: Option<String>,
+    pub viewing_distance_min_m: Option<f64>,
+    pub viewing_distance_max_m: Option<f64>,
+    pub speed_kmh: Option<f64>,
 }
 
 /// The latest heatmap item made from a simulation's current output ("attention in context").
@@ -142,7 +147,9 @@ fn select() -> String {
         "SELECT {}, c.id AS c_id, c.name AS c_name, {}, l.id AS l_id, l.name AS l_name, \
          l.city AS l_city, l.format AS l_format, l.illumination AS l_illumination, \
          l.panel_width_cm AS l_panel_width_cm, l.panel_height_cm AS l_panel_height_cm, \
-         l.panel_quad AS l_panel_quad, {}, {}, {}, \
+         l.panel_quad AS l_panel_quad, l.audience AS l_audience, \
+         l.viewing_distance_min_m AS l_distance_min, l.viewing_distance_max_m AS l_distance_max, \
+         l.speed_kmh AS l_speed_kmh, {}, {}, {}, \
          ai.id AS a_id, ai.heatmap_id AS a_heatmap_id, ai.status AS a_status, \
          ai.score AS a_score, ai.panel AS a_panel \
          FROM simulations s \
@@ -214,6 +221,10 @@ fn from_row(row: &AnyRow) -> Result<SimulationView, sqlx::Error> {
             panel_height_cm: row.try_get("l_panel_height_cm")?,
             panel_quad: row.try_get("l_panel_quad")?,
             photo: media::from_row(row, "lp_")?,
+            audience: row.try_get("l_audience")?,
+            viewing_distance_min_m: row.try_get("l_distance_min")?,
+            viewing_distance_max_m: row.try_get("l_distance_max")?,
+            speed_kmh: row.try_get("l_speed_kmh")?,
         }),
         None => None,
     };

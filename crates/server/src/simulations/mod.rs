@@ -4,6 +4,7 @@
 
 pub mod compute;
 pub mod job;
+pub mod legibility;
 pub mod service;
 
 wire_enum! {

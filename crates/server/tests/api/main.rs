@@ -43,3 +43,4 @@ mod startup;
 mod sweep;
 mod unavailable;
 mod user;
+mod viewing;

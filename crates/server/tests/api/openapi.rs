@@ -229,10 +229,18 @@ async fn answers_conform_to_the_document() {
                 "format": "billboard_4x3",
                 "photo_media_id": photo["id"],
                 "panel_quad": [[0.2, 0.2], [0.8, 0.25], [0.8, 0.75], [0.2, 0.8]],
+                "audience": "road", "viewing_distance_min_m": 10, "viewing_distance_max_m": 120,
             })),
         )
         .await;
     c.call(Method::GET, "/locations", "/locations", None).await;
+    c.call(
+        Method::GET,
+        "/locations/formats",
+        "/locations/formats",
+        None,
+    )
+    .await;
     let path = format!("/locations/{}", id(&location));
     c.call(Method::GET, "/locations/{id}", &path, None).await;
     c.call(

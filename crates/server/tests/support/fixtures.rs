@@ -151,3 +151,34 @@ pub fn noise_png(width: u32, height: u32) -> Vec<u8> {
     });
     encode(image, ImageFormat::Png)
 }
+
+/// A white poster `width × height` with lines of black capitals, (top row, letter height) each:
+/// alternating an H and an E with strokes an eighth of the height thick (a bold sans-serif),
+/// from an eighth to seven eighths of the width. PNG.
+pub fn poster_with_lines(width: u32, height: u32, lines: &[(u32, u32)]) -> Vec<u8> {
+    let mut image = RgbImage::from_pixel(width, height, Rgb([255, 255, 255]));
+    for &(top, g) in lines {
+        let (t, glyph, gap) = ((g / 8).max(2), g * 6 / 10, g / 4);
+        let (mut x, mut e) = (width / 8, false);
+        while x + glyph < 7 * width / 8 {
+            for y in top..top + g {
+                for dx in 0..glyph {
+                    let (left, right) = (dx < t, dx >= glyph - t);
+                    let (upper, lower) = (y < top + t, y >= top + g - t);
+                    let middle = y >= top + g / 2 - t / 2 && y < top + g / 2 + t - t / 2;
+                    let ink = if e {
+                        left || upper || middle || lower
+                    } else {
+                        left || right || middle
+                    };
+                    if ink {
+                        image.put_pixel(x + dx, y, Rgb([0, 0, 0]));
+                    }
+                }
+            }
+            x += glyph + gap;
+            e = !e;
+        }
+    }
+    encode(image, ImageFormat::Png)
+}

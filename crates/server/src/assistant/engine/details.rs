@@ -11,6 +11,7 @@ use crate::assistant::format::{self, quoted};
 use crate::assistant::intent::Intent;
 use crate::assistant::{Locale, Reply};
 use crate::db::DbError;
+use crate::ooh::{self, Audience, Conditions};
 
 /// Describes the first item the question names.
 pub(super) async fn details(ctx: &Ctx<'_, '_>) -> Result<Reply, DbError> {
@@ -129,11 +130,60 @@ fn location_text(l: &Location, sims: usize, locale: Locale) -> String {
         Locale::En => format!("with {}", simulations(sims, locale)),
     };
     text.push_str(&format!(", {used}."));
+    text.push_str(&viewing_text(l, locale));
     if l.photo_media_id.is_none() || !l.has_quad {
         text.push_str(t(
             " Placez une photo et les coins du panneau pour y simuler une création.",
             " Add a photo and the panel's corners to simulate a creative there.",
         ));
+    }
+    text
+}
+
+/// Who sees a location, from how far and how fast, and for how long its main text can be read
+/// (docs/viewing.md); empty when its audience is unknown.
+fn viewing_text(l: &Location, locale: Locale) -> String {
+    let Some(audience) = l.audience.as_deref().and_then(Audience::parse) else {
+        return String::new();
+    };
+    let who = match audience {
+        Audience::Pedestrian => locale.pick("des piétons", "pedestrians"),
+        Audience::Road => locale.pick("des automobilistes", "drivers"),
+    };
+    let conditions = Conditions {
+        audience: Some(audience),
+        distance_min_m: l.viewing_distance_min_m,
+        distance_max_m: l.viewing_distance_max_m,
+        speed_kmh: l.speed_kmh,
+    };
+    let n = |v: f64| format::number(v, usize::from(v.fract() != 0.0), locale);
+    let mut text = match locale {
+        Locale::Fr => format!(" Vu par {who}"),
+        Locale::En => format!(" Seen by {who}"),
+    };
+    let (Some(min), Some(max)) = (l.viewing_distance_min_m, l.viewing_distance_max_m) else {
+        text.push('.');
+        return text;
+    };
+    let speed = conditions.speed().unwrap_or(audience.default_speed_kmh());
+    text.push_str(&match locale {
+        Locale::Fr => format!(" de {} à {} m, à {} km/h", n(min), n(max), n(speed)),
+        Locale::En => format!(" from {} to {} m, at {} km/h", n(min), n(max), n(speed)),
+    });
+    let height = l.panel_height_cm.map(ooh::cm_to_mm);
+    match height.and_then(|h| conditions.viewing(ooh::reference_letter_mm(h))) {
+        Some(v) => {
+            let seconds = format::number(v.time_in_view_s, 1, locale);
+            text.push_str(&match locale {
+                Locale::Fr => format!(
+                    " : un titre d'un dixième de sa hauteur s'y lit pendant {seconds}\u{a0}s."
+                ),
+                Locale::En => {
+                    format!(": a headline a tenth of its height can be read for {seconds} s.")
+                }
+            });
+        }
+        None => text.push('.'),
     }
     text
 }
@@ -212,11 +262,27 @@ mod tests {
         let l = samples::location();
         assert_eq!(
             location_text(&l, 3, Fr),
-            "«\u{a0}Bellecour\u{a0}» est un emplacement à Lyon (abribus, 120 × 176 cm, rétroéclairé), 3 simulations sur cet emplacement."
+            "«\u{a0}Bellecour\u{a0}» est un emplacement à Lyon (abribus, 120 × 176 cm, rétroéclairé), 3 simulations sur cet emplacement. Vu par des piétons de 2 à 20 m, à 5 km/h : un titre d'un dixième de sa hauteur s'y lit pendant 13\u{a0}s."
         );
+        // 176 mm legible from 60.5 m: the whole 18 m approach at 5 km/h (1.39 m/s), 13 s.
         assert_eq!(
             location_text(&l, 1, En),
-            "“Bellecour” is a location in Lyon (bus shelter, 120 × 176 cm, backlit), with 1 simulation."
+            "“Bellecour” is a location in Lyon (bus shelter, 120 × 176 cm, backlit), with 1 simulation. Seen by pedestrians from 2 to 20 m, at 5 km/h: a headline a tenth of its height can be read for 13 s."
+        );
+        let drivers = Location {
+            audience: Some("road".into()),
+            viewing_distance_min_m: Some(10.0),
+            viewing_distance_max_m: Some(150.0),
+            speed_kmh: Some(70.0),
+            panel_height_cm: Some(300),
+            ..samples::location()
+        };
+        // 300 mm legible from 103.1 m: 93.1 m at 70 km/h (19.4 m/s), 4.8 s.
+        assert!(
+            location_text(&drivers, 1, En)
+                .ends_with("Seen by drivers from 10 to 150 m, at 70 km/h: a headline a tenth of its height can be read for 4.8 s."),
+            "{}",
+            location_text(&drivers, 1, En)
         );
         // Without its panel's corners, a location cannot be simulated yet; an unknown lighting
         // and a missing size are left out.
@@ -227,6 +293,7 @@ mod tests {
             panel_width_cm: Some(400),
             panel_height_cm: None,
             has_quad: false,
+            audience: None,
             ..samples::location()
         };
         assert_eq!(

@@ -75,6 +75,10 @@ pub(super) fn location() -> Location {
         panel_height_cm: Some(176),
         photo_media_id: Some("m2".into()),
         has_quad: true,
+        audience: Some("pedestrian".into()),
+        viewing_distance_min_m: Some(2.0),
+        viewing_distance_max_m: Some(20.0),
+        speed_kmh: None,
         created_at: 0,
     }
 }

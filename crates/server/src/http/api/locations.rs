@@ -20,24 +20,10 @@ use super::input::{ApiUser, ListParams, ListQuery, Paged, rfc3339};
 use super::media::{Media, media_body, now_secs, release};
 use crate::codes::FieldCode;
 use crate::db::{self, locations::LocationRow, locations::LocationWithPhoto};
+pub use crate::ooh::PanelFormat;
+use crate::ooh::{self, Audience, FormatRegion};
 use crate::quad::{parse_quad, quad_json};
 use crate::state::AppState;
-
-wire_enum! {
-    /// A panel's format.
-    pub enum PanelFormat {
-        /// 4 × 3 m billboard.
-        Billboard4x3 = "billboard_4x3";
-        /// 12 m² billboard.
-        Billboard12m2 = "billboard_12m2";
-        BusShelter = "bus_shelter";
-        /// 2 m² street furniture (MUPI).
-        Mupi2m2 = "mupi_2m2";
-        DigitalScreen = "digital_screen";
-        ShopWindow = "shop_window";
-        Other = "other";
-    }
-}
 
 wire_enum! {
     /// How a panel is lit.
@@ -56,6 +42,7 @@ pub const MAX_PANEL_CM: i64 = 100_000;
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list, create))
+        .routes(routes!(formats))
         .routes(routes!(get_one, update, delete_one))
 }
 
@@ -92,6 +79,21 @@ pub struct Location {
     /// The panel's four corners in the photo, clockwise from the top left.
     pub panel_quad: Option<Vec<QuadPoint>>,
     pub notes: Option<String>,
+    /// Who passes the panel; `null` when unknown.
+    pub audience: Option<Audience>,
+    /// The nearest typical viewing distance, in metres.
+    pub viewing_distance_min_m: Option<f64>,
+    /// The farthest typical viewing distance, in metres.
+    pub viewing_distance_max_m: Option<f64>,
+    /// The approach speed in km/h as given; `null`: the audience's default (see `viewing`).
+    pub speed_kmh: Option<f64>,
+    /// A screen's width in pixels.
+    pub screen_width_px: Option<i64>,
+    /// A screen's height in pixels.
+    pub screen_height_px: Option<i64>,
+    /// What the viewing conditions give for the panel's main text (a tenth of its height);
+    /// `null` without a panel height, a distance range, or a speed or audience.
+    pub viewing: Option<ViewingBody>,
     /// RFC 3339.
     pub created_at: String,
     /// RFC 3339.
@@ -99,6 +101,54 @@ pub struct Location {
     /// How many simulations deleting it would also delete: on the answers about one location;
     /// `null` in lists.
     pub simulation_count: Option<i64>,
+}
+
+/// Legibility and time in view of a main text under a location's viewing conditions
+/// (docs/viewing.md).
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+pub struct ViewingBody {
+    /// The approach speed used, in km/h: the one given or the audience's default.
+    pub speed_kmh: f64,
+    /// The main text's letter height, in millimetres.
+    pub letter_height_mm: f64,
+    /// The farthest distance from which it can be read, in metres.
+    pub legible_distance_m: f64,
+    /// Seconds during which it can be read on the approach, from the farthest viewing
+    /// distance (or the legible distance when nearer) to the nearest.
+    pub time_in_view_s: f64,
+}
+
+impl From<ooh::Viewing> for ViewingBody {
+    fn from(v: ooh::Viewing) -> Self {
+        let round = |x: f64, places: i32| {
+            let k = 10f64.powi(places);
+            (x * k).round() / k
+        };
+        Self {
+            speed_kmh: v.speed_kmh,
+            letter_height_mm: round(v.letter_mm, 1),
+            legible_distance_m: round(v.legible_distance_m, 1),
+            time_in_view_s: round(v.time_in_view_s, 1),
+        }
+    }
+}
+
+/// A location's viewing conditions as the rules read them.
+pub fn conditions(l: &LocationRow) -> ooh::Conditions {
+    ooh::Conditions {
+        audience: l.audience.as_deref().and_then(Audience::parse),
+        distance_min_m: l.viewing_distance_min_m,
+        distance_max_m: l.viewing_distance_max_m,
+        speed_kmh: l.speed_kmh,
+    }
+}
+
+/// The location's viewing figures for a main text a tenth of the panel's height.
+fn location_viewing(l: &LocationRow) -> Option<ViewingBody> {
+    let height_mm = ooh::cm_to_mm(l.panel_height_cm?);
+    conditions(l)
+        .viewing(ooh::reference_letter_mm(height_mm))
+        .map(ViewingBody::from)
 }
 
 body_pair! {
@@ -180,6 +230,30 @@ body_pair! {
         #[serde(default)]
         #[schema(value_type = Option<String>, max_length = 5000, format = "lines")]
         notes: Patch<Lines<5000>>,
+        /// `pedestrian` or `road`.
+        #[serde(default)]
+        #[schema(value_type = Option<Audience>)]
+        audience: Patch<Choice<Audience, 64>>,
+        /// Metres, 0.5 to 5000; at most `viewing_distance_max_m`.
+        #[serde(default)]
+        #[schema(value_type = Option<f64>, minimum = 0.5, maximum = 5000)]
+        viewing_distance_min_m: Patch<f64>,
+        /// Metres, 0.5 to 5000; at least `viewing_distance_min_m`.
+        #[serde(default)]
+        #[schema(value_type = Option<f64>, minimum = 0.5, maximum = 5000)]
+        viewing_distance_max_m: Patch<f64>,
+        /// km/h, 1 to 200; `null`: the audience's default (5 on foot, 50 by road).
+        #[serde(default)]
+        #[schema(value_type = Option<f64>, minimum = 1, maximum = 200)]
+        speed_kmh: Patch<f64>,
+        /// 1 to 100000; given with `screen_height_px`.
+        #[serde(default)]
+        #[schema(value_type = Option<i64>, minimum = 1, maximum = 100000)]
+        screen_width_px: Patch<i64>,
+        /// 1 to 100000; given with `screen_width_px`.
+        #[serde(default)]
+        #[schema(value_type = Option<i64>, minimum = 1, maximum = 100000)]
+        screen_height_px: Patch<i64>,
     }
 }
 
@@ -201,6 +275,12 @@ impl From<NewLocation> for LocationChanges {
             photo_media_id: new.photo_media_id,
             panel_quad: new.panel_quad,
             notes: new.notes,
+            audience: new.audience,
+            viewing_distance_min_m: new.viewing_distance_min_m,
+            viewing_distance_max_m: new.viewing_distance_max_m,
+            speed_kmh: new.speed_kmh,
+            screen_width_px: new.screen_width_px,
+            screen_height_px: new.screen_height_px,
         }
     }
 }
@@ -234,9 +314,68 @@ fn location_body(item: &LocationWithPhoto, now: u64, state: &AppState) -> Locati
             .map(|m| media_body(&state.signer, m, now)),
         panel_quad: l.panel_quad.as_deref().and_then(stored_quad),
         notes: l.notes.clone(),
+        audience: l.audience.as_deref().and_then(Audience::parse),
+        viewing_distance_min_m: l.viewing_distance_min_m,
+        viewing_distance_max_m: l.viewing_distance_max_m,
+        speed_kmh: l.speed_kmh,
+        screen_width_px: l.screen_width_px,
+        screen_height_px: l.screen_height_px,
+        viewing: location_viewing(l),
         created_at: rfc3339(l.created_at),
         updated_at: rfc3339(l.updated_at),
         simulation_count: None,
+    }
+}
+
+/// The viewing conditions of a body onto a row: ranges, then the rules between fields (a
+/// distance range in order, a screen's two sides together).
+fn apply_viewing(body: &LocationChanges, problems: &mut Problems, row: &mut LocationRow) {
+    match &body.audience {
+        Patch::Value(Choice(audience)) => row.audience = Some(audience.as_str().to_owned()),
+        Patch::Null => row.audience = None,
+        Patch::Absent => {}
+    }
+    let distance = |v: f64| (0.5..=5000.0).contains(&v);
+    row.viewing_distance_min_m = problems
+        .in_range(
+            "viewing_distance_min_m",
+            body.viewing_distance_min_m.clone(),
+            distance,
+        )
+        .apply(row.viewing_distance_min_m);
+    row.viewing_distance_max_m = problems
+        .in_range(
+            "viewing_distance_max_m",
+            body.viewing_distance_max_m.clone(),
+            distance,
+        )
+        .apply(row.viewing_distance_max_m);
+    if let (Some(min), Some(max)) = (row.viewing_distance_min_m, row.viewing_distance_max_m)
+        && min > max
+    {
+        let key = if body.viewing_distance_max_m.is_present() {
+            "viewing_distance_max_m"
+        } else {
+            "viewing_distance_min_m"
+        };
+        problems.add(key, FieldCode::OutOfRange);
+    }
+    row.speed_kmh = problems
+        .in_range("speed_kmh", body.speed_kmh.clone(), |v| {
+            (1.0..=200.0).contains(&v)
+        })
+        .apply(row.speed_kmh);
+    let pixels = |v: i64| (1..=100_000).contains(&v);
+    row.screen_width_px = problems
+        .in_range("screen_width_px", body.screen_width_px.clone(), pixels)
+        .apply(row.screen_width_px);
+    row.screen_height_px = problems
+        .in_range("screen_height_px", body.screen_height_px.clone(), pixels)
+        .apply(row.screen_height_px);
+    match (row.screen_width_px, row.screen_height_px) {
+        (Some(_), None) => problems.require("screen_height_px"),
+        (None, Some(_)) => problems.require("screen_width_px"),
+        _ => {}
     }
 }
 
@@ -250,6 +389,7 @@ async fn apply_body(
     row: &mut LocationRow,
     creating: bool,
 ) -> Result<(), ApiError> {
+    apply_viewing(&body, problems, row);
     match body.name {
         Patch::Value(Line(name)) => row.name = name,
         Patch::Null => problems.require("name"),
@@ -274,8 +414,22 @@ async fn apply_body(
         (None, Some(_)) => problems.require("latitude"),
         _ => {}
     }
+    // A standard format fills in its size (and a screen's pixels) unless the body gives them.
     if let Some(Choice(format)) = problems.not_null("format", body.format) {
         row.format = format.as_str().to_owned();
+        let spec = ooh::spec(format);
+        if let Some((w, h)) = ooh::size_cm(format)
+            && !body.panel_width_cm.is_present()
+            && !body.panel_height_cm.is_present()
+        {
+            (row.panel_width_cm, row.panel_height_cm) = (Some(w), Some(h));
+        }
+        if let Some((w, h)) = spec.resolution
+            && !body.screen_width_px.is_present()
+            && !body.screen_height_px.is_present()
+        {
+            (row.screen_width_px, row.screen_height_px) = (Some(w.into()), Some(h.into()));
+        }
     }
     if let Some(Choice(illumination)) = problems.not_null("illumination", body.illumination) {
         row.illumination = illumination.as_str().to_owned();
@@ -348,6 +502,51 @@ async fn create(
         StatusCode::CREATED,
         Json(location_body(&item, now_secs(), &state)),
     ))
+}
+
+/// A panel format and its standard size.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FormatInfo {
+    pub format: PanelFormat,
+    pub region: FormatRegion,
+    /// Centimetres, as locations store it; `null` for formats without a standard size.
+    pub width_cm: Option<i64>,
+    pub height_cm: Option<i64>,
+    /// Millimetres, exact (imperial sizes converted to the millimetre).
+    pub width_mm: Option<u32>,
+    pub height_mm: Option<u32>,
+    /// A screen's pixels.
+    pub width_px: Option<u32>,
+    pub height_px: Option<u32>,
+}
+
+/// `GET /locations/formats` → every panel format with its standard size, in the order the
+/// form lists them (France, United Kingdom, United States, Germany, screens, custom).
+#[utoipa::path(
+    get,
+    path = "/locations/formats",
+    tag = "locations",
+    responses((status = 200, description = "The panel formats and their sizes", body = Vec<FormatInfo>))
+)]
+async fn formats(_user: ApiUser) -> Json<Vec<FormatInfo>> {
+    Json(
+        ooh::FORMATS
+            .iter()
+            .map(|spec| {
+                let cm = ooh::size_cm(spec.format);
+                FormatInfo {
+                    format: spec.format,
+                    region: spec.region,
+                    width_cm: cm.map(|(w, _)| w),
+                    height_cm: cm.map(|(_, h)| h),
+                    width_mm: spec.size_mm.map(|(w, _)| w),
+                    height_mm: spec.size_mm.map(|(_, h)| h),
+                    width_px: spec.resolution.map(|(w, _)| w),
+                    height_px: spec.resolution.map(|(_, h)| h),
+                }
+            })
+            .collect(),
+    )
 }
 
 /// `GET /locations?limit=&cursor=&q=` → `{items, next_cursor}`, newest first; `q` matches

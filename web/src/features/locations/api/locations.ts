@@ -5,29 +5,35 @@ import { infiniteQueryOptions, type InfiniteData, queryOptions, useMutation, use
 import { answer, api, type Page, type Schemas } from '@/lib/api';
 
 export type LocationFormat = Schemas['PanelFormat'];
-export const FORMATS = [
-  'billboard_4x3',
-  'billboard_12m2',
-  'bus_shelter',
-  'mupi_2m2',
-  'digital_screen',
-  'shop_window',
-  'other',
-] as const satisfies readonly LocationFormat[];
+/** A format with its standard size (`GET /locations/formats`). */
+export type FormatInfo = Schemas['FormatInfo'];
+export type FormatRegion = Schemas['FormatRegion'];
 
 /**
- * The formats the form offers. `billboard_12m2` is the same panel as `billboard_4x3` (4 m × 3 m
- * = 12 m²), so it is offered only to a location that already has it; the API keeps accepting it.
+ * The formats as the server lists them, with their sizes: fetched once (they change only with
+ * the server). `billboard_12m2` is the same panel as `billboard_4x3` (4 m × 3 m = 12 m²), so
+ * the form offers it only to a location that already has it; the API keeps accepting it.
  */
-export const OFFERED_FORMATS = FORMATS.filter((format) => format !== 'billboard_12m2');
+export function formatsQueryOptions() {
+  return queryOptions({
+    queryKey: ['locations', 'formats'] as const,
+    queryFn: ({ signal }) => answer(api.GET('/locations/formats', { signal })),
+    staleTime: Infinity,
+  });
+}
 
-/** The visible size (cm) of a format's poster, filled in when the format is chosen. */
-export const FORMAT_SIZES: Partial<Record<LocationFormat, { width: number; height: number }>> = {
-  billboard_4x3: { width: 400, height: 300 },
-  billboard_12m2: { width: 400, height: 300 },
-  mupi_2m2: { width: 120, height: 176 },
-  bus_shelter: { width: 120, height: 176 },
-};
+/** The formats the form offers, grouped by region in the server's order. */
+export function offeredFormats(formats: readonly FormatInfo[], current: string): Array<[FormatRegion, FormatInfo[]]> {
+  const groups = new Map<FormatRegion, FormatInfo[]>();
+  for (const info of formats) {
+    if (info.format === 'billboard_12m2' && current !== 'billboard_12m2') continue;
+    groups.set(info.region, [...(groups.get(info.region) ?? []), info]);
+  }
+  return [...groups];
+}
+
+export type Audience = Schemas['Audience'];
+export const AUDIENCES = ['pedestrian', 'road'] as const satisfies readonly Audience[];
 
 export type Illumination = Schemas['Illumination'];
 export const ILLUMINATIONS = ['none', 'front', 'back', 'digital'] as const satisfies readonly Illumination[];

@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -13,23 +14,45 @@ import { useToast } from '@/lib/toast';
 import { useUnsavedChanges } from '@/lib/use-unsaved-changes';
 
 import {
-  FORMAT_SIZES,
+  AUDIENCES,
+  formatsQueryOptions,
   ILLUMINATIONS,
-  OFFERED_FORMATS,
+  offeredFormats,
   useSaveLocation,
+  type Audience,
+  type FormatInfo,
   type Location,
   type LocationFormat,
   type LocationInput,
 } from '../api/locations';
+import { ViewingSummary } from './viewing-summary';
+import { DEFAULT_SPEED_KMH, locationViewing } from '../lib/viewing';
 import { defaultQuad, parseQuad, quadProblem, roundQuad, type Quad } from '@/lib/quad';
 
 import { QuadEditor } from '@/components/quad-editor';
 
 const TEXT_FIELDS = ['name', 'address', 'city', 'postal_code', 'country', 'notes'] as const;
-const NUMBER_FIELDS = ['latitude', 'longitude', 'panel_width_cm', 'panel_height_cm', 'orientation_deg'] as const;
+const NUMBER_FIELDS = [
+  'latitude',
+  'longitude',
+  'orientation_deg',
+  'viewing_distance_min_m',
+  'viewing_distance_max_m',
+  'speed_kmh',
+  'screen_width_px',
+  'screen_height_px',
+] as const;
+/** The panel's size, typed in metres, sent in centimetres (`panel_width_cm`, `panel_height_cm`). */
+const SIZE_FIELDS = { panel_width_m: 'panel_width_cm', panel_height_m: 'panel_height_cm' } as const;
 type TextField = (typeof TEXT_FIELDS)[number];
 type NumberField = (typeof NUMBER_FIELDS)[number];
-type Values = Record<TextField | NumberField, string> & { format: string; illumination: string };
+type SizeField = keyof typeof SIZE_FIELDS;
+type Values = Record<TextField | NumberField | SizeField, string> & { format: string; illumination: string; audience: string };
+
+/** Centimetres shown as metres ("4", "1.76"), or blank. */
+function metres(cm: number | null | undefined): string {
+  return cm === null || cm === undefined ? '' : String(cm / 100);
+}
 
 function initialValues(location?: Location): Values {
   const text = (value: string | null | undefined) => value ?? '';
@@ -43,11 +66,17 @@ function initialValues(location?: Location): Values {
     notes: text(location?.notes),
     latitude: number(location?.latitude),
     longitude: number(location?.longitude),
-    panel_width_cm: number(location?.panel_width_cm),
-    panel_height_cm: number(location?.panel_height_cm),
+    panel_width_m: metres(location?.panel_width_cm),
+    panel_height_m: metres(location?.panel_height_cm),
     orientation_deg: number(location?.orientation_deg),
+    viewing_distance_min_m: number(location?.viewing_distance_min_m),
+    viewing_distance_max_m: number(location?.viewing_distance_max_m),
+    speed_kmh: number(location?.speed_kmh),
+    screen_width_px: number(location?.screen_width_px),
+    screen_height_px: number(location?.screen_height_px),
     format: location?.format ?? 'other',
     illumination: location?.illumination ?? 'none',
+    audience: location?.audience ?? '',
   };
 }
 
@@ -84,8 +113,9 @@ function isBlank(values: Values, photo: Media | null): boolean {
 
 /** Create or edit a location: site, panel, photo and the panel's four corners on it. */
 export function LocationForm({ location, onSaved, extraActions }: LocationFormProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const save = useSaveLocation(location?.id);
+  const formats = useQuery(formatsQueryOptions());
   const toast = useToast();
   const [values, setValues] = useState<Values>(() => initialValues(location));
   const [photo, setPhoto] = useState<Media | null>(location?.photo ?? null);
@@ -104,17 +134,29 @@ export function LocationForm({ location, onSaved, extraActions }: LocationFormPr
 
   const fields = isApiError(save.error) ? save.error.fields : {};
   const set = (field: keyof Values) => (value: string) => setValues((current) => ({ ...current, [field]: value }));
-  // A format fills in its panel size, unless the user typed a size of their own.
+  // A format fills in its panel size (and a screen's pixels), unless the user typed their own.
   const chooseFormat = (format: string) =>
     setValues((current) => {
-      const before = FORMAT_SIZES[current.format as LocationFormat];
-      const after = FORMAT_SIZES[format as LocationFormat];
-      const untouched =
-        (current.panel_width_cm === '' && current.panel_height_cm === '') ||
-        (before !== undefined && current.panel_width_cm === String(before.width) && current.panel_height_cm === String(before.height));
-      return after && untouched
-        ? { ...current, format, panel_width_cm: String(after.width), panel_height_cm: String(after.height) }
-        : { ...current, format };
+      const table = formats.data ?? [];
+      const find = (name: string): FormatInfo | undefined => table.find((info) => info.format === name);
+      const before = find(current.format);
+      const after = find(format);
+      const next = { ...current, format };
+      const sizeUntouched =
+        (current.panel_width_m === '' && current.panel_height_m === '') ||
+        (current.panel_width_m === metres(before?.width_cm) && current.panel_height_m === metres(before?.height_cm));
+      if (after?.width_cm != null && after.height_cm != null && sizeUntouched) {
+        next.panel_width_m = metres(after.width_cm);
+        next.panel_height_m = metres(after.height_cm);
+      }
+      const pixelsUntouched =
+        (current.screen_width_px === '' && current.screen_height_px === '') ||
+        (current.screen_width_px === String(before?.width_px) && current.screen_height_px === String(before?.height_px));
+      if (after?.width_px != null && after.height_px != null && pixelsUntouched) {
+        next.screen_width_px = String(after.width_px);
+        next.screen_height_px = String(after.height_px);
+      }
+      return next;
     });
 
   const onPhoto = async (files: File[]) => {
@@ -148,11 +190,16 @@ export function LocationForm({ location, onSaved, extraActions }: LocationFormPr
     const input = {
       format: values.format,
       illumination: values.illumination,
+      audience: values.audience === '' ? null : values.audience,
       photo_media_id: photo?.id ?? null,
       panel_quad: photo && quad ? roundQuad(quad) : null,
     } as Record<string, unknown>;
     for (const field of TEXT_FIELDS) input[field] = values[field].trim() === '' ? null : values[field].trim();
     for (const field of NUMBER_FIELDS) input[field] = parseNumber(values[field]);
+    for (const [field, sent] of Object.entries(SIZE_FIELDS) as Array<[SizeField, string]>) {
+      const value = parseNumber(values[field]);
+      input[sent] = typeof value === 'number' ? Math.round(value * 100) : value;
+    }
     // A blank name goes as `null`: the server's `required` shows beside the field.
     save.mutate(input as LocationInput, {
       // Refused fields: focus goes to the first one, whose error shows next to it.
@@ -177,26 +224,54 @@ export function LocationForm({ location, onSaved, extraActions }: LocationFormPr
   };
   const described = (field: string) => (fields[field] ? `${id(field)}-error` : undefined);
 
-  const textInput = (field: TextField | NumberField, options: { required?: boolean; inputMode?: 'decimal' | 'numeric'; maxLength?: number } = {}) => (
-    <div className="field">
-      <Label htmlFor={id(field)}>
-        {t(`locations.fields.${field}`)}
-        {options.required ? <span aria-hidden="true"> *</span> : null}
-      </Label>
-      <Input
-        id={id(field)}
-        name={field}
-        value={values[field]}
-        required={options.required}
-        inputMode={options.inputMode}
-        maxLength={options.maxLength}
-        aria-invalid={fields[field] ? true : undefined}
-        aria-describedby={described(field)}
-        onChange={(event) => set(field)(event.target.value)}
-      />
-      {errorOf(field)}
-    </div>
-  );
+  const textInput = (
+    field: TextField | NumberField | SizeField,
+    options: { required?: boolean; inputMode?: 'decimal' | 'numeric'; maxLength?: number; placeholder?: string } = {},
+  ) => {
+    // The size fields' problems come back under the names the API reads.
+    const key = field in SIZE_FIELDS ? SIZE_FIELDS[field as SizeField] : field;
+    return (
+      <div className="field">
+        <Label htmlFor={id(key)}>
+          {t(`locations.fields.${field}`)}
+          {options.required ? <span aria-hidden="true"> *</span> : null}
+        </Label>
+        <Input
+          id={id(key)}
+          name={field}
+          value={values[field]}
+          required={options.required}
+          inputMode={options.inputMode}
+          maxLength={options.maxLength}
+          placeholder={options.placeholder}
+          aria-invalid={fields[key] ? true : undefined}
+          aria-describedby={described(key)}
+          onChange={(event) => set(field)(event.target.value)}
+        />
+        {errorOf(key)}
+      </div>
+    );
+  };
+  const typed = (field: NumberField | SizeField): number | null => {
+    const value = parseNumber(values[field]);
+    return typeof value === 'number' ? value : null;
+  };
+  const audience = values.audience === '' ? null : (values.audience as Audience);
+  const widthM = typed('panel_width_m');
+  const heightM = typed('panel_height_m');
+  const viewing = locationViewing({
+    panelHeightCm: heightM === null ? null : heightM * 100,
+    audience,
+    minM: typed('viewing_distance_min_m'),
+    maxM: typed('viewing_distance_max_m'),
+    speedKmh: typed('speed_kmh'),
+  });
+  const isScreen =
+    values.illumination === 'digital' ||
+    formats.data?.find((info) => info.format === values.format)?.region === 'digital' ||
+    values.screen_width_px !== '' ||
+    values.screen_height_px !== '';
+  const formatGroups = offeredFormats(formats.data ?? [], values.format);
 
   const gpsFilled =
     photo?.gps != null &&
@@ -244,11 +319,19 @@ export function LocationForm({ location, onSaved, extraActions }: LocationFormPr
               aria-describedby={described('format')}
               onChange={(event) => chooseFormat(event.target.value)}
             >
-              {(values.format === 'billboard_12m2' ? [...OFFERED_FORMATS, 'billboard_12m2' as const] : OFFERED_FORMATS).map((format) => (
-                <option key={format} value={format}>
-                  {t(`locations.formats.${format}`)}
-                </option>
-              ))}
+              {formatGroups.length === 0 ? (
+                <option value={values.format}>{t(`locations.formats.${values.format as LocationFormat}`)}</option>
+              ) : (
+                formatGroups.map(([region, infos]) => (
+                  <optgroup key={region} label={t(`locations.regions.${region}`)}>
+                    {infos.map((info) => (
+                      <option key={info.format} value={info.format}>
+                        {t(`locations.formats.${info.format}`)}
+                      </option>
+                    ))}
+                  </optgroup>
+                ))
+              )}
             </Select>
             {errorOf('format')}
           </div>
@@ -271,10 +354,21 @@ export function LocationForm({ location, onSaved, extraActions }: LocationFormPr
           </div>
         </div>
         <div className="form-grid">
-          {textInput('panel_width_cm', { inputMode: 'numeric' })}
-          {textInput('panel_height_cm', { inputMode: 'numeric' })}
+          {textInput('panel_width_m', { inputMode: 'decimal' })}
+          {textInput('panel_height_m', { inputMode: 'decimal' })}
           {textInput('orientation_deg', { inputMode: 'decimal' })}
         </div>
+        {isScreen ? (
+          <div className="form-grid">
+            {textInput('screen_width_px', { inputMode: 'numeric' })}
+            {textInput('screen_height_px', { inputMode: 'numeric' })}
+          </div>
+        ) : null}
+        {widthM !== null && heightM !== null ? (
+          <p className="field__hint" data-testid="panel-area">
+            {t('locations.area', { area: (widthM * heightM).toLocaleString(i18n.language, { maximumFractionDigits: 2 }) })}
+          </p>
+        ) : null}
         <div className="field">
           <Label htmlFor={id('notes')}>{t('locations.fields.notes')}</Label>
           <textarea
@@ -288,6 +382,39 @@ export function LocationForm({ location, onSaved, extraActions }: LocationFormPr
           />
           {errorOf('notes')}
         </div>
+      </fieldset>
+
+      <fieldset className="form-section" data-testid="viewing-section">
+        <legend className="form-section__title">{t('locations.sections.viewing')}</legend>
+        <div className="form-grid">
+          <div className="field">
+            <Label htmlFor={id('audience')}>{t('locations.fields.audience')}</Label>
+            <Select
+              id={id('audience')}
+              value={values.audience}
+              aria-invalid={fields.audience ? true : undefined}
+              aria-describedby={described('audience')}
+              onChange={(event) => set('audience')(event.target.value)}
+            >
+              <option value="">{t('locations.audiences.unknown')}</option>
+              {AUDIENCES.map((value) => (
+                <option key={value} value={value}>
+                  {t(`locations.audiences.${value}`)}
+                </option>
+              ))}
+            </Select>
+            {errorOf('audience')}
+          </div>
+          {textInput('speed_kmh', {
+            inputMode: 'decimal',
+            placeholder: audience ? t('locations.speedDefault', { speed: DEFAULT_SPEED_KMH[audience] }) : undefined,
+          })}
+        </div>
+        <div className="form-grid">
+          {textInput('viewing_distance_min_m', { inputMode: 'decimal' })}
+          {textInput('viewing_distance_max_m', { inputMode: 'decimal' })}
+        </div>
+        <ViewingSummary viewing={viewing} />
       </fieldset>
 
       <fieldset className="form-section">

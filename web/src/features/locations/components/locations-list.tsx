@@ -10,7 +10,7 @@ import { locationsQueryOptions } from '../api/locations';
 
 /** The user's locations matching `q` (accent-insensitive, on the server), newest first. */
 export function LocationsList({ q }: { q: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const query = useInfiniteQuery({ ...locationsQueryOptions(q), placeholderData: keepPreviousData });
 
   if (query.isPending) return <Spinner />;
@@ -48,6 +48,13 @@ export function LocationsList({ q }: { q: string }) {
             <span className="media-card__meta">
               {[location.postal_code, location.city].filter(Boolean).join(' ') || t(`locations.formats.${location.format}`)}
             </span>
+            {location.viewing ? (
+              <span className="media-card__meta" data-testid="location-time-in-view">
+                {t('locations.viewing.short', {
+                  seconds: location.viewing.time_in_view_s.toLocaleString(i18n.language, { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+                })}
+              </span>
+            ) : null}
           </li>
         ))}
       </ul>

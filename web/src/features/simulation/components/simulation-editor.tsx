@@ -37,6 +37,7 @@ import { FITS, type Adjustments, type Fit } from '../lib/types';
 import { AdjustmentsPanel } from './adjustments-panel';
 import { CreativePicker, LocationPicker } from './pickers';
 import { PreviewStage, type Tool } from './preview-stage';
+import { LegibilityPanel } from './legibility-panel';
 import { SimulationResult } from './simulation-result';
 
 export type SimulationEditorProps = {
@@ -346,6 +347,7 @@ export function SimulationEditor({ simulation, creativeId = null, locationId = n
       </section>
 
       {simulation ? <SimulationResult simulation={simulation} /> : null}
+      {simulation ? <LegibilityPanel simulation={simulation} /> : null}
     </form>
   );
 }

@@ -6,13 +6,15 @@ use utoipa::ToSchema;
 
 use super::super::heatmaps::ItemStatus;
 use super::super::input::rfc3339;
-use super::super::locations::{Illumination, PanelFormat, QuadPoint, stored_quad};
+use super::super::locations::{Illumination, PanelFormat, QuadPoint, ViewingBody, stored_quad};
 use super::super::media::{Media, media_body};
 use super::look::{AdjustmentsBody, FitMode, default_adjustments};
 use crate::codes::JobErrorCode;
 use crate::db::simulations::SimulationView;
 use crate::heatmaps::result::PanelShare;
+use crate::ooh::{self, Audience, Conditions, Fit, Reading};
 use crate::simulations::SimulationStatus;
+use crate::simulations::legibility;
 use crate::state::AppState;
 
 /// The creative of a simulation.
@@ -35,6 +37,11 @@ pub struct SimulationLocation {
     pub panel_height_cm: Option<i64>,
     pub panel_quad: Option<Vec<QuadPoint>>,
     pub photo: Option<Media>,
+    /// The location's viewing conditions (see `Location`).
+    pub audience: Option<Audience>,
+    pub viewing_distance_min_m: Option<f64>,
+    pub viewing_distance_max_m: Option<f64>,
+    pub speed_kmh: Option<f64>,
 }
 
 /// Signed download links of the render (`Content-Disposition: attachment`).
@@ -101,12 +108,118 @@ pub struct Simulation {
     /// `null` until rendered.
     pub downloads: Option<Downloads>,
     pub attention: Option<SimulationAttention>,
+    /// The creative's texts on the panel: their size, from how far they can be read, and the
+    /// main text's time in view (docs/viewing.md). On the answers about one simulation, when
+    /// the location has its physical size; `null` in lists.
+    pub legibility: Option<SimulationLegibility>,
     /// RFC 3339.
     pub rendered_at: Option<String>,
     /// RFC 3339.
     pub created_at: String,
     /// RFC 3339.
     pub updated_at: String,
+}
+
+wire_enum! {
+    /// Over which part of the approach a text can be read.
+    pub enum ReadingCode {
+        /// From the farthest viewing distance on: all the way.
+        Whole = "whole";
+        /// Only nearer than the farthest viewing distance.
+        Part = "part";
+        /// Not even from the nearest viewing distance.
+        Never = "never";
+    }
+}
+
+/// A line of text of the creative, on the panel.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PanelText {
+    /// The line's box in the creative, relative to it (0..1).
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+    /// The letters' height on the panel, in millimetres.
+    pub letter_height_mm: f64,
+    /// The farthest distance from which it can be read, in metres.
+    pub legible_distance_m: f64,
+    /// How much of the line the panel shows, 0..1 (`cover` may crop it).
+    pub shown: f64,
+    /// Over which part of the approach it can be read; `null` without a distance range.
+    pub reading: Option<ReadingCode>,
+    /// The letter height needed to be read from the farthest viewing distance, in millimetres.
+    pub needed_mm: Option<f64>,
+}
+
+/// The creative's texts on the panel and the main text's time in view.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SimulationLegibility {
+    /// The lines of text found in the creative, largest letters first.
+    pub texts: Vec<PanelText>,
+    /// The main text (the largest the panel shows at least half of) under the location's
+    /// viewing conditions; `null` without a distance range, or a speed or an audience.
+    pub viewing: Option<ViewingBody>,
+}
+
+/// The legibility of a simulation's creative on its location's panel; `None` without a
+/// creative, a panel size, or when the creative's lines cannot be read (logged).
+pub(super) async fn legibility(
+    state: &AppState,
+    view: &SimulationView,
+) -> Option<SimulationLegibility> {
+    let (creative, location) = (view.creative.as_ref()?, view.location.as_ref()?);
+    let panel_mm = (
+        ooh::cm_to_mm(location.panel_width_cm?),
+        ooh::cm_to_mm(location.panel_height_cm?),
+    );
+    let media = &creative.media;
+    let lines = match legibility::lines_of(&state.db, state.storage.as_ref(), media).await {
+        Ok(lines) => lines,
+        Err(err) => {
+            tracing::warn!(media_id = %media.id, error = %err, "no lines of text for legibility");
+            return None;
+        }
+    };
+    let fit = match FitMode::parse(&view.sim.fit).unwrap_or(FitMode::Cover) {
+        FitMode::Stretch => Fit::Stretch,
+        FitMode::Cover => Fit::Cover,
+        FitMode::Contain => Fit::Contain,
+    };
+    let conditions = Conditions {
+        audience: location.audience.as_deref().and_then(Audience::parse),
+        distance_min_m: location.viewing_distance_min_m,
+        distance_max_m: location.viewing_distance_max_m,
+        speed_kmh: location.speed_kmh,
+    };
+    let creative_px = (media.width as f64, media.height as f64);
+    let assessment = legibility::assess(&lines, creative_px, panel_mm, fit, &conditions);
+    let round = |v: f64, places: i32| {
+        let k = 10f64.powi(places);
+        (v * k).round() / k
+    };
+    Some(SimulationLegibility {
+        texts: assessment
+            .texts
+            .iter()
+            .map(|t| PanelText {
+                x: round(f64::from(t.line.x), 4),
+                y: round(f64::from(t.line.y), 4),
+                width: round(f64::from(t.line.width), 4),
+                height: round(f64::from(t.line.height), 4),
+                letter_height_mm: round(t.letter_mm, 1),
+                legible_distance_m: round(t.legible_m, 1),
+                shown: round(t.shown, 3),
+                reading: t.reading.map(|r| match r {
+                    Reading::Whole => ReadingCode::Whole,
+                    Reading::Part => ReadingCode::Part,
+                    Reading::Never => ReadingCode::Never,
+                }),
+                needed_mm: t.needed_mm.map(|v| round(v, 1)),
+            })
+            .collect(),
+        viewing: assessment.viewing.map(ViewingBody::from),
+    })
 }
 
 /// The simulations a batch made, in the order of its locations.
@@ -142,6 +255,10 @@ pub(super) fn simulation_body(state: &AppState, view: &SimulationView, now: u64)
         panel_height_cm: l.panel_height_cm,
         panel_quad: l.panel_quad.as_deref().and_then(stored_quad),
         photo: l.photo.as_ref().map(|m| media_body(signer, m, now)),
+        audience: l.audience.as_deref().and_then(Audience::parse),
+        viewing_distance_min_m: l.viewing_distance_min_m,
+        viewing_distance_max_m: l.viewing_distance_max_m,
+        speed_kmh: l.speed_kmh,
     });
     let download = |id: &str| format!("{}&download=1", signer.url(id, "original", exp));
     // A render writes both files; a row with only one is no render to download.
@@ -198,6 +315,7 @@ pub(super) fn simulation_body(state: &AppState, view: &SimulationView, now: u64)
         status,
         error,
         output: view.output.as_ref().map(|m| media_body(signer, m, now)),
+        legibility: None,
         downloads,
         attention,
         rendered_at: s.rendered_at.map(rfc3339),

@@ -45,11 +45,11 @@ pub const MIN_QUAD_AREA_PX: f64 = 4.0;
 mod answer;
 mod look;
 
-use answer::simulation_body;
 pub use answer::{
     AttentionQueued, Downloads, RenderError, Simulation, SimulationAttention, SimulationBatch,
     SimulationCreative, SimulationLocation,
 };
+use answer::{legibility, simulation_body};
 pub use look::{AdjustmentsBody, FitMode, NightMode};
 use look::{AdjustmentsChanges, AdjustmentsInput, Background, default_adjustments};
 
@@ -342,7 +342,9 @@ async fn respond(state: &AppState, user: &ApiUser, id: &str) -> Result<Simulatio
     let view = sdb::find(&state.db, user.id(), id)
         .await?
         .ok_or_else(ApiError::not_found)?;
-    Ok(simulation_body(state, &view, now_secs()))
+    let mut body = simulation_body(state, &view, now_secs());
+    body.legibility = legibility(state, &view).await;
+    Ok(body)
 }
 
 /// `POST /simulations` → 201 (`queued`, or `draft` with `render: false`).
@@ -544,7 +546,9 @@ async fn get_one(
     IdPath(id): IdPath<Id>,
 ) -> Result<Json<Simulation>, ApiError> {
     let view = find(&state, &user, &id).await?;
-    Ok(Json(simulation_body(&state, &view, now_secs())))
+    let mut body = simulation_body(&state, &view, now_secs());
+    body.legibility = legibility(&state, &view).await;
+    Ok(Json(body))
 }
 
 /// `PATCH /simulations/{id}`: absent fields stay, `null` clears (`quad`: back to the
