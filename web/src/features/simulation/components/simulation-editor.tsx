@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { Banner } from '@/components/ui/banner';
@@ -47,6 +47,8 @@ export type SimulationEditorProps = {
   locationId?: string | null;
   /** A new simulation was saved (the page moves to its address). */
   onCreated: (id: string) => void;
+  /** The chosen creative changed (the page's batch dialog starts with it). */
+  onCreativeChange?: (creative: CreativeOption | null) => void;
 };
 
 function creativeFromSimulation(simulation: Simulation | null): CreativeOption | null {
@@ -67,7 +69,7 @@ type Errors = Record<string, string>;
  * Save uploads the painted mask, then creates or updates the simulation, whose render status,
  * image, downloads and attention analysis show below.
  */
-export function SimulationEditor({ simulation, creativeId = null, locationId = null, onCreated }: SimulationEditorProps) {
+export function SimulationEditor({ simulation, creativeId = null, locationId = null, onCreated, onCreativeChange }: SimulationEditorProps) {
   const { t } = useTranslation();
   const ids = { name: useId(), fit: useId(), background: useId(), corners: useId() };
   const [draft, setDraft] = useState<Draft>(() => (simulation ? draftFromSimulation(simulation) : emptyDraft(creativeId, locationId)));
@@ -94,6 +96,9 @@ export function SimulationEditor({ simulation, creativeId = null, locationId = n
   });
   const creative = chosenCreative?.id === draft.creativeId ? chosenCreative : (linkedCreative.data ?? null);
   const location = chosenLocation?.id === draft.locationId ? chosenLocation : (linkedLocation.data ?? null);
+  useEffect(() => {
+    onCreativeChange?.(creative);
+  }, [creative, onCreativeChange]);
   const problem = location ? locationProblem(location) : null;
   const ownQuad = locationQuad(location);
   const quad: Quad = draft.quad ?? ownQuad ?? defaultQuad();
