@@ -503,7 +503,7 @@ describe('/simulation', () => {
     // A 4:3 panel (400 × 300 cm) like the creative: nothing to say.
     expect(within(rows[0]).queryByTestId('aspect-warning')).toBeNull();
     const warning = within(rows[1]).getByTestId('aspect-warning');
-    expect(warning).toHaveTextContent(/^Format différent \(création 1,33:1, panneau 2,96:1\) : « Contenir » laissera des bandes de fond à gauche et à droite \(55\s%\sdu panneau\)\.$/);
+    expect(warning).toHaveTextContent(/^Création 1,33:1, panneau 2,96:1 : « Contenir » laissera des bandes de fond à gauche et à droite \(55\s%\sdu panneau\)\.$/);
     await user.click(within(dialog).getByRole('radio', { name: /Remplir/ }));
     expect(warning).toHaveTextContent(/« Remplir » coupera 55\s% de la hauteur de la création\./);
     await user.click(within(dialog).getByRole('radio', { name: /Étirer/ }));

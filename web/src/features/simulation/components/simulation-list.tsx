@@ -288,6 +288,12 @@ function BatchDialog({ creativeId: initial, creatives, onClose, onDone }: BatchD
       className="sim-batch"
       footer={
         <>
+          {/* Beside the button that starts the renders, whatever the list's scroll. */}
+          {mismatched > 0 ? (
+            <p className="sim-warning sim-batch__warning" role="status" data-testid="batch-mismatch">
+              {t('simulation.batch.mismatchCount', { count: mismatched })}
+            </p>
+          ) : null}
           <Button variant="secondary" onClick={onClose}>
             {t('common.cancel')}
           </Button>
@@ -332,11 +338,6 @@ function BatchDialog({ creativeId: initial, creatives, onClose, onDone }: BatchD
         ) : null}
       </fieldset>
       <LocationChecklist selected={new Set(selected.keys())} onToggle={toggle} noteOf={noteOf} />
-      {mismatched > 0 ? (
-        <p className="sim-warning" role="status" data-testid="batch-mismatch">
-          {t('simulation.batch.mismatchCount', { count: mismatched })}
-        </p>
-      ) : null}
       {missing ? (
         <p className="form-error" role="alert">
           {t(missing === 'creative' ? 'simulation.batch.needCreative' : 'simulation.batch.needLocations')}
