@@ -1,6 +1,8 @@
 // The simulation page's layout in a real browser (issue 28 §4), where jsdom cannot tell: at
 // 1440×900 the pinned preview covers no control (the render's downloads and "Analyse attention"
-// included) and stays below the header, and the pickers' labels are not cut.
+// included) and stays below the header, and the pickers' labels are not cut; at 390×844 the
+// corner handles leave a small panel visible and still move it; the loupe goes on release and is
+// drawn at the device pixel ratio from the full-resolution photo.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServerAndBrowser, stopServerAndBrowser } from './support/browser.mjs';
@@ -88,6 +90,103 @@ describe('Simulation page layout in Chromium', () => {
       const apart = box.x >= preview.x + preview.width || preview.x >= box.x + box.width || box.y >= preview.y + preview.height || preview.y >= box.y + box.height;
       assert.ok(apart, `${id} ${JSON.stringify(box)} is clear of the preview ${JSON.stringify(preview)}`);
     }
+    assert.deepEqual(errors, []);
+  });
+
+  it('shows the loupe only while a corner is dragged, sharp: full resolution at the device pixel ratio', async () => {
+    await page.goto(`/simulation/${seeded.gareSimulation}`);
+    await page.locator('[data-testid="sim-preview"][data-state="ready"]').waitFor();
+    const corner = page.getByRole('button', { name: 'Coin bas droit' });
+    await corner.scrollIntoViewIfNeeded();
+    const box = await corner.boundingBox();
+    const original = page.waitForRequest((request) => request.url().includes(`/files/${seeded.garePhoto}/original`));
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 - 6, box.y + box.height / 2 - 3, { steps: 3 });
+    const loupe = page.getByTestId('quad-loupe');
+    await loupe.waitFor();
+    await original;
+    // 120 CSS pixels at 2 device pixels each, painted.
+    await page.waitForFunction(() => {
+      const canvas = document.querySelector('[data-testid="quad-loupe"] canvas');
+      if (!canvas || canvas.width !== 240 || canvas.height !== 240) return false;
+      const data = canvas.getContext('2d').getImageData(0, 0, 240, 240).data;
+      let opaque = 0;
+      for (let i = 3; i < data.length; i += 4) if (data[i] > 0) opaque += 1;
+      return opaque > 240 * 240 * 0.5;
+    });
+    await page.mouse.up();
+    await loupe.waitFor({ state: 'detached' });
+    assert.equal(await page.getByTestId('quad-loupe').count(), 0, 'no loupe after the release');
+  });
+
+  it('leaves a small panel visible under its handles at 390×844, and the handles still move it', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`/simulation/${seeded.nationSimulation}`);
+    await page.locator('[data-testid="sim-preview"][data-state="ready"]').waitFor();
+    const frame = page.getByTestId('quad-editor');
+    await frame.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    const handles = page.locator('.quad-editor__handle');
+    assert.equal(await handles.count(), 4);
+    // The panel's inner rectangle on screen, 3 px in from its outline (the outline itself is drawn).
+    const corners = await handles.evaluateAll((all) =>
+      all.map((h) => {
+        const r = h.getBoundingClientRect();
+        return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+      }),
+    );
+    const inner = {
+      x: Math.max(corners[0].x, corners[3].x) + 3,
+      y: Math.max(corners[0].y, corners[1].y) + 3,
+    };
+    inner.width = Math.min(corners[1].x, corners[2].x) - 3 - inner.x;
+    inner.height = Math.min(corners[2].y, corners[3].y) - 3 - inner.y;
+    assert.ok(inner.width > 10 && inner.width < 60, `a small panel on a phone (${inner.width.toFixed(0)} px wide)`);
+
+    // The same rectangle with the handles (Corners tool) and without (Brush tool): nearly all pixels match.
+    // (The tool buttons lie below the preview on a phone: clicking one scrolls, so the rectangle is
+    // taken again relative to the photo.)
+    const withHandles = await page.screenshot({ clip: inner });
+    const at = await frame.boundingBox();
+    await page.getByTestId('tool-brush').click();
+    await frame.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await page.mouse.move(5, 5);
+    const moved = await frame.boundingBox();
+    const without = await page.screenshot({ clip: { ...inner, x: inner.x + moved.x - at.x, y: inner.y + moved.y - at.y } });
+    await page.getByTestId('tool-corners').click();
+    await frame.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    const visible = await page.evaluate(
+      async ([a, b]) => {
+        const pixels = async (base64) => {
+          // Decoded here: the page's CSP does not let it fetch a data: address.
+          const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+          const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+          const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+          const ctx = canvas.getContext('2d');
+          ctx.drawImage(bitmap, 0, 0);
+          return ctx.getImageData(0, 0, bitmap.width, bitmap.height).data;
+        };
+        const [p, q] = await Promise.all([pixels(a), pixels(b)]);
+        let same = 0;
+        for (let i = 0; i < p.length; i += 4) {
+          if (Math.max(Math.abs(p[i] - q[i]), Math.abs(p[i + 1] - q[i + 1]), Math.abs(p[i + 2] - q[i + 2])) <= 24) same += 1;
+        }
+        return same / (p.length / 4);
+      },
+      [withHandles.toString('base64'), without.toString('base64')],
+    );
+    console.log(`small panel: ${(visible * 100).toFixed(0)} % of its inside visible between the handles`);
+    assert.ok(visible >= 0.9, `the handles leave the panel visible (${(visible * 100).toFixed(0)} % of its inside unchanged)`);
+
+    // Still usable: a drag moves the top-left corner.
+    const corner = page.getByRole('button', { name: 'Coin haut gauche' });
+    const before = Number(await corner.getAttribute('data-x'));
+    const box = await corner.boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 - 10, box.y + box.height / 2 - 5, { steps: 4 });
+    await page.mouse.up();
+    assert.ok(Number(await corner.getAttribute('data-x')) < before - 0.01, 'the corner moved left');
     assert.deepEqual(errors, []);
   });
 });

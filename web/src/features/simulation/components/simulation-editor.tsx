@@ -319,6 +319,7 @@ export function SimulationEditor({ simulation, creativeId = null, locationId = n
           {canPreview && creative && location?.photo ? (
             <PreviewStage
               photoUrl={location.photo.urls.preview}
+              photoFullUrl={location.photo.urls.original}
               photoWidth={location.photo.width}
               photoHeight={location.photo.height}
               creativeUrl={creative.media.urls.preview}
