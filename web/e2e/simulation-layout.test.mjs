@@ -187,6 +187,14 @@ describe('Simulation page layout in Chromium', () => {
     await page.mouse.move(box.x + box.width / 2 - 10, box.y + box.height / 2 - 5, { steps: 4 });
     await page.mouse.up();
     assert.ok(Number(await corner.getAttribute('data-x')) < before - 0.01, 'the corner moved left');
+
+    // The batch dialog fits the phone: its creative select (a long name) does not push it sideways.
+    await page.getByTestId('open-batch').click();
+    const body = page.getByRole('dialog').locator('.dialog__body');
+    await page.getByTestId('batch-creative').waitFor();
+    const { scrollWidth, clientWidth } = await body.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
+    assert.ok(scrollWidth <= clientWidth, `the batch dialog does not overflow (${scrollWidth} > ${clientWidth})`);
+    await page.keyboard.press('Escape');
     assert.deepEqual(errors, []);
   });
 });
