@@ -469,15 +469,16 @@ describe('/simulation', () => {
     expect(deleted).toEqual(['/simulations/s1']);
   });
 
-  it('simulates one creative on several locations (batch)', async () => {
+  it('simulates one creative on several locations (batch), contained by default, and says when the renders are done', async () => {
     const batches: unknown[] = [];
-    mockApi(
+    let batched = simulation({ id: 's8', status: 'queued' });
+    const live = withEventStream(
       server(
-        () => [],
+        () => [batched],
         ({ method, path, body }) => {
           if (method === 'POST' && path === '/simulations/batch') {
             batches.push(body);
-            return { status: 201, body: { items: [simulation()] } };
+            return { status: 201, body: { items: [batched] } };
           }
           return undefined;
         },
@@ -487,12 +488,94 @@ describe('/simulation', () => {
     await user.click(await screen.findByRole('button', { name: 'Simuler cette création sur plusieurs emplacements' }));
     const dialog = await screen.findByRole('dialog', { name: 'Une création sur plusieurs emplacements' });
     await user.selectOptions(await within(dialog).findByLabelText('Création'), 'c1');
+    // Each fit says in one line what it does; contain (nothing cut off) is chosen.
+    expect(within(dialog).getByRole('radio', { name: /Contenir.*Montre toute la création/ })).toBeChecked();
+    expect(within(dialog).getByRole('radio', { name: /Remplir.*les bords qui dépassent sont rognés/ })).not.toBeChecked();
     const gare = await within(dialog).findByRole('checkbox', { name: /Gare de Lyon/ });
     expect(within(dialog).getByRole('checkbox', { name: /Sans photo/ })).toBeDisabled();
     await user.click(gare);
     await user.click(within(dialog).getByRole('button', { name: 'Simuler sur 1 emplacement' }));
-    await waitFor(() => expect(batches).toEqual([{ creative_id: 'c1', location_ids: ['l1'] }]));
-    expect(await screen.findByText('1 simulation créée ; son rendu est en cours.')).toBeInTheDocument();
+    await waitFor(() => expect(batches).toEqual([{ creative_id: 'c1', location_ids: ['l1'], fit: 'contain', background: '#ffffff' }]));
+    await waitFor(() => expect(live.connected()).toBe(true));
+
+    // "In progress" until the render is done, as the live events say.
+    const notice = await screen.findByTestId('batch-progress');
+    expect(notice).toHaveTextContent('1 simulation créée ; rendu en cours…');
+    act(() => live.send('simulation', { simulation_id: 's8', status: 'rendering', error: null }));
+    expect(notice).toHaveTextContent('rendu en cours');
+    batched = simulation({ id: 's8', status: 'done' });
+    act(() => live.send('simulation', { simulation_id: 's8', status: 'done', error: null }));
+    await waitFor(() => expect(screen.getByTestId('batch-progress')).toHaveTextContent('1 simulation créée et rendue.'));
+    expect(screen.getByTestId('batch-progress')).toHaveAttribute('data-running', '0');
+  });
+
+  it('starts the batch with the creative being edited and warns where its shape is not the panel\'s', async () => {
+    // 0.5 × 1920 = 960 px by 0.3 × 1080 = 324 px: a 2.96:1 panel, estimated from its corners.
+    const wide = location({
+      id: 'l3',
+      name: 'Quai bas',
+      panel_width_cm: null,
+      panel_height_cm: null,
+      panel_quad: [
+        { x: 0.25, y: 0.3 },
+        { x: 0.75, y: 0.3 },
+        { x: 0.75, y: 0.6 },
+        { x: 0.25, y: 0.6 },
+      ],
+    });
+    const batches: unknown[] = [];
+    let items = [simulation({ id: 's8', location_id: 'l1' }), simulation({ id: 's9', location_id: 'l3' })];
+    const live = withEventStream(
+      server(
+        () => [simulation({ status: 'done' }), ...items],
+        ({ method, path, body }) => {
+          if (method === 'GET' && path === '/locations') return page([location(), wide]);
+          if (method === 'POST' && path === '/simulations/batch') {
+            batches.push(body);
+            return { status: 201, body: { items } };
+          }
+          return undefined;
+        },
+      ),
+    );
+    const { user } = renderApp('/simulation/s1');
+    await screen.findByTestId('sim-result');
+    await user.click(await screen.findByRole('button', { name: 'Simuler cette création sur plusieurs emplacements' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Une création sur plusieurs emplacements' });
+    // The simulation's creative (1200 × 900, 1.33:1) is already chosen.
+    expect(within(dialog).getByLabelText('Création')).toHaveValue('c1');
+
+    const rows = await within(dialog).findAllByTestId('batch-location');
+    expect(rows).toHaveLength(2);
+    // A 4:3 panel (400 × 300 cm) like the creative: nothing to say.
+    expect(within(rows[0]).queryByTestId('aspect-warning')).toBeNull();
+    const warning = within(rows[1]).getByTestId('aspect-warning');
+    expect(warning).toHaveTextContent(/^Création 1,33:1, panneau 2,96:1 : « Contenir » laissera des bandes de fond à gauche et à droite \(55\s%\sdu panneau\)\.$/);
+    await user.click(within(dialog).getByRole('radio', { name: /Remplir/ }));
+    expect(warning).toHaveTextContent(/« Remplir » coupera 55\s% de la hauteur de la création\./);
+    await user.click(within(dialog).getByRole('radio', { name: /Étirer/ }));
+    expect(warning).toHaveTextContent(/« Étirer » déformera la création de 122\s%\./);
+
+    await user.click(within(dialog).getByRole('checkbox', { name: /Gare de Lyon/ }));
+    expect(within(dialog).queryByTestId('batch-mismatch')).toBeNull();
+    await user.click(within(dialog).getByRole('checkbox', { name: /Quai bas/ }));
+    expect(within(dialog).getByTestId('batch-mismatch')).toHaveTextContent("1 emplacement choisi n'a pas le format de la création : vérifiez le cadrage.");
+    await user.click(within(dialog).getByRole('radio', { name: /Remplir/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Simuler sur 2 emplacements' }));
+    // Cover chosen: no background colour is sent.
+    await waitFor(() => expect(batches).toEqual([{ creative_id: 'c1', location_ids: ['l1', 'l3'], fit: 'cover' }]));
+    await waitFor(() => expect(live.connected()).toBe(true));
+
+    const notice = await screen.findByTestId('batch-progress');
+    expect(notice).toHaveTextContent('2 simulations créées ; rendus terminés : 0 sur 2…');
+    items = [simulation({ id: 's8', location_id: 'l1', status: 'done' }), items[1]];
+    act(() => live.send('simulation', { simulation_id: 's8', status: 'done', error: null }));
+    await waitFor(() => expect(screen.getByTestId('batch-progress')).toHaveTextContent('rendus terminés : 1 sur 2…'));
+    items = [items[0], simulation({ id: 's9', location_id: 'l3', status: 'failed', error: { code: 'internal', message: 'x' } })];
+    act(() => live.send('simulation', { simulation_id: 's9', status: 'failed', error: { code: 'internal', message: 'x' } }));
+    await waitFor(() =>
+      expect(screen.getByTestId('batch-progress')).toHaveTextContent('Rendus terminés : 1 en échec sur 2 ; ouvrez-le dans la liste pour réessayer.'),
+    );
   });
 });
 

@@ -1,15 +1,17 @@
 //! The panel quad editor shared by the location form and the simulation page: a photo (or
 //! whatever the caller draws in its place), the quad as an SVG polygon and four corner handles
-//! moved with a pointer or the arrow keys, with a loupe around the active corner.
+//! moved with a pointer or the arrow keys, with a loupe around the corner being moved.
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { cn } from '@/lib/cn';
-import { CORNERS, loupePlacement, moveCorner, nudge, toNormalised, type Quad } from '@/lib/quad';
+import { CORNERS, loupePlacement, loupeView, moveCorner, nudge, toNormalised, type Corner, type Quad } from '@/lib/quad';
 
 export type QuadEditorProps = {
-  /** The photo: shown when there are no `children`, and always in the loupe. */
+  /** The photo: shown when there are no `children`, and in the loupe until `loupeSrc` has loaded. */
   src: string;
+  /** The photo at full resolution, for a sharp loupe (loaded when the loupe first shows). */
+  loupeSrc?: string;
   /** The photo's pixel size (for the aspect ratio and the SVG coordinates). */
   width: number;
   height: number;
@@ -27,22 +29,52 @@ export type QuadEditorProps = {
 const LOUPE_SIZE = 120;
 const LOUPE_ZOOM = 3;
 
+/** An image loaded once per address (null until it has loaded, or when it failed). */
+function useLoadedImage(url: string | null): HTMLImageElement | null {
+  const [loaded, setLoaded] = useState<{ url: string; image: HTMLImageElement } | null>(null);
+  useEffect(() => {
+    if (!url) return;
+    let cancelled = false;
+    const image = new Image();
+    image.decoding = 'async';
+    image.onload = () => {
+      if (!cancelled) setLoaded({ url, image });
+    };
+    image.src = url;
+    return () => {
+      cancelled = true;
+    };
+  }, [url]);
+  return loaded && loaded.url === url ? loaded.image : null;
+}
+
 /**
  * The photo with the panel quad drawn over it (SVG polygon) and four handles:
  * drag them with a pointer (mouse, pen, touch), or focus one and use the arrow
- * keys (Shift for bigger steps). A loupe magnifies the photo around the active
- * handle for precise placement.
+ * keys (Shift for bigger steps). A loupe magnifies the photo around the corner
+ * being dragged (until the pointer is released) or focused from the keyboard.
  */
-export function QuadEditor({ src, width, height, quad, onChange, help, children, handlesHidden = false, className }: QuadEditorProps) {
+export function QuadEditor({ src, loupeSrc, width, height, quad, onChange, help, children, handlesHidden = false, className }: QuadEditorProps) {
   const { t } = useTranslation();
   const helpId = useId();
   const frameRef = useRef<HTMLDivElement>(null);
   const loupeRef = useRef<HTMLDivElement>(null);
+  const loupeCanvasRef = useRef<HTMLCanvasElement>(null);
+  // The corner focused from the keyboard (a pointer focuses its handle too, but its loupe ends on release).
   const [active, setActive] = useState<number | null>(null);
+  const pointerFocus = useRef(false);
   // Whether the corner is moved by a finger (or a pen): the loupe then keeps clear of the hand.
   const [touch, setTouch] = useState(false);
   const [dragging, setDragging] = useState<number | null>(null);
   const [frame, setFrame] = useState({ width: 0, height: 0 });
+  const loupeCorner = handlesHidden ? null : (dragging ?? active);
+
+  // The full-resolution photo is fetched the first time the loupe shows; the displayed one meanwhile.
+  const [wantFull, setWantFull] = useState(false);
+  if (loupeCorner !== null && !wantFull) setWantFull(true);
+  const shown = useLoadedImage(wantFull ? src : null);
+  const full = useLoadedImage(wantFull && loupeSrc && loupeSrc !== src ? loupeSrc : null);
+  const loupeImage = full ?? shown;
 
   // The displayed size of the photo, for the loupe.
   useEffect(() => {
@@ -56,22 +88,31 @@ export function QuadEditor({ src, width, height, quad, onChange, help, children,
     return () => observer.disconnect();
   }, []);
 
-  // Loupe: the photo enlarged, centred on the active corner (styles through the CSSOM: the CSP forbids style attributes).
-  const loupeCorner = dragging ?? active;
+  // Loupe: the photo enlarged around the corner, drawn at the screen's pixel density (styles
+  // through the CSSOM: the CSP forbids style attributes).
   useEffect(() => {
     const loupe = loupeRef.current;
     if (!loupe || loupeCorner === null || frame.width === 0) return;
     const point = quad[loupeCorner];
     const px = point.x * frame.width;
     const py = point.y * frame.height;
-    loupe.style.backgroundImage = `url("${src}")`;
-    loupe.style.backgroundSize = `${frame.width * LOUPE_ZOOM}px ${frame.height * LOUPE_ZOOM}px`;
-    loupe.style.backgroundPosition = `${LOUPE_SIZE / 2 - px * LOUPE_ZOOM}px ${LOUPE_SIZE / 2 - py * LOUPE_ZOOM}px`;
     // Beside the corner where the cursor or the finger does not hide it (lib/quad.ts).
     const place = loupePlacement({ x: px, y: py }, frame, LOUPE_SIZE, touch);
     loupe.style.left = `${place.x}px`;
     loupe.style.top = `${place.y}px`;
-  }, [loupeCorner, quad, frame, src, touch]);
+    const canvas = loupeCanvasRef.current;
+    if (!canvas || !loupeImage) return;
+    const natural = { width: loupeImage.naturalWidth, height: loupeImage.naturalHeight };
+    const view = loupeView(point, frame, natural, LOUPE_SIZE, LOUPE_ZOOM, window.devicePixelRatio || 1);
+    if (canvas.width !== view.canvas) canvas.width = view.canvas;
+    if (canvas.height !== view.canvas) canvas.height = view.canvas;
+    const ctx = canvas.getContext('2d');
+    if (!ctx) return;
+    ctx.clearRect(0, 0, view.canvas, view.canvas);
+    ctx.imageSmoothingEnabled = view.smoothing;
+    ctx.imageSmoothingQuality = 'high';
+    ctx.drawImage(loupeImage, view.sx, view.sy, view.sw, view.sh, 0, 0, view.canvas, view.canvas);
+  }, [loupeCorner, quad, frame, touch, loupeImage]);
 
   const pointFromEvent = (event: PointerEvent) => {
     const rect = frameRef.current!.getBoundingClientRect();
@@ -81,23 +122,28 @@ export function QuadEditor({ src, width, height, quad, onChange, help, children,
   const onPointerDown = (index: number) => (event: PointerEvent<HTMLButtonElement>) => {
     event.preventDefault();
     setTouch(event.pointerType === 'touch' || event.pointerType === 'pen');
+    pointerFocus.current = true;
     event.currentTarget.focus();
+    pointerFocus.current = false;
     event.currentTarget.setPointerCapture?.(event.pointerId);
     setDragging(index);
-    setActive(index);
+    setActive(null);
   };
   const onPointerMove = (index: number) => (event: PointerEvent<HTMLButtonElement>) => {
     if (dragging !== index) return;
     onChange(moveCorner(quad, index, pointFromEvent(event)));
   };
-  const onPointerUp = (event: PointerEvent<HTMLButtonElement>) => {
-    event.currentTarget.releasePointerCapture?.(event.pointerId);
+  // Released or cancelled (the pointer capture lost too): the loupe goes with the drag.
+  const endDrag = (event: PointerEvent<HTMLButtonElement>) => {
+    if (event.currentTarget.hasPointerCapture?.(event.pointerId)) event.currentTarget.releasePointerCapture(event.pointerId);
     setDragging(null);
   };
   const onKeyDown = (index: number) => (event: KeyboardEvent<HTMLButtonElement>) => {
     const next = nudge(quad, index, event.key, event.shiftKey);
     if (!next) return;
     event.preventDefault();
+    setTouch(false);
+    setActive(index);
     onChange(next);
   };
 
@@ -125,6 +171,7 @@ export function QuadEditor({ src, width, height, quad, onChange, help, children,
         {handlesHidden ? null : quad.map((point, index) => (
           <QuadHandle
             key={CORNERS[index]}
+            corner={CORNERS[index]}
             label={t(`quadEditor.corners.${CORNERS[index]}`)}
             describedBy={help ? helpId : undefined}
             x={point.x}
@@ -132,19 +179,30 @@ export function QuadEditor({ src, width, height, quad, onChange, help, children,
             active={loupeCorner === index}
             onPointerDown={onPointerDown(index)}
             onPointerMove={onPointerMove(index)}
-            onPointerUp={onPointerUp}
+            onPointerUp={endDrag}
+            onPointerCancel={endDrag}
+            onLostPointerCapture={endDrag}
             onKeyDown={onKeyDown(index)}
-            onFocus={() => setActive(index)}
+            onFocus={() => {
+              if (pointerFocus.current) return;
+              setTouch(false);
+              setActive(index);
+            }}
             onBlur={() => setActive((current) => (current === index ? null : current))}
           />
         ))}
-        {loupeCorner !== null && !handlesHidden ? <div ref={loupeRef} className="quad-editor__loupe" aria-hidden="true" data-testid="quad-loupe" /> : null}
+        {loupeCorner !== null ? (
+          <div ref={loupeRef} className="quad-editor__loupe" aria-hidden="true" data-testid="quad-loupe">
+            <canvas ref={loupeCanvasRef} className="quad-editor__loupe-canvas" />
+          </div>
+        ) : null}
       </div>
     </div>
   );
 }
 
 type QuadHandleProps = {
+  corner: Corner;
   label: string;
   describedBy: string | undefined;
   x: number;
@@ -153,12 +211,14 @@ type QuadHandleProps = {
   onPointerDown: (event: PointerEvent<HTMLButtonElement>) => void;
   onPointerMove: (event: PointerEvent<HTMLButtonElement>) => void;
   onPointerUp: (event: PointerEvent<HTMLButtonElement>) => void;
+  onPointerCancel: (event: PointerEvent<HTMLButtonElement>) => void;
+  onLostPointerCapture: (event: PointerEvent<HTMLButtonElement>) => void;
   onKeyDown: (event: KeyboardEvent<HTMLButtonElement>) => void;
   onFocus: () => void;
   onBlur: () => void;
 };
 
-function QuadHandle({ label, describedBy, x, y, active, ...handlers }: QuadHandleProps) {
+function QuadHandle({ corner, label, describedBy, x, y, active, ...handlers }: QuadHandleProps) {
   const ref = useRef<HTMLButtonElement>(null);
   // Position through the CSSOM (the CSP forbids style attributes).
   useEffect(() => {
@@ -174,9 +234,9 @@ function QuadHandle({ label, describedBy, x, y, active, ...handlers }: QuadHandl
       className={cn('quad-editor__handle', active && 'quad-editor__handle--active')}
       aria-label={label}
       aria-describedby={describedBy}
+      data-corner={corner}
       data-x={x.toFixed(4)}
       data-y={y.toFixed(4)}
-      onPointerCancel={handlers.onPointerUp}
       {...handlers}
     />
   );

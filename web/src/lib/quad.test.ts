@@ -5,6 +5,7 @@ import {
   defaultQuad,
   isValidQuad,
   loupePlacement,
+  loupeView,
   moveCorner,
   nudge,
   NUDGE_STEP,
@@ -99,3 +100,18 @@ describe('the loupe beside a corner', () => {
   });
 });
 
+
+describe('the loupe\'s view', () => {
+  it('reads the source around the corner at device resolution (the worked example)', () => {
+    const view = loupeView({ x: 0.5, y: 0.25 }, { width: 800, height: 400 }, { width: 4000, height: 2000 }, 120, 3, 2);
+    expect(view).toEqual({ sx: 2000 - 100, sy: 500 - 100, sw: 200, sh: 200, canvas: 240, smoothing: true });
+  });
+  it('shows the pixels crisp once they are magnified twice or more, and draws at the device pixel ratio', () => {
+    // The preview variant (800 px) at 3× on a 1× screen: 3 device pixels per source pixel.
+    const crisp = loupeView({ x: 0.5, y: 0.5 }, { width: 800, height: 400 }, { width: 800, height: 400 }, 120, 3, 1);
+    expect(crisp.canvas).toBe(120);
+    expect(crisp.sw).toBe(40);
+    expect(crisp.smoothing).toBe(false);
+    expect(loupeView({ x: 0.5, y: 0.5 }, { width: 800, height: 400 }, { width: 800, height: 400 }, 120, 3, 3).canvas).toBe(360);
+  });
+});

@@ -139,3 +139,32 @@ export function loupePlacement(at: Point, frame: Size, size: number, touch: bool
   const left = at.x > frame.width / 2 ? at.x - gap - size : at.x + gap;
   return { x: fit(left, frame.width), y: fit(at.y - size / 2, frame.height) };
 }
+
+/** What the loupe draws: a square of the source image, onto a canvas of `canvas` device pixels. */
+export type LoupeView = { sx: number; sy: number; sw: number; sh: number; canvas: number; smoothing: boolean };
+
+/**
+ * The loupe's view of `natural` (the source image's pixel size, full resolution when loaded)
+ * around `at` (normalised), for a loupe `size` CSS pixels wide that magnifies the photo as shown
+ * in `frame` `zoom` times, on a screen of `dpr` device pixels per CSS pixel. The canvas is drawn
+ * at device resolution, so nothing is upscaled twice. Smoothing is for a magnifier: off once a
+ * source pixel spans 2 device pixels or more (the photo's pixels show as crisp squares, so a corner
+ * is placed on a real edge, not on a blur), high-quality resampling below that.
+ *
+ * Worked example: a 4000 px wide photo shown 800 px wide, a 120 px loupe at 3×, dpr 2: the loupe
+ * shows 120 / (800 × 3) × 4000 = 200 source pixels on 240 device pixels: 1.2 device pixels per
+ * source pixel, smoothed.
+ */
+export function loupeView(at: Point, frame: Size, natural: Size, size: number, zoom: number, dpr: number): LoupeView {
+  const canvas = Math.max(1, Math.round(size * dpr));
+  const sw = (size / (frame.width * zoom)) * natural.width;
+  const sh = (size / (frame.height * zoom)) * natural.height;
+  return {
+    sx: at.x * natural.width - sw / 2,
+    sy: at.y * natural.height - sh / 2,
+    sw,
+    sh,
+    canvas,
+    smoothing: canvas / sw < 2,
+  };
+}

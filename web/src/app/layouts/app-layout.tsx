@@ -1,4 +1,4 @@
-import { Suspense, useId } from 'react';
+import { Suspense, useEffect, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet, useLocation } from 'react-router';
 
@@ -37,6 +37,22 @@ export function AppLayout() {
     buttonRef,
   } = usePopover<HTMLElement>((header) => Boolean(header.querySelector('.user-menu [aria-expanded="true"]')));
   const navId = useId();
+  // The header's height as `--topbar-height` (it wraps on narrower screens): what a pinned panel
+  // below it (the simulation preview) keeps clear of. Through the CSSOM: the CSP forbids style attributes.
+  useEffect(() => {
+    const header = headerRef.current;
+    if (!header) return;
+    const root = document.documentElement;
+    const measure = () => root.style.setProperty('--topbar-height', `${header.offsetHeight}px`);
+    measure();
+    if (typeof ResizeObserver === 'undefined') return () => root.style.removeProperty('--topbar-height');
+    const observer = new ResizeObserver(measure);
+    observer.observe(header);
+    return () => {
+      observer.disconnect();
+      root.style.removeProperty('--topbar-height');
+    };
+  }, [headerRef]);
 
   return (
     <div className="shell">

@@ -1,7 +1,9 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 
 import { ContentLayout } from '@/components/layouts/content-layout';
+import type { CreativeOption } from '@/features/simulation/api/simulations';
 import { SimulationList } from '@/features/simulation/components/simulation-list';
 import { SimulationWorkspace } from '@/features/simulation/components/simulation-workspace';
 
@@ -18,6 +20,8 @@ export default function SimulationRoute() {
   const [search] = useSearchParams();
   const location = useLocation();
   const navigate = useNavigate();
+  // The editor's creative, which the batch dialog of the list starts with.
+  const [creative, setCreative] = useState<CreativeOption | null>(null);
   return (
     <ContentLayout
       title={t('simulation.title')}
@@ -33,11 +37,13 @@ export default function SimulationRoute() {
         locationId={search.get('location')}
         navigationKey={location.key}
         onCreated={(created) => void navigate(paths.simulationOf(created))}
+        onCreativeChange={setCreative}
       />
       <SimulationList
         pathOf={paths.simulationOf}
         currentId={id}
         onDeletedCurrent={() => void navigate(paths.simulation)}
+        currentCreative={creative}
       />
     </ContentLayout>
   );

@@ -421,7 +421,7 @@ export function LocationForm({ location, onSaved, extraActions }: LocationFormPr
         <legend className="form-section__title">{t('locations.sections.photo')}</legend>
         {photo && quad ? (
           <>
-            <QuadEditor help={t('locations.quad.help')} src={photo.urls.preview} width={photo.width} height={photo.height} quad={quad} onChange={setQuad} />
+            <QuadEditor help={t('locations.quad.help')} src={photo.urls.preview} loupeSrc={photo.urls.original} width={photo.width} height={photo.height} quad={quad} onChange={setQuad} />
             <div className="form-actions">
               <Button variant="secondary" size="sm" onClick={() => setQuad(defaultQuad())}>
                 {t('locations.quad.reset')}

@@ -276,8 +276,19 @@ function LocationDialog({ selectedId, onPick, onClose }: { selectedId: string | 
   );
 }
 
-/** Several locations at once (the batch dialog): checkboxes; unusable ones disabled with the reason. */
-export function LocationChecklist({ selected, onToggle }: { selected: ReadonlySet<string>; onToggle: (id: string) => void }) {
+type LocationChecklistProps = {
+  selected: ReadonlySet<string>;
+  /** A location was ticked or unticked (the dialog keeps the chosen ones, to warn about them). */
+  onToggle: (location: LocationOption) => void;
+  /** A warning about a usable location (shown under its name), or null. */
+  noteOf?: (location: LocationOption) => string | null;
+};
+
+/**
+ * Several locations at once (the batch dialog): checkboxes; unusable ones disabled with the
+ * reason, usable ones with the caller's warning, if any.
+ */
+export function LocationChecklist({ selected, onToggle, noteOf }: LocationChecklistProps) {
   const { t } = useTranslation();
   const toChoice = useLocationChoice();
   const searchId = useId();
@@ -296,14 +307,20 @@ export function LocationChecklist({ selected, onToggle }: { selected: ReadonlySe
       <ul className="sim-options" data-testid="batch-locations">
         {items?.map((location) => {
           const choice = toChoice(location);
+          const note = choice.problem ? null : (noteOf?.(location) ?? null);
           return (
             <li key={choice.id}>
-              <label className={cn('sim-option', selected.has(choice.id) && 'sim-option--selected', choice.problem && 'sim-option--disabled')}>
-                <input type="checkbox" checked={selected.has(choice.id)} disabled={Boolean(choice.problem)} onChange={() => onToggle(choice.id)} />
+              <label className={cn('sim-option', selected.has(choice.id) && 'sim-option--selected', choice.problem && 'sim-option--disabled')} data-testid="batch-location">
+                <input type="checkbox" checked={selected.has(choice.id)} disabled={Boolean(choice.problem)} onChange={() => onToggle(location)} />
                 {choice.thumbnail ? <img className="sim-option__thumb" src={choice.thumbnail} alt="" /> : <span className="sim-option__thumb sim-picker__thumb--empty" aria-hidden="true" />}
                 <span className="sim-option__text">
                   <span className="sim-option__name">{choice.name}</span>
                   {choice.problem ? <span className="sim-option__problem">{choice.problem}</span> : choice.detail ? <span className="sim-option__detail">{choice.detail}</span> : null}
+                  {note ? (
+                    <span className="sim-option__warning" data-testid="aspect-warning">
+                      {note}
+                    </span>
+                  ) : null}
                 </span>
               </label>
             </li>

@@ -12,6 +12,8 @@ export type Tool = 'corners' | 'brush' | 'eraser';
 
 export type PreviewStageProps = {
   photoUrl: string;
+  /** The photo at full resolution (the corner loupe). */
+  photoFullUrl?: string;
   /** The photo's pixel size (aspect ratio of the stage). */
   photoWidth: number;
   photoHeight: number;
@@ -65,7 +67,7 @@ function loadImage(url: string): Promise<HTMLImageElement> {
  * corner costs one uniform update, not a re-upload.
  */
 export function PreviewStage(props: PreviewStageProps) {
-  const { photoUrl, photoWidth, photoHeight, creativeUrl, params, quad, onQuadChange, tool, brushSize, painter, maskVersion, onReady, onPaint } = props;
+  const { photoUrl, photoFullUrl, photoWidth, photoHeight, creativeUrl, params, quad, onQuadChange, tool, brushSize, painter, maskVersion, onReady, onPaint } = props;
   const onReadyRef = useRef(onReady);
   useEffect(() => {
     onReadyRef.current = onReady;
@@ -323,6 +325,7 @@ export function PreviewStage(props: PreviewStageProps) {
         <div ref={stageRef} className="sim-stage">
           <QuadEditor
             src={photoUrl}
+            loupeSrc={photoFullUrl}
             width={photoWidth}
             height={photoHeight}
             quad={quad}

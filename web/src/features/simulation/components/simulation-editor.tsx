@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { Banner } from '@/components/ui/banner';
@@ -48,6 +48,8 @@ export type SimulationEditorProps = {
   locationId?: string | null;
   /** A new simulation was saved (the page moves to its address). */
   onCreated: (id: string) => void;
+  /** The chosen creative changed (the page's batch dialog starts with it). */
+  onCreativeChange?: (creative: CreativeOption | null) => void;
 };
 
 function creativeFromSimulation(simulation: Simulation | null): CreativeOption | null {
@@ -68,7 +70,7 @@ type Errors = Record<string, string>;
  * Save uploads the painted mask, then creates or updates the simulation, whose render status,
  * image, downloads and attention analysis show below.
  */
-export function SimulationEditor({ simulation, creativeId = null, locationId = null, onCreated }: SimulationEditorProps) {
+export function SimulationEditor({ simulation, creativeId = null, locationId = null, onCreated, onCreativeChange }: SimulationEditorProps) {
   const { t } = useTranslation();
   const ids = { name: useId(), fit: useId(), background: useId(), corners: useId() };
   const [draft, setDraft] = useState<Draft>(() => (simulation ? draftFromSimulation(simulation) : emptyDraft(creativeId, locationId)));
@@ -95,6 +97,9 @@ export function SimulationEditor({ simulation, creativeId = null, locationId = n
   });
   const creative = chosenCreative?.id === draft.creativeId ? chosenCreative : (linkedCreative.data ?? null);
   const location = chosenLocation?.id === draft.locationId ? chosenLocation : (linkedLocation.data ?? null);
+  useEffect(() => {
+    onCreativeChange?.(creative);
+  }, [creative, onCreativeChange]);
   const problem = location ? locationProblem(location) : null;
   const ownQuad = locationQuad(location);
   const quad: Quad = draft.quad ?? ownQuad ?? defaultQuad();
@@ -193,158 +198,162 @@ export function SimulationEditor({ simulation, creativeId = null, locationId = n
   return (
     <form className="sim-editor" onSubmit={(event) => void onSubmit(event)} noValidate data-testid="simulation-editor">
       <LeaveDialog blocker={unsaved.blocker} />
-      <section className="card sim-section sim-section--config" aria-labelledby="simulation-configuration">
-        <h2 id="simulation-configuration" className="card__title">
-          {t('simulation.configuration')}
-        </h2>
-        <CreativePicker
-          value={creative}
-          onChange={(next) => {
-            setChosenCreative(next);
-            update({ creativeId: next.id });
-          }}
-          error={fieldMessage('creative_id')}
-        />
-        <LocationPicker
-          value={location}
-          onChange={(next) => {
-            setChosenLocation(next);
-            update({ locationId: next.id, quad: null });
-            clearMask();
-          }}
-          error={fieldMessage('location_id') ?? (problem ? t(`simulation.config.locationProblem.${problem}`) : undefined)}
-        />
-        <div className="field">
-          <Label htmlFor={ids.name}>{t('simulation.config.name')}</Label>
-          <Input
-            id={ids.name}
-            value={draft.name}
-            maxLength={200}
-            placeholder={creative && location ? t('simulation.config.namePlaceholder', { creative: creative.name, location: location.name }) : undefined}
-            onChange={(event) => update({ name: event.target.value })}
-            aria-invalid={nameError ? true : undefined}
-            aria-describedby={nameError ? `${ids.name}-error` : undefined}
-          />
-          {nameError ? (
-            <p id={`${ids.name}-error`} className="field__error">
-              {nameError}
-            </p>
-          ) : null}
-        </div>
-        <fieldset className="sim-fieldset">
-          <legend className="ui-label">{t('simulation.config.fit')}</legend>
-          <div className="sim-radios sim-radios--row">
-            {FITS.map((fit: Fit) => (
-              <label key={fit} className="sim-radio" title={t(`simulation.config.fitHelp.${fit}`)}>
-                <input type="radio" name={ids.fit} value={fit} checked={draft.fit === fit} onChange={() => update({ fit })} data-testid={`fit-${fit}`} />
-                <span>{t(`simulation.config.fits.${fit}`)}</span>
-              </label>
-            ))}
-          </div>
-          <p className="field__hint">{t(`simulation.config.fitHelp.${draft.fit}`)}</p>
-          {draft.fit === 'contain' ? (
-            <div className="sim-colour">
-              <Label htmlFor={ids.background}>{t('simulation.config.background')}</Label>
-              <input id={ids.background} type="color" value={draft.background} onChange={(event) => update({ background: event.target.value })} />
-              <span className="field__hint">{draft.background}</span>
-            </div>
-          ) : null}
-          {fieldMessage('fit') ? <p className="field__error">{fieldMessage('fit')}</p> : null}
-          {fieldMessage('background') ? <p className="field__error">{fieldMessage('background')}</p> : null}
-        </fieldset>
-        <div className="sim-corners" aria-labelledby={ids.corners}>
-          <h3 id={ids.corners} className="ui-label">
-            {t('simulation.config.corners')}
-          </h3>
-          <p className="field__hint">{t('simulation.config.cornersHelp')}</p>
-          <p className="field__hint" data-testid="quad-source">
-            {draft.quad && !sameQuad(draft.quad, ownQuad) ? t('simulation.config.cornersOverride') : t('simulation.config.cornersOwn')}
-          </p>
-          <Button
-            variant="secondary"
-            size="sm"
-            onClick={() => update({ quad: null })}
-            disabled={!draft.quad || !ownQuad || sameQuad(draft.quad, ownQuad)}
-            data-testid="reset-corners"
-          >
-            {t('simulation.config.resetCorners')}
-          </Button>
-          {quadWarning || fieldMessage('quad') ? (
-            <p className="field__error" role="alert" data-testid="quad-error">
-              {quadWarning ? t(`fieldErrors.${quadWarning}`) : fieldMessage('quad')}
-            </p>
-          ) : null}
-        </div>
-      </section>
-
-      <section className="card sim-section sim-section--adjust" aria-labelledby="simulation-adjustments">
-        <h2 id="simulation-adjustments" className="card__title">
-          {t('simulation.adjustments')}
-        </h2>
-        <AdjustmentsPanel
-          adjustments={draft.adjustments}
-          onChange={setAdjustments}
-          nightDefault={defaultNight(location?.illumination)}
-          fieldErrors={errors}
-          tool={tool}
-          onTool={setTool}
-          brushSize={brushSize}
-          onBrushSize={setBrushSize}
-          onClearMask={clearMask}
-          maskPainted={painter.painted || maskVersion < 0}
-          disabled={false}
-        />
-      </section>
-
-      <section className="card sim-section sim-section--preview" aria-labelledby="simulation-preview">
-        <header className="sim-section__header">
-          <h2 id="simulation-preview" className="card__title">
-            {t('simulation.preview')}
+      {/* The grid holds the pinned preview: it never slides over the render and its buttons below. */}
+      <div className="sim-editor__grid">
+        <section className="card sim-section sim-section--config" aria-labelledby="simulation-configuration">
+          <h2 id="simulation-configuration" className="card__title">
+            {t('simulation.configuration')}
           </h2>
-          <div className="sim-segmented" role="group" aria-label={t('simulation.view.beforeAfter')}>
-            <Button variant="secondary" size="sm" aria-pressed={view === 'before'} onClick={() => setView('before')} data-testid="view-before">
-              {t('simulation.view.before')}
-            </Button>
-            <Button variant="secondary" size="sm" aria-pressed={view === 'after'} onClick={() => setView('after')} data-testid="view-after">
-              {t('simulation.view.after')}
-            </Button>
-          </div>
-        </header>
-        {canPreview && creative && location?.photo ? (
-          <PreviewStage
-            photoUrl={location.photo.urls.preview}
-            photoWidth={location.photo.width}
-            photoHeight={location.photo.height}
-            creativeUrl={creative.media.urls.preview}
-            params={params}
-            quad={quad}
-            onQuadChange={setQuad}
-            tool={tool}
-            brushSize={brushSize}
-            painter={painter}
-            maskVersion={maskVersion}
-            onReady={onStageReady}
-            onPaint={() => setMaskVersion((v) => v + 1)}
+          <CreativePicker
+            value={creative}
+            onChange={(next) => {
+              setChosenCreative(next);
+              update({ creativeId: next.id });
+            }}
+            error={fieldMessage('creative_id')}
           />
-        ) : (
-          <p className="sim-empty" data-testid="preview-empty">
-            {t('simulation.view.empty')}
-          </p>
-        )}
-        <div className="sim-save">
-          {generalError ? (
-            <Banner variant="error">{t(apiErrorKey(generalError))}</Banner>
-          ) : Object.keys(errors).length > 0 ? (
-            <p className="form-error" role="alert">
-              {t('simulation.save.fix')}
+          <LocationPicker
+            value={location}
+            onChange={(next) => {
+              setChosenLocation(next);
+              update({ locationId: next.id, quad: null });
+              clearMask();
+            }}
+            error={fieldMessage('location_id') ?? (problem ? t(`simulation.config.locationProblem.${problem}`) : undefined)}
+          />
+          <div className="field">
+            <Label htmlFor={ids.name}>{t('simulation.config.name')}</Label>
+            <Input
+              id={ids.name}
+              value={draft.name}
+              maxLength={200}
+              placeholder={creative && location ? t('simulation.config.namePlaceholder', { creative: creative.name, location: location.name }) : undefined}
+              onChange={(event) => update({ name: event.target.value })}
+              aria-invalid={nameError ? true : undefined}
+              aria-describedby={nameError ? `${ids.name}-error` : undefined}
+            />
+            {nameError ? (
+              <p id={`${ids.name}-error`} className="field__error">
+                {nameError}
+              </p>
+            ) : null}
+          </div>
+          <fieldset className="sim-fieldset">
+            <legend className="ui-label">{t('simulation.config.fit')}</legend>
+            <div className="sim-radios sim-radios--row">
+              {FITS.map((fit: Fit) => (
+                <label key={fit} className="sim-radio" title={t(`simulation.config.fitHelp.${fit}`)}>
+                  <input type="radio" name={ids.fit} value={fit} checked={draft.fit === fit} onChange={() => update({ fit })} data-testid={`fit-${fit}`} />
+                  <span>{t(`simulation.config.fits.${fit}`)}</span>
+                </label>
+              ))}
+            </div>
+            <p className="field__hint">{t(`simulation.config.fitHelp.${draft.fit}`)}</p>
+            {draft.fit === 'contain' ? (
+              <div className="sim-colour">
+                <Label htmlFor={ids.background}>{t('simulation.config.background')}</Label>
+                <input id={ids.background} type="color" value={draft.background} onChange={(event) => update({ background: event.target.value })} />
+                <span className="field__hint">{draft.background}</span>
+              </div>
+            ) : null}
+            {fieldMessage('fit') ? <p className="field__error">{fieldMessage('fit')}</p> : null}
+            {fieldMessage('background') ? <p className="field__error">{fieldMessage('background')}</p> : null}
+          </fieldset>
+          <div className="sim-corners" aria-labelledby={ids.corners}>
+            <h3 id={ids.corners} className="ui-label">
+              {t('simulation.config.corners')}
+            </h3>
+            <p className="field__hint">{t('simulation.config.cornersHelp')}</p>
+            <p className="field__hint" data-testid="quad-source">
+              {draft.quad && !sameQuad(draft.quad, ownQuad) ? t('simulation.config.cornersOverride') : t('simulation.config.cornersOwn')}
             </p>
-          ) : null}
-          <Button type="submit" disabled={busy} data-testid="save-simulation">
-            {uploading ? t('simulation.save.uploadingMask') : save.isPending ? t('common.saving') : simulation ? t('simulation.save.update') : t('simulation.save.create')}
-          </Button>
-          <p className="field__hint">{t('simulation.save.help')}</p>
-        </div>
-      </section>
+            <Button
+              variant="secondary"
+              size="sm"
+              onClick={() => update({ quad: null })}
+              disabled={!draft.quad || !ownQuad || sameQuad(draft.quad, ownQuad)}
+              data-testid="reset-corners"
+            >
+              {t('simulation.config.resetCorners')}
+            </Button>
+            {quadWarning || fieldMessage('quad') ? (
+              <p className="field__error" role="alert" data-testid="quad-error">
+                {quadWarning ? t(`fieldErrors.${quadWarning}`) : fieldMessage('quad')}
+              </p>
+            ) : null}
+          </div>
+        </section>
+
+        <section className="card sim-section sim-section--adjust" aria-labelledby="simulation-adjustments">
+          <h2 id="simulation-adjustments" className="card__title">
+            {t('simulation.adjustments')}
+          </h2>
+          <AdjustmentsPanel
+            adjustments={draft.adjustments}
+            onChange={setAdjustments}
+            nightDefault={defaultNight(location?.illumination)}
+            fieldErrors={errors}
+            tool={tool}
+            onTool={setTool}
+            brushSize={brushSize}
+            onBrushSize={setBrushSize}
+            onClearMask={clearMask}
+            maskPainted={painter.painted || maskVersion < 0}
+            disabled={false}
+          />
+        </section>
+
+        <section className="card sim-section sim-section--preview" aria-labelledby="simulation-preview">
+          <header className="sim-section__header">
+            <h2 id="simulation-preview" className="card__title">
+              {t('simulation.preview')}
+            </h2>
+            <div className="sim-segmented" role="group" aria-label={t('simulation.view.beforeAfter')}>
+              <Button variant="secondary" size="sm" aria-pressed={view === 'before'} onClick={() => setView('before')} data-testid="view-before">
+                {t('simulation.view.before')}
+              </Button>
+              <Button variant="secondary" size="sm" aria-pressed={view === 'after'} onClick={() => setView('after')} data-testid="view-after">
+                {t('simulation.view.after')}
+              </Button>
+            </div>
+          </header>
+          {canPreview && creative && location?.photo ? (
+            <PreviewStage
+              photoUrl={location.photo.urls.preview}
+              photoFullUrl={location.photo.urls.original}
+              photoWidth={location.photo.width}
+              photoHeight={location.photo.height}
+              creativeUrl={creative.media.urls.preview}
+              params={params}
+              quad={quad}
+              onQuadChange={setQuad}
+              tool={tool}
+              brushSize={brushSize}
+              painter={painter}
+              maskVersion={maskVersion}
+              onReady={onStageReady}
+              onPaint={() => setMaskVersion((v) => v + 1)}
+            />
+          ) : (
+            <p className="sim-empty" data-testid="preview-empty">
+              {t('simulation.view.empty')}
+            </p>
+          )}
+          <div className="sim-save">
+            {generalError ? (
+              <Banner variant="error">{t(apiErrorKey(generalError))}</Banner>
+            ) : Object.keys(errors).length > 0 ? (
+              <p className="form-error" role="alert">
+                {t('simulation.save.fix')}
+              </p>
+            ) : null}
+            <Button type="submit" disabled={busy} data-testid="save-simulation">
+              {uploading ? t('simulation.save.uploadingMask') : save.isPending ? t('common.saving') : simulation ? t('simulation.save.update') : t('simulation.save.create')}
+            </Button>
+            <p className="field__hint">{t('simulation.save.help')}</p>
+          </div>
+        </section>
+      </div>
 
       {simulation ? <SimulationResult simulation={simulation} /> : null}
       {simulation ? <LegibilityPanel simulation={simulation} /> : null}

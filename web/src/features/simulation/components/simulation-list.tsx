@@ -1,4 +1,4 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQueries } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -13,15 +13,21 @@ import { apiErrorKey, fieldErrorKey, isApiError } from '@/lib/api';
 
 import {
   creativeOptionsQueryOptions,
+  isRunning,
   locationOptionsQueryOptions,
+  simulationQueryOptions,
   simulationsQueryOptions,
   useBatchSimulations,
   useDeleteSimulation,
+  type CreativeOption,
   type ListedSimulation,
+  type LocationOption,
   type SimulationFilters,
 } from '../api/simulations';
-import { byVisibility } from '../lib/editor';
-import { formatPercent, formatRatio } from '../lib/format';
+import { fitOutcome, locationPanelAspect } from '../lib/aspect';
+import { byVisibility, DEFAULT_BACKGROUND } from '../lib/editor';
+import { formatAspect, formatPercent, formatRatio } from '../lib/format';
+import { FITS, type Fit } from '../lib/types';
 
 import { LocationChecklist } from './pickers';
 import { SimulationStatusBadge } from './status-badge';
@@ -33,6 +39,8 @@ export type SimulationListProps = {
   currentId?: string;
   /** Called after the open simulation was deleted. */
   onDeletedCurrent?: () => void;
+  /** The creative in the editor: the batch dialog starts with it. */
+  currentCreative?: CreativeOption | null;
 };
 
 /**
@@ -41,13 +49,14 @@ export type SimulationListProps = {
  * compare locations for one creative) or by location; delete behind a confirmation; the batch
  * action that simulates one creative on several locations.
  */
-export function SimulationList({ pathOf, currentId, onDeletedCurrent }: SimulationListProps) {
+export function SimulationList({ pathOf, currentId, onDeletedCurrent, currentCreative = null }: SimulationListProps) {
   const { t } = useTranslation();
   const ids = { creative: useId(), location: useId(), title: useId() };
   const [filters, setFilters] = useState<SimulationFilters>({});
   const [deleting, setDeleting] = useState<ListedSimulation | null>(null);
   const [batchOpen, setBatchOpen] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
+  // The simulations of the last batch, whose renders the notice follows.
+  const [batchIds, setBatchIds] = useState<string[] | null>(null);
   const list = useInfiniteQuery({ ...simulationsQueryOptions(filters), placeholderData: (previous) => previous });
   const creatives = useInfiniteQuery(creativeOptionsQueryOptions(''));
   const locations = useInfiniteQuery(locationOptionsQueryOptions(''));
@@ -57,7 +66,9 @@ export function SimulationList({ pathOf, currentId, onDeletedCurrent }: Simulati
     const all = list.data?.pages.flatMap((page) => page.items) ?? [];
     return filters.creative_id ? [...all].sort(byVisibility) : all;
   }, [list.data, filters.creative_id]);
-  const creativeOptions = creatives.data?.pages.flatMap((page) => page.items) ?? [];
+  const creativeOptions: CreativeOption[] = creatives.data?.pages.flatMap((page) => page.items) ?? [];
+  // The editor's creative may lie beyond the first page of the select.
+  const batchCreatives = currentCreative && !creativeOptions.some((c) => c.id === currentCreative.id) ? [currentCreative, ...creativeOptions] : creativeOptions;
   const locationOptions = locations.data?.pages.flatMap((page) => page.items) ?? [];
 
   return (
@@ -105,11 +116,7 @@ export function SimulationList({ pathOf, currentId, onDeletedCurrent }: Simulati
         </div>
         {filters.creative_id ? <p className="field__hint sim-list__sorted">{t('simulation.list.sortedByVisibility')}</p> : null}
       </div>
-      {notice ? (
-        <p className="sim-notice" role="status">
-          {notice}
-        </p>
-      ) : null}
+      {batchIds ? <BatchProgress ids={batchIds} /> : null}
       {list.isPending ? (
         <Spinner />
       ) : list.isError ? (
@@ -160,13 +167,13 @@ export function SimulationList({ pathOf, currentId, onDeletedCurrent }: Simulati
       ) : null}
       {batchOpen ? (
         <BatchDialog
-          creativeId={filters.creative_id ?? ''}
-          creatives={creativeOptions}
+          creativeId={currentCreative?.id ?? filters.creative_id ?? ''}
+          creatives={batchCreatives}
           onClose={() => setBatchOpen(false)}
-          onDone={(creativeId, count) => {
+          onDone={(creativeId, ids) => {
             setBatchOpen(false);
             setFilters({ creative_id: creativeId });
-            setNotice(t('simulation.batch.done', { count }));
+            setBatchIds(ids);
           }}
         />
       ) : null}
@@ -218,34 +225,62 @@ function SimulationCard({ simulation, href, current, onDelete }: { simulation: L
 
 type BatchDialogProps = {
   creativeId: string;
-  creatives: { id: string; name: string }[];
+  creatives: CreativeOption[];
   onClose: () => void;
-  onDone: (creativeId: string, count: number) => void;
+  onDone: (creativeId: string, ids: string[]) => void;
 };
 
-/** One creative on several locations at once (`POST /simulations/batch`). */
+/**
+ * One creative on several locations at once (`POST /simulations/batch`). There is no preview of
+ * each render here, so the fit is chosen explicitly (contain by default: nothing of the creative
+ * is cut off, docs/help) and every location whose panel has another shape than the creative says
+ * what the chosen fit will do to it.
+ */
 function BatchDialog({ creativeId: initial, creatives, onClose, onDone }: BatchDialogProps) {
-  const { t } = useTranslation();
-  const creativeField = useId();
+  const { t, i18n } = useTranslation();
+  const ids = { creative: useId(), fit: useId(), background: useId() };
   const [creativeId, setCreativeId] = useState(initial);
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [fit, setFit] = useState<Fit>('contain');
+  const [background, setBackground] = useState(DEFAULT_BACKGROUND);
+  const [selected, setSelected] = useState<ReadonlyMap<string, LocationOption>>(new Map());
   const [missing, setMissing] = useState<string | null>(null);
   const batch = useBatchSimulations();
   const fields = isApiError(batch.error) ? batch.error.fields : {};
-  const toggle = (id: string) =>
+  const creative = creatives.find((c) => c.id === creativeId) ?? null;
+  const creativeAspect = creative && creative.media.height > 0 ? creative.media.width / creative.media.height : null;
+
+  const toggle = (location: LocationOption) =>
     setSelected((current) => {
-      const next = new Set(current);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
+      const next = new Map(current);
+      if (next.has(location.id)) next.delete(location.id);
+      else next.set(location.id, location);
       return next;
     });
+
+  /** The warning of a location whose panel is not the creative's shape. */
+  const noteOf = (location: LocationOption): string | null => {
+    const panel = locationPanelAspect(location);
+    if (creativeAspect === null || panel === null) return null;
+    const outcome = fitOutcome(creativeAspect, panel, fit);
+    if (!outcome) return null;
+    return t(`simulation.batch.mismatch.${outcome.kind}`, {
+      creative: formatAspect(creativeAspect, i18n.language),
+      panel: formatAspect(panel, i18n.language),
+      share: formatPercent(outcome.share, i18n.language),
+    });
+  };
+  const mismatched = [...selected.values()].filter((location) => noteOf(location) !== null).length;
+
   const submit = () => {
     if (!creativeId) return setMissing('creative');
     if (selected.size === 0) return setMissing('locations');
     setMissing(null);
-    batch.mutate({ creative_id: creativeId, location_ids: [...selected] }, { onSuccess: (answer) => onDone(creativeId, answer.items.length) });
+    batch.mutate(
+      { creative_id: creativeId, location_ids: [...selected.keys()], fit, ...(fit === 'contain' ? { background } : {}) },
+      { onSuccess: (answer) => onDone(creativeId, answer.items.map((item) => item.id)) },
+    );
   };
-  const fieldError = fields.location_ids ?? fields.creative_id;
+  const fieldError = fields.location_ids ?? fields.creative_id ?? fields.fit ?? fields.background;
   return (
     <Dialog
       title={t('simulation.batch.title')}
@@ -253,6 +288,12 @@ function BatchDialog({ creativeId: initial, creatives, onClose, onDone }: BatchD
       className="sim-batch"
       footer={
         <>
+          {/* Beside the button that starts the renders, whatever the list's scroll. */}
+          {mismatched > 0 ? (
+            <p className="sim-warning sim-batch__warning" role="status" data-testid="batch-mismatch">
+              {t('simulation.batch.mismatchCount', { count: mismatched })}
+            </p>
+          ) : null}
           <Button variant="secondary" onClick={onClose}>
             {t('common.cancel')}
           </Button>
@@ -264,17 +305,39 @@ function BatchDialog({ creativeId: initial, creatives, onClose, onDone }: BatchD
     >
       <p className="field__hint">{t('simulation.batch.help')}</p>
       <div className="field">
-        <Label htmlFor={creativeField}>{t('simulation.config.creative')}</Label>
-        <Select id={creativeField} value={creativeId} onChange={(event) => setCreativeId(event.target.value)} data-testid="batch-creative">
+        <Label htmlFor={ids.creative}>{t('simulation.config.creative')}</Label>
+        <Select id={ids.creative} value={creativeId} onChange={(event) => setCreativeId(event.target.value)} data-testid="batch-creative">
           <option value="">{t('simulation.config.selectCreative')}</option>
-          {creatives.map((creative) => (
-            <option key={creative.id} value={creative.id}>
-              {creative.name}
+          {creatives.map((option) => (
+            <option key={option.id} value={option.id}>
+              {option.name}
             </option>
           ))}
         </Select>
       </div>
-      <LocationChecklist selected={selected} onToggle={toggle} />
+      <fieldset className="sim-fieldset" data-testid="batch-fit">
+        <legend className="ui-label">{t('simulation.config.fit')}</legend>
+        <div className="sim-fits">
+          {FITS.map((option) => (
+            <label key={option} className="sim-fit">
+              <input type="radio" name={ids.fit} value={option} checked={fit === option} onChange={() => setFit(option)} />
+              <span className="sim-fit__text">
+                <span className="sim-fit__name">{t(`simulation.config.fits.${option}`)}</span>
+                <span className="sim-fit__help">{t(`simulation.config.fitHelp.${option}`)}</span>
+              </span>
+            </label>
+          ))}
+        </div>
+        <p className="field__hint">{t('simulation.batch.fitDefault')}</p>
+        {fit === 'contain' ? (
+          <div className="sim-colour">
+            <Label htmlFor={ids.background}>{t('simulation.config.background')}</Label>
+            <input id={ids.background} type="color" value={background} onChange={(event) => setBackground(event.target.value)} />
+            <span className="field__hint">{background}</span>
+          </div>
+        ) : null}
+      </fieldset>
+      <LocationChecklist selected={new Set(selected.keys())} onToggle={toggle} noteOf={noteOf} />
       {missing ? (
         <p className="form-error" role="alert">
           {t(missing === 'creative' ? 'simulation.batch.needCreative' : 'simulation.batch.needLocations')}
@@ -286,5 +349,42 @@ function BatchDialog({ creativeId: initial, creatives, onClose, onDone }: BatchD
         </p>
       ) : null}
     </Dialog>
+  );
+}
+
+/**
+ * The last batch's notice: how many renders have finished, until all have (then how many
+ * failed, if any). It reads the simulations' detail caches, which the live events patch and
+ * refresh (api/live-updates.ts); a slow poll is the safety net if the stream is down.
+ */
+function BatchProgress({ ids }: { ids: string[] }) {
+  const { t } = useTranslation();
+  const results = useQueries({
+    queries: ids.map((id) => ({
+      ...simulationQueryOptions(id),
+      // Up to 50 of them: every 30 s rather than the editor's 10 s, and only while rendering.
+      refetchInterval: (query: { state: { data?: { status: ListedSimulation['status'] } } }) =>
+        query.state.data && isRunning(query.state.data.status) ? 30_000 : false,
+    })),
+  });
+  // A simulation not known yet counts as running; one that is gone (deleted) as finished.
+  const running = results.filter((result) => !result.isError && (!result.data || isRunning(result.data.status))).length;
+  const failed = results.filter((result) => result.data?.status === 'failed').length;
+  const count = ids.length;
+  const text =
+    running > 0
+      ? t('simulation.batch.progress', { count, finished: count - running })
+      : failed > 0
+        ? t('simulation.batch.failed', { count: failed, total: count })
+        : t('simulation.batch.finished', { count });
+  return (
+    <p className="sim-notice" role="status" data-testid="batch-progress" data-running={running}>
+      {running > 0 ? (
+        <span className="ui-spinner ui-spinner--sm" aria-hidden="true">
+          <span className="ui-spinner__circle" />
+        </span>
+      ) : null}
+      <span>{text}</span>
+    </p>
   );
 }

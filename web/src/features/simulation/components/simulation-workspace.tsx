@@ -7,7 +7,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { apiErrorKey } from '@/lib/api';
 
 import { useSimulationLiveUpdates } from '../api/live-updates';
-import { simulationQueryOptions } from '../api/simulations';
+import { simulationQueryOptions, type CreativeOption } from '../api/simulations';
 
 import { SimulationEditor } from './simulation-editor';
 
@@ -19,6 +19,8 @@ export type SimulationWorkspaceProps = {
   /** Changes on every navigation (the router's location key): "New simulation" starts afresh. */
   navigationKey: string;
   onCreated: (id: string) => void;
+  /** The creative chosen in the editor (or none). */
+  onCreativeChange?: (creative: CreativeOption | null) => void;
 };
 
 /**
@@ -26,7 +28,7 @@ export type SimulationWorkspaceProps = {
  * (a saved one, live). A simulation this editor has just created keeps the same editor (its
  * state, its preview) when the page moves to the new address.
  */
-export function SimulationWorkspace({ id, creativeId, locationId, navigationKey, onCreated }: SimulationWorkspaceProps) {
+export function SimulationWorkspace({ id, creativeId, locationId, navigationKey, onCreated, onCreativeChange }: SimulationWorkspaceProps) {
   const { t } = useTranslation();
   useSimulationLiveUpdates();
   const [aliases] = useState(() => new Map<string, string>());
@@ -40,6 +42,7 @@ export function SimulationWorkspace({ id, creativeId, locationId, navigationKey,
         simulation={null}
         creativeId={creativeId}
         locationId={locationId}
+        onCreativeChange={onCreativeChange}
         onCreated={(created) => {
           aliases.set(created, newKey);
           onCreated(created);
@@ -50,5 +53,5 @@ export function SimulationWorkspace({ id, creativeId, locationId, navigationKey,
   const key = aliases.get(id) ?? id;
   if (query.isPending) return <Spinner />;
   if (query.isError) return <Banner variant="error">{t(apiErrorKey(query.error))}</Banner>;
-  return <SimulationEditor key={key} simulation={query.data} onCreated={onCreated} />;
+  return <SimulationEditor key={key} simulation={query.data} onCreated={onCreated} onCreativeChange={onCreativeChange} />;
 }

@@ -10,3 +10,8 @@ export function formatPercent(share: number, language: string): string {
 export function formatRatio(value: number, language: string): string {
   return new Intl.NumberFormat(language, { maximumFractionDigits: 1, minimumFractionDigits: 0 }).format(value);
 }
+
+/** A panel or creative shape (width / height) as "1.33:1" ("1,33:1" in French). */
+export function formatAspect(value: number, language: string): string {
+  return `${new Intl.NumberFormat(language, { maximumFractionDigits: 2, minimumFractionDigits: 0 }).format(value)}:1`;
+}
