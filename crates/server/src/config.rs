@@ -117,6 +117,24 @@ pub struct Config {
     #[arg(long, env = "REGARD_ADMIN_TOKENS_WITHOUT_EXP", default_value_t = false, action = clap::ArgAction::Set)]
     pub admin_tokens_without_exp: bool,
 
+    /// The map's raster tiles (docs/configuration.md): a URL template with `{z}`, `{x}`, `{y}`
+    /// (and optionally `{s}`), fetched by the browser. OpenStreetMap's standard tiles by
+    /// default, whose policy suits light use only: set a provider of your own for production.
+    #[arg(
+        long,
+        env = "REGARD_MAP_TILES_URL",
+        default_value = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+    )]
+    pub map_tiles_url: String,
+
+    /// The attribution the tiles' provider requires, shown on the map (plain text).
+    #[arg(
+        long,
+        env = "REGARD_MAP_ATTRIBUTION",
+        default_value = "© OpenStreetMap contributors"
+    )]
+    pub map_attribution: String,
+
     /// Public address of the site (used for the token issuer and, later, links in emails).
     #[arg(long, env = "REGARD_SITE_URL", default_value = "http://localhost:8080")]
     pub site_url: String,

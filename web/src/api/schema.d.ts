@@ -393,13 +393,31 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * `GET /locations?limit=&cursor=&q=` → `{items, next_cursor}`, newest first; `q` matches
-         *     name, address, city and postal code, ignoring case and accents.
+         * `GET /locations?limit=&cursor=&q=&sort=&format=&city=&audience=` → `{items, next_cursor}`,
+         *     newest first unless `sort` says otherwise; `q` matches name, address, city and postal code,
+         *     ignoring case and accents.
          */
         get: operations["locations_list"];
         put?: never;
         /** `POST /locations` → 201. `format` defaults to `other`, `illumination` to `none`. */
         post: operations["locations_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/locations/facets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /locations/facets` → `{"cities": [{"name", "count"}], "formats": [...]}`. */
+        get: operations["locations_facets"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -418,6 +436,26 @@ export interface paths {
          *     form lists them (France, United Kingdom, United States, Germany, screens, custom).
          */
         get: operations["locations_formats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/locations/positions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * `GET /locations/positions?q=&format=&city=&audience=` → every matching location that has a
+         *     position (at most 5,000), for the map.
+         */
+        get: operations["locations_positions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -449,6 +487,23 @@ export interface paths {
          *     whole (e.g. a quad needs a photo). A replaced photo is released.
          */
         patch: operations["locations_update"];
+        trace?: never;
+    };
+    "/map": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /map` → the tiles' URL template and attribution. */
+        get: operations["locations_map"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/media": {
@@ -1400,6 +1455,32 @@ export interface components {
              */
             viewing_distance_min_m?: number | null;
         };
+        /** @description The values the locations list's filters offer. */
+        LocationFacets: {
+            /** @description Cities in use, in alphabetical order (accents and case ignored). */
+            cities: components["schemas"]["Facet"][];
+            /** @description Formats in use. */
+            formats: components["schemas"]["Facet"][];
+        };
+        /** @description A location on the map. */
+        LocationPosition: {
+            audience: null | components["schemas"]["Audience"];
+            city: string | null;
+            format: components["schemas"]["PanelFormat"];
+            id: string;
+            /** Format: double */
+            latitude: number;
+            /** Format: double */
+            longitude: number;
+            name: string;
+        };
+        /** @description The locations the map shows. */
+        LocationPositions: {
+            /** @description By name; only locations with a position. */
+            items: components["schemas"]["LocationPosition"][];
+            /** @description Whether more than 5,000 matched (the first 5,000 by name are given). */
+            truncated: boolean;
+        };
         /**
          * @description The figures every view of a map has: scores, hotspots in viewing order, faces, texts and
          *     the grid.
@@ -1435,6 +1516,18 @@ export interface components {
              * @description Share of attention in the most-attended 10% of the image.
              */
             top10_share: number;
+        };
+        /** @description The map's tiles. */
+        MapSettings: {
+            /** @description Shown on the map, as the provider requires. */
+            attribution: string;
+            /**
+             * Format: int32
+             * @description The deepest zoom level the map offers.
+             */
+            max_zoom: number;
+            /** @description A URL template with `{z}`, `{x}`, `{y}` (and optionally `{s}`). */
+            tiles_url: string;
         };
         /** @description An image: its size, type, content hash and signed links to its variants. */
         Media: {
@@ -3014,10 +3107,18 @@ export interface operations {
                 /** @description The `next_cursor` of the previous page. */
                 cursor?: string;
                 /**
-                 * @description Search text: keeps the items whose name (or address, brand, …) holds every word,
-                 *     ignoring case and accents.
+                 * @description Search text: keeps the locations whose name, address, city or postal code holds every
+                 *     word, ignoring case and accents.
                  */
                 q?: string;
+                /** @description The order (`newest` by default). */
+                sort?: "newest" | "oldest" | "name" | "name_desc" | "city" | "format";
+                /** @description Keeps the locations of this format. */
+                format?: components["schemas"]["PanelFormat"];
+                /** @description Keeps the locations of exactly this city (as stored). */
+                city?: string;
+                /** @description Keeps the locations seen by this audience. */
+                audience?: components["schemas"]["Audience"];
             };
             header?: never;
             path?: never;
@@ -3025,7 +3126,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of locations, newest first */
+            /** @description One page of locations */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3062,6 +3163,27 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    locations_facets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cities and formats in use */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LocationFacets"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
     locations_formats: {
         parameters: {
             query?: never;
@@ -3078,6 +3200,36 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FormatInfo"][];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    locations_positions: {
+        parameters: {
+            query?: {
+                /** @description Search text, as for the list. */
+                q?: string;
+                /** @description Keeps the locations of this format. */
+                format?: components["schemas"]["PanelFormat"];
+                /** @description Keeps the locations of exactly this city (as stored). */
+                city?: string;
+                /** @description Keeps the locations seen by this audience. */
+                audience?: components["schemas"]["Audience"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The positioned locations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LocationPositions"];
                 };
             };
             default: components["responses"]["Error"];
@@ -3152,6 +3304,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Location"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    locations_map: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The map's tiles */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MapSettings"];
                 };
             };
             default: components["responses"]["Error"];

@@ -97,6 +97,41 @@ describe('locations page', () => {
     expect(screen.getByPlaceholderText('Rechercher un emplacement...')).toHaveValue('gare');
   });
 
+  it('filters and sorts the list, keeping both in the URL, and switches to the map', async () => {
+    const lists: URLSearchParams[] = [];
+    mockApi(({ method, path, query }) => {
+      if (method !== 'GET') return undefined;
+      if (path === '/locations/facets') return { body: { cities: [{ name: 'Lyon', count: 2 }], formats: [{ name: 'mupi_2m2', count: 1 }] } };
+      if (path === '/locations') {
+        lists.push(query);
+        return { body: { items: query.get('format') === 'uk_48_sheet' ? [] : [location('l1', 'Bellecour', { viewing: { speed_kmh: 5, letter_height_mm: 176, legible_distance_m: 60.5, time_in_view_s: 13 } })], next_cursor: null } };
+      }
+      if (path === '/locations/positions') return { body: { items: [], truncated: false } };
+      if (path === '/map') return { body: { tiles_url: '/tiles/{z}/{x}/{y}.png', attribution: 'Test', max_zoom: 19 } };
+      return undefined;
+    });
+    const { user, router } = renderApp('/locations?format=uk_48_sheet');
+    // A value the facets do not have (a link) stays selected; nothing matches it.
+    expect(await screen.findByText('Aucun emplacement ne correspond à ces filtres.')).toBeInTheDocument();
+    expect(screen.getByTestId('format-filter')).toHaveValue('uk_48_sheet');
+    // Both the toolbar and the empty list offer to clear the filters.
+    expect(screen.getAllByRole('button', { name: 'Effacer les filtres' })).toHaveLength(2);
+    await user.click(screen.getByTestId('clear-location-filters'));
+    const card = await screen.findByTestId('location-card');
+    expect(card).toHaveTextContent('13,0 s de lecture');
+    await user.selectOptions(screen.getByTestId('city-filter'), 'Lyon (2)');
+    await user.selectOptions(screen.getByTestId('audience-filter'), 'Piétons');
+    await user.selectOptions(screen.getByTestId('location-sort'), 'Ville');
+    await waitFor(() => expect(router.state.location.search).toBe('?city=Lyon&audience=pedestrian&sort=city'));
+    const last = lists[lists.length - 1];
+    expect([last.get('city'), last.get('audience'), last.get('sort')]).toEqual(['Lyon', 'pedestrian', 'city']);
+    await user.click(screen.getByRole('button', { name: 'Carte' }));
+    await waitFor(() => expect(router.state.location.search).toContain('view=map'));
+    expect(await screen.findByTestId('locations-map')).toHaveTextContent('0 emplacement sur la carte.');
+    // The order does not apply to the map.
+    expect(screen.queryByTestId('location-sort')).not.toBeInTheDocument();
+  });
+
   it('creates a location: field errors, photo with GPS, keyboard corner nudging', async () => {
     const posts: ApiCall[] = [];
     mockApi(withFormats((call) => {

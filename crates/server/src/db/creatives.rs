@@ -175,12 +175,7 @@ impl Sort {
     }
 }
 
-/// A sort key value (the cursor's position).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SortKey {
-    Number(i64),
-    Text(String),
-}
+pub use super::page::SortKey;
 
 /// What a sorted page asks for.
 #[derive(Debug, Clone)]
@@ -205,72 +200,24 @@ pub async fn list_sorted(
     page: &SortedPage<'_>,
 ) -> Result<Vec<(CreativeWithMedia, SortKey)>, DbError> {
     let (key, descending) = page.sort.key();
-    let (cmp, dir) = if descending {
-        ("<", "DESC")
-    } else {
-        (">", "ASC")
-    };
-    let patterns = search::like_patterns(page.query);
-    let select = select().replacen(
-        " FROM creatives c",
-        &format!(", {key} AS sort_key FROM creatives c"),
-        1,
-    );
-    let mut sql = format!("{select} WHERE c.owner_id = $1");
-    let mut n = 1;
-    let mut next = || {
-        n += 1;
-        n
-    };
-    if page.after.is_some() {
-        let (a, b) = (next(), next());
-        sql.push_str(&format!(
-            " AND ({key} {cmp} ${a} OR ({key} = ${a} AND c.id {cmp} ${b}))"
-        ));
-    }
-    for _ in &patterns {
-        sql.push_str(&format!(" AND c.search LIKE ${} ESCAPE '\\'", next()));
-    }
-    if page.brand.is_some() {
-        sql.push_str(&format!(" AND c.brand = ${}", next()));
-    }
-    if page.campaign.is_some() {
-        sql.push_str(&format!(" AND c.campaign = ${}", next()));
-    }
-    sql.push_str(&format!(
-        " ORDER BY {key} {dir}, c.id {dir} LIMIT ${}",
-        next()
-    ));
-    let mut q = sqlx::query(&sql).bind(owner_id);
-    if let Some((after_key, after_id)) = &page.after {
-        q = match after_key {
-            SortKey::Number(v) => q.bind(*v),
-            SortKey::Text(v) => q.bind(v.clone()),
-        };
-        q = q.bind(after_id.to_string());
-    }
-    for pattern in &patterns {
-        q = q.bind(pattern.clone());
-    }
+    let mut filters = Vec::new();
     if let Some(brand) = page.brand {
-        q = q.bind(brand.to_owned());
+        filters.push(("c.brand", brand));
     }
     if let Some(campaign) = page.campaign {
-        q = q.bind(campaign.to_owned());
+        filters.push(("c.campaign", campaign));
     }
-    let rows = q.bind(page.limit + 1).fetch_all(db.pool()).await?;
-    let text = page.sort.is_text();
-    rows.iter()
-        .map(|row| {
-            let key = if text {
-                SortKey::Text(row.try_get("sort_key")?)
-            } else {
-                SortKey::Number(row.try_get("sort_key")?)
-            };
-            Ok((from_row(row)?, key))
-        })
-        .collect::<Result<_, sqlx::Error>>()
-        .map_err(DbError::from)
+    let request = super::page::SortedRequest {
+        owner_id,
+        limit: page.limit,
+        key,
+        descending,
+        text: page.sort.is_text(),
+        after: page.after.as_ref().map(|(key, id)| (key, *id)),
+        query: page.query,
+        filters: &filters,
+    };
+    super::page::sorted(db, &select(), "c", request, from_row).await
 }
 
 /// The owner's brands and campaigns with how many creatives have each, in alphabetical order

@@ -217,24 +217,6 @@ pub async fn find(db: &Db, owner_id: &str, id: &str) -> Result<Option<LocationWi
     Ok(row.as_ref().map(from_row).transpose()?)
 }
 
-/// One page of the owner's locations, newest first (see `creatives::list`).
-pub async fn list(
-    db: &Db,
-    owner_id: &str,
-    limit: i64,
-    after: Option<(i64, &str)>,
-    query: &str,
-) -> Result<Vec<LocationWithPhoto>, DbError> {
-    let request = page::PageRequest {
-        owner_id,
-        limit,
-        after,
-        query,
-        filters: &[],
-    };
-    page::newest_first(db, &select(), "l", request, from_row).await
-}
-
 /// Deletes the owner's location with the simulations placed in it (and their jobs), in one
 /// transaction. Returns the media ids to release (its photo, then the simulations' outputs and
 /// masks), or `None` when there was no such location.
@@ -259,4 +241,198 @@ pub async fn delete(db: &Db, owner_id: &str, id: &str) -> Result<Option<Vec<Stri
         .collect();
     media.extend(released);
     Ok(Some(media))
+}
+
+/// How a locations list is ordered (ties broken by id, in the same direction).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LocationSort {
+    /// Newest first (the default).
+    Newest,
+    Oldest,
+    /// By name, A → Z (lowercased by the database).
+    Name,
+    NameDesc,
+    /// By city, A → Z; locations without a city first.
+    City,
+    /// By format (its wire name).
+    Format,
+}
+
+impl LocationSort {
+    pub fn parse(text: &str) -> Option<Self> {
+        [
+            Self::Newest,
+            Self::Oldest,
+            Self::Name,
+            Self::NameDesc,
+            Self::City,
+            Self::Format,
+        ]
+        .into_iter()
+        .find(|sort| sort.as_str() == text)
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Newest => "newest",
+            Self::Oldest => "oldest",
+            Self::Name => "name",
+            Self::NameDesc => "name_desc",
+            Self::City => "city",
+            Self::Format => "format",
+        }
+    }
+
+    /// The SQL of the sort key and whether it descends.
+    fn key(self) -> (&'static str, bool) {
+        match self {
+            Self::Newest => ("l.created_at", true),
+            Self::Oldest => ("l.created_at", false),
+            Self::Name => ("LOWER(l.name)", false),
+            Self::NameDesc => ("LOWER(l.name)", true),
+            Self::City => ("LOWER(COALESCE(l.city, ''))", false),
+            Self::Format => ("l.format", false),
+        }
+    }
+
+    /// Whether the key is text rather than a number.
+    pub fn is_text(self) -> bool {
+        !matches!(self, Self::Newest | Self::Oldest)
+    }
+}
+
+/// The filters of a locations list: exact values as stored.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LocationFilters<'a> {
+    pub format: Option<&'a str>,
+    pub city: Option<&'a str>,
+    pub audience: Option<&'a str>,
+}
+
+impl<'a> LocationFilters<'a> {
+    fn columns(&self) -> Vec<(&'static str, &'a str)> {
+        [
+            ("l.format", self.format),
+            ("l.city", self.city),
+            ("l.audience", self.audience),
+        ]
+        .into_iter()
+        .filter_map(|(column, value)| Some((column, value?)))
+        .collect()
+    }
+}
+
+/// One page of the owner's locations in `sort` order, filtered by the search text and the
+/// filters, after `(key, id)` when given; each with its sort key. Fetches `limit + 1` rows.
+pub async fn list_sorted(
+    db: &Db,
+    owner_id: &str,
+    sort: LocationSort,
+    limit: i64,
+    after: Option<(&page::SortKey, &str)>,
+    query: &str,
+    filters: LocationFilters<'_>,
+) -> Result<Vec<(LocationWithPhoto, page::SortKey)>, DbError> {
+    let (key, descending) = sort.key();
+    let columns = filters.columns();
+    let request = page::SortedRequest {
+        owner_id,
+        limit,
+        key,
+        descending,
+        text: sort.is_text(),
+        after,
+        query,
+        filters: &columns,
+    };
+    page::sorted(db, &select(), "l", request, from_row).await
+}
+
+/// The owner's cities and formats with how many locations have each (cities in the order a
+/// reader expects: accents and case ignored), for the list's filters.
+pub async fn facets(
+    db: &Db,
+    owner_id: &str,
+) -> Result<(Vec<(String, i64)>, Vec<(String, i64)>), DbError> {
+    let mut out = Vec::new();
+    for column in ["city", "format"] {
+        let rows = sqlx::query(&format!(
+            "SELECT {column} AS value, COUNT(*) AS n FROM locations \
+             WHERE owner_id = $1 AND {column} IS NOT NULL AND {column} <> '' GROUP BY {column}"
+        ))
+        .bind(owner_id)
+        .fetch_all(db.pool())
+        .await?;
+        let mut values = rows
+            .iter()
+            .map(|row| Ok((row.try_get("value")?, row.try_get("n")?)))
+            .collect::<Result<Vec<(String, i64)>, sqlx::Error>>()?;
+        values.sort_by_cached_key(|(value, _)| (search::normalize(value), value.clone()));
+        out.push(values);
+    }
+    let formats = out.pop().unwrap_or_default();
+    let cities = out.pop().unwrap_or_default();
+    Ok((cities, formats))
+}
+
+/// A location on the map.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Position {
+    pub id: String,
+    pub name: String,
+    pub city: Option<String>,
+    pub format: String,
+    pub audience: Option<String>,
+    pub latitude: f64,
+    pub longitude: f64,
+}
+
+/// Every one of the owner's locations that has a position, matching the search text and the
+/// filters, by name: what the map shows (at most `limit`).
+pub async fn positions(
+    db: &Db,
+    owner_id: &str,
+    query: &str,
+    filters: LocationFilters<'_>,
+    limit: i64,
+) -> Result<Vec<Position>, DbError> {
+    let patterns = search::like_patterns(query);
+    let columns = filters.columns();
+    let mut sql = "SELECT l.id, l.name, l.city, l.format, l.audience, l.latitude, l.longitude \
+                   FROM locations l WHERE l.owner_id = $1 \
+                   AND l.latitude IS NOT NULL AND l.longitude IS NOT NULL"
+        .to_owned();
+    let mut n = 1;
+    for _ in &patterns {
+        n += 1;
+        sql.push_str(&format!(" AND l.search LIKE ${n} ESCAPE '\\'"));
+    }
+    for (column, _) in &columns {
+        n += 1;
+        sql.push_str(&format!(" AND {column} = ${n}"));
+    }
+    sql.push_str(&format!(" ORDER BY LOWER(l.name), l.id LIMIT ${}", n + 1));
+    let mut q = sqlx::query(&sql).bind(owner_id);
+    for pattern in &patterns {
+        q = q.bind(pattern.clone());
+    }
+    for (_, value) in &columns {
+        q = q.bind((*value).to_owned());
+    }
+    let rows = q.bind(limit).fetch_all(db.pool()).await?;
+    rows.iter()
+        .map(|r| {
+            Ok(Position {
+                id: r.try_get("id")?,
+                name: r.try_get("name")?,
+                city: r.try_get("city")?,
+                format: r.try_get("format")?,
+                audience: r.try_get("audience")?,
+                latitude: r.try_get("latitude")?,
+                longitude: r.try_get("longitude")?,
+            })
+        })
+        .collect::<Result<_, sqlx::Error>>()
+        .map_err(DbError::from)
 }

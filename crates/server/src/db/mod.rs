@@ -17,7 +17,7 @@ pub mod jobs;
 pub mod locations;
 pub mod media;
 pub mod one_time_tokens;
-mod page;
+pub mod page;
 pub mod refresh_tokens;
 pub mod search;
 pub mod sessions;

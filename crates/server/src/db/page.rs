@@ -68,3 +68,105 @@ pub(super) async fn newest_first<T>(
         .collect::<Result<_, _>>()
         .map_err(DbError::from)
 }
+
+/// A sort key value (a sorted list cursor's position).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SortKey {
+    Number(i64),
+    Text(String),
+}
+
+/// An ordered page request: the key's SQL, its direction and whether it is text.
+pub(super) struct SortedRequest<'a> {
+    pub owner_id: &'a str,
+    pub limit: i64,
+    /// The sort key's SQL (over the list's select), e.g. `LOWER(c.name)`.
+    pub key: &'a str,
+    pub descending: bool,
+    pub text: bool,
+    /// `(key, id)` of the last row of the previous page.
+    pub after: Option<(&'a SortKey, &'a str)>,
+    /// The user's search text (empty: no filter).
+    pub query: &'a str,
+    /// Equality filters `(column, value)` on the list's table.
+    pub filters: &'a [(&'a str, &'a str)],
+}
+
+/// One page of an owner's rows in `key` order (ties by id, the same way), after the keyset
+/// position when given, filtered; each row with its sort key as the database computed it (the
+/// next cursor carries it, so `LOWER` need not agree with Rust's). `select` is the list's
+/// `SELECT ... FROM <table> <alias> ...` without a `WHERE`. Fetches `limit + 1` rows.
+pub(super) async fn sorted<T>(
+    db: &Db,
+    select: &str,
+    alias: &str,
+    request: SortedRequest<'_>,
+    from_row: fn(&AnyRow) -> Result<T, sqlx::Error>,
+) -> Result<Vec<(T, SortKey)>, DbError> {
+    use sqlx::Row;
+    let SortedRequest {
+        owner_id,
+        limit,
+        key,
+        descending,
+        text,
+        after,
+        query,
+        filters,
+    } = request;
+    let (cmp, dir) = if descending {
+        ("<", "DESC")
+    } else {
+        (">", "ASC")
+    };
+    let patterns = search::like_patterns(query);
+    let select = select.replacen(" FROM ", &format!(", {key} AS sort_key FROM "), 1);
+    let mut sql = format!("{select} WHERE {alias}.owner_id = $1");
+    let mut n = 1;
+    let mut next = || {
+        n += 1;
+        n
+    };
+    if after.is_some() {
+        let (a, b) = (next(), next());
+        sql.push_str(&format!(
+            " AND ({key} {cmp} ${a} OR ({key} = ${a} AND {alias}.id {cmp} ${b}))"
+        ));
+    }
+    for _ in &patterns {
+        sql.push_str(&format!(" AND {alias}.search LIKE ${} ESCAPE '\\'", next()));
+    }
+    for (column, _) in filters {
+        sql.push_str(&format!(" AND {column} = ${}", next()));
+    }
+    sql.push_str(&format!(
+        " ORDER BY {key} {dir}, {alias}.id {dir} LIMIT ${}",
+        next()
+    ));
+    let mut q = sqlx::query(&sql).bind(owner_id);
+    if let Some((after_key, after_id)) = after {
+        q = match after_key {
+            SortKey::Number(v) => q.bind(*v),
+            SortKey::Text(v) => q.bind(v.clone()),
+        };
+        q = q.bind(after_id.to_owned());
+    }
+    for pattern in &patterns {
+        q = q.bind(pattern.clone());
+    }
+    for (_, value) in filters {
+        q = q.bind((*value).to_owned());
+    }
+    let rows = q.bind(limit + 1).fetch_all(db.pool()).await?;
+    rows.iter()
+        .map(|row| {
+            let key = if text {
+                SortKey::Text(row.try_get("sort_key")?)
+            } else {
+                SortKey::Number(row.try_get("sort_key")?)
+            };
+            Ok((from_row(row)?, key))
+        })
+        .collect::<Result<_, sqlx::Error>>()
+        .map_err(DbError::from)
+}

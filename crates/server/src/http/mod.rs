@@ -30,14 +30,43 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'
     connect-src 'self'; media-src 'self' blob:; worker-src 'self' blob:; object-src 'none'; \
     base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 
+/// The policy with the map tiles' origin allowed as an image source (`{s}` subdomains as a
+/// wildcard); a relative or unreadable template adds nothing (same origin).
+pub fn content_security_policy(map_tiles_url: &str) -> String {
+    match tiles_origin(map_tiles_url) {
+        Some(origin) => CONTENT_SECURITY_POLICY.replacen(
+            "img-src 'self' data: blob:",
+            &format!("img-src 'self' data: blob: {origin}"),
+            1,
+        ),
+        None => CONTENT_SECURITY_POLICY.to_owned(),
+    }
+}
+
+/// `scheme://host[:port]` of a tiles URL template, with a `{s}.` subdomain as `*.`.
+fn tiles_origin(template: &str) -> Option<String> {
+    let (scheme, rest) = template.split_once("://")?;
+    if !matches!(scheme, "http" | "https") {
+        return None;
+    }
+    let host = rest.split('/').next()?.replace("{s}.", "*.");
+    let valid = !host.is_empty()
+        && host
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '*'));
+    valid.then(|| format!("{scheme}://{host}"))
+}
+
 static REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 /// The whole application router.
 pub fn router(state: AppState) -> Router {
+    let csp = HeaderValue::from_str(&content_security_policy(&state.config.map_tiles_url))
+        .unwrap_or(HeaderValue::from_static(CONTENT_SECURITY_POLICY));
     let security_headers = ServiceBuilder::new()
-        .layer(header_if_absent(
+        .layer(SetResponseHeaderLayer::if_not_present(
             header::CONTENT_SECURITY_POLICY,
-            CONTENT_SECURITY_POLICY,
+            csp,
         ))
         .layer(header_if_absent(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
         .layer(header_if_absent(header::X_FRAME_OPTIONS, "DENY"))
@@ -210,5 +239,21 @@ mod tests {
         assert!(!acceptable_request_id(&[b'a'; 129]));
         assert!(!acceptable_request_id(b"id\nforged log line"));
         assert!(!acceptable_request_id(b"<script>"));
+    }
+
+    #[test]
+    fn the_map_tiles_origin_is_an_image_source() {
+        let policy = super::content_security_policy("https://{s}.tile.example.org/{z}/{x}/{y}.png");
+        assert!(policy.contains("img-src 'self' data: blob: https://*.tile.example.org;"));
+        let local = super::content_security_policy("http://127.0.0.1:9000/tiles/{z}/{x}/{y}.png");
+        assert!(local.contains("img-src 'self' data: blob: http://127.0.0.1:9000;"));
+        assert_eq!(
+            super::content_security_policy("/tiles/{z}/{x}/{y}.png"),
+            super::CONTENT_SECURITY_POLICY
+        );
+        assert_eq!(
+            super::content_security_policy("https://evil.org;script-src *"),
+            super::CONTENT_SECURITY_POLICY
+        );
     }
 }

@@ -21,6 +21,7 @@ mod health_and_web;
 mod heatmaps;
 mod helpers;
 mod jobs;
+mod location_lists;
 mod locations;
 mod logout;
 mod mail_links;

@@ -241,6 +241,16 @@ async fn answers_conform_to_the_document() {
         None,
     )
     .await;
+    for path in ["/locations/facets", "/locations/positions", "/map"] {
+        c.call(Method::GET, path, path, None).await;
+    }
+    c.call(
+        Method::GET,
+        "/locations",
+        "/locations?sort=city&format=billboard_4x3&limit=1",
+        None,
+    )
+    .await;
     let path = format!("/locations/{}", id(&location));
     c.call(Method::GET, "/locations/{id}", &path, None).await;
     c.call(

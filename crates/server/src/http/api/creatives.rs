@@ -13,11 +13,13 @@ use utoipa_axum::routes;
 
 use super::body::{Body, Id, IdPath, Line, Lines, Patch, Ref, body_pair};
 use super::error::ApiError;
-use super::input::{ApiUser, DEFAULT_LIMIT, Paged, decode_cursor, encode_cursor, rfc3339};
+use super::input::{
+    ApiUser, DEFAULT_LIMIT, Paged, SortOrder, decode_sorted_cursor, encode_sorted_cursor, rfc3339,
+};
 use super::media::{Media, media_body, now_secs, release};
 use super::query::{Limit, Param, Params};
 use crate::codes::FieldCode;
-use crate::db::creatives::{Sort, SortKey, SortedPage};
+use crate::db::creatives::{Sort, SortedPage};
 use crate::db::{self, creatives::CreativeRow, creatives::CreativeWithMedia};
 use crate::state::AppState;
 
@@ -220,7 +222,7 @@ async fn list(
     let more = rows.len() as i64 > limit;
     rows.truncate(usize::try_from(limit).unwrap_or(0));
     let next_cursor = match rows.last() {
-        Some((last, key)) if more => Some(encode_sorted_cursor(sort, last, key)),
+        Some((last, key)) if more => Some(encode_sorted_cursor(sort, &last.creative.id, key)),
         _ => None,
     };
     let now = now_secs();
@@ -263,34 +265,17 @@ struct CreativeQuery {
     campaign: Param<String>,
 }
 
-/// The cursor after an item: newest-first cursors are the shared lists' (`created_at:id`),
-/// others hex of `sort|id|key`.
-fn encode_sorted_cursor(sort: Sort, item: &CreativeWithMedia, key: &SortKey) -> String {
-    let id = &item.creative.id;
-    match key {
-        SortKey::Number(at) if sort == Sort::Newest => encode_cursor(*at, id),
-        SortKey::Number(v) => hex::encode(format!("{}|{id}|{v}", sort.as_str())),
-        SortKey::Text(v) => hex::encode(format!("{}|{id}|{v}", sort.as_str())),
+/// An order as cursors name it.
+impl SortOrder for Sort {
+    fn name(self) -> &'static str {
+        self.as_str()
     }
-}
-
-fn decode_sorted_cursor(sort: Sort, raw: &str) -> Option<(SortKey, String)> {
-    if sort == Sort::Newest {
-        return decode_cursor(raw).map(|(at, id)| (SortKey::Number(at), id));
+    fn newest(self) -> bool {
+        self == Sort::Newest
     }
-    let text = String::from_utf8(hex::decode(raw).ok()?).ok()?;
-    let mut parts = text.splitn(3, '|');
-    let (name, id, key) = (parts.next()?, parts.next()?, parts.next()?);
-    if name != sort.as_str() {
-        return None;
+    fn text(self) -> bool {
+        self.is_text()
     }
-    let id = uuid::Uuid::parse_str(id).ok()?.hyphenated().to_string();
-    let key = if sort.is_text() {
-        SortKey::Text(key.to_owned())
-    } else {
-        SortKey::Number(key.parse().ok()?)
-    };
-    Some((key, id))
 }
 
 /// A value of a filter and how many creatives have it.

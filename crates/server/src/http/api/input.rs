@@ -1,6 +1,7 @@
 //! Request inputs of `/api/v1`: the signed-in user ([`ApiUser`]) and list pagination. JSON
 //! bodies and ids in paths are read by `body` ([`super::body::Body`], [`super::body::IdPath`]).
 
+use crate::db::page::SortKey;
 use axum::extract::FromRequestParts;
 use axum::http::StatusCode;
 use axum::http::request::Parts;
@@ -166,6 +167,46 @@ pub fn decode_cursor(raw: &str) -> Option<(i64, String)> {
     let (created_at, id) = text.split_once(':')?;
     let id = uuid::Uuid::parse_str(id).ok()?.hyphenated().to_string();
     Some((created_at.parse().ok()?, id))
+}
+
+/// An order of a sorted list, as its cursors name it.
+pub trait SortOrder: Copy {
+    /// The order's wire name (`name`, `city`, ...).
+    fn name(self) -> &'static str;
+    /// Whether it is newest first, whose cursors are the shared lists' (`created_at:id`).
+    fn newest(self) -> bool;
+    /// Whether its key is text rather than a number.
+    fn text(self) -> bool;
+}
+
+/// The cursor after an item: newest-first cursors are the shared lists' (`created_at:id`),
+/// others hex of `sort|id|key`.
+pub fn encode_sorted_cursor(sort: impl SortOrder, id: &str, key: &SortKey) -> String {
+    match key {
+        SortKey::Number(at) if sort.newest() => encode_cursor(*at, id),
+        SortKey::Number(v) => hex::encode(format!("{}|{id}|{v}", sort.name())),
+        SortKey::Text(v) => hex::encode(format!("{}|{id}|{v}", sort.name())),
+    }
+}
+
+/// The `(key, id)` of a cursor made by [`encode_sorted_cursor`] for the same order.
+pub fn decode_sorted_cursor(sort: impl SortOrder, raw: &str) -> Option<(SortKey, String)> {
+    if sort.newest() {
+        return decode_cursor(raw).map(|(at, id)| (SortKey::Number(at), id));
+    }
+    let text = String::from_utf8(hex::decode(raw).ok()?).ok()?;
+    let mut parts = text.splitn(3, '|');
+    let (name, id, key) = (parts.next()?, parts.next()?, parts.next()?);
+    if name != sort.name() {
+        return None;
+    }
+    let id = uuid::Uuid::parse_str(id).ok()?.hyphenated().to_string();
+    let key = if sort.text() {
+        SortKey::Text(key.to_owned())
+    } else {
+        SortKey::Number(key.parse().ok()?)
+    };
+    Some((key, id))
 }
 
 /// Epoch milliseconds as RFC 3339 (UTC, milliseconds).

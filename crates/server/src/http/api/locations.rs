@@ -10,15 +10,20 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::body::{Body, Choice, Id, IdPath, Line, Lines, Patch, Problems, Ref, body_pair};
+use super::creatives::Facet;
 use super::error::ApiError;
-use super::input::{ApiUser, ListParams, ListQuery, Paged, rfc3339};
+use super::input::{
+    ApiUser, DEFAULT_LIMIT, Paged, SortOrder, decode_sorted_cursor, encode_sorted_cursor, rfc3339,
+};
 use super::media::{Media, media_body, now_secs, release};
+use super::query::{Limit, Param, Params};
 use crate::codes::FieldCode;
+use crate::db::locations::{LocationFilters, LocationSort};
 use crate::db::{self, locations::LocationRow, locations::LocationWithPhoto};
 pub use crate::ooh::PanelFormat;
 use crate::ooh::{self, Audience, FormatRegion};
@@ -43,6 +48,8 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list, create))
         .routes(routes!(formats))
+        .routes(routes!(facets))
+        .routes(routes!(positions))
         .routes(routes!(get_one, update, delete_one))
 }
 
@@ -549,28 +556,227 @@ async fn formats(_user: ApiUser) -> Json<Vec<FormatInfo>> {
     )
 }
 
-/// `GET /locations?limit=&cursor=&q=` → `{items, next_cursor}`, newest first; `q` matches
-/// name, address, city and postal code, ignoring case and accents.
+/// The query of `GET /locations`: the page, the search, the order and the filters. The
+/// cursor is read once the order is known (each order has its own).
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+struct LocationQuery {
+    /// Items per page, 1 to 100 (50 by default).
+    #[serde(default)]
+    #[param(value_type = Option<i64>, minimum = 1, maximum = 100)]
+    limit: Param<Limit>,
+    /// The `next_cursor` of the previous page.
+    #[serde(default)]
+    #[param(value_type = Option<String>)]
+    cursor: Param<String>,
+    /// Search text: keeps the locations whose name, address, city or postal code holds every
+    /// word, ignoring case and accents.
+    #[serde(default)]
+    #[param(value_type = Option<String>)]
+    q: Param<String>,
+    /// The order (`newest` by default).
+    #[serde(default)]
+    #[param(inline, value_type = Option<LocationSort>)]
+    sort: Param<LocationSort>,
+}
+
+/// The filters of the locations list and map (read beside the list's own parameters).
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+struct FilterQuery {
+    /// Keeps the locations of this format.
+    #[serde(default)]
+    #[param(value_type = Option<PanelFormat>)]
+    format: Param<PanelFormat>,
+    /// Keeps the locations of exactly this city (as stored).
+    #[serde(default)]
+    #[param(value_type = Option<String>)]
+    city: Param<String>,
+    /// Keeps the locations seen by this audience.
+    #[serde(default)]
+    #[param(value_type = Option<Audience>)]
+    audience: Param<Audience>,
+}
+
+impl FilterQuery {
+    fn filters(&self) -> LocationFilters<'_> {
+        LocationFilters {
+            format: self.format.0.map(PanelFormat::as_str),
+            city: self.city.0.as_deref().filter(|c| !c.trim().is_empty()),
+            audience: self.audience.0.map(Audience::as_str),
+        }
+    }
+}
+
+/// An order as cursors name it.
+impl SortOrder for LocationSort {
+    fn name(self) -> &'static str {
+        self.as_str()
+    }
+    fn newest(self) -> bool {
+        self == LocationSort::Newest
+    }
+    fn text(self) -> bool {
+        self.is_text()
+    }
+}
+
+/// `GET /locations?limit=&cursor=&q=&sort=&format=&city=&audience=` → `{items, next_cursor}`,
+/// newest first unless `sort` says otherwise; `q` matches name, address, city and postal code,
+/// ignoring case and accents.
 #[utoipa::path(
     get,
     path = "/locations",
     tag = "locations",
-    params(ListParams),
-    responses((status = 200, description = "One page of locations, newest first", body = Paged<Location>))
+    params(LocationQuery, FilterQuery),
+    responses((status = 200, description = "One page of locations", body = Paged<Location>))
 )]
 async fn list(
     State(state): State<AppState>,
     user: ApiUser,
-    list: ListQuery,
+    Params(query): Params<LocationQuery>,
+    Params(filters): Params<FilterQuery>,
 ) -> Result<Json<Paged<Location>>, ApiError> {
-    let rows =
-        db::locations::list(&state.db, user.id(), list.page.limit, list.after(), &list.q).await?;
+    let limit = query.limit.0.map_or(DEFAULT_LIMIT, |Limit(n)| n);
+    let sort = query.sort.0.unwrap_or(LocationSort::Newest);
+    let after = match query.cursor.0.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(raw) => Some(
+            decode_sorted_cursor(sort, raw)
+                .ok_or_else(|| ApiError::field("cursor", FieldCode::InvalidValue))?,
+        ),
+    };
+    let mut rows = db::locations::list_sorted(
+        &state.db,
+        user.id(),
+        sort,
+        limit,
+        after.as_ref().map(|(key, id)| (key, id.as_str())),
+        query.q.0.as_deref().unwrap_or("").trim(),
+        filters.filters(),
+    )
+    .await?;
+    let more = rows.len() as i64 > limit;
+    rows.truncate(usize::try_from(limit).unwrap_or(0));
+    let next_cursor = match rows.last() {
+        Some((last, key)) if more => Some(encode_sorted_cursor(sort, &last.location.id, key)),
+        _ => None,
+    };
     let now = now_secs();
-    Ok(Json(list.page.paged(
-        rows,
-        |item| (item.location.created_at, item.location.id.as_str()),
-        |item| location_body(item, now, &state),
-    )))
+    let items = rows
+        .iter()
+        .map(|(item, _)| location_body(item, now, &state))
+        .collect();
+    Ok(Json(Paged { items, next_cursor }))
+}
+
+/// The values the locations list's filters offer.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LocationFacets {
+    /// Cities in use, in alphabetical order (accents and case ignored).
+    pub cities: Vec<Facet>,
+    /// Formats in use.
+    pub formats: Vec<Facet>,
+}
+
+/// `GET /locations/facets` → `{"cities": [{"name", "count"}], "formats": [...]}`.
+#[utoipa::path(
+    get,
+    path = "/locations/facets",
+    tag = "locations",
+    responses((status = 200, description = "Cities and formats in use", body = LocationFacets))
+)]
+async fn facets(
+    State(state): State<AppState>,
+    user: ApiUser,
+) -> Result<Json<LocationFacets>, ApiError> {
+    let (cities, formats) = db::locations::facets(&state.db, user.id()).await?;
+    let list = |values: Vec<(String, i64)>| -> Vec<Facet> {
+        values
+            .into_iter()
+            .map(|(name, count)| Facet { name, count })
+            .collect()
+    };
+    Ok(Json(LocationFacets {
+        cities: list(cities),
+        formats: list(formats),
+    }))
+}
+
+/// Most locations the map shows at once.
+pub const MAX_POSITIONS: i64 = 5000;
+
+/// A location on the map.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LocationPosition {
+    pub id: String,
+    pub name: String,
+    pub city: Option<String>,
+    pub format: PanelFormat,
+    pub audience: Option<Audience>,
+    pub latitude: f64,
+    pub longitude: f64,
+}
+
+/// The locations the map shows.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LocationPositions {
+    /// By name; only locations with a position.
+    pub items: Vec<LocationPosition>,
+    /// Whether more than 5,000 matched (the first 5,000 by name are given).
+    pub truncated: bool,
+}
+
+/// The query of `GET /locations/positions`: the list's search and filters.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+struct PositionQuery {
+    /// Search text, as for the list.
+    #[serde(default)]
+    #[param(value_type = Option<String>)]
+    q: Param<String>,
+}
+
+/// `GET /locations/positions?q=&format=&city=&audience=` → every matching location that has a
+/// position (at most 5,000), for the map.
+#[utoipa::path(
+    get,
+    path = "/locations/positions",
+    tag = "locations",
+    params(PositionQuery, FilterQuery),
+    responses((status = 200, description = "The positioned locations", body = LocationPositions))
+)]
+async fn positions(
+    State(state): State<AppState>,
+    user: ApiUser,
+    Params(query): Params<PositionQuery>,
+    Params(filters): Params<FilterQuery>,
+) -> Result<Json<LocationPositions>, ApiError> {
+    let mut rows = db::locations::positions(
+        &state.db,
+        user.id(),
+        query.q.0.as_deref().unwrap_or("").trim(),
+        filters.filters(),
+        MAX_POSITIONS + 1,
+    )
+    .await?;
+    let truncated = rows.len() as i64 > MAX_POSITIONS;
+    rows.truncate(MAX_POSITIONS as usize);
+    Ok(Json(LocationPositions {
+        items: rows
+            .into_iter()
+            .map(|p| LocationPosition {
+                format: PanelFormat::parse(&p.format).unwrap_or(PanelFormat::Other),
+                audience: p.audience.as_deref().and_then(Audience::parse),
+                id: p.id,
+                name: p.name,
+                city: p.city,
+                latitude: p.latitude,
+                longitude: p.longitude,
+            })
+            .collect(),
+        truncated,
+    }))
 }
 
 async fn find(state: &AppState, user: &ApiUser, id: &str) -> Result<LocationWithPhoto, ApiError> {

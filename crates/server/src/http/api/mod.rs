@@ -15,6 +15,7 @@ pub mod exports;
 pub mod heatmaps;
 pub mod input;
 pub mod locations;
+pub mod map;
 pub mod media;
 pub mod openapi;
 pub mod query;
@@ -43,6 +44,7 @@ fn routes(max_body_bytes: usize, max_upload_bytes: usize) -> OpenApiRouter<AppSt
     OpenApiRouter::with_openapi(openapi::ApiDoc::openapi())
         .merge(creatives::router())
         .merge(locations::router())
+        .merge(map::router())
         .merge(heatmaps::router())
         .merge(aois::router())
         .merge(benchmarks::router())

@@ -209,6 +209,33 @@ impl QueryValue for Sort {
     }
 }
 
+/// A locations list order; anything else (blank included) `invalid`.
+impl QueryValue for crate::db::locations::LocationSort {
+    fn from_query(text: &str) -> Result<Option<Self>, FieldCode> {
+        Self::parse(text).map(Some).ok_or(FieldCode::Invalid)
+    }
+}
+
+/// A panel format; blank is absent, anything else `invalid_value`.
+impl QueryValue for crate::ooh::PanelFormat {
+    fn from_query(text: &str) -> Result<Option<Self>, FieldCode> {
+        match text.trim() {
+            "" => Ok(None),
+            text => Self::parse(text).map(Some).ok_or(FieldCode::InvalidValue),
+        }
+    }
+}
+
+/// An audience; blank is absent, anything else `invalid_value`.
+impl QueryValue for crate::ooh::Audience {
+    fn from_query(text: &str) -> Result<Option<Self>, FieldCode> {
+        match text.trim() {
+            "" => Ok(None),
+            text => Self::parse(text).map(Some).ok_or(FieldCode::InvalidValue),
+        }
+    }
+}
+
 /// Which map; anything else (blank included) `invalid`.
 impl QueryValue for Moment {
     fn from_query(text: &str) -> Result<Option<Self>, FieldCode> {

@@ -1,14 +1,47 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 
 import { ContentLayout } from '@/components/layouts/content-layout';
-import { LocationSearch } from '@/features/locations/components/location-search';
+import { LOCATION_SORTS, type LocationFilters, type LocationSort } from '@/features/locations/api/locations';
 import { LocationsList } from '@/features/locations/components/locations-list';
+import { LocationsMap } from '@/features/locations/components/locations-map';
+import { LocationsToolbar, type LocationsView } from '@/features/locations/components/locations-toolbar';
 import { useSearchDraft } from '@/lib/use-search-draft';
+
+/** The list's filters, order and view live in the URL (?q=&format=&city=&audience=&sort=&view=): reload, back and links keep them. */
+function readFilters(params: URLSearchParams): LocationFilters {
+  const sort = params.get('sort') ?? '';
+  return {
+    q: params.get('q') ?? '',
+    format: params.get('format') ?? '',
+    city: params.get('city') ?? '',
+    audience: params.get('audience') ?? '',
+    sort: (LOCATION_SORTS as readonly string[]).includes(sort) ? (sort as LocationSort) : 'newest',
+  };
+}
 
 export default function LocationsRoute() {
   const { t } = useTranslation();
-  const { q, draft, setDraft } = useSearchDraft();
+  const [params, setParams] = useSearchParams();
+  const filters = readFilters(params);
+  const view: LocationsView = params.get('view') === 'map' ? 'map' : 'list';
+  const { draft, setDraft } = useSearchDraft();
+
+  const change = (patch: Partial<LocationFilters> & { view?: LocationsView }) => {
+    if (patch.q !== undefined) setDraft(patch.q);
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        for (const [key, value] of Object.entries(patch)) {
+          const fallback = (key === 'sort' && value === 'newest') || (key === 'view' && value === 'list');
+          if (value && !fallback) next.set(key, value);
+          else next.delete(key);
+        }
+        return next;
+      },
+      { replace: true },
+    );
+  };
 
   return (
     <ContentLayout
@@ -19,8 +52,12 @@ export default function LocationsRoute() {
         </Link>
       }
     >
-      <LocationSearch value={draft} onChange={setDraft} />
-      <LocationsList q={q} />
+      <LocationsToolbar draft={draft} onDraft={setDraft} filters={filters} onChange={change} view={view} onView={(next) => change({ view: next })} />
+      {view === 'map' ? (
+        <LocationsMap filters={filters} />
+      ) : (
+        <LocationsList filters={filters} onClear={() => change({ q: '', format: '', city: '', audience: '' })} />
+      )}
     </ContentLayout>
   );
 }

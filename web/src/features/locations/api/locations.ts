@@ -45,19 +45,79 @@ export type Location = Schemas['Location'];
 /** A body both `POST /locations` and `PATCH /locations/{id}` take. */
 export type LocationInput = Schemas['NewLocation'] & Schemas['LocationChanges'];
 
+export const LOCATION_SORTS = ['newest', 'oldest', 'name', 'name_desc', 'city', 'format'] as const;
+export type LocationSort = (typeof LOCATION_SORTS)[number];
+
+/** What the locations page shows: the search, the filters (blank: none), the order and the view. */
+export type LocationFilters = {
+  q: string;
+  format: string;
+  city: string;
+  audience: string;
+  sort: LocationSort;
+};
+
+/** The filters as query parameters (blank ones left out). */
+function filterQuery(filters: Partial<LocationFilters>) {
+  return {
+    q: filters.q || undefined,
+    format: (filters.format || undefined) as LocationFormat | undefined,
+    city: filters.city || undefined,
+    audience: (filters.audience || undefined) as Audience | undefined,
+  };
+}
+
 export const locationKeys = {
   all: ['locations'] as const,
-  list: (q = '') => ['locations', 'list', q] as const,
+  list: (filters: Partial<LocationFilters> = {}) => ['locations', 'list', filters] as const,
+  positions: (filters: Partial<LocationFilters> = {}) => ['locations', 'positions', filters] as const,
   detail: (id: string) => ['locations', 'detail', id] as const,
 };
 
-export function locationsQueryOptions(q = '') {
+export function locationsQueryOptions(filters: Partial<LocationFilters> = {}) {
   return infiniteQueryOptions({
-    queryKey: locationKeys.list(q),
+    queryKey: locationKeys.list(filters),
     initialPageParam: null as string | null,
     queryFn: ({ signal, pageParam }) =>
-      answer(api.GET('/locations', { params: { query: { limit: 60, q, cursor: pageParam ?? undefined } }, signal })),
+      answer(
+        api.GET('/locations', {
+          params: {
+            query: {
+              limit: 60,
+              ...filterQuery(filters),
+              sort: filters.sort && filters.sort !== 'newest' ? filters.sort : undefined,
+              cursor: pageParam ?? undefined,
+            },
+          },
+          signal,
+        }),
+      ),
     getNextPageParam: (last) => last.next_cursor,
+  });
+}
+
+/** Every positioned location matching the filters (the map's markers). */
+export function locationPositionsQueryOptions(filters: Partial<LocationFilters> = {}) {
+  return queryOptions({
+    queryKey: locationKeys.positions(filters),
+    queryFn: ({ signal }) => answer(api.GET('/locations/positions', { params: { query: filterQuery(filters) }, signal })),
+  });
+}
+
+/** The cities and formats in use, for the filters. */
+export function locationFacetsQueryOptions() {
+  return queryOptions({
+    queryKey: ['locations', 'facets'] as const,
+    queryFn: ({ signal }) => answer(api.GET('/locations/facets', { signal })),
+  });
+}
+
+/** The map's tiles and their attribution (the server's configuration). */
+export function mapSettingsQueryOptions() {
+  return queryOptions({
+    queryKey: ['map'] as const,
+    queryFn: ({ signal }) => answer(api.GET('/map', { signal })),
+    staleTime: Infinity,
   });
 }
 

@@ -25,6 +25,7 @@ import {
   type LocationFormat,
   type LocationInput,
 } from '../api/locations';
+import { PositionPicker } from './position-picker';
 import { ViewingSummary } from './viewing-summary';
 import { DEFAULT_SPEED_KMH, locationViewing } from '../lib/viewing';
 import { defaultQuad, parseQuad, quadProblem, roundQuad, type Quad } from '@/lib/quad';
@@ -305,6 +306,11 @@ export function LocationForm({ location, onSaved, extraActions }: LocationFormPr
             {t('locations.gpsFilled')}
           </p>
         ) : null}
+        <PositionPicker
+          latitude={typed('latitude')}
+          longitude={typed('longitude')}
+          onPick={(latitude, longitude) => setValues((current) => ({ ...current, latitude: String(latitude), longitude: String(longitude) }))}
+        />
       </fieldset>
 
       <fieldset className="form-section">

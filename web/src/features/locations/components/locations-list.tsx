@@ -6,12 +6,14 @@ import { QueryError } from '@/components/query-error';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 
-import { locationsQueryOptions } from '../api/locations';
+import { locationsQueryOptions, type LocationFilters } from '../api/locations';
 
-/** The user's locations matching `q` (accent-insensitive, on the server), newest first. */
-export function LocationsList({ q }: { q: string }) {
+/** The user's locations matching the search (accent-insensitive, on the server) and the filters, in the chosen order. */
+export function LocationsList({ filters, onClear }: { filters: LocationFilters; onClear: () => void }) {
   const { t, i18n } = useTranslation();
-  const query = useInfiniteQuery({ ...locationsQueryOptions(q), placeholderData: keepPreviousData });
+  const query = useInfiniteQuery({ ...locationsQueryOptions(filters), placeholderData: keepPreviousData });
+  const q = filters.q;
+  const filtered = Boolean(filters.format || filters.city || filters.audience);
 
   if (query.isPending) return <Spinner />;
   if (query.isError) {
@@ -19,6 +21,16 @@ export function LocationsList({ q }: { q: string }) {
   }
   const locations = query.data.pages.flatMap((page) => page.items);
   if (locations.length === 0) {
+    if (filtered) {
+      return (
+        <div className="empty-state" role="status">
+          <p>{t('locations.library.noMatch')}</p>
+          <Button variant="secondary" size="sm" onClick={onClear}>
+            {t('locations.library.clear')}
+          </Button>
+        </div>
+      );
+    }
     return (
       <p className="empty-state" role="status">
         {q.trim() ? t('locations.noResults', { query: q.trim() }) : t('locations.empty')}
