@@ -14,6 +14,10 @@
 //! The signer lives here, below the HTTP layer, because the shared state holds one; the file
 //! route that checks the URLs and parses their query is `http::api::media`.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
@@ -38,7 +42,30 @@ pub struct UrlSigner {
     /// the key's two pads again (a list answer signs 150 URLs).
     keyed: HmacSha256,
     ttl: u64,
+    /// Tells signers apart in the threads' caches of signed URLs (clones share it: same key).
+    id: u64,
 }
+
+/// Most URLs a thread keeps signed (about 200 bytes each); past it the cache starts afresh.
+const CACHED_URLS: usize = 30_000;
+
+/// The URLs one thread has signed for one signer and one expiry. Expiries are rounded to a
+/// quarter of the TTL, so within a window a list answer asks for the same URLs again and
+/// again: they are looked up instead of signed (the same bytes either way; a test checks).
+#[derive(Default)]
+struct SignedUrls {
+    signer: u64,
+    exp: u64,
+    /// media id → (variant, URL) for the variants signed so far.
+    urls: HashMap<String, Vec<(&'static str, String)>>,
+    count: usize,
+}
+
+thread_local! {
+    static SIGNED: RefCell<SignedUrls> = RefCell::new(SignedUrls::default());
+}
+
+static NEXT_SIGNER: AtomicU64 = AtomicU64::new(1);
 
 impl std::fmt::Debug for UrlSigner {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -59,6 +86,7 @@ impl UrlSigner {
         Self {
             keyed: HmacSha256::new_from_slice(&key).expect("HMAC accepts any key length"),
             ttl,
+            id: NEXT_SIGNER.fetch_add(1, Ordering::Relaxed),
         }
     }
 
@@ -110,6 +138,36 @@ impl UrlSigner {
                 .into_bytes(),
         );
         format!("/api/v1/files/{media_id}/{variant}?exp={exp}&sig={sig}")
+    }
+
+    /// [`Self::url`] of one of the fixed variants (`original`, `preview`, `thumbnail`), from
+    /// this thread's cache when it was signed before for the same expiry.
+    pub fn cached_url(&self, media_id: &str, variant: &'static str, exp: u64) -> String {
+        SIGNED.with(|cell| {
+            let mut cache = cell.borrow_mut();
+            if cache.signer != self.id || cache.exp != exp || cache.count >= CACHED_URLS {
+                *cache = SignedUrls {
+                    signer: self.id,
+                    exp,
+                    ..SignedUrls::default()
+                };
+            }
+            if let Some(found) = cache
+                .urls
+                .get(media_id)
+                .and_then(|urls| urls.iter().find(|(v, _)| *v == variant))
+            {
+                return found.1.clone();
+            }
+            let url = self.url(media_id, variant, exp);
+            cache
+                .urls
+                .entry(media_id.to_owned())
+                .or_default()
+                .push((variant, url.clone()));
+            cache.count += 1;
+            url
+        })
     }
 
     /// Checks a presented URL at `now`; returns the seconds it stays valid. The signature is
@@ -172,6 +230,31 @@ mod tests {
         assert_eq!(
             signer.share_url("m1", "thumbnail", "s9", 1_700_000_000),
             format!("/api/v1/files/m1/thumbnail?exp=1700000000&share=s9&sig={shared}")
+        );
+    }
+
+    #[test]
+    fn cached_urls_are_the_signed_ones_per_signer_and_expiry() {
+        let (a, b) = (
+            UrlSigner::new(b"secret", 3600),
+            UrlSigner::new(b"other", 3600),
+        );
+        for exp in [1_700_000_000, 1_700_000_900] {
+            for signer in [&a, &b, &a.clone()] {
+                for variant in ["original", "preview", "thumbnail"] {
+                    // Twice: signed, then from the cache.
+                    for _ in 0..2 {
+                        assert_eq!(
+                            signer.cached_url("m1", variant, exp),
+                            signer.url("m1", variant, exp)
+                        );
+                    }
+                }
+            }
+        }
+        assert_ne!(
+            a.cached_url("m1", "preview", 1_700_000_000),
+            b.cached_url("m1", "preview", 1_700_000_000)
         );
     }
 

@@ -130,9 +130,9 @@ pub fn media_body(signer: &UrlSigner, media: &MediaRow, now: u64) -> Media {
         original_name: media.original_name.clone(),
         gps,
         urls: MediaUrls {
-            original: signer.url(&media.id, "original", exp),
-            preview: signer.url(&media.id, "preview", exp),
-            thumbnail: signer.url(&media.id, "thumbnail", exp),
+            original: signer.cached_url(&media.id, "original", exp),
+            preview: signer.cached_url(&media.id, "preview", exp),
+            thumbnail: signer.cached_url(&media.id, "thumbnail", exp),
         },
         urls_expire_at: rfc3339(i64::try_from(exp).unwrap_or(i64::MAX / 1000) * 1000),
         created_at: rfc3339(media.created_at),
