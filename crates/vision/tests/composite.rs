@@ -8,6 +8,9 @@ use regard_vision::composite::{
     Adjustments, Fit, Mask, Night, RenderError, RenderSpec, check_quad, render,
 };
 
+#[path = "../examples/support/stripes.rs"]
+mod stripes;
+
 /// An image filled by `f(x, y)`.
 fn image(w: usize, h: usize, f: impl Fn(usize, usize) -> [u8; 3]) -> Vec<u8> {
     (0..w * h).flat_map(|i| f(i % w, i / w)).collect()
@@ -170,6 +173,22 @@ fn a_shrunk_checkerboard_is_flat_inside_the_panel() {
     let out = &out;
     let p = psnr(inside.flat_map(|i| (0..3).map(move |k| (out[i * 3 + k] as f64, mean))));
     assert!(p >= 45.0, "PSNR {p:.1} dB");
+}
+
+#[test]
+fn two_pixel_stripes_do_not_beat_into_bands_at_moderate_shrinks() {
+    // rendering.md §2: a plain bilinear read of the level whose Nyquist frequency the stripes
+    // sit at left bands of 2.6 to 36 levels at these scales.
+    let (w, h) = stripes::PHOTO;
+    let scene = Scene::flat(w, h, [128, 128, 128]);
+    for s in [0.65, 0.5, 0.42, 0.35] {
+        for vertical in [true, false] {
+            let (cw, ch, c) = stripes::creative(s, vertical);
+            let out = scene.render(cw, ch, &c, &spec(stripes::QUAD, Fit::Stretch));
+            let d = stripes::deviation(&out, &stripes::QUAD, stripes::SIGMA);
+            assert!(d <= 1.0, "{s}× vertical {vertical}: {d:.2} levels");
+        }
+    }
 }
 
 #[test]
