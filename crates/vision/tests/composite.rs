@@ -272,6 +272,46 @@ fn night_darkens_and_cools_the_scene_and_the_led_panel_glows() {
 }
 
 #[test]
+fn at_night_every_pixel_the_panel_leaves_to_the_photo_is_darkened_alike() {
+    // A black LED panel emits nothing and a full mask hides it: the whole output, under the
+    // panel and on its edges included, is the photo through the night tables.
+    let (w, h) = (90, 70);
+    let photo = image(w, h, |x, y| {
+        [
+            (x * 37 % 256) as u8,
+            (y * 53 % 256) as u8,
+            ((x + y) * 11 % 256) as u8,
+        ]
+    });
+    let scene = Scene {
+        w,
+        h,
+        photo: photo.clone(),
+    };
+    let full = vec![255u8; 30 * 20];
+    let mask = Mask {
+        width: 30,
+        height: 20,
+        data: &full,
+    };
+    let mut s = spec(
+        [[12.4, 9.7], [78.2, 14.1], [70.5, 61.3], [15.8, 55.0]],
+        Fit::Stretch,
+    );
+    s.adjustments.night = Some(Night::Led);
+    let black = vec![0u8; 16 * 16 * 3];
+    let out = scene
+        .render_masked(16, 16, &black, Some(&mask), &s)
+        .unwrap();
+    let tables = regard_vision::composite::night::darken_tables(
+        regard_vision::composite::adjust::NIGHT_PHOTO,
+    );
+    for (i, (&o, &p)) in out.iter().zip(&photo).enumerate() {
+        assert_eq!(o, tables[i % 3][p as usize], "byte {i}");
+    }
+}
+
+#[test]
 fn the_occlusion_mask_keeps_the_photos_pixels() {
     let (w, h) = (120, 90);
     let scene = Scene {
