@@ -1,13 +1,19 @@
 //! Quality of the perspective renderer (rendering.md): a 2-px checkerboard shrunk about 8× onto
-//! a perspective quad must come out flat (PSNR against its mean on pixels fully inside), and the
-//! panel's edges must match exact coverage (PSNR in a 5-px band against a 16 × 16 supersampled
-//! reference). For scale, the same render shifted by half a pixel is scored too.
+//! a perspective quad must come out flat (PSNR against its mean on pixels fully inside); 2-px
+//! stripes at moderate shrinks must not beat into bands (the stripe flatness of rendering.md
+//! §2); a creative magnified about 8× must be its bilinear reconstruction (PSNR against one
+//! computed in f64); and the panel's edges must match exact coverage (PSNR in a 5-px band
+//! against a 16 × 16 supersampled reference). For scale, the same render shifted by half a
+//! pixel is scored too.
 //! `cargo run --release -p regard-vision --example bench_render_quality`
 
 use regard_vision::RgbImage;
 use regard_vision::composite::colour::{linear_to_srgb, srgb_to_linear};
 use regard_vision::composite::coverage::Edges;
-use regard_vision::composite::{Adjustments, Fit, RenderSpec, render};
+use regard_vision::composite::{Adjustments, Fit, Homography, RenderSpec, render};
+
+#[path = "support/stripes.rs"]
+mod stripes;
 
 fn image(w: usize, h: usize, f: impl Fn(usize, usize) -> [u8; 3]) -> Vec<u8> {
     (0..w * h).flat_map(|i| f(i % w, i / w)).collect()
@@ -62,6 +68,80 @@ fn checkerboard() {
     );
 }
 
+fn stripe_flatness() {
+    let (w, h) = stripes::PHOTO;
+    let photo = image(w, h, |_, _| [128; 3]);
+    let mut line = String::new();
+    for s in [0.8, 0.71, 0.65, 0.5, 0.42, 0.35, 0.25] {
+        let mut worst: f64 = 0.0;
+        for vertical in [true, false] {
+            let (cw, ch, c) = stripes::creative(s, vertical);
+            let out = render(
+                &RgbImage::new(w, h, &photo).unwrap(),
+                &RgbImage::new(cw, ch, &c).unwrap(),
+                None,
+                &spec(stripes::QUAD),
+            )
+            .unwrap();
+            worst = worst.max(stripes::deviation(&out, &stripes::QUAD, stripes::SIGMA));
+        }
+        line += &format!(" {s}×: {worst:.2}");
+    }
+    println!(
+        "stripes 2 px, low-frequency deviation (levels, Gaussian σ = {} px; target ≤ 1.0 at 0.65–0.35×):{line}",
+        stripes::SIGMA
+    );
+}
+
+fn magnification() {
+    let (w, h, cw, ch) = (400, 300, 40, 30);
+    let creative = image(cw, ch, |x, y| {
+        let r = (128.0 + 120.0 * (x as f64 * 0.7).sin() * (y as f64 * 0.4).cos()) as u8;
+        let g = if (x / 5 + y / 5) % 2 == 0 { 230 } else { 20 };
+        [r, g, ((x * 13 + y * 29) % 256) as u8]
+    });
+    let photo = image(w, h, |_, _| [128; 3]);
+    // About 8× (7.5–8.8×), in perspective.
+    let quad = [[40.0, 30.0], [372.0, 46.0], [361.5, 281.0], [33.0, 262.5]];
+    let out = render(
+        &RgbImage::new(w, h, &photo).unwrap(),
+        &RgbImage::new(cw, ch, &creative).unwrap(),
+        None,
+        &spec(quad),
+    )
+    .unwrap();
+    let inv = Homography::square_to_quad(&quad).inverse();
+    let edges = Edges::new(&quad);
+    let lin = |x: i64, y: i64, k: usize| {
+        let (x, y) = (x.clamp(0, cw as i64 - 1), y.clamp(0, ch as i64 - 1));
+        srgb_to_linear(creative[(y as usize * cw + x as usize) * 3 + k] as f64 / 255.0)
+    };
+    let mut pairs = Vec::new();
+    for y in 0..h {
+        for x in 0..w {
+            if edges.coverage(x as f64, y as f64) < 1.0 {
+                continue;
+            }
+            let (s, t) = inv.apply(x as f64 + 0.5, y as f64 + 0.5);
+            let (u, v) = (s * cw as f64 - 0.5, t * ch as f64 - 0.5);
+            let (u0, v0) = (u.floor(), v.floor());
+            let (fu, fv) = (u - u0, v - v0);
+            let (i, j) = (u0 as i64, v0 as i64);
+            for k in 0..3 {
+                let top = lin(i, j, k) * (1.0 - fu) + lin(i + 1, j, k) * fu;
+                let bot = lin(i, j + 1, k) * (1.0 - fu) + lin(i + 1, j + 1, k) * fu;
+                let want = linear_to_srgb(top * (1.0 - fv) + bot * fv) * 255.0;
+                pairs.push((out[(y * w + x) * 3 + k] as f64, want));
+            }
+        }
+    }
+    println!(
+        "magnification ~8×, vs f64 bilinear reconstruction: PSNR {:.1} dB over {} pixels",
+        psnr(&pairs),
+        pairs.len() / 3
+    );
+}
+
 fn edge_band(quad: [[f64; 2]; 4], shift: f64) -> f64 {
     let (w, h) = (400, 300);
     let (bg, fg) = ([30u8, 90, 200], [230u8, 40, 40]);
@@ -106,6 +186,8 @@ fn edge_band(quad: [[f64; 2]; 4], shift: f64) -> f64 {
 
 fn main() {
     checkerboard();
+    stripe_flatness();
+    magnification();
     let quad = [[61.3, 40.7], [341.6, 65.2], [327.9, 250.4], [75.1, 271.8]];
     println!(
         "edges, 5-px band vs 16×16 supersampled coverage: PSNR {:.1} dB (target ≥ 38)",

@@ -8,6 +8,9 @@ use regard_vision::composite::{
     Adjustments, Fit, Mask, Night, RenderError, RenderSpec, check_quad, render,
 };
 
+#[path = "../examples/support/stripes.rs"]
+mod stripes;
+
 /// An image filled by `f(x, y)`.
 fn image(w: usize, h: usize, f: impl Fn(usize, usize) -> [u8; 3]) -> Vec<u8> {
     (0..w * h).flat_map(|i| f(i % w, i / w)).collect()
@@ -173,6 +176,22 @@ fn a_shrunk_checkerboard_is_flat_inside_the_panel() {
 }
 
 #[test]
+fn two_pixel_stripes_do_not_beat_into_bands_at_moderate_shrinks() {
+    // rendering.md §2: a plain bilinear read of the level whose Nyquist frequency the stripes
+    // sit at left bands of 2.6 to 36 levels at these scales.
+    let (w, h) = stripes::PHOTO;
+    let scene = Scene::flat(w, h, [128, 128, 128]);
+    for s in [0.65, 0.5, 0.42, 0.35] {
+        for vertical in [true, false] {
+            let (cw, ch, c) = stripes::creative(s, vertical);
+            let out = scene.render(cw, ch, &c, &spec(stripes::QUAD, Fit::Stretch));
+            let d = stripes::deviation(&out, &stripes::QUAD, stripes::SIGMA);
+            assert!(d <= 1.0, "{s}× vertical {vertical}: {d:.2} levels");
+        }
+    }
+}
+
+#[test]
 fn edges_match_supersampled_coverage() {
     let (w, h) = (96, 80);
     let bg = [30u8, 90, 200];
@@ -250,6 +269,46 @@ fn night_darkens_and_cools_the_scene_and_the_led_panel_glows() {
         dark,
         "the bloom reaches too far"
     );
+}
+
+#[test]
+fn at_night_every_pixel_the_panel_leaves_to_the_photo_is_darkened_alike() {
+    // A black LED panel emits nothing and a full mask hides it: the whole output, under the
+    // panel and on its edges included, is the photo through the night tables.
+    let (w, h) = (90, 70);
+    let photo = image(w, h, |x, y| {
+        [
+            (x * 37 % 256) as u8,
+            (y * 53 % 256) as u8,
+            ((x + y) * 11 % 256) as u8,
+        ]
+    });
+    let scene = Scene {
+        w,
+        h,
+        photo: photo.clone(),
+    };
+    let full = vec![255u8; 30 * 20];
+    let mask = Mask {
+        width: 30,
+        height: 20,
+        data: &full,
+    };
+    let mut s = spec(
+        [[12.4, 9.7], [78.2, 14.1], [70.5, 61.3], [15.8, 55.0]],
+        Fit::Stretch,
+    );
+    s.adjustments.night = Some(Night::Led);
+    let black = vec![0u8; 16 * 16 * 3];
+    let out = scene
+        .render_masked(16, 16, &black, Some(&mask), &s)
+        .unwrap();
+    let tables = regard_vision::composite::night::darken_tables(
+        regard_vision::composite::adjust::NIGHT_PHOTO,
+    );
+    for (i, (&o, &p)) in out.iter().zip(&photo).enumerate() {
+        assert_eq!(o, tables[i % 3][p as usize], "byte {i}");
+    }
 }
 
 #[test]

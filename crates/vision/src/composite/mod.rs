@@ -426,14 +426,12 @@ pub fn render_with_stats(
     )
 }
 
-/// Storage a render needs besides its output (the creative's pyramid, a copy of the panel's
-/// box of the photo at night), kept between renders by a caller that makes several (a CLI
+/// Storage a render needs besides its output (the creative's pyramid), kept between renders by a caller that makes several (a CLI
 /// benchmark, a worker thread), so that it is neither allocated nor faulted in again. It holds
 /// no result: a render with a used scratch is the same as with a new one.
 #[derive(Debug, Default)]
 pub struct Scratch {
     pyramid: Pyramid,
-    photo_box: Vec<u8>,
 }
 
 /// [`render`] in the photo's own buffer (`width · height · 3` bytes of RGB8, replaced by the
@@ -471,7 +469,7 @@ pub fn render_in_place_with_stats(
         return Err(RenderError::InvalidValue("photo"));
     }
     let out = photo;
-    let Scratch { pyramid, photo_box } = scratch;
+    let Scratch { pyramid } = scratch;
     let params = PanelParams::new(&spec.adjustments, stats);
     let srgb = Srgb::get();
     let lut = &srgb.decode;
@@ -491,19 +489,35 @@ pub fn render_in_place_with_stats(
         .floor()
         .max(0.0) as usize;
     let by1 = (q.iter().map(|p| p[1]).fold(0.0, f64::max).ceil() as usize).min(ph);
-    let bw = bx1 - bx0;
 
-    // The output starts as the photo, darkened and cooled at night; the blend of a partly
-    // covered pixel reads the photo as it was, which at night is kept for the panel's box.
-    let night = spec.adjustments.night.is_some();
-    if night {
-        photo_box.clear();
-        for y in by0..by1 {
-            photo_box.extend_from_slice(&out[(y * pw + bx0) * 3..(y * pw + bx1) * 3]);
+    // The pixels of row `y` that the shading visits: the quad's span, within the box.
+    let row_span = |y: usize| -> Option<(usize, usize)> {
+        if !(by0..by1).contains(&y) {
+            return None;
         }
-        night::darken_in_place(out, &night::darken_tables(params.photo_gain));
+        let (lo, hi) = strip_span(q, y as f64, y as f64 + 1.0)?;
+        let xa = (lo.floor().max(0.0) as usize).max(bx0);
+        let xb = (hi.ceil().max(0.0) as usize).min(bx1);
+        Some((xa, xb.max(xa)))
+    };
+
+    // At night the photo is darkened and cooled through three 8-bit tables: here everywhere
+    // but where the shading goes, which reads the photo as it was to blend partly covered
+    // pixels, and darkens the pixels it leaves uncovered itself.
+    let dark = spec
+        .adjustments
+        .night
+        .is_some()
+        .then(|| night::darken_tables(params.photo_gain));
+    if let Some(t) = &dark {
+        for (y, row) in out.chunks_exact_mut(pw * 3).enumerate() {
+            let (xa, xb) = row_span(y).unwrap_or((0, 0));
+            let (left, rest) = row.split_at_mut(xa * 3);
+            night::darken_in_place(left, t);
+            night::darken_in_place(&mut rest[(xb - xa) * 3..], t);
+        }
     }
-    let photo_box: Option<&[u8]> = night.then_some(&photo_box[..]);
+    let dark = dark.as_ref();
 
     let (wc, hc) = (creative.width(), creative.height());
     pyramid.rebuild(wc, hc, creative.data());
@@ -590,17 +604,15 @@ pub fn render_in_place_with_stats(
         if let Some(b) = bloom.as_mut() {
             b.add(x as i64, y as i64, panel.map(|v| v * a_edge));
         }
+        let i = (y * pw + x) * 3;
         if alpha <= 0.0 {
+            if let Some(t) = dark {
+                night::darken_in_place(&mut out[i..i + 3], t);
+            }
             return;
         }
-        let i = (y * pw + x) * 3;
-        let src: [u8; 3] = match photo_box {
-            Some(b) => {
-                let j = ((y - by0) * bw + (x - bx0)) * 3;
-                [b[j], b[j + 1], b[j + 2]]
-            }
-            None => [out[i], out[i + 1], out[i + 2]],
-        };
+        // The photo as it is (at night not yet darkened: the gain below does it).
+        let src: [u8; 3] = [out[i], out[i + 1], out[i + 2]];
         let o = &mut out[i..i + 3];
         let grain = if params.grain > 0.0 {
             alpha * params.grain * grain_z(x as u32, y as u32)
@@ -667,9 +679,7 @@ pub fn render_in_place_with_stats(
         let (mut c, cb) = (pyramid::channels(&a), pyramid::channels(&b));
         params.apply_lanes(&mut c, &cb, &st[0], &st[1]);
         if let Some(b) = bloom.as_mut() {
-            for i in 0..n {
-                b.add((x0 + i) as i64, y as i64, [c[0][i], c[1][i], c[2][i]]);
-            }
+            b.add_run(x0 as i64, y as i64, &c, n);
         }
         let mut codes = [[0u8; LANES]; 3];
         if params.grain > 0.0 {
@@ -705,11 +715,9 @@ pub fn render_in_place_with_stats(
     };
 
     for y in by0..by1 {
-        let Some((lo, hi)) = strip_span(q, y as f64, y as f64 + 1.0) else {
+        let Some((xa, xb)) = row_span(y) else {
             continue;
         };
-        let xa = (lo.floor().max(0.0) as usize).max(bx0);
-        let xb = (hi.ceil().max(0.0) as usize).min(bx1);
         let py = y as f64 + 0.5;
         // Mask row coordinates (texel centres), constant along the row.
         let mask_row = mask.map(|m| {
@@ -732,9 +740,17 @@ pub fn render_in_place_with_stats(
                 (a > 0.0).then_some(a)
             }
         };
+        // A pixel of the span that the quad does not touch is the photo (darkened at night).
+        let uncovered = |out: &mut [u8], x: usize| {
+            if let Some(t) = dark {
+                let i = (y * pw + x) * 3;
+                night::darken_in_place(&mut out[i..i + 3], t);
+            }
+        };
         for x in xa..ia {
-            if let Some(a_edge) = edge_cover(x) {
-                shade(out, &mut bloom, x, y, a_edge, mask_row);
+            match edge_cover(x) {
+                Some(a_edge) => shade(out, &mut bloom, x, y, a_edge, mask_row),
+                None => uncovered(out, x),
             }
         }
         if mask.is_none() && !contain {
@@ -750,8 +766,9 @@ pub fn render_in_place_with_stats(
             }
         }
         for x in ib..xb {
-            if let Some(a_edge) = edge_cover(x) {
-                shade(out, &mut bloom, x, y, a_edge, mask_row);
+            match edge_cover(x) {
+                Some(a_edge) => shade(out, &mut bloom, x, y, a_edge, mask_row),
+                None => uncovered(out, x),
             }
         }
     }

@@ -1,6 +1,12 @@
 //! The creative's linear-light mip pyramid and its anisotropic trilinear sampling
 //! (rendering.md §2). Level k+1 averages the 2 × 2 texels of level k it covers, dropping the last
-//! row/column of an odd size, as WebGL's `generateMipmap` does.
+//! row/column of an odd size, as WebGL's `generateMipmap` does. A level is read through a 3 × 3
+//! texel kernel: from level 1 on, the mean of four bilinear taps half a texel around the point,
+//! which has no response at the level's Nyquist frequency whatever the phase (the box pyramid
+//! keeps a pattern of that frequency at full contrast, and a plain bilinear read of it beats
+//! against the pixel grid); on level 0 bilinear (magnification, 1:1) turning into a quadratic
+//! B-spline as the creative is shrunk. The levels above 0 are stored as their corner grids, on
+//! which the comb is a plain bilinear read.
 
 use wide::{f32x4, f32x8, i32x8};
 
@@ -11,58 +17,164 @@ use super::colour::{Srgb, fast_log2};
 /// texture, small enough that f32 keeps sub-texel precision for textures up to 16k texels.
 const OFFSET: f32 = 4096.0;
 
-/// One level: `w × h` texels of linear RGB, interleaved, inside a border of one texel that
-/// repeats the edge texels (clamping to the edge, stored).
+/// Texels of border around level 0 (each repeating the nearest edge texel), and around the
+/// corner grids of the levels above.
+const BORDER: usize = 2;
+const GRID_BORDER: usize = 1;
+
+/// One level of `w × h` texels. Level 0 stores its texels (the decoded creative); the levels
+/// above store their **corner grid**: the `(w + 1) × (h + 1)` means of the 2 × 2 texels around
+/// each texel corner (edge texels repeated), because their kernel (the comb of rendering.md §2,
+/// the mean of bilinear reads at `x ± ½`, `y ± ½`) is exactly a bilinear read of that grid:
+/// four loads instead of nine. The texels of level k + 1 are the odd corners of level k's grid
+/// (`(2i + 1, 2j + 1)`: the mean of texels `2i, 2i + 1` of rows `2j, 2j + 1`), so nothing else is
+/// kept.
 #[derive(Debug, Clone)]
 pub struct Level {
     /// Width in texels.
     pub w: usize,
     /// Height in texels.
     pub h: usize,
-    /// `(w + 2) · (h + 2)` texels of linear RGB plus a zero pad, so that a texel is one 16-byte
-    /// load and the bilinear arithmetic runs on four lanes at once. Texel `(x, y)` is at
-    /// `(y + 1) · (w + 2) + x + 1`; the border repeats the nearest edge texel, so that a
-    /// bilinear footprint clamped to `−1..=w − 1` (and rows alike) always has its four texels
-    /// at `i, i + 1, i + stride, i + stride + 1`, and they are the edge-clamped ones.
+    /// The stored values as `[r, g, b, 0]` (one 16-byte load, four lanes of arithmetic), inside
+    /// a border that repeats the nearest edge value. Level 0: `w × h` texels, border 2, so that a
+    /// 3 × 3 window centred on a texel clamped to `−1..=w` (and rows alike) is always at
+    /// `i + {0, 1, 2} + stride · {0, 1, 2}`. Above: the corner grid, border 1, so that a
+    /// bilinear footprint clamped to `−1..=w` finds its four values at `i, i + 1, i + stride,
+    /// i + stride + 1`. Either way the values read are the edge-clamped ones.
     pub data: Vec<[f32; 4]>,
     /// Texels per level-0 pixel along x and y (`w / Wc`, `h / Hc`).
     scale: (f32, f32),
+    /// Stored values per row and rows, border excluded.
+    size: (usize, usize),
+    /// Border width.
+    border: usize,
 }
 
 impl Level {
-    /// A level of `w × h` texels, row `y` written by `fill_row(y, row)`, with its border, in
-    /// `data` (a previous level's storage, reused: every element is overwritten, so storage of
-    /// the right length is neither cleared nor faulted in again).
+    /// A level of `w × h` texels whose stored rows (`size.0` values each, `size.1` of them) are
+    /// written by `fill_row(y, row)`, with a border of `border`, in `data` (a previous level's
+    /// storage, reused: every element is overwritten, so storage of the right length is neither
+    /// cleared nor faulted in again).
     fn new(
-        w: usize,
-        h: usize,
+        (w, h): (usize, usize),
+        size: (usize, usize),
+        border: usize,
         scale: (f32, f32),
         mut data: Vec<[f32; 4]>,
         mut fill_row: impl FnMut(usize, &mut [[f32; 4]]),
     ) -> Level {
-        let stride = w + 2;
-        data.truncate(stride * (h + 2));
-        data.resize(stride * (h + 2), [0f32; 4]);
-        for (y, row) in data.chunks_exact_mut(stride).skip(1).take(h).enumerate() {
-            fill_row(y, &mut row[1..=w]);
-            row[0] = row[1];
-            row[w + 1] = row[w];
+        let (gw, gh) = size;
+        let stride = gw + 2 * border;
+        data.truncate(stride * (gh + 2 * border));
+        data.resize(stride * (gh + 2 * border), [0f32; 4]);
+        for (y, row) in data
+            .chunks_exact_mut(stride)
+            .skip(border)
+            .take(gh)
+            .enumerate()
+        {
+            fill_row(y, &mut row[border..border + gw]);
+            repeat_edges(row, gw, border);
         }
-        data.copy_within(stride..2 * stride, 0);
-        data.copy_within(h * stride..(h + 1) * stride, (h + 1) * stride);
-        Level { w, h, data, scale }
+        repeat_edge_rows(&mut data, stride, gh, border);
+        Level {
+            w,
+            h,
+            data,
+            scale,
+            size,
+            border,
+        }
     }
 
     /// Row length of `data`, border included.
     #[inline(always)]
     pub fn stride(&self) -> usize {
-        self.w + 2
+        self.size.0 + 2 * self.border
     }
 
-    /// Texel `(x, y)`, `x < w`, `y < h`.
+    /// Stored value `(x, y)`: texel `(x, y)` of level 0, corner `(x, y)` (between texels
+    /// `x − 1, x` and rows `y − 1, y`) above.
     #[inline(always)]
-    pub fn texel(&self, x: usize, y: usize) -> [f32; 4] {
-        self.data[(y + 1) * self.stride() + x + 1]
+    pub fn stored(&self, x: usize, y: usize) -> [f32; 4] {
+        self.data[(y + self.border) * self.stride() + x + self.border]
+    }
+
+    /// The stored values of row `y` (border excluded).
+    #[inline(always)]
+    fn row(&self, y: usize) -> &[[f32; 4]] {
+        &self.data[(y + self.border) * self.stride() + self.border..][..self.size.0]
+    }
+}
+
+/// Fills a stored row's border of `border` values with its edge values (`w` from `border` on).
+#[inline(always)]
+fn repeat_edges(row: &mut [[f32; 4]], w: usize, border: usize) {
+    let (first, last) = (row[border], row[border + w - 1]);
+    row[..border].fill(first);
+    row[border + w..].fill(last);
+}
+
+/// Fills the border rows of `h` stored rows of `stride` values with copies of the edge rows.
+fn repeat_edge_rows(data: &mut [[f32; 4]], stride: usize, h: usize, border: usize) {
+    for r in 0..border {
+        data.copy_within(border * stride..(border + 1) * stride, r * stride);
+        let last = (border + h - 1) * stride;
+        data.copy_within(last..last + stride, (border + h + r) * stride);
+    }
+}
+
+/// A level's corner grid made row by row from its texel rows, as they come: after texel row
+/// `j` is given, grid row `j` (between texel rows `j − 1` and `j`) is written, and the last grid
+/// row once the last texel row is in.
+struct Corners {
+    /// Texel row `j − 1` (clamped to row 0 for the first).
+    prev: Vec<[f32; 4]>,
+    /// Texel rows given so far.
+    rows: usize,
+}
+
+impl Corners {
+    fn new() -> Corners {
+        Corners {
+            prev: Vec::new(),
+            rows: 0,
+        }
+    }
+
+    /// Takes texel row `j` and writes grid row `j` into `out` (`w + 1` values).
+    fn push(&mut self, row: &[[f32; 4]], out: &mut [[f32; 4]]) {
+        if self.rows == 0 {
+            self.prev.clear();
+            self.prev.extend_from_slice(row);
+        }
+        corner_row(&self.prev, row, out);
+        self.prev.copy_from_slice(row);
+        self.rows += 1;
+    }
+
+    /// Writes the last grid row (below the last texel row).
+    fn finish(&self, out: &mut [[f32; 4]]) {
+        corner_row(&self.prev, &self.prev, out);
+    }
+}
+
+/// One corner-grid row between texel rows `r0` and `r1` (`w` texels each): value `m` is the
+/// mean of texels `m − 1` and `m` of both rows, clamped to the row, summed in the order of
+/// [`halve_row`] so that the odd corners are exactly the next level's texels.
+#[inline(always)]
+fn corner_row(r0: &[[f32; 4]], r1: &[[f32; 4]], out: &mut [[f32; 4]]) {
+    let w = r0.len();
+    let f = |p: [f32; 4]| f32x4::from(p);
+    let mean = |a: usize, b: usize| {
+        let sum = f(r0[a]) + f(r0[b]) + f(r1[a]) + f(r1[b]);
+        (f32x4::splat(0.25) * sum).to_array()
+    };
+    // The edge corners repeat the edge texels; the others average two columns.
+    out[0] = mean(0, 0);
+    out[w] = mean(w - 1, w - 1);
+    for (m, o) in out[1..w].iter_mut().enumerate() {
+        *o = mean(m, m + 1);
     }
 }
 
@@ -108,65 +220,96 @@ impl Pyramid {
             levels.push(l0);
             levels.push(l1);
         } else {
-            levels.push(Level::new(w, h, (1.0, 1.0), first, |y, row| {
-                decode_row(&rgb[y * w * 3..(y + 1) * w * 3], row)
-            }));
+            levels.push(Level::new(
+                (w, h),
+                (w, h),
+                BORDER,
+                (1.0, 1.0),
+                first,
+                |y, row| decode_row(&rgb[y * w * 3..(y + 1) * w * 3], row),
+            ));
         }
+        let mut corners = Corners::new();
+        let mut texels = Vec::new();
         while let Some(prev) = levels.last().filter(|l| l.w > 1 || l.h > 1) {
+            // Level k + 1's texels are the odd corners of level k's grid.
             let (nw, nh) = ((prev.w / 2).max(1), (prev.h / 2).max(1));
             let scale = (nw as f32 / wc, nh as f32 / hc);
-            let level = Level::new(nw, nh, scale, old.next().unwrap_or_default(), |j, row| {
-                let (y0, y1) = (2 * j, (2 * j + 1).min(prev.h - 1));
-                let r0 = &prev.data[(y0 + 1) * prev.stride() + 1..][..prev.w];
-                let r1 = &prev.data[(y1 + 1) * prev.stride() + 1..][..prev.w];
-                halve_row(r0, r1, row);
-            });
+            corners.rows = 0;
+            let level = Level::new(
+                (nw, nh),
+                (nw + 1, nh + 1),
+                GRID_BORDER,
+                scale,
+                old.next().unwrap_or_default(),
+                |j, row| {
+                    if j == nh {
+                        corners.finish(row);
+                        return;
+                    }
+                    let grid = prev.row(2 * j + 1);
+                    texels.clear();
+                    texels.extend((0..nw).map(|i| grid[2 * i + 1]));
+                    corners.push(&texels, row);
+                },
+            );
             levels.push(level);
         }
         self.levels = levels;
     }
 
-    /// Bilinear sample of level `k` at `(u, v)` in level-0 pixels, clamped to the edge texels.
-    #[inline(always)]
-    pub fn bilinear(&self, k: usize, u: f32, v: f32) -> [f32; 3] {
-        let l = &self.levels[k];
-        let x = u * l.scale.0 - 0.5;
-        let y = v * l.scale.1 - 0.5;
-        // floor() is a library call without SSE4.1; truncation after an offset is not. The
-        // offset keeps coordinates far outside the texture (clamped anyway) non-negative.
-        let xi = (x + OFFSET) as i32 - OFFSET as i32;
-        let yi = (y + OFFSET) as i32 - OFFSET as i32;
-        let (fx, fy) = (x - xi as f32, y - yi as f32);
-        // Clamped to the border: texels x0 and x0 + 1 are then clamp(xi) and clamp(xi + 1).
-        let x0 = (xi.clamp(-1, l.w as i32 - 1) + 1) as usize;
-        let y0 = (yi.clamp(-1, l.h as i32 - 1) + 1) as usize;
-        let stride = l.stride();
-        let p = &l.data[y0 * stride + x0..][..stride + 2];
-        let (a, b, c, e) = (p[0], p[1], p[stride], p[stride + 1]);
-        let mut out = [0f32; 4];
-        for k in 0..4 {
-            let top = a[k] + (b[k] - a[k]) * fx;
-            let bot = c[k] + (e[k] - c[k]) * fx;
-            out[k] = top + (bot - top) * fy;
+    /// Texel `(x, y)` of level `k` (`x < w`, `y < h`): stored for level 0, an odd corner of
+    /// level k − 1's grid above level 1, and for level 1 the mean of level 0's 2 × 2 texels
+    /// (as the build makes it).
+    pub fn texel(&self, k: usize, x: usize, y: usize) -> [f32; 4] {
+        match k {
+            0 => self.levels[0].stored(x, y),
+            1 => {
+                let l = &self.levels[0];
+                let (x1, y1) = ((2 * x + 1).min(l.w - 1), (2 * y + 1).min(l.h - 1));
+                let mut out = [[0f32; 4]];
+                halve_row(
+                    &[l.stored(2 * x, 2 * y), l.stored(x1, 2 * y)],
+                    &[l.stored(2 * x, y1), l.stored(x1, y1)],
+                    &mut out,
+                );
+                out[0]
+            }
+            _ => self.levels[k - 1].stored(2 * x + 1, 2 * y + 1),
         }
-        [out[0], out[1], out[2]]
     }
 
-    /// Trilinear sample at level-of-detail `lambda` (already clamped to the levels).
+    /// Level `k` read through its kernel (rendering.md §2) at `(u, v)` in level-0 pixels, as
+    /// `[r, g, b, 0]`; `beta` is level 0's B-spline share ([`level0_share`]), unused above.
+    #[inline(always)]
+    pub fn level_sample(&self, k: usize, u: f32, v: f32, beta: f32) -> f32x4 {
+        let l = &self.levels[k];
+        if k > 0 {
+            // The comb: bilinear on the corner grid, whose value m sits at texel coordinate
+            // m − ½, i.e. at grid coordinate u · w_k / Wc.
+            let (at, fx, fy) = grid_position(l, u * l.scale.0, v * l.scale.1);
+            return grid_bilinear(&l.data, at, l.stride(), fx, fy);
+        }
+        let share = Some(beta);
+        let (ix, wx) = axis(u * l.scale.0 - 0.5, l.w, share);
+        let (iy, wy) = axis(v * l.scale.1 - 0.5, l.h, share);
+        let stride = l.stride();
+        window(&l.data, iy * stride + ix, stride, wx, wy)
+    }
+
+    /// Trilinear sample at level-of-detail `lambda` (already clamped to the levels): levels
+    /// `⌊λ⌋` and `⌊λ⌋ + 1` through their kernels, mixed by the fraction of λ.
     #[inline(always)]
     fn trilinear(&self, lambda: f32, u: f32, v: f32) -> [f32; 3] {
         let k = lambda as usize;
         let f = lambda - k as f32;
-        let a = self.bilinear(k, u, v);
+        let beta = level0_share(lambda);
+        let a = self.level_sample(k, u, v, beta);
         if f <= 0.0 || k + 1 >= self.levels.len() {
-            return a;
+            return rgb(a);
         }
-        let b = self.bilinear(k + 1, u, v);
-        [
-            a[0] + (b[0] - a[0]) * f,
-            a[1] + (b[1] - a[1]) * f,
-            a[2] + (b[2] - a[2]) * f,
-        ]
+        let b = self.level_sample(k + 1, u, v, beta);
+        rgb(a + (b - a) * f32x4::splat(f))
     }
 
     /// [`Pyramid::sample`] for the first `n` of [`LANES`] footprints given channel-major
@@ -211,7 +354,11 @@ impl Pyramid {
             return;
         }
         let lambda = |bias: f32| -> [f32; LANES] {
-            std::array::from_fn(|i| (base[i] + bias).clamp(0.0, top))
+            let mut l = [0f32; LANES];
+            for i in 0..LANES {
+                l[i] = (base[i] + bias).clamp(0.0, top);
+            }
+            l
         };
         let (u, v) = (&fp[0], &fp[1]);
         let la = lambda(bias);
@@ -221,12 +368,14 @@ impl Pyramid {
         };
         let lb = lambda(sb);
         // The unsharp mask's twin is 1.5 levels coarser: when the main sample mixes levels k
-        // and k + 1 and the twin k + 1 and k + 2, level k + 1 is fetched once for both.
+        // and k + 1 and the twin k + 1 and k + 2, level k + 1 is read once for both (its
+        // kernel does not depend on λ from level 1 on).
         match (self.common_level(&la, n), self.common_level(&lb, n)) {
             (Some(k), Some(kb)) if kb == k + 1 => {
-                let l0 = self.bilinear_lanes(k, u, v);
-                let l1 = self.bilinear_lanes(k + 1, u, v);
-                let l2 = self.bilinear_lanes(k + 2, u, v);
+                let beta = level0_share_lanes(&la);
+                let l0 = self.level_lanes(k, u, v, &beta);
+                let l1 = self.level_lanes(k + 1, u, v, &beta);
+                let l2 = self.level_lanes(k + 2, u, v, &beta);
                 mix_lanes(&l0, &l1, &la, k, a);
                 mix_lanes(&l1, &l2, &lb, k + 1, b);
             }
@@ -252,7 +401,8 @@ impl Pyramid {
     }
 
     /// [`Pyramid::trilinear`] of the first `n` lanes: when they all mix the same two levels,
-    /// the texel coordinates are computed lane by lane (vectorised), else one at a time.
+    /// the texel coordinates and weights are computed lane by lane (vectorised), else one at
+    /// a time.
     #[inline(always)]
     fn trilinear_lanes(
         &self,
@@ -269,41 +419,55 @@ impl Pyramid {
             }
             return;
         };
-        let a = self.bilinear_lanes(k, u, v);
-        let b = self.bilinear_lanes(k + 1, u, v);
+        let beta = level0_share_lanes(lambda);
+        let a = self.level_lanes(k, u, v, &beta);
+        let b = self.level_lanes(k + 1, u, v, &beta);
         mix_lanes(&a, &b, lambda, k, out);
     }
 
-    /// [`Pyramid::bilinear`] of level `k` for every lane: the texel coordinates lane by
+    /// [`Pyramid::level_sample`] of level `k` for every lane: the positions and weights lane by
     /// lane, the arithmetic on the four channels of each texel at once.
     #[inline(always)]
-    fn bilinear_lanes(&self, k: usize, u: &[f32; LANES], v: &[f32; LANES]) -> [f32x4; LANES] {
+    fn level_lanes(
+        &self,
+        k: usize,
+        u: &[f32; LANES],
+        v: &[f32; LANES],
+        beta: &[f32; LANES],
+    ) -> [f32x4; LANES] {
         let l = &self.levels[k];
-        // Exactly the scalar operations of `bilinear`, eight lanes at once; `trunc_int`
-        // saturates (and maps NaN to 0) like `as i32`.
+        let stride = l.stride();
+        let mut out = [f32x4::ZERO; LANES];
+        if k > 0 {
+            // Exactly the operations of `grid_position`, eight lanes at once; `trunc_int`
+            // saturates (and maps NaN to 0) like `as i32`.
+            let x = f32x8::from(*u) * f32x8::splat(l.scale.0);
+            let y = f32x8::from(*v) * f32x8::splat(l.scale.1);
+            let off = i32x8::splat(OFFSET as i32);
+            let xi = (x + f32x8::splat(OFFSET)).trunc_int() - off;
+            let yi = (y + f32x8::splat(OFFSET)).trunc_int() - off;
+            let fx = (x - xi.round_float()).to_array();
+            let fy = (y - yi.round_float()).to_array();
+            let (lo, one) = (i32x8::splat(-1), i32x8::splat(1));
+            let x0 = xi.max(lo).min(i32x8::splat(l.size.0 as i32 - 1)) + one;
+            let y0 = yi.max(lo).min(i32x8::splat(l.size.1 as i32 - 1)) + one;
+            let at = (y0 * i32x8::splat(stride as i32) + x0).to_array();
+            // Every lane (those past `n` are read, clamped, and dropped): fixed bounds unroll.
+            for i in 0..LANES {
+                out[i] = grid_bilinear(&l.data, at[i] as usize, stride, fx[i], fy[i]);
+            }
+            return out;
+        }
+        let share = Some(f32x8::from(*beta));
         let x = f32x8::from(*u) * f32x8::splat(l.scale.0) - f32x8::splat(0.5);
         let y = f32x8::from(*v) * f32x8::splat(l.scale.1) - f32x8::splat(0.5);
-        let off = i32x8::splat(OFFSET as i32);
-        let xi = (x + f32x8::splat(OFFSET)).trunc_int() - off;
-        let yi = (y + f32x8::splat(OFFSET)).trunc_int() - off;
-        let fx = (x - xi.round_float()).to_array();
-        let fy = (y - yi.round_float()).to_array();
-        let (lo, one) = (i32x8::splat(-1), i32x8::splat(1));
-        let x0 = xi.max(lo).min(i32x8::splat(l.w as i32 - 1)) + one;
-        let y0 = yi.max(lo).min(i32x8::splat(l.h as i32 - 1)) + one;
-        let stride = l.stride();
-        let at = (y0 * i32x8::splat(stride as i32) + x0).to_array();
-        let d = &l.data;
-        let mut out = [f32x4::ZERO; LANES];
-        // Every lane (those past `n` are read, clamped, and dropped): fixed bounds unroll.
+        let (ix, wx) = axis_lanes(x, l.w, share);
+        let (iy, wy) = axis_lanes(y, l.h, share);
+        let at = (iy * i32x8::splat(stride as i32) + ix).to_array();
         for i in 0..LANES {
-            let p = &d[at[i] as usize..][..stride + 2];
-            let t = |j: usize| f32x4::from(p[j]);
-            let (fx, fy) = (f32x4::splat(fx[i]), f32x4::splat(fy[i]));
-            let (a, b, c, e) = (t(0), t(1), t(stride), t(stride + 1));
-            let top = a + (b - a) * fx;
-            let bot = c + (e - c) * fx;
-            out[i] = top + (bot - top) * fy;
+            let wxi = [wx[0][i], wx[1][i], wx[2][i]];
+            let wyi = [wy[0][i], wy[1][i], wy[2][i]];
+            out[i] = window(&l.data, at[i] as usize, stride, wxi, wyi);
         }
         out
     }
@@ -378,10 +542,10 @@ impl Pyramid {
     }
 }
 
-/// Level 0 (the decoded creative) and level 1 (its 2 × 2 means) of a `w × h` image, `w > 1` or
-/// `h > 1`, in the given storage: each level-1 row is made as soon as the two level-0 rows it
-/// averages are written, while they are still in cache, rather than by reading level 0 back
-/// from memory. The same values as [`Level::new`] with [`decode_row`] and [`halve_row`].
+/// Level 0 (the decoded creative) and level 1 (the corner grid of its 2 × 2 means) of a `w × h`
+/// image, `w > 1` or `h > 1`, in the given storage: each level-1 texel row is made as soon as
+/// the two level-0 rows it averages are written, while they are still in cache, rather than by
+/// reading level 0 back from memory, and its corner-grid row right after.
 fn first_levels(
     w: usize,
     h: usize,
@@ -390,17 +554,25 @@ fn first_levels(
     mut d1: Vec<[f32; 4]>,
 ) -> (Level, Level) {
     let (nw, nh) = ((w / 2).max(1), (h / 2).max(1));
-    let (s0, s1) = (w + 2, nw + 2);
-    d0.truncate(s0 * (h + 2));
-    d0.resize(s0 * (h + 2), [0f32; 4]);
-    d1.truncate(s1 * (nh + 2));
-    d1.resize(s1 * (nh + 2), [0f32; 4]);
+    let (s0, s1) = (w + 2 * BORDER, nw + 1 + 2 * GRID_BORDER);
+    d0.truncate(s0 * (h + 2 * BORDER));
+    d0.resize(s0 * (h + 2 * BORDER), [0f32; 4]);
+    d1.truncate(s1 * (nh + 1 + 2 * GRID_BORDER));
+    d1.resize(s1 * (nh + 1 + 2 * GRID_BORDER), [0f32; 4]);
     let fill0 = |d0: &mut [[f32; 4]], y: usize| {
-        let row = &mut d0[(y + 1) * s0..(y + 2) * s0];
-        decode_row(&rgb[y * w * 3..(y + 1) * w * 3], &mut row[1..=w]);
-        row[0] = row[1];
-        row[w + 1] = row[w];
+        let row = &mut d0[(y + BORDER) * s0..(y + BORDER + 1) * s0];
+        decode_row(
+            &rgb[y * w * 3..(y + 1) * w * 3],
+            &mut row[BORDER..BORDER + w],
+        );
+        repeat_edges(row, w, BORDER);
     };
+    let grid_row = |j: usize| {
+        let start = (j + GRID_BORDER) * s1;
+        start + GRID_BORDER..start + GRID_BORDER + nw + 1
+    };
+    let mut corners = Corners::new();
+    let mut texels = vec![[0f32; 4]; nw];
     let mut made = 0;
     for j in 0..nh {
         let (y0, y1) = (2 * j, (2 * j + 1).min(h - 1));
@@ -408,21 +580,22 @@ fn first_levels(
             fill0(&mut d0, made);
             made += 1;
         }
-        let r0 = &d0[(y0 + 1) * s0 + 1..][..w];
-        let r1 = &d0[(y1 + 1) * s0 + 1..][..w];
-        let row = &mut d1[(j + 1) * s1..(j + 2) * s1];
-        halve_row(r0, r1, &mut row[1..=nw]);
-        row[0] = row[1];
-        row[nw + 1] = row[nw];
+        let r0 = &d0[(y0 + BORDER) * s0 + BORDER..][..w];
+        let r1 = &d0[(y1 + BORDER) * s0 + BORDER..][..w];
+        halve_row(r0, r1, &mut texels);
+        corners.push(&texels, &mut d1[grid_row(j)]);
     }
+    corners.finish(&mut d1[grid_row(nh)]);
     while made < h {
         fill0(&mut d0, made);
         made += 1;
     }
-    for (d, stride, rows) in [(&mut d0, s0, h), (&mut d1, s1, nh)] {
-        d.copy_within(stride..2 * stride, 0);
-        d.copy_within(rows * stride..(rows + 1) * stride, (rows + 1) * stride);
+    for j in 0..=nh {
+        let row = &mut d1[(j + GRID_BORDER) * s1..(j + GRID_BORDER + 1) * s1];
+        repeat_edges(row, nw + 1, GRID_BORDER);
     }
+    repeat_edge_rows(&mut d0, s0, h, BORDER);
+    repeat_edge_rows(&mut d1, s1, nh + 1, GRID_BORDER);
     let scale = (nw as f32 / w as f32, nh as f32 / h as f32);
     (
         Level {
@@ -430,14 +603,180 @@ fn first_levels(
             h,
             data: d0,
             scale: (1.0, 1.0),
+            size: (w, h),
+            border: BORDER,
         },
         Level {
             w: nw,
             h: nh,
             data: d1,
             scale,
+            size: (nw + 1, nh + 1),
+            border: GRID_BORDER,
         },
     )
+}
+
+/// The storage index of a corner grid's value at the top-left of grid coordinate `(x, y)`
+/// (value m at m), clamped to the grid, and the fractions towards the next value.
+#[inline(always)]
+fn grid_position(l: &Level, x: f32, y: f32) -> (usize, f32, f32) {
+    // floor() is a library call without SSE4.1; truncation after an offset is not. The
+    // offset keeps coordinates far outside the texture (clamped anyway) non-negative.
+    let xi = (x + OFFSET) as i32 - OFFSET as i32;
+    let yi = (y + OFFSET) as i32 - OFFSET as i32;
+    let (fx, fy) = (x - xi as f32, y - yi as f32);
+    // Clamped to the border: values x0 and x0 + 1 are then clamp(xi) and clamp(xi + 1).
+    let x0 = (xi.clamp(-1, l.size.0 as i32 - 1) + 1) as usize;
+    let y0 = (yi.clamp(-1, l.size.1 as i32 - 1) + 1) as usize;
+    (y0 * l.stride() + x0, fx, fy)
+}
+
+/// Bilinear interpolation of the four stored values from `at`.
+#[inline(always)]
+fn grid_bilinear(d: &[[f32; 4]], at: usize, stride: usize, fx: f32, fy: f32) -> f32x4 {
+    let p = &d[at..][..stride + 2];
+    let t = |j: usize| f32x4::from(p[j]);
+    let (fx, fy) = (f32x4::splat(fx), f32x4::splat(fy));
+    let (a, b, c, e) = (t(0), t(1), t(stride), t(stride + 1));
+    let top = a + (b - a) * fx;
+    let bot = c + (e - c) * fx;
+    top + (bot - top) * fy
+}
+
+/// Level 0's B-spline share at level-of-detail `lambda` (rendering.md §2): `min(1, 2λ)`, so
+/// that level 0 is read bilinearly at 1:1 and beyond (magnification), and through the quadratic
+/// B-spline from a shrink of √2 on.
+#[inline(always)]
+pub fn level0_share(lambda: f32) -> f32 {
+    (2.0 * lambda).min(1.0)
+}
+
+/// [`level0_share`] lane by lane.
+#[inline(always)]
+fn level0_share_lanes(lambda: &[f32; LANES]) -> [f32; LANES] {
+    (f32x8::from(*lambda) * f32x8::splat(2.0))
+        .min(f32x8::splat(1.0))
+        .to_array()
+}
+
+/// One axis of a level's kernel: `x` in texels with texel centres at whole numbers (`u · w_k /
+/// Wc − ½`), `n` texels. Returns the storage column (border included) of texel `c − 1`, `c` the
+/// texel nearest to `x`, and the weights of texels `c − 1`, `c`, `c + 1`: level 0's (B-spline
+/// share `Some(β)`) or the comb of the levels above (`None`).
+#[inline(always)]
+fn axis(x: f32, n: usize, share: Option<f32>) -> (usize, [f32; 3]) {
+    // Beyond these bounds every texel of the window is an edge texel: clamping changes
+    // nothing, and keeps the window inside the stored border.
+    let x = x.max(-1.5).min(n as f32 + 0.5);
+    // floor(x + ½) by truncation after an offset (floor() is a library call without SSE4.1).
+    let c = (((x + 0.5) + OFFSET) as i32 - OFFSET as i32).min(n as i32);
+    let g = x - c as f32;
+    let w = match share {
+        Some(beta) => level0_weights(g, beta),
+        None => comb_weights(g),
+    };
+    ((c + BORDER as i32 - 1) as usize, w)
+}
+
+/// [`axis`] lane by lane (the same operations, so the same results).
+#[inline(always)]
+fn axis_lanes(x: f32x8, n: usize, share: Option<f32x8>) -> (i32x8, [[f32; LANES]; 3]) {
+    let x = x.max(f32x8::splat(-1.5)).min(f32x8::splat(n as f32 + 0.5));
+    let off = i32x8::splat(OFFSET as i32);
+    let c = (((x + f32x8::splat(0.5)) + f32x8::splat(OFFSET)).trunc_int() - off)
+        .min(i32x8::splat(n as i32));
+    let g = x - c.round_float();
+    let w = match share {
+        Some(beta) => level0_weights(g, beta),
+        None => comb_weights(g),
+    };
+    (c + i32x8::splat(BORDER as i32 - 1), w.map(|v| v.to_array()))
+}
+
+/// What the axis weights are computed on: `f32` for one footprint, `f32x8` for eight lanes.
+trait Lane:
+    Copy
+    + std::ops::Add<Output = Self>
+    + std::ops::Sub<Output = Self>
+    + std::ops::Mul<Output = Self>
+    + std::ops::Neg<Output = Self>
+{
+    fn splat(v: f32) -> Self;
+    fn max0(self) -> Self;
+    fn abs(self) -> Self;
+}
+
+impl Lane for f32 {
+    #[inline(always)]
+    fn splat(v: f32) -> f32 {
+        v
+    }
+    #[inline(always)]
+    fn max0(self) -> f32 {
+        self.max(0.0)
+    }
+    #[inline(always)]
+    fn abs(self) -> f32 {
+        f32::abs(self)
+    }
+}
+
+impl Lane for f32x8 {
+    #[inline(always)]
+    fn splat(v: f32) -> f32x8 {
+        f32x8::splat(v)
+    }
+    #[inline(always)]
+    fn max0(self) -> f32x8 {
+        self.max(f32x8::ZERO)
+    }
+    #[inline(always)]
+    fn abs(self) -> f32x8 {
+        f32x8::abs(self)
+    }
+}
+
+/// The comb of levels 1 and up at offset `g = x − c` from the nearest texel: the mean of
+/// bilinear taps at `x ± ½`, `((½ − g)/2, ½, (½ + g)/2)`.
+#[inline(always)]
+fn comb_weights<T: Lane>(g: T) -> [T; 3] {
+    let half = T::splat(0.5);
+    [(half - g) * half, half, (half + g) * half]
+}
+
+/// Level 0's weights at offset `g` from the nearest texel: bilinear
+/// `(max(0, −g), 1 − |g|, max(0, g))` moved by `beta` towards the quadratic B-spline
+/// `((½ − g)²/2, ¾ − g², (½ + g)²/2)`.
+#[inline(always)]
+fn level0_weights<T: Lane>(g: T, beta: T) -> [T; 3] {
+    let half = T::splat(0.5);
+    let (m, p) = (half - g, half + g);
+    let b = [(-g).max0(), T::splat(1.0) - g.abs(), g.max0()];
+    let q = [half * (m * m), T::splat(0.75) - g * g, half * (p * p)];
+    [
+        b[0] + (q[0] - b[0]) * beta,
+        b[1] + (q[1] - b[1]) * beta,
+        b[2] + (q[2] - b[2]) * beta,
+    ]
+}
+
+/// The 3 × 3 window whose first texel is stored at `at`, weighted by `wx` along rows and `wy`
+/// across them (rows first).
+#[inline(always)]
+fn window(d: &[[f32; 4]], at: usize, stride: usize, wx: [f32; 3], wy: [f32; 3]) -> f32x4 {
+    let p = &d[at..][..2 * stride + 3];
+    let t = |j: usize| f32x4::from(p[j]);
+    let s = f32x4::splat;
+    let row = |r: usize| t(r) * s(wx[0]) + t(r + 1) * s(wx[1]) + t(r + 2) * s(wx[2]);
+    row(0) * s(wy[0]) + row(stride) * s(wy[1]) + row(2 * stride) * s(wy[2])
+}
+
+/// The first three channels of a texel-like value.
+#[inline(always)]
+fn rgb(x: f32x4) -> [f32; 3] {
+    let a = x.to_array();
+    [a[0], a[1], a[2]]
 }
 
 /// One row of 8-bit sRGB pixels decoded to linear texels.
@@ -480,7 +819,7 @@ pub fn channels(x: &[f32x4; LANES]) -> [[f32; LANES]; 3] {
     c
 }
 
-/// The trilinear mix of two levels' bilinear samples: `a + (b − a) · fract(λ)` per lane, as in
+/// The trilinear mix of two levels' samples: `a + (b − a) · fract(λ)` per lane, as in
 /// [`Pyramid::trilinear`] (λ's integer part is `k` in every lane).
 #[inline(always)]
 fn mix_lanes(
@@ -509,19 +848,20 @@ mod tests {
         assert_eq!(sizes[..3], [(64, 32), (32, 16), (16, 8)]);
         assert_eq!(*sizes.last().unwrap(), (1, 1));
         assert_eq!(sizes.len(), 7);
-        let mean = |l: &Level| {
+        let mean = |k: usize| {
+            let l = &p.levels[k];
             let mut sum = 0f64;
             for y in 0..l.h {
                 for x in 0..l.w {
-                    let v = l.texel(x, y);
+                    let v = p.texel(k, x, y);
                     sum += (v[0] + v[1] + v[2]) as f64;
                 }
             }
             sum / (l.w * l.h) as f64
         };
-        let m0 = mean(&p.levels[0]);
-        for l in &p.levels {
-            assert!((mean(l) - m0).abs() < 1e-5);
+        let m0 = mean(0);
+        for k in 0..p.levels.len() {
+            assert!((mean(k) - m0).abs() < 1e-5);
         }
     }
 
@@ -531,28 +871,55 @@ mod tests {
         let rgb = [0u8, 0, 0, 255, 255, 255, 255, 255, 255];
         let p = Pyramid::build(3, 1, &rgb);
         assert_eq!((p.levels[1].w, p.levels[1].h), (1, 1));
-        assert!((p.levels[1].texel(0, 0)[0] - 0.5).abs() < 1e-6);
+        assert!((p.texel(1, 0, 0)[0] - 0.5).abs() < 1e-6);
     }
 
     #[test]
-    fn the_fused_first_levels_are_the_level_by_level_ones() {
+    fn each_level_halves_the_one_below_and_stores_its_corner_grid() {
         for (w, h) in [(64, 32), (97, 61), (2, 1), (1, 5), (7, 2), (3, 3)] {
             let rgb: Vec<u8> = (0..w * h * 3).map(|i| (i * 7919 % 251) as u8).collect();
             let p = Pyramid::build(w, h, &rgb);
-            let l0 = Level::new(w, h, (1.0, 1.0), Vec::new(), |y, row| {
-                decode_row(&rgb[y * w * 3..(y + 1) * w * 3], row)
-            });
-            let (nw, nh) = ((w / 2).max(1), (h / 2).max(1));
-            let scale = (nw as f32 / w as f32, nh as f32 / h as f32);
-            let l1 = Level::new(nw, nh, scale, Vec::new(), |j, row| {
-                let (y0, y1) = (2 * j, (2 * j + 1).min(h - 1));
-                let r0 = &l0.data[(y0 + 1) * l0.stride() + 1..][..w];
-                let r1 = &l0.data[(y1 + 1) * l0.stride() + 1..][..w];
-                halve_row(r0, r1, row);
-            });
-            for (got, want) in p.levels.iter().zip([&l0, &l1]) {
-                assert_eq!((got.w, got.h, got.scale), (want.w, want.h, want.scale));
-                assert!(got.data == want.data, "{w} × {h}");
+            let lut = &Srgb::get().decode;
+            for y in 0..h {
+                for x in 0..w {
+                    let i = (y * w + x) * 3;
+                    let want = [
+                        lut[rgb[i] as usize],
+                        lut[rgb[i + 1] as usize],
+                        lut[rgb[i + 2] as usize],
+                        0.0,
+                    ];
+                    assert_eq!(p.texel(0, x, y), want);
+                }
+            }
+            for k in 1..p.levels.len() {
+                let (l, below) = (&p.levels[k], &p.levels[k - 1]);
+                assert_eq!((l.w, l.h), ((below.w / 2).max(1), (below.h / 2).max(1)));
+                // Texels: the 2 × 2 means of the level below (the last odd row/column dropped),
+                // in halve_row's order.
+                for y in 0..l.h {
+                    for x in 0..l.w {
+                        let (x1, y1) = ((2 * x + 1).min(below.w - 1), (2 * y + 1).min(below.h - 1));
+                        let t = |xx, yy| f32x4::from(p.texel(k - 1, xx, yy));
+                        let sum = t(2 * x, 2 * y) + t(x1, 2 * y) + t(2 * x, y1) + t(x1, y1);
+                        assert_eq!(p.texel(k, x, y), (f32x4::splat(0.25) * sum).to_array());
+                    }
+                }
+                // The corner grid: the means of the clamped 2 × 2 texels around each corner.
+                for n in 0..=l.h {
+                    for m in 0..=l.w {
+                        let t = |xx: usize, yy: usize| {
+                            f32x4::from(p.texel(k, xx.min(l.w - 1), yy.min(l.h - 1)))
+                        };
+                        let (xa, ya) = (m.saturating_sub(1), n.saturating_sub(1));
+                        let sum = t(xa, ya) + t(m, ya) + t(xa, n) + t(m, n);
+                        assert_eq!(
+                            l.stored(m, n),
+                            (f32x4::splat(0.25) * sum).to_array(),
+                            "{w} × {h}, level {k}, corner ({m}, {n})"
+                        );
+                    }
+                }
             }
             // Storage reused from a bigger creative gives the same levels.
             let mut reused = Pyramid::build(130, 90, &vec![200u8; 130 * 90 * 3]);
@@ -568,6 +935,51 @@ mod tests {
         }
     }
 
+    /// Texel `(x, y)` of level `k`, the coordinates clamped to the level (rendering.md §2).
+    fn clamped(p: &Pyramid, k: usize, x: i64, y: i64) -> [f32; 4] {
+        let l = &p.levels[k];
+        p.texel(
+            k,
+            x.clamp(0, l.w as i64 - 1) as usize,
+            y.clamp(0, l.h as i64 - 1) as usize,
+        )
+    }
+
+    /// Level `k` through its kernel, rendering.md §2 written plainly (f64, clamped texels).
+    fn reference_level(p: &Pyramid, k: usize, u: f64, v: f64, lambda: f64) -> [f64; 3] {
+        let l = &p.levels[k];
+        let x = u * l.w as f64 / p.levels[0].w as f64 - 0.5;
+        let y = v * l.h as f64 / p.levels[0].h as f64 - 0.5;
+        let weights = |x: f64| {
+            let c = (x + 0.5).floor();
+            let g = x - c;
+            let w = if k == 0 {
+                let beta = (2.0 * lambda).min(1.0);
+                let b = [(-g).max(0.0), 1.0 - g.abs(), g.max(0.0)];
+                let q = [
+                    (0.5 - g).powi(2) / 2.0,
+                    0.75 - g * g,
+                    (0.5 + g).powi(2) / 2.0,
+                ];
+                [0, 1, 2].map(|i| b[i] * (1.0 - beta) + q[i] * beta)
+            } else {
+                [(0.5 - g) / 2.0, 0.5, (0.5 + g) / 2.0]
+            };
+            (c as i64, w)
+        };
+        let ((cx, wx), (cy, wy)) = (weights(x), weights(y));
+        let mut acc = [0f64; 3];
+        for j in 0..3 {
+            for i in 0..3 {
+                let t = clamped(p, k, cx + i as i64 - 1, cy + j as i64 - 1);
+                for c in 0..3 {
+                    acc[c] += wx[i] * wy[j] * t[c] as f64;
+                }
+            }
+        }
+        acc
+    }
+
     /// rendering.md §2 written plainly: the reference of [`Pyramid::sample`]'s fast paths.
     fn reference(p: &Pyramid, fp: &Footprint, bias: f32) -> [f32; 3] {
         let lx = (fp.jx[0] as f64).hypot(fp.jx[1] as f64);
@@ -580,13 +992,16 @@ mod tests {
         let mut acc = [0f64; 3];
         for i in 0..n as usize {
             let o = (i as f64 + 0.5) / n - 0.5;
-            let (u, v) = (fp.u + major[0] * o as f32, fp.v + major[1] * o as f32);
+            let (u, v) = (
+                fp.u as f64 + major[0] as f64 * o,
+                fp.v as f64 + major[1] as f64 * o,
+            );
             let k = lambda.floor() as usize;
             let f = lambda - k as f64;
-            let a = p.bilinear(k, u, v);
-            let b = p.bilinear((k + 1).min(top as usize), u, v);
+            let a = reference_level(p, k, u, v, lambda);
+            let b = reference_level(p, (k + 1).min(top as usize), u, v, lambda);
             for c in 0..3 {
-                acc[c] += (a[c] as f64 * (1.0 - f) + b[c] as f64 * f) / n;
+                acc[c] += (a[c] * (1.0 - f) + b[c] * f) / n;
             }
         }
         acc.map(|v| v as f32)
@@ -602,9 +1017,10 @@ mod tests {
             let a = k as f32 * 0.618;
             let s = 0.3 + (k % 37) as f32 * 0.2;
             let r = 1.0 + (k % 23) as f32 * 0.17;
+            // Centres beyond the edges too (clamping).
             let fp = Footprint {
-                u: 48.0 + 40.0 * (a * 0.37).sin(),
-                v: 30.0 + 25.0 * (a * 0.53).cos(),
+                u: 48.0 + 58.0 * (a * 0.37).sin(),
+                v: 30.0 + 38.0 * (a * 0.53).cos(),
                 jx: [s * r * a.cos(), s * r * a.sin()],
                 jy: [-s * a.sin() * 1.1, s * a.cos()],
             };
@@ -615,7 +1031,45 @@ mod tests {
                 worst = worst.max((got[c] - want[c]).abs());
             }
         }
-        assert!(worst < 2e-5, "worst {worst}");
+        // f32 arithmetic and the fast log2 of λ (which moves level 0's B-spline share too).
+        assert!(worst < 5e-5, "worst {worst}");
+    }
+
+    #[test]
+    fn levels_above_0_ignore_a_pattern_at_their_nyquist_frequency() {
+        // 2-px stripes: level 1 alternates 1, 0, 1, 0 at full contrast (the box pyramid keeps
+        // it), which a bilinear read would show as beats; the comb reads its mean at any phase.
+        let (w, h) = (64, 16);
+        let rgb: Vec<u8> = (0..w * h)
+            .flat_map(|i| [if (i % w / 2) % 2 == 0 { 255 } else { 0 }; 3])
+            .collect();
+        let p = Pyramid::build(w, h, &rgb);
+        assert_eq!(p.texel(1, 0, 0)[0], 1.0);
+        assert_eq!(p.texel(1, 1, 0)[0], 0.0);
+        for i in 0..200 {
+            let (u, v) = (3.0 + i as f32 * 0.2937, 2.0 + i as f32 * 0.05);
+            let c = p.level_sample(1, u, v, 0.0).to_array();
+            assert!((c[0] - 0.5).abs() < 1e-6, "{u}: {}", c[0]);
+        }
+    }
+
+    #[test]
+    fn level_0_is_bilinear_at_1_to_1_and_beyond() {
+        let (w, h) = (23, 17);
+        let rgb: Vec<u8> = (0..w * h * 3).map(|i| (i * 7919 % 251) as u8).collect();
+        let p = Pyramid::build(w, h, &rgb);
+        for i in 0..500 {
+            let (u, v) = (-1.0 + i as f32 * 0.0517, -2.0 + i as f32 * 0.0431);
+            // Plain bilinear between the four nearest texel centres, clamped.
+            let (x, y) = (u as f64 - 0.5, v as f64 - 0.5);
+            let (x0, y0) = (x.floor(), y.floor());
+            let (fx, fy) = (x - x0, y - y0);
+            let t = |dx: i64, dy: i64| clamped(&p, 0, x0 as i64 + dx, y0 as i64 + dy)[0] as f64;
+            let want = (t(0, 0) * (1.0 - fx) + t(1, 0) * fx) * (1.0 - fy)
+                + (t(0, 1) * (1.0 - fx) + t(1, 1) * fx) * fy;
+            let got = p.trilinear(0.0, u, v)[0] as f64;
+            assert!((got - want).abs() < 1e-6, "({u}, {v}): {got} vs {want}");
+        }
     }
 
     #[test]

@@ -1,7 +1,7 @@
-/** Tests of the creative pyramid: level sizes, 2×2 box averaging, bilinear edges, level choice. */
+/** Tests of the creative pyramid: level sizes, 2×2 box averaging, the level kernels, level choice. */
 import { describe, expect, it } from 'vitest';
 
-import { anisotropy, bilinearAdd, buildPyramid, lodLevel, pyramidSizes, sampleFootprint, type Level } from './pyramid';
+import { anisotropy, buildPyramid, levelSampleAdd, lodLevel, pyramidSizes, sampleFootprint, type Level } from './pyramid';
 
 function level(width: number, height: number, f: (x: number, y: number) => number): Level {
   const data = new Float32Array(width * height * 4);
@@ -47,17 +47,37 @@ describe('pyramid', () => {
     expect(n[1].data[0]).toBeCloseTo(0.5, 6);
   });
 
-  it('samples bilinearly between texel centres and clamps at the edges', () => {
-    const l = level(2, 1, (x) => x);
+  it('reads level 0 bilinearly at 1:1, clamped at the edges, and as a B-spline when shrunk', () => {
+    const levels = [level(2, 1, (x) => x)];
+    const at = (u: number, beta: number) => {
+      const out = new Float64Array(3);
+      levelSampleAdd(levels, 0, u, 0.5, beta, 1, out);
+      return out[0];
+    };
+    expect(at(1, 0)).toBeCloseTo(0.5, 12);
+    expect(at(0.75, 0)).toBeCloseTo(0.25, 12);
+    expect(at(-3, 0)).toBe(0);
+    expect(at(9, 0)).toBe(1);
+    // Quadratic B-spline at a texel centre: 1/8, 3/4, 1/8 (texel 0 clamped on the left).
+    const three = [level(3, 1, (x) => [0, 1, 0][x])];
     const out = new Float64Array(3);
-    bilinearAdd(l, 1, 0.5, 1, out);
-    expect(out[0]).toBeCloseTo(0.5, 9);
+    levelSampleAdd(three, 0, 1.5, 0.5, 1, 1, out);
+    expect(out[0]).toBeCloseTo(0.75, 12);
     out.fill(0);
-    bilinearAdd(l, -3, 0.5, 1, out);
-    expect(out[0]).toBe(0);
-    out.fill(0);
-    bilinearAdd(l, 9, 0.5, 1, out);
-    expect(out[0]).toBe(1);
+    levelSampleAdd(three, 0, 0.5, 0.5, 1, 1, out);
+    expect(out[0]).toBeCloseTo(0.125, 12);
+  });
+
+  it('reads the levels above 0 blind to their Nyquist frequency', () => {
+    // 2-px stripes: level 1 alternates 1, 0 at full contrast; its kernel reads the mean.
+    const levels = buildPyramid(level(64, 8, (x) => ((x >> 1) & 1 ? 0 : 1)));
+    expect(levels[1].data[0]).toBe(1);
+    expect(levels[1].data[4]).toBe(0);
+    for (let i = 0; i < 50; i++) {
+      const out = new Float64Array(3);
+      levelSampleAdd(levels, 1, 3 + i * 0.377, 4, 0, 1, out);
+      expect(out[0]).toBeCloseTo(0.5, 12);
+    }
   });
 
   it('chooses taps and the trilinear level from the footprint', () => {

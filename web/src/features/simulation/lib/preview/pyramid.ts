@@ -1,8 +1,11 @@
 /**
  * The creative's linear-light pyramid and its sampling (rendering.md §2): level sizes
- * (floor halving, odd last row/column dropped), 2×2 box averaging, bilinear sampling with
- * clamped edges, and the anisotropic trilinear footprint filter (tap count n, level λ). The
- * WebGL2 path uploads these same levels (RGBA16F) and samples them with textureLod.
+ * (floor halving, odd last row/column dropped), 2×2 box averaging, each level read through its
+ * 3×3 kernel with clamped edges (level 0: bilinear turning into a quadratic B-spline as the
+ * creative is shrunk; the levels above: the mean of bilinear taps half a texel around the
+ * point, blind to the level's Nyquist frequency), and the anisotropic trilinear footprint
+ * filter (tap count n, level λ). The WebGL2 path uploads these same levels (RGBA16F) and reads
+ * them with the same kernels through texelFetch.
  */
 import { SRGB8_TO_LINEAR } from './srgb';
 import type { Vec2 } from './homography';
@@ -72,32 +75,59 @@ export function buildPyramid(level0: Level): Level[] {
   return levels;
 }
 
+/** Level 0's B-spline share at level of detail λ: min(1, 2λ) (bilinear at 1:1 and beyond). */
+export function level0Share(lod: number): number {
+  return Math.min(1, 2 * lod);
+}
+
 /**
- * Bilinear sample of a level at continuous texel coordinates (x, y) (texel centres at
- * i + 0.5), clamped to the edge texels; adds `weight ×` the RGB to `out`.
+ * Weights of texels c − 1, c, c + 1 along one axis, g = x − c the offset from the nearest
+ * texel c (in [−½, ½]): level 0's bilinear weights moved by `beta` towards the quadratic
+ * B-spline, or (`level0` false) the comb of the levels above, the mean of bilinear taps at
+ * x ± ½. Written to `out[0..3]`.
  */
-export function bilinearAdd(level: Level, x: number, y: number, weight: number, out: Float64Array): void {
+export function axisWeights(g: number, level0: boolean, beta: number, out: Float64Array): void {
+  if (level0) {
+    const b0 = Math.max(-g, 0);
+    const b1 = 1 - Math.abs(g);
+    const b2 = Math.max(g, 0);
+    out[0] = b0 + (0.5 * (0.5 - g) * (0.5 - g) - b0) * beta;
+    out[1] = b1 + (0.75 - g * g - b1) * beta;
+    out[2] = b2 + (0.5 * (0.5 + g) * (0.5 + g) - b2) * beta;
+  } else {
+    out[0] = (0.5 - g) * 0.5;
+    out[1] = 0.5;
+    out[2] = (0.5 + g) * 0.5;
+  }
+}
+
+const WX = new Float64Array(3);
+const WY = new Float64Array(3);
+
+/**
+ * Level k of the pyramid read through its kernel at (u, v) in level-0 creative pixels, texels
+ * clamped to the edges; adds `weight ×` the RGB to `out`. `beta` is level 0's B-spline share.
+ */
+export function levelSampleAdd(levels: readonly Level[], k: number, u: number, v: number, beta: number, weight: number, out: Float64Array): void {
+  const level = levels[k];
   const { width: w, height: h, data } = level;
-  let px = x - 0.5;
-  let py = y - 0.5;
-  px = px < 0 ? 0 : px > w - 1 ? w - 1 : px;
-  py = py < 0 ? 0 : py > h - 1 ? h - 1 : py;
-  const x0 = Math.floor(px);
-  const y0 = Math.floor(py);
-  const x1 = Math.min(x0 + 1, w - 1);
-  const y1 = Math.min(y0 + 1, h - 1);
-  const fx = px - x0;
-  const fy = py - y0;
-  const w00 = (1 - fx) * (1 - fy) * weight;
-  const w10 = fx * (1 - fy) * weight;
-  const w01 = (1 - fx) * fy * weight;
-  const w11 = fx * fy * weight;
-  const i00 = (y0 * w + x0) * 4;
-  const i10 = (y0 * w + x1) * 4;
-  const i01 = (y1 * w + x0) * 4;
-  const i11 = (y1 * w + x1) * 4;
-  for (let c = 0; c < 3; c++) {
-    out[c] += w00 * data[i00 + c] + w10 * data[i10 + c] + w01 * data[i01 + c] + w11 * data[i11 + c];
+  // Texel centres at whole numbers; beyond these bounds every texel read is an edge texel.
+  const x = Math.min(Math.max((u * w) / levels[0].width - 0.5, -1.5), w + 0.5);
+  const y = Math.min(Math.max((v * h) / levels[0].height - 0.5, -1.5), h + 0.5);
+  const cx = Math.min(Math.floor(x + 0.5), w);
+  const cy = Math.min(Math.floor(y + 0.5), h);
+  axisWeights(x - cx, k === 0, beta, WX);
+  axisWeights(y - cy, k === 0, beta, WY);
+  for (let j = 0; j < 3; j++) {
+    const ty = Math.min(Math.max(cy + j - 1, 0), h - 1);
+    for (let i = 0; i < 3; i++) {
+      const tx = Math.min(Math.max(cx + i - 1, 0), w - 1);
+      const wgt = WX[i] * WY[j] * weight;
+      const t = (ty * w + tx) * 4;
+      out[0] += wgt * data[t];
+      out[1] += wgt * data[t + 1];
+      out[2] += wgt * data[t + 2];
+    }
   }
 }
 
@@ -129,7 +159,8 @@ export function lodLevel(lmax: number, lmin: number, n: number, bias: number, le
 }
 
 /**
- * The footprint filter: n anisotropic taps along the major axis, each trilinear at λ.
+ * The footprint filter: n anisotropic taps along the major axis, each trilinear at λ (levels
+ * ⌊λ⌋ and ⌊λ⌋ + 1 through their kernels).
  * (u, v) in level-0 creative pixels; writes linear RGB to `out`.
  */
 export function sampleFootprint(
@@ -147,15 +178,12 @@ export function sampleFootprint(
   const k0 = Math.floor(lod);
   const k1 = Math.min(k0 + 1, levels.length - 1);
   const f = lod - k0;
-  const wc = levels[0].width;
-  const hc = levels[0].height;
-  const l0 = levels[k0];
-  const l1 = levels[k1];
+  const beta = level0Share(lod);
   for (let i = 0; i < n; i++) {
     const o = (i + 0.5) / n - 0.5;
     const pu = u + major[0] * o;
     const pv = v + major[1] * o;
-    bilinearAdd(l0, (pu * l0.width) / wc, (pv * l0.height) / hc, (1 - f) / n, out);
-    if (f > 0) bilinearAdd(l1, (pu * l1.width) / wc, (pv * l1.height) / hc, f / n, out);
+    levelSampleAdd(levels, k0, pu, pv, beta, (1 - f) / n, out);
+    if (f > 0) levelSampleAdd(levels, k1, pu, pv, beta, f / n, out);
   }
 }

@@ -1,7 +1,8 @@
 /**
  * GLSL ES 3.00 sources of the WebGL2 preview: a full-screen triangle, the shared panel code
- * (H⁻¹ and analytic Jacobian per pixel, anisotropic trilinear taps through textureLod, contain
- * background, the ordered adjustments of rendering.md §3, analytic edge coverage),
+ * (H⁻¹ and analytic Jacobian per pixel, anisotropic trilinear taps through the level kernels of
+ * pyramid.ts, each as four bilinear fetches, contain background, the ordered adjustments of
+ * rendering.md §3, analytic edge coverage),
  * the day/night composite pass, the bloom emission pass and the separable blur pass. Every
  * formula mirrors the CPU reference in cpu.ts / adjust.ts / pyramid.ts / coverage.ts. Optional
  * features are compiled in per variant (#define) because software GL (SwiftShader) pays for
@@ -70,6 +71,45 @@ uniform vec3 uGain;
 uniform float uGlare;
 uniform vec3 uEdges[4];  // unit normal and offset: inside when dot(n, p) + c >= 0
 
+// Weights of texels c - 1, c, c + 1 along one axis, g = x - c (rendering.md §2): level 0's
+// bilinear moved by beta towards the quadratic B-spline, or the comb of the levels above (the
+// mean of bilinear taps half a texel either side, blind to the level's Nyquist frequency).
+vec3 axisWeights(float g, bool level0, float beta) {
+  if (level0) {
+    vec3 b = vec3(max(-g, 0.0), 1.0 - abs(g), max(g, 0.0));
+    vec3 q = vec3(0.5 * (0.5 - g) * (0.5 - g), 0.75 - g * g, 0.5 * (0.5 + g) * (0.5 + g));
+    return b + (q - b) * beta;
+  }
+  return vec3((0.5 - g) * 0.5, 0.5, (0.5 + g) * 0.5);
+}
+
+// Two bilinear fetches along one axis that add up to the weights w of texels c - 1, c, c + 1:
+// (w.x, a) on c - 1 and c, (w.y - a, w.z) on c and c + 1; returns their positions (texel-centre
+// coordinates) and weights.
+vec4 axisFetches(float c, vec3 w) {
+  float a = w.y * w.x / max(w.x + w.z, 1e-8);
+  float wa = w.x + a;
+  float wb = w.y - a + w.z;
+  return vec4(c - 1.0 + a / max(wa, 1e-8), wa, c + w.z / max(wb, 1e-8), wb);
+}
+
+// Level k (of the full pyramid) read through its 3x3 kernel at uv (level-0 pixels), texels
+// clamped to the edges: the 3x3 weights of pyramid.ts as four bilinear fetches (the filtering
+// unit's few bits of fraction move a value by far less than a level).
+vec3 sampleLevel(float k, vec2 uv, float beta) {
+  float lod = k - uLodBase;
+  vec2 size = vec2(textureSize(uCreative, int(lod)));
+  vec2 x = clamp(uv * size / uCSize - 0.5, vec2(-1.5), size + 0.5);
+  vec2 c = min(floor(x + 0.5), size);
+  bool level0 = k < 0.5;
+  vec4 fx = axisFetches(c.x, axisWeights(x.x - c.x, level0, beta));
+  vec4 fy = axisFetches(c.y, axisWeights(x.y - c.y, level0, beta));
+  vec2 a = (vec2(fx.x, fy.x) + 0.5) / size;
+  vec2 b = (vec2(fx.z, fy.z) + 0.5) / size;
+  return fy.y * (fx.y * textureLod(uCreative, a, lod).rgb + fx.w * textureLod(uCreative, vec2(b.x, a.y), lod).rgb)
+    + fy.w * (fx.y * textureLod(uCreative, vec2(a.x, b.y), lod).rgb + fx.w * textureLod(uCreative, b, lod).rgb);
+}
+
 vec3 footprintSample(vec2 uv, vec2 jx, vec2 jy, float bias) {
   float lx = length(jx);
   float ly = length(jy);
@@ -82,13 +122,14 @@ vec3 footprintSample(vec2 uv, vec2 jx, vec2 jy, float bias) {
   float k0 = floor(lod);
   float k1 = min(k0 + 1.0, uLevels - 1.0);
   float f = lod - k0;
+  float beta = min(1.0, 2.0 * lod);
   vec3 acc = vec3(0.0);
   for (int i = 0; i < 4; i++) {
     if (i >= n) break;
     float o = (float(i) + 0.5) / float(n) - 0.5;
-    vec2 p = (uv + major * o) / uCSize;
-    vec3 a = textureLod(uCreative, p, k0 - uLodBase).rgb;
-    if (f > 0.0) a = mix(a, textureLod(uCreative, p, k1 - uLodBase).rgb, f);
+    vec2 p = uv + major * o;
+    vec3 a = sampleLevel(k0, p, beta);
+    if (f > 0.0) a = mix(a, sampleLevel(k1, p, beta), f);
     acc += a;
   }
   return acc / float(n);

@@ -1,0 +1,186 @@
+//! The renders the browser preview is compared with (rendering.md: the preview agrees with the
+//! server's render within 3/255 mean absolute difference): small scenes of fine patterns in
+//! perspective, each rendered here and stored with its description in
+//! `web/src/features/simulation/lib/preview/fixtures/render-parity.json`, which the web suite
+//! (`parity.test.ts`) renders with the preview's CPU path and compares. This test fails when the
+//! stored renders are not what the renderer makes now; after a deliberate change to the maths,
+//! rewrite them with `REGARD_WRITE_PREVIEW_FIXTURES=1 cargo test -p regard-vision --test
+//! preview_parity` (and change the preview to match, in the same commit).
+
+use regard_vision::RgbImage;
+use regard_vision::composite::{Adjustments, Fit, RenderSpec, render};
+use serde_json::{Value, json};
+
+const FIXTURE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../web/src/features/simulation/lib/preview/fixtures/render-parity.json"
+);
+
+/// Photo size of every scene (a preview-sized crop around the panel).
+const PHOTO: (usize, usize) = (48, 36);
+
+struct Scene {
+    name: &'static str,
+    pattern: &'static str,
+    creative: (usize, usize),
+    quad: [[f64; 2]; 4],
+    fit: Fit,
+    adjustments: Adjustments,
+}
+
+/// The creative of a scene, from its pattern's name (the web test draws the same ones).
+fn pattern(name: &str, w: usize, h: usize) -> Vec<u8> {
+    (0..w * h)
+        .flat_map(|i| {
+            let (x, y) = (i % w, i / w);
+            match name {
+                "stripes-v" => [if (x / 2) % 2 == 0 { 255 } else { 0 }; 3],
+                "stripes-h" => [if (y / 2) % 2 == 0 { 255 } else { 0 }; 3],
+                "checker" => [if (x / 2 + y / 2) % 2 == 0 { 255 } else { 0 }; 3],
+                "noise" => {
+                    let v =
+                        (x as u32).wrapping_mul(0x9e37_79b1) ^ (y as u32).wrapping_mul(0x85eb_ca6b);
+                    let h = (v ^ (v >> 15)).wrapping_mul(0x2c1b_3c6d);
+                    [h as u8, (h >> 8) as u8, (h >> 16) as u8]
+                }
+                _ => panic!("unknown pattern {name}"),
+            }
+        })
+        .collect()
+}
+
+/// The photo of every scene: a gradient, so that partly covered pixels blend two colours.
+fn photo() -> Vec<u8> {
+    let (w, h) = PHOTO;
+    (0..w * h)
+        .flat_map(|i| {
+            let (x, y) = (i % w, i / w);
+            [(x * 4) as u8, (y * 5) as u8, 100]
+        })
+        .collect()
+}
+
+/// A panel of about 39 × 27 px in mild perspective; `s` sizes a creative to show at scale s.
+const QUAD: [[f64; 2]; 4] = [[4.0, 3.8], [43.5, 4.9], [42.9, 31.5], [4.6, 30.9]];
+
+fn sized(s: f64) -> (usize, usize) {
+    ((39.0 / s).round() as usize, (27.0 / s).round() as usize)
+}
+
+fn scenes() -> Vec<Scene> {
+    let plain = Adjustments {
+        auto_match: false,
+        ..Adjustments::default()
+    };
+    let scene = |name, pattern, s: f64| Scene {
+        name,
+        pattern,
+        creative: sized(s),
+        quad: QUAD,
+        fit: Fit::Stretch,
+        adjustments: plain,
+    };
+    vec![
+        scene("stripes 0.65×", "stripes-v", 0.65),
+        scene("stripes 0.5×", "stripes-v", 0.5),
+        scene("stripes 0.42×", "stripes-h", 0.42),
+        scene("stripes 0.35×", "stripes-v", 0.35),
+        scene("checker 0.3×", "checker", 0.3),
+        scene("noise 0.8×", "noise", 0.8),
+        scene("noise 1.6× magnified", "noise", 1.6),
+        Scene {
+            // Steep: four anisotropic taps.
+            quad: [[1.5, 15.0], [46.5, 13.9], [45.7, 20.2], [2.2, 21.0]],
+            ..scene("checker steep", "checker", 0.5)
+        },
+        Scene {
+            adjustments: Adjustments {
+                sharpness: 0.6,
+                ..plain
+            },
+            ..scene("noise 0.6× sharpened", "noise", 0.6)
+        },
+        Scene {
+            adjustments: Adjustments {
+                sharpness: -0.3,
+                ..plain
+            },
+            ..scene("noise 0.9× blurred", "noise", 0.9)
+        },
+        Scene {
+            fit: Fit::Contain,
+            creative: (60, 15),
+            ..scene("noise contained", "noise", 1.0)
+        },
+    ]
+}
+
+const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+fn base64(bytes: &[u8]) -> String {
+    let mut s = String::new();
+    for c in bytes.chunks(3) {
+        let n = (c[0] as u32) << 16
+            | (*c.get(1).unwrap_or(&0) as u32) << 8
+            | *c.get(2).unwrap_or(&0) as u32;
+        for k in 0..4 {
+            s.push(if k <= c.len() {
+                B64[(n >> (18 - 6 * k)) as usize & 63] as char
+            } else {
+                '='
+            });
+        }
+    }
+    s
+}
+
+/// The fixture's JSON as the renderer makes it now.
+fn fixture() -> Value {
+    let (pw, ph) = PHOTO;
+    let photo = photo();
+    let photo = RgbImage::new(pw, ph, &photo).unwrap();
+    let scenes: Vec<Value> = scenes()
+        .iter()
+        .map(|s| {
+            let (cw, ch) = s.creative;
+            let c = pattern(s.pattern, cw, ch);
+            let spec = RenderSpec {
+                quad: s.quad,
+                fit: s.fit,
+                background: [32, 64, 96],
+                panel_aspect: None,
+                adjustments: s.adjustments,
+            };
+            let out = render(&photo, &RgbImage::new(cw, ch, &c).unwrap(), None, &spec).unwrap();
+            json!({
+                "name": s.name,
+                "creative": { "pattern": s.pattern, "width": cw, "height": ch },
+                "quad": s.quad,
+                "fit": s.fit,
+                "background": "#204060",
+                "adjustments": s.adjustments,
+                "pixels": base64(&out),
+            })
+        })
+        .collect();
+    json!({
+        "about": "Written by crates/vision/tests/preview_parity.rs (REGARD_WRITE_PREVIEW_FIXTURES=1); compared with the preview by parity.test.ts. Photo: 48 × 36, pixel (x, y) = (4x, 5y, 100); renders: RGB8, base64.",
+        "photo": { "width": pw, "height": ph },
+        "scenes": scenes,
+    })
+}
+
+#[test]
+fn the_stored_preview_fixtures_are_the_renderers_output() {
+    let now = serde_json::to_string_pretty(&fixture()).unwrap() + "\n";
+    if std::env::var_os("REGARD_WRITE_PREVIEW_FIXTURES").is_some() {
+        std::fs::write(FIXTURE, &now).unwrap();
+        return;
+    }
+    let stored = std::fs::read_to_string(FIXTURE).expect("the fixture file");
+    assert!(
+        stored == now,
+        "the renders in {FIXTURE} are not the renderer's: after a deliberate change, rewrite \
+         them with REGARD_WRITE_PREVIEW_FIXTURES=1 and make the preview agree"
+    );
+}
