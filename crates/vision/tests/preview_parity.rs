@@ -8,7 +8,7 @@
 //! preview_parity` (and change the preview to match, in the same commit).
 
 use regard_vision::RgbImage;
-use regard_vision::composite::{Adjustments, Fit, RenderSpec, render};
+use regard_vision::composite::{Adjustments, Fit, RenderSpec, photo_stats, render};
 use serde_json::{Value, json};
 
 const FIXTURE: &str = concat!(
@@ -44,6 +44,27 @@ fn pattern(name: &str, w: usize, h: usize) -> Vec<u8> {
                     [h as u8, (h >> 8) as u8, (h >> 16) as u8]
                 }
                 _ => panic!("unknown pattern {name}"),
+            }
+        })
+        .collect()
+}
+
+/// A statistics photo: the pattern with its channels scaled by `percent`, and with `sign`
+/// (a colour) over its top-left eighth, if any.
+fn stats_photo(
+    name: &str,
+    w: usize,
+    h: usize,
+    percent: [u32; 3],
+    sign: Option<[u8; 3]>,
+) -> Vec<u8> {
+    let p = pattern(name, w, h);
+    (0..w * h)
+        .flat_map(|i| {
+            let (x, y) = (i % w, i / w);
+            match sign {
+                Some(c) if x < w / 8 && y < h / 8 => c,
+                _ => [0, 1, 2].map(|k| (p[i * 3 + k] as u32 * percent[k] / 100) as u8),
             }
         })
         .collect()
@@ -112,6 +133,13 @@ fn scenes() -> Vec<Scene> {
             creative: (60, 15),
             ..scene("noise contained", "noise", 1.0)
         },
+        Scene {
+            adjustments: Adjustments {
+                auto_match: true,
+                ..plain
+            },
+            ..scene("noise 0.7× auto match", "noise", 0.7)
+        },
     ]
 }
 
@@ -163,10 +191,49 @@ fn fixture() -> Value {
             })
         })
         .collect();
+    // Photo statistics (§5) of larger photos drawn from the patterns, tinted, one with a sign.
+    type Case = (
+        &'static str,
+        (usize, usize),
+        [u32; 3],
+        Option<[u8; 3]>,
+        [[f64; 2]; 4],
+    );
+    let cases: [Case; 2] = [
+        (
+            "noise",
+            (160, 120),
+            [90, 75, 60],
+            Some([230, 210, 170]),
+            [[50.3, 30.2], [120.0, 35.5], [118.0, 90.1], [48.0, 86.0]],
+        ),
+        (
+            "checker",
+            (200, 90),
+            [80, 80, 95],
+            None,
+            [[10.0, 10.0], [60.0, 12.0], [58.0, 70.0], [12.0, 66.0]],
+        ),
+    ];
+    let stats: Vec<Value> = cases
+        .iter()
+        .map(|&(name, (w, h), percent, sign, quad)| {
+            let data = stats_photo(name, w, h, percent, sign);
+            let s = photo_stats(&RgbImage::new(w, h, &data).unwrap(), &quad);
+            json!({
+                "photo": { "pattern": name, "width": w, "height": h, "percent": percent, "sign": sign },
+                "quad": quad,
+                "exposure": s.exposure,
+                "cast": s.cast,
+                "noise": s.noise,
+            })
+        })
+        .collect();
     json!({
-        "about": "Written by crates/vision/tests/preview_parity.rs (REGARD_WRITE_PREVIEW_FIXTURES=1); compared with the preview by parity.test.ts. Photo: 48 × 36, pixel (x, y) = (4x, 5y, 100); renders: RGB8, base64.",
+        "about": "Written by crates/vision/tests/preview_parity.rs (REGARD_WRITE_PREVIEW_FIXTURES=1); compared with the preview by parity.test.ts. Photo: 48 × 36, pixel (x, y) = (4x, 5y, 100); renders: RGB8, base64. Statistics: a pattern, channels scaled by percent, a sign (if any) over its top-left eighth.",
         "photo": { "width": pw, "height": ph },
         "scenes": scenes,
+        "stats": stats,
     })
 }
 

@@ -740,7 +740,7 @@ export interface components {
     schemas: {
         /** @description How the creative is made to look real (regard_vision's `Adjustments`). */
         AdjustmentsBody: {
-            /** @description Match the creative's exposure and colour cast to the photo around the panel. */
+            /** @description Match the creative's exposure and colour cast to the light of the photo (its white surfaces). */
             auto_match: boolean;
             /**
              * Format: float
@@ -784,7 +784,7 @@ export interface components {
          *     problem is reported as `adjustments.<key>`.
          */
         AdjustmentsChanges: {
-            /** @description Match the creative's exposure and colour cast to the photo around the panel. */
+            /** @description Match the creative's exposure and colour cast to the light of the photo (its white surfaces). */
             auto_match?: boolean;
             /**
              * Format: float

@@ -69,7 +69,7 @@ pub struct RenderArgs {
     /// Night scene with a backlit box or an LED screen.
     #[arg(long, value_enum)]
     night: Option<NightArg>,
-    /// Match the creative's exposure and colour cast to the photo around the panel.
+    /// Match the creative's exposure and colour cast to the light of the photo (its white surfaces).
     #[arg(long = "match")]
     auto_match: bool,
     /// Brightness, −1..1 (±1.5 stops).

@@ -69,7 +69,7 @@ pub struct Adjustments {
     pub grain: f32,
     /// 0..1: strength of a soft specular band.
     pub glare: f32,
-    /// Match the creative's exposure and colour cast to the photo around the panel.
+    /// Match the creative's exposure and colour cast to the light of the photo (its white surfaces).
     pub auto_match: bool,
     /// Night mode, or day when `None`.
     pub night: Option<Night>,

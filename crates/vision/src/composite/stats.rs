@@ -1,8 +1,8 @@
 //! Photo statistics (rendering.md §5) for auto match and grain: exposure and colour cast from
-//! the surround of the panel (the quad ×3) on a ≤ 256 px linear area-averaged copy, and the
-//! Immerkær noise σ on the full-size grey photo in the ring (the quad ×1.5). Only the cells and
-//! rows that can lie in those regions are read, and cells are sub-sampled on big photos, so the
-//! cost stays a few milliseconds.
+//! the photo's white point (its brightest cells outside the panel) on a ≤ 256 px linear
+//! area-averaged copy, and the Immerkær noise σ on the full-size grey photo in the ring (the quad
+//! ×1.5). Cells are sub-sampled on big photos and only the rows that can lie in the ring are
+//! read, so the cost stays a few milliseconds.
 
 use super::colour::Srgb;
 use crate::image::RgbImage;
@@ -13,7 +13,7 @@ pub const STATS_SIZE: usize = 256;
 /// What auto match and grain need from the photo.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PhotoStats {
-    /// `e = clamp(p97 / 0.8, 0.3, 1)`.
+    /// `e = clamp(p99 / 0.8, 0.3, 1)`.
     pub exposure: f32,
     /// Per-channel cast, keeping luminance.
     pub cast: [f32; 3],
@@ -148,8 +148,13 @@ fn bounds(q: &[[f64; 2]; 4], w: usize, h: usize) -> (usize, usize, usize, usize)
     )
 }
 
-/// How far around the panel auto match looks: the quad scaled by this about its centroid.
-pub const SURROUND_SCALE: f64 = 3.0;
+/// The percentile of the cells' luminance that stands for the photo's white (a white poster in
+/// that light): the brightest percent, which a sign, a white wall or the paper of a poster
+/// nearby reaches, and a few highlights do not.
+pub const WHITE_PERCENTILE: f64 = 0.99;
+
+/// The cells that give the light's colour: at or above this percentile of luminance.
+pub const CAST_PERCENTILE: f64 = 0.97;
 
 /// Sampling step inside a cell of the statistics copy: every pixel for photos up to 1024 px,
 /// then about four samples per cell side, so a 12-megapixel photo costs a few milliseconds.
@@ -157,12 +162,14 @@ pub fn cell_step(w: usize, h: usize) -> usize {
     (w.max(h) / (4 * STATS_SIZE)).max(1)
 }
 
-/// Exposure and cast (§5) from the surround on the statistics copy.
+/// Exposure and cast (§5) from the photo's white point on the statistics copy.
 ///
-/// Exposure follows the brightest surfaces near the panel (the 97th percentile of luminance),
-/// which a white poster would match; the cast is read from the brightest tenth only, because
-/// bright surfaces are the likeliest to be neutral: a brick wall's mean is its own colour, not
-/// the light's.
+/// A printed poster reflects the light the scene's white surfaces reflect: the exposure follows
+/// the brightest cells of the whole photo outside the panel (the 99th percentile of luminance),
+/// not the panel's immediate surroundings, whose brightest parts may be a brick wall (a white
+/// mug on a sunlit brick wall came out at a third of the brightness of the posters beside it).
+/// The cast is read from the brightest 3 % only, the likeliest to be neutral surfaces showing the
+/// light's colour.
 pub fn exposure_and_cast(photo: &RgbImage<'_>, quad: &[[f64; 2]; 4]) -> (f32, [f32; 3]) {
     exposure_and_cast_with_step(photo, quad, cell_step(photo.width(), photo.height()))
 }
@@ -177,17 +184,14 @@ fn exposure_and_cast_with_step(
     let (w, h) = stats_size(pw, ph);
     let (sx, sy) = (w as f64 / pw as f64, h as f64 / ph as f64);
     let q = quad.map(|p| [p[0] * sx, p[1] * sy]);
-    let outer = scale_quad(&q, SURROUND_SCALE);
-    let (bx0, bx1, by0, by1) = bounds(&outer, w, h);
     let lut = &Srgb::get().decode;
-    let mut cells: Vec<(f64, [f64; 3])> = Vec::new();
-    for oy in by0..=by1 {
+    let mut cells: Vec<(f64, [f64; 3])> = Vec::with_capacity(w * h);
+    for oy in 0..h {
         let (y0, y1) = cell(oy, ph, h);
-        for ox in bx0..=bx1 {
-            let (cx, cy) = (ox as f64 + 0.5, oy as f64 + 0.5);
-            if !inside(&outer, cx, cy) || inside(&q, cx, cy) {
-                continue;
-            }
+        // The row's cells whose centre is inside the quad are skipped (the panel's own pixels
+        // are whatever the site shows now).
+        let (ia, ib) = inside_run(&q, oy as f64 + 0.5, 0, w);
+        for ox in (0..ia).chain(ib..w) {
             let (x0, x1) = cell(ox, pw, w);
             let mut acc = [0f64; 3];
             let mut n = 0usize;
@@ -212,7 +216,7 @@ fn exposure_and_cast_with_step(
     exposure_and_cast_of(&cells)
 }
 
-/// Exposure and cast from the surround's cells `(luminance, mean linear RGB)`.
+/// Exposure and cast from the cells `(luminance, mean linear RGB)` outside the panel.
 fn exposure_and_cast_of(cells: &[(f64, [f64; 3])]) -> (f32, [f32; 3]) {
     if cells.is_empty() {
         return (1.0, [1.0; 3]);
@@ -223,10 +227,10 @@ fn exposure_and_cast_of(cells: &[(f64, [f64; 3])]) -> (f32, [f32; 3]) {
         let k = ((p * ys.len() as f64).ceil() as usize).clamp(1, ys.len()) - 1;
         *ys.select_nth_unstable_by(k, f64::total_cmp).1
     };
-    let exposure = (at(0.97) / 0.8).clamp(0.3, 1.0) as f32;
-    let p90 = at(0.9);
+    let exposure = (at(WHITE_PERCENTILE) / 0.8).clamp(0.3, 1.0) as f32;
+    let threshold = at(CAST_PERCENTILE);
     // The brightest cells in the order of a stable sort by luminance (the sum's order).
-    let mut bright: Vec<&(f64, [f64; 3])> = cells.iter().filter(|(y, _)| *y >= p90).collect();
+    let mut bright: Vec<&(f64, [f64; 3])> = cells.iter().filter(|(y, _)| *y >= threshold).collect();
     bright.sort_by(|a, b| a.0.total_cmp(&b.0));
     let mut m = [0f64; 3];
     let mut n = 0usize;
@@ -371,10 +375,10 @@ mod tests {
         cells.sort_by(|a, b| a.0.total_cmp(&b.0));
         let at =
             |p: f64| cells[((p * cells.len() as f64).ceil() as usize).clamp(1, cells.len()) - 1].0;
-        let exposure = (at(0.97) / 0.8).clamp(0.3, 1.0) as f32;
-        let p90 = at(0.9);
+        let exposure = (at(WHITE_PERCENTILE) / 0.8).clamp(0.3, 1.0) as f32;
+        let threshold = at(CAST_PERCENTILE);
         let (mut m, mut n) = ([0f64; 3], 0usize);
-        for (_, c) in cells.iter().filter(|(y, _)| *y >= p90) {
+        for (_, c) in cells.iter().filter(|(y, _)| *y >= threshold) {
             for k in 0..3 {
                 m[k] += c[k];
             }
@@ -443,7 +447,7 @@ mod tests {
     #[test]
     fn a_coloured_wall_with_white_signs_keeps_exposure_and_a_near_neutral_cast() {
         // A brick-red wall (its own colour, not the light's) with a white sign beside the panel,
-        // a fifth of the surround.
+        // a twelfth of the photo.
         let data = photo([150, 70, 50], [235, 235, 235], (30, 40, 40, 60));
         let img = RgbImage::new(200, 150, &data).unwrap();
         let (e, cast) = exposure_and_cast(&img, &QUAD);

@@ -68,7 +68,7 @@ pub struct AdjustmentsBody {
     pub grain: f32,
     /// 0 to 1: a soft specular band.
     pub glare: f32,
-    /// Match the creative's exposure and colour cast to the photo around the panel.
+    /// Match the creative's exposure and colour cast to the light of the photo (its white surfaces).
     pub auto_match: bool,
     /// Night lighting, or `null` for day.
     pub night: Option<NightMode>,
@@ -126,7 +126,7 @@ pub(super) struct AdjustmentsChanges {
     #[serde(default)]
     #[schema(value_type = f32, minimum = 0, maximum = 1)]
     glare: Patch<f64>,
-    /// Match the creative's exposure and colour cast to the photo around the panel.
+    /// Match the creative's exposure and colour cast to the light of the photo (its white surfaces).
     #[serde(default)]
     #[schema(value_type = bool)]
     auto_match: Patch<bool>,

@@ -12,7 +12,7 @@ import fixture from './fixtures/render-parity.json';
 import { compositeCpu } from './cpu';
 import type { QuadPx } from './homography';
 import { buildPyramid, linearLevel } from './pyramid';
-import { DEFAULT_STATS } from './stats';
+import { computePhotoStats, DEFAULT_STATS } from './stats';
 
 /** The fixture's creatives, drawn as the Rust test draws them (RGBA). */
 function pattern(name: string, w: number, h: number): Uint8ClampedArray {
@@ -45,6 +45,7 @@ describe('preview parity with the server renderer', () => {
   it.each(fixture.scenes.map((s) => [s.name, s] as const))('%s', (_name, scene) => {
     const { pattern: p, width: cw, height: ch } = scene.creative;
     const levels = buildPyramid(linearLevel(pattern(p, cw, ch), cw, ch));
+    const adjustments: Adjustments = { ...DEFAULT_ADJUSTMENTS, ...(scene.adjustments as Partial<Adjustments>) };
     const out = compositeCpu({
       photo: { width: W, height: H, data: photo },
       levels,
@@ -53,8 +54,8 @@ describe('preview parity with the server renderer', () => {
       fit: scene.fit as Fit,
       background: scene.background,
       panelAspect: null,
-      adjustments: { ...DEFAULT_ADJUSTMENTS, ...(scene.adjustments as Partial<Adjustments>) },
-      stats: DEFAULT_STATS,
+      adjustments,
+      stats: adjustments.auto_match ? computePhotoStats({ width: W, height: H, data: photo }, scene.quad as QuadPx) : DEFAULT_STATS,
     });
     const server = Buffer.from(scene.pixels, 'base64');
     expect(server.length).toBe(W * H * 3);
@@ -70,5 +71,24 @@ describe('preview parity with the server renderer', () => {
     const mad = sum / (W * H * 3);
     expect(mad, `mean absolute difference (worst ${worst})`).toBeLessThanOrEqual(MAX_MAD);
     expect(worst).toBeLessThanOrEqual(1);
+  });
+
+  it.each(fixture.stats.map((s) => [s.photo.pattern, s] as const))('photo statistics of %s', (_name, st) => {
+    const { pattern: p, width: w, height: h, percent, sign } = st.photo;
+    // As the Rust test draws it: the pattern's channels scaled, a sign over the top-left eighth.
+    const src = pattern(p, w, h);
+    const img = new Uint8ClampedArray(w * h * 4);
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        const i = (y * w + x) * 4;
+        const inSign = sign !== null && x < Math.floor(w / 8) && y < Math.floor(h / 8);
+        for (let k = 0; k < 3; k++) img[i + k] = inSign ? sign[k] : Math.floor((src[i + k] * percent[k]) / 100);
+        img[i + 3] = 255;
+      }
+    }
+    const s = computePhotoStats({ width: w, height: h, data: img }, st.quad as [number, number][]);
+    expect(s.exposure).toBeCloseTo(st.exposure, 5);
+    for (let k = 0; k < 3; k++) expect(s.cast[k]).toBeCloseTo(st.cast[k], 5);
+    expect(s.noise).toBeCloseTo(st.noise, 3);
   });
 });

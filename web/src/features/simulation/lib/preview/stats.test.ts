@@ -40,8 +40,9 @@ describe('computePhotoStats', () => {
     }
   });
 
-  it('only looks at the surround (the quad ×3), not inside the quad nor far away', () => {
-    // Inside the quad: red; outside the surround: green; the surround: grey.
+  it('reads the whole photo outside the quad, not the quad itself', () => {
+    // Inside the quad: red (the site's old poster); everywhere else: grey, with a white sign
+    // far from the panel (beyond the quad ×3 that auto match used to read).
     const near: [number, number][] = [
       [160, 160],
       [240, 160],
@@ -50,14 +51,15 @@ describe('computePhotoStats', () => {
     ];
     const img = image(400, 400, (x, y) => {
       if (x >= 160 && x < 240 && y >= 160 && y < 240) return [255, 0, 0];
-      if (x < 75 || x >= 325 || y < 75 || y >= 325) return [0, 255, 0];
-      return [128, 128, 128];
+      if (x >= 4 && x < 64 && y >= 4 && y < 64) return [235, 235, 235];
+      return [90, 90, 90];
     });
     const s = computePhotoStats(img, near);
     for (const c of s.cast) expect(c).toBeCloseTo(1, 2);
+    expect(s.exposure).toBe(1);
   });
 
-  it('reads the cast from the brightest tenth: a red wall with a white sign stays neutral', () => {
+  it('reads the cast from the brightest cells: a red wall with a white sign stays neutral', () => {
     const img = image(200, 150, (x, y) =>
       x >= 30 && x < 70 && y >= 40 && y < 100 ? [235, 235, 235] : [150, 70, 50],
     );
@@ -110,8 +112,8 @@ describe('StatsCache', () => {
   it('recomputes at most every interval while the quad moves, then once more', () => {
     vi.useFakeTimers();
     try {
-      // Dark on the left half, bright on the right half.
-      const img = prepareStatsImage(image(200, 100, (x) => (x < 100 ? [10, 10, 10] : [250, 250, 250])));
+      // Dark, but for a bright patch that the right quad covers (and so does not count).
+      const img = prepareStatsImage(image(200, 100, (x, y) => (x >= 120 && x < 160 && y >= 30 && y < 70 ? [250, 250, 250] : [10, 10, 10])));
       let late = 0;
       const cache = new StatsCache(img, () => late++, 100);
       const left: [number, number][] = [
@@ -121,13 +123,13 @@ describe('StatsCache', () => {
         [20, 70],
       ];
       const right = left.map(([x, y]) => [x + 100, y] as [number, number]);
-      expect(cache.get(left).exposure).toBe(0.3);
+      expect(cache.get(left).exposure).toBe(1);
       // Within 100 ms: the previous statistics, the new quad scheduled.
-      expect(cache.get(right).exposure).toBe(0.3);
+      expect(cache.get(right).exposure).toBe(1);
       expect(late).toBe(0);
       vi.advanceTimersByTime(150);
       expect(late).toBe(1);
-      expect(cache.get(right).exposure).toBe(1);
+      expect(cache.get(right).exposure).toBe(0.3);
       cache.cancel();
     } finally {
       vi.useRealTimers();

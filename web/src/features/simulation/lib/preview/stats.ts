@@ -1,10 +1,10 @@
 /**
  * Photo statistics of rendering.md §5 for auto match and grain: on a ≤ 256 px area-averaged
- * linear copy, the surround of the panel (inside the quad scaled ×3 about its centroid, outside
- * the quad) gives the exposure (97th percentile of luminance) and the colour cast (mean of its
- * brightest tenth); the Immerkær noise σ is measured on the full-size grey photo in the ring
- * (the quad ×1.5). Also a small throttled cache so a dragged corner recomputes at most every
- * 100 ms (and once after the drag).
+ * linear copy, the photo's white point (its cells outside the quad) gives the exposure (99th
+ * percentile of luminance, over 0.8) and the colour cast (mean of its brightest 3 %); the
+ * Immerkær noise σ is measured on the full-size grey photo in the ring (the quad ×1.5). Also a
+ * small throttled cache so a dragged corner recomputes at most every 100 ms (and once after the
+ * drag).
  */
 import { SRGB8_TO_LINEAR, luminance } from './srgb';
 import type { QuadPx, Vec2 } from './homography';
@@ -27,8 +27,11 @@ export interface RgbaImage {
 /** Longer side of the statistics copy. */
 export const STATS_SIZE = 256;
 
-/** How far around the panel auto match looks: the quad scaled by this about its centroid. */
-export const SURROUND_SCALE = 3;
+/** The percentile of the cells' luminance that stands for the photo's white (as the Rust renderer's). */
+export const WHITE_PERCENTILE = 0.99;
+
+/** The cells that give the light's colour: at or above this percentile of luminance. */
+export const CAST_PERCENTILE = 0.97;
 
 /** Sampling step inside a cell of the statistics copy (as the Rust renderer's `cell_step`). */
 export function cellStep(width: number, height: number): number {
@@ -138,14 +141,13 @@ export function statsFromPrepared(img: StatsImage, quadPx: readonly Vec2[]): Pho
   const { small } = img;
   const sx = small.width / img.width;
   const sy = small.height / img.height;
-  // Exposure and cast on the small copy, from the surround (the quad ×3, outside the quad).
+  // Exposure and cast on the small copy, from every cell outside the quad: a printed poster
+  // reflects what the scene's white surfaces reflect, wherever they are in the photo.
   const q = quadPx.map((p) => [p[0] * sx, p[1] * sy] as Vec2);
-  const outer = scaleQuad(q, SURROUND_SCALE);
   const cells: { y: number; r: number; g: number; b: number }[] = [];
-  const [bx0, bx1, by0, by1] = bounds(outer, small.width, small.height);
-  for (let y = by0; y <= by1; y++) {
-    for (let x = bx0; x <= bx1; x++) {
-      if (!insideQuad(outer, x + 0.5, y + 0.5) || insideQuad(q, x + 0.5, y + 0.5)) continue;
+  for (let y = 0; y < small.height; y++) {
+    for (let x = 0; x < small.width; x++) {
+      if (insideQuad(q, x + 0.5, y + 0.5)) continue;
       const i = (y * small.width + x) * 3;
       const r = small.rgb[i];
       const g = small.rgb[i + 1];
@@ -158,14 +160,14 @@ export function statsFromPrepared(img: StatsImage, quadPx: readonly Vec2[]): Pho
   if (cells.length > 0) {
     cells.sort((a, b) => a.y - b.y);
     const at = (p: number) => cells[Math.min(cells.length, Math.max(1, Math.ceil(p * cells.length))) - 1].y;
-    exposure = Math.min(1, Math.max(0.3, at(0.97) / 0.8));
-    // The brightest tenth: bright surfaces are the likeliest to be neutral (a brick wall's
-    // mean is its own colour, not the light's).
-    const p90 = at(0.9);
+    exposure = Math.min(1, Math.max(0.3, at(WHITE_PERCENTILE) / 0.8));
+    // The brightest cells: the likeliest to be neutral surfaces showing the light's colour (a
+    // brick wall's colour is its own, not the light's).
+    const threshold = at(CAST_PERCENTILE);
     const m = [0, 0, 0];
     let n = 0;
     for (const c of cells) {
-      if (c.y < p90) continue;
+      if (c.y < threshold) continue;
       m[0] += c.r;
       m[1] += c.g;
       m[2] += c.b;
