@@ -3,7 +3,8 @@
 The document says the shape of every request; a few rules of the server are about the data,
 not the shape: an id in a body must name one of the caller's rows, a cursor must be one the
 server handed out, an upload must be a decodable image, a panel's four corners must make a
-convex quadrilateral listed clockwise, a latitude comes with its longitude, and a panel outline
+convex quadrilateral listed clockwise, a latitude comes with its longitude (a screen's width with its height), viewing distances
+come nearest first, and a panel outline
 needs a photo, an area of interest is one shape inside the image under a name of its own. In
 *positive* cases only (requests the document says are valid), `before_call`
 puts real values there: ids of rows made here at start-up, a cursor asked for just before, a
@@ -162,6 +163,24 @@ def real_body(body: dict, method: str, path: str) -> None:
         else:
             body["latitude"] = latitude if latitude is not None else 0.0
             body["longitude"] = longitude if longitude is not None else 0.0
+    # A screen's two sides likewise.
+    if "screen_width_px" in body or "screen_height_px" in body:
+        width, height = body.get("screen_width_px"), body.get("screen_height_px")
+        if width is None and height is None:
+            body["screen_width_px"] = body["screen_height_px"] = None
+        else:
+            body["screen_width_px"] = width if width is not None else 1
+            body["screen_height_px"] = height if height is not None else 1
+    # The viewing distances are in order, whatever the row had: a change that gives one gives
+    # both, the nearer first.
+    if "viewing_distance_min_m" in body or "viewing_distance_max_m" in body:
+        near, far = body.get("viewing_distance_min_m"), body.get("viewing_distance_max_m")
+        if near is None and far is None:
+            body["viewing_distance_min_m"] = body["viewing_distance_max_m"] = None
+        else:
+            near = near if near is not None else far
+            far = far if far is not None else near
+            body["viewing_distance_min_m"], body["viewing_distance_max_m"] = sorted([near, far])
 
 
 @schemathesis.hook("map_body").apply_to(method="POST", path="/media")

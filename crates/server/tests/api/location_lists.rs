@@ -105,6 +105,11 @@ async fn locations_are_sorted_and_filtered_and_paged_in_any_order() {
         .api_send(Method::GET, "/locations?format=poster", &user)
         .await;
     assert_fields(response, json!({"format": "invalid_value"})).await;
+    // The document's enums have no blank value.
+    let response = app
+        .api_send(Method::GET, "/locations/positions?audience=", &user)
+        .await;
+    assert_fields(response, json!({"audience": "invalid_value"})).await;
 }
 
 #[tokio::test]

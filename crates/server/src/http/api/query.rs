@@ -216,23 +216,17 @@ impl QueryValue for crate::db::locations::LocationSort {
     }
 }
 
-/// A panel format; blank is absent, anything else `invalid_value`.
+/// A panel format; anything else (blank included) `invalid_value`.
 impl QueryValue for crate::ooh::PanelFormat {
     fn from_query(text: &str) -> Result<Option<Self>, FieldCode> {
-        match text.trim() {
-            "" => Ok(None),
-            text => Self::parse(text).map(Some).ok_or(FieldCode::InvalidValue),
-        }
+        Self::parse(text).map(Some).ok_or(FieldCode::InvalidValue)
     }
 }
 
-/// An audience; blank is absent, anything else `invalid_value`.
+/// An audience; anything else (blank included) `invalid_value`.
 impl QueryValue for crate::ooh::Audience {
     fn from_query(text: &str) -> Result<Option<Self>, FieldCode> {
-        match text.trim() {
-            "" => Ok(None),
-            text => Self::parse(text).map(Some).ok_or(FieldCode::InvalidValue),
-        }
+        Self::parse(text).map(Some).ok_or(FieldCode::InvalidValue)
     }
 }
 
