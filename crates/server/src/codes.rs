@@ -223,8 +223,12 @@ wire_enum! {
         TooMany = "too_many";
         /// The name is already used.
         Taken = "taken";
-        /// Two fields that cannot be given together.
+        /// Two fields that cannot be given together; in an import, a photo name two files of
+        /// the archive share.
         Conflict = "conflict";
+        /// A file or an image larger than allowed: bytes, pixels, or the memory decoding it
+        /// would take (an imported photo, a file or archive of an import).
+        TooLarge = "too_large";
     }
 }
 

@@ -325,6 +325,13 @@ pub struct Config {
     #[arg(long, env = "REGARD_MEDIA_DECODE_BUDGET", default_value_t = 320)]
     pub media_decode_budget: u64,
 
+    /// Largest ZIP of photos an inventory import (`POST /api/v1/locations/import`) accepts, in
+    /// bytes (the CSV or XLSX file beside it has its own limit, 10 MiB); larger ones get 413
+    /// `file_too_large` (reading stops at the limit). The photos inside may declare twice this
+    /// in all, inflated; each photo is held to `REGARD_MEDIA_MAX_BYTES` as an upload is.
+    #[arg(long, env = "REGARD_IMPORT_MAX_BYTES", default_value_t = 256 * 1024 * 1024)]
+    pub import_max_bytes: u64,
+
     /// Memory, in MiB, that password hashes (Argon2id, 19 MiB each) may take at once in this
     /// process: sign-ins, sign-ups and password changes beyond `budget / 19` wait for a slot,
     /// then answer 429 `over_request_rate_limit`. 0 = unlimited.

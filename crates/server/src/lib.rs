@@ -1,5 +1,6 @@
 //! The Regard server library: everything behind the `regard` binary.
 
+pub mod archive;
 pub mod assistant;
 pub mod auth;
 #[macro_use]
@@ -11,6 +12,7 @@ pub mod events;
 pub mod heatmaps;
 pub mod http;
 pub mod i18n;
+pub mod inventory;
 pub mod jobs;
 pub mod media;
 pub mod metrics;

@@ -41,9 +41,9 @@ pub use error::MediaError;
 use staging::{HashingWriter, io_error, temp_file, write_temp};
 pub use staging::{STAGING_MAX_AGE, Upload, collect_upload, sweep_staging};
 pub use store::{
-    AcceptError, IngestGate, ORPHAN_GRACE_MS, REUSE_WINDOW_MS, StoredMedia, SweepError, Swept,
-    VariantKind, accept, delete_objects_if_orphaned, object_key, release, reusable, store,
-    sweep_orphans,
+    AcceptError, IngestGate, ORPHAN_GRACE_MS, REUSE_WINDOW_MS, Staged, StoredMedia, SweepError,
+    Swept, VariantKind, accept, delete_objects_if_orphaned, object_key, prepare_gated, release,
+    reusable, stage, store, sweep_orphans,
 };
 pub use variants::{PREVIEW_SIDE, THUMBNAIL_SIDE};
 pub(crate) use variants::{encode_jpeg, make_variants};

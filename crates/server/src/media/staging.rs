@@ -33,6 +33,19 @@ impl Upload {
         })
     }
 
+    /// A new temporary file in `tmp_dir` (created if missing), removed when dropped, for
+    /// [`Upload::from_temp`] once written (a photo inflated from an import's archive).
+    pub fn temp_file(tmp_dir: &Path) -> std::io::Result<NamedTempFile> {
+        temp_file(tmp_dir)
+    }
+
+    /// The upload held in `file`, a temporary file from [`Upload::temp_file`], written and
+    /// flushed.
+    pub fn from_temp(file: NamedTempFile) -> std::io::Result<Self> {
+        let len = file.as_file().metadata()?.len();
+        Ok(Self { file, len })
+    }
+
     /// Size in bytes.
     pub fn len(&self) -> u64 {
         self.len

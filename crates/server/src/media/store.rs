@@ -208,6 +208,10 @@ pub enum AcceptError {
     Internal(String),
 }
 
+fn internal(err: &dyn std::fmt::Display) -> AcceptError {
+    AcceptError::Internal(err.to_string())
+}
+
 /// Takes a received upload to a stored media row of `owner_id`: reads its headers, refuses it
 /// when it breaks a limit or would need more than the whole decoding budget, waits for a slot
 /// and its share of the budget, decodes and makes the variants on the blocking pool, stores
@@ -221,7 +225,65 @@ pub async fn accept(
     original_name: Option<String>,
     upload: super::Upload,
 ) -> Result<MediaRow, AcceptError> {
-    let internal = |err: &dyn std::fmt::Display| AcceptError::Internal(err.to_string());
+    let slot = gate
+        .slots
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(|e| internal(&e))?;
+    let limits_copy = *limits;
+    let prepared = tokio::task::spawn_blocking(move || super::prepare(upload, &limits_copy))
+        .await
+        .map_err(|e| internal(&e))??;
+    let staged = finish_and_store(
+        storage,
+        gate,
+        limits,
+        slot,
+        prepared,
+        owner_id,
+        original_name,
+    )
+    .await?;
+    let Staged {
+        row,
+        stored,
+        ingested,
+    } = staged;
+    if let Err(err) = db::media::insert(db, &row).await {
+        delete_objects_if_orphaned(db, storage, &row).await;
+        return Err(err.into());
+    }
+    if stored.deduplicated && !storage.exists(&stored.original).await? {
+        // The last other row with this hash was deleted between our existence check and our
+        // insert, and its objects with it: write them again.
+        store(storage, &ingested).await?;
+    }
+    tracing::info!(media_id = %row.id, bytes = row.bytes, deduplicated = stored.deduplicated, "media stored");
+    Ok(row)
+}
+
+/// An upload decoded and its objects stored, its row not inserted yet (the caller inserts it,
+/// or [`delete_objects_if_orphaned`] takes the objects back).
+#[derive(Debug)]
+pub struct Staged {
+    /// The row to insert.
+    pub row: MediaRow,
+    /// Where the objects are.
+    pub stored: StoredMedia,
+    /// What was stored, to store again should the objects vanish before the row is inserted
+    /// (see [`accept`]).
+    pub ingested: IngestedMedia,
+}
+
+/// [`super::prepare`] on the blocking pool, holding one of the gate's slots: an upload's
+/// headers read and checked, nothing decoded yet (what an import does with each photo before
+/// deciding whether to store any).
+pub async fn prepare_gated(
+    gate: &IngestGate,
+    limits: &super::MediaLimits,
+    upload: super::Upload,
+) -> Result<super::PreparedUpload, AcceptError> {
     let slot = gate
         .slots
         .clone()
@@ -229,9 +291,53 @@ pub async fn accept(
         .await
         .map_err(|e| internal(&e))?;
     let limits = *limits;
-    let prepared = tokio::task::spawn_blocking(move || super::prepare(upload, &limits))
+    tokio::task::spawn_blocking(move || {
+        let _held = slot;
+        super::prepare(upload, &limits)
+    })
+    .await
+    .map_err(|e| internal(&e))?
+    .map_err(AcceptError::from)
+}
+
+/// Decodes a prepared upload within its share of the decoding budget, holding a slot, makes
+/// its variants and stores its objects; the row is left to the caller to insert ([`Staged`]).
+pub async fn stage(
+    storage: &dyn Storage,
+    gate: &IngestGate,
+    limits: &super::MediaLimits,
+    prepared: super::PreparedUpload,
+    owner_id: &str,
+    original_name: Option<String>,
+) -> Result<Staged, AcceptError> {
+    let slot = gate
+        .slots
+        .clone()
+        .acquire_owned()
         .await
-        .map_err(|e| internal(&e))??;
+        .map_err(|e| internal(&e))?;
+    finish_and_store(
+        storage,
+        gate,
+        limits,
+        slot,
+        prepared,
+        owner_id,
+        original_name,
+    )
+    .await
+}
+
+async fn finish_and_store(
+    storage: &dyn Storage,
+    gate: &IngestGate,
+    limits: &super::MediaLimits,
+    slot: tokio::sync::OwnedSemaphorePermit,
+    prepared: super::PreparedUpload,
+    owner_id: &str,
+    original_name: Option<String>,
+) -> Result<Staged, AcceptError> {
+    let limits = *limits;
     // The decoding's memory, from the shared budget: a large upload waits until the ones
     // before it are done. `prepare` refused any upload that needs more than the whole budget.
     let mib = u32::try_from(prepared.cost().div_ceil(1 << 20)).unwrap_or(u32::MAX);
@@ -269,17 +375,11 @@ pub async fn accept(
         gps_longitude: ingested.gps.map(|g| g.longitude),
         created_at: db::now_ms(),
     };
-    if let Err(err) = db::media::insert(db, &row).await {
-        delete_objects_if_orphaned(db, storage, &row).await;
-        return Err(err.into());
-    }
-    if stored.deduplicated && !storage.exists(&stored.original).await? {
-        // The last other row with this hash was deleted between our existence check and our
-        // insert, and its objects with it: write them again.
-        store(storage, &ingested).await?;
-    }
-    tracing::info!(media_id = %row.id, bytes = row.bytes, deduplicated = stored.deduplicated, "media stored");
-    Ok(row)
+    Ok(Staged {
+        row,
+        stored,
+        ingested,
+    })
 }
 
 /// How long an object no row names, or an upload nothing uses, is kept before the orphan sweep

@@ -20,6 +20,7 @@ mod flow;
 mod health_and_web;
 mod heatmaps;
 mod helpers;
+mod import;
 mod jobs;
 mod location_lists;
 mod locations;

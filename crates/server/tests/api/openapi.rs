@@ -251,6 +251,27 @@ async fn answers_conform_to_the_document() {
         None,
     )
     .await;
+    // An import's answers (multipart, so not through `call`): 200, then 422 with rows refused
+    // and 422 for the request itself, all three as documented.
+    let import = &c.doc["paths"]["/locations/import"]["post"]["responses"];
+    for (text, status) in [
+        ("name,width_m\nGare,4\n", 200),
+        ("name,width_m\nGare,wide\n", 422),
+        ("city\nÉvry\n", 422),
+    ] {
+        let part = reqwest::multipart::Part::bytes(text.as_bytes().to_vec()).file_name("i.csv");
+        let response = app
+            .api(Method::POST, "/locations/import", &user)
+            .multipart(reqwest::multipart::Form::new().part("file", part))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), status);
+        let answer: Value = response.json().await.unwrap();
+        let schema = &import[status.to_string()]["content"]["application/json"]["schema"];
+        conforms(&c.doc, schema, &answer, "POST /locations/import").unwrap();
+    }
+    c.checked.push("POST /locations/import".into());
     let path = format!("/locations/{}", id(&location));
     c.call(Method::GET, "/locations/{id}", &path, None).await;
     c.call(

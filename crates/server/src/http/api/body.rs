@@ -317,12 +317,12 @@ impl<'de> MapAccess<'de> for Entries<'_> {
 /// be `null`), then `shared` the fields both have, written once.
 macro_rules! body_pair {
     (
-        $(#[$new_meta:meta])* struct $new:ident { $($new_fields:tt)* }
-        $(#[$change_meta:meta])* struct $change:ident { $($change_fields:tt)* }
+        $(#[$new_meta:meta])* $new_vis:vis struct $new:ident { $($new_fields:tt)* }
+        $(#[$change_meta:meta])* $change_vis:vis struct $change:ident { $($change_fields:tt)* }
         shared { $($shared:tt)* }
     ) => {
-        $(#[$new_meta])* struct $new { $($new_fields)* $($shared)* }
-        $(#[$change_meta])* struct $change { $($change_fields)* $($shared)* }
+        $(#[$new_meta])* $new_vis struct $new { $($new_fields)* $($shared)* }
+        $(#[$change_meta])* $change_vis struct $change { $($change_fields)* $($shared)* }
     };
 }
 pub(super) use body_pair;

@@ -162,7 +162,7 @@ body_pair! {
     /// The body of `POST /locations`: the fields of [`LocationChanges`], `name` required.
     #[derive(Deserialize, ToSchema)]
     #[serde(deny_unknown_fields)]
-    struct NewLocation {
+    pub(super) struct NewLocation {
         /// At most 200 characters.
         #[serde(default)]
         #[schema(value_type = String, max_length = 200, format = "name", required = true)]
@@ -173,7 +173,7 @@ body_pair! {
     /// the format or the illumination).
     #[derive(Deserialize, ToSchema)]
     #[serde(deny_unknown_fields)]
-    struct LocationChanges {
+    pub(super) struct LocationChanges {
         /// At most 200 characters; cannot be cleared.
         #[serde(default)]
         #[schema(value_type = String, max_length = 200, format = "name")]
@@ -388,7 +388,7 @@ fn apply_viewing(body: &LocationChanges, problems: &mut Problems, row: &mut Loca
 
 /// Applies a create (`creating`) or update body onto a location row, checking every field
 /// and the rules between them. The caller calls `problems.finish()`.
-async fn apply_body(
+pub(super) async fn apply_body(
     state: &AppState,
     user: &ApiUser,
     body: LocationChanges,

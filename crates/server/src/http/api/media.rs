@@ -141,7 +141,7 @@ pub fn media_body(signer: &UrlSigner, media: &MediaRow, now: u64) -> Media {
 
 /// The client's file name, reduced to its last path component, without control or
 /// bidirectional-formatting characters, at most 255 characters; `None` when nothing is left.
-fn clean_file_name(raw: &str) -> Option<String> {
+pub(super) fn clean_file_name(raw: &str) -> Option<String> {
     let base = raw.rsplit(['/', '\\']).next().unwrap_or(raw);
     let name: String = base
         .chars()
@@ -278,7 +278,7 @@ async fn upload(
 
 /// Reserves `bytes` of the user's storage quota (`limit`, 0 = none) for an upload, or the
 /// 413 `storage_quota_exceeded` answer.
-async fn reserve(
+pub(super) async fn reserve(
     state: &AppState,
     user_id: &str,
     bytes: u64,

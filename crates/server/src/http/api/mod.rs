@@ -15,6 +15,7 @@ pub mod exports;
 pub mod heatmaps;
 pub mod input;
 pub mod locations;
+pub mod locations_import;
 pub mod map;
 pub mod media;
 pub mod openapi;
@@ -39,8 +40,13 @@ use crate::codes::ErrorCode;
 use crate::state::AppState;
 
 /// Every route of this module with its documentation. JSON bodies are limited to
-/// `max_body_bytes`; `POST /media` has its own limit, `max_upload_bytes`.
-fn routes(max_body_bytes: usize, max_upload_bytes: usize) -> OpenApiRouter<AppState> {
+/// `max_body_bytes`; `POST /media` has its own limit, `max_upload_bytes`, and
+/// `POST /locations/import` its own, `max_import_bytes`.
+fn routes(
+    max_body_bytes: usize,
+    max_upload_bytes: usize,
+    max_import_bytes: usize,
+) -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(openapi::ApiDoc::openapi())
         .merge(creatives::router())
         .merge(locations::router())
@@ -56,8 +62,9 @@ fn routes(max_body_bytes: usize, max_upload_bytes: usize) -> OpenApiRouter<AppSt
         .merge(assistant::router())
         .routes(routes!(openapi_json))
         .layer(DefaultBodyLimit::max(max_body_bytes))
-        // Merged after the layer above so its own body limit is the only one that applies.
+        // Merged after the layer above so their own body limits are the only ones that apply.
         .merge(media::router(max_upload_bytes))
+        .merge(locations_import::router(max_import_bytes))
 }
 
 /// Routes of this module (to be nested under `/api/v1`).
@@ -65,6 +72,7 @@ pub fn router(state: &AppState) -> Router<AppState> {
     let (router, _) = routes(
         state.config.max_body_bytes,
         media::upload_body_limit(state.config.media_max_bytes),
+        locations_import::import_body_limit(state.config.import_max_bytes),
     )
     .split_for_parts();
     router
@@ -74,7 +82,7 @@ pub fn router(state: &AppState) -> Router<AppState> {
 
 /// The OpenAPI document of `/api/v1`.
 pub fn openapi() -> serde_json::Value {
-    openapi::finish(routes(0, 0).into_openapi())
+    openapi::finish(routes(0, 0, 0).into_openapi())
 }
 
 /// `GET /openapi.json`: the OpenAPI 3.1 document of this API.

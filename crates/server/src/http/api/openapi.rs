@@ -315,14 +315,13 @@ fn collect_refs(value: &Value, into: &mut Vec<String>) {
 }
 
 fn require_answer_fields(doc: &mut Value) {
-    // The schemas the success answers name, and everything they name in turn.
+    // The schemas the answers name (successes, and the refusals an operation documents
+    // itself, such as an import's 422), and everything they name in turn.
     let mut pending = Vec::new();
     for operation in operations_mut(doc) {
         if let Some(responses) = operation["responses"].as_object() {
-            for (status, response) in responses {
-                if status.starts_with('2') {
-                    collect_refs(response, &mut pending);
-                }
+            for response in responses.values() {
+                collect_refs(response, &mut pending);
             }
         }
     }
