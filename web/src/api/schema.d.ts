@@ -444,6 +444,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/locations/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `POST /locations/import` (multipart: `file`, optional `photos`, optional `dry_run`; or
+         *     `?dry_run=true`). Every row is checked as `POST /locations` checks its body; a photo is
+         *     checked as an upload. 200 with the created ids when every row passed, nothing written
+         *     otherwise (422 with the rows' errors); a dry run answers 200 with the errors and writes
+         *     nothing. `X-Import-Rows` says how many location rows the file has.
+         */
+        post: operations["locations_import"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/locations/positions": {
         parameters: {
             query?: never;
@@ -1043,7 +1066,7 @@ export interface components {
          * @description What is wrong with one field of a `validation_failed` answer (`details.fields`).
          * @enum {string}
          */
-        FieldCode: "required" | "invalid_type" | "too_long" | "invalid_characters" | "invalid_value" | "invalid" | "out_of_range" | "not_found" | "unknown_field" | "invalid_shape" | "self_intersecting" | "not_convex" | "not_clockwise" | "requires_photo" | "requires_quad" | "too_small" | "too_few" | "too_many" | "taken" | "conflict";
+        FieldCode: "required" | "invalid_type" | "too_long" | "invalid_characters" | "invalid_value" | "invalid" | "out_of_range" | "not_found" | "unknown_field" | "invalid_shape" | "self_intersecting" | "not_convex" | "not_clockwise" | "requires_photo" | "requires_quad" | "too_small" | "too_few" | "too_many" | "taken" | "conflict" | "too_large";
         /**
          * @description How the creative fills the panel.
          * @enum {string}
@@ -1244,6 +1267,66 @@ export interface components {
          * @enum {string}
          */
         Illumination: "none" | "front" | "back" | "digital";
+        /**
+         * @description A column of an inventory file, by its English name (what import errors call `field`). Headers may also be French (`nom`, `adresse`, `ville`, `code_postal`, `pays`, `largeur_m`, `hauteur_m`, `vitesse_kmh`), in any case, with accents, `-` or spaces for `_`.
+         * @enum {string}
+         */
+        ImportColumn: "name" | "address" | "city" | "postcode" | "country" | "latitude" | "longitude" | "format" | "width_m" | "height_m" | "audience" | "distance_m" | "speed_kmh" | "photo" | "notes";
+        /** @description A row of the file that cannot be imported, and why. */
+        ImportError: {
+            /**
+             * @description What is wrong, as `POST /locations` says it of the same value (`photo`: `not_found`
+             *     when the archive has no such file, `conflict` when it has two, or why the upload
+             *     path refuses it: `invalid_type`, `invalid`, `too_large`).
+             */
+            code: components["schemas"]["FieldCode"];
+            /** @description The column, by its English name. */
+            field: components["schemas"]["ImportColumn"];
+            /**
+             * Format: int32
+             * @description The row's number as a spreadsheet shows it: the header is row 1, the first location
+             *     row 2.
+             */
+            row: number;
+        };
+        /** @description The body of `POST /locations/import`. */
+        ImportForm: {
+            /** @description `true`: check only (as the query parameter). */
+            dry_run?: boolean;
+            /**
+             * Format: binary
+             * @description The inventory: CSV (UTF-8 with or without a byte-order mark, or Windows-1252;
+             *     separated by `,` or `;`) or XLSX (its first sheet), a header row then one row per
+             *     location; at most 10 MiB and 5,000 rows.
+             */
+            file: string;
+            /**
+             * Format: binary
+             * @description A ZIP of the photos that the `photo` column names by file name (folders ignored).
+             */
+            photos?: string;
+        };
+        /**
+         * @description A refused import (422): the usual error body, with `created` (empty) and the rows' `errors`
+         *     (empty when the refusal is about the whole request, which `details.fields` then says:
+         *     `file`, `name`, `photos`, `dry_run`).
+         */
+        ImportRefused: {
+            code: components["schemas"]["ErrorCode"];
+            created: string[];
+            details: Record<string, never>;
+            errors: components["schemas"]["ImportError"][];
+            message: string;
+        };
+        /**
+         * @description The answer of an import: the locations created, in the file's order (none in a dry run,
+         *     none when any row is refused), and the rows refused.
+         */
+        ImportResult: {
+            created: string[];
+            /** @description Sorted by row, then column. */
+            errors: components["schemas"]["ImportError"][];
+        };
         /** @description The benchmarks of one done image. */
         ItemBenchmarks: {
             aois: components["schemas"]["AreaBenchmark"][];
@@ -3200,6 +3283,48 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FormatInfo"][];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    locations_import: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true`: check the file and photos, write nothing (`created` stays empty). Also a form
+                 *     field; either one saying `true` makes a dry run.
+                 */
+                dry_run?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ImportForm"];
+            };
+        };
+        responses: {
+            /** @description Imported (or, in a dry run, checked): the ids created and the rows' errors */
+            200: {
+                headers: {
+                    /** @description The location rows the file has */
+                    "x-import-rows"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            /** @description Nothing imported: rows refused (`errors`), or the request itself (`details.fields`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportRefused"];
                 };
             };
             default: components["responses"]["Error"];
