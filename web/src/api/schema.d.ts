@@ -1291,8 +1291,8 @@ export interface components {
         };
         /** @description The body of `POST /locations/import`. */
         ImportForm: {
-            /** @description `true`: check only (as the query parameter). */
-            dry_run?: boolean;
+            /** @description `true`: check only (as the query parameter: `true`, `1`, empty; `false`, `0`). */
+            dry_run?: string;
             /**
              * Format: binary
              * @description The inventory: CSV (UTF-8 with or without a byte-order mark, or Windows-1252;
@@ -3295,7 +3295,7 @@ export interface operations {
                  * @description `true`: check the file and photos, write nothing (`created` stays empty). Also a form
                  *     field; either one saying `true` makes a dry run.
                  */
-                dry_run?: boolean;
+                dry_run?: string;
             };
             header?: never;
             path?: never;

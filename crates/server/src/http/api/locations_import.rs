@@ -74,7 +74,7 @@ struct ImportQuery {
     /// `true`: check the file and photos, write nothing (`created` stays empty). Also a form
     /// field; either one saying `true` makes a dry run.
     #[serde(default)]
-    #[param(value_type = Option<bool>)]
+    #[param(value_type = Option<String>, pattern = "^(|0|1|true|false)$")]
     dry_run: Param<Flag>,
 }
 
@@ -94,9 +94,9 @@ struct ImportForm {
     /// A ZIP of the photos that the `photo` column names by file name (folders ignored).
     #[schema(format = Binary, content_media_type = "application/zip", nullable = false)]
     photos: Option<String>,
-    /// `true`: check only (as the query parameter).
-    #[schema(nullable = false)]
-    dry_run: Option<bool>,
+    /// `true`: check only (as the query parameter: `true`, `1`, empty; `false`, `0`).
+    #[schema(nullable = false, pattern = "^(|0|1|true|false)$")]
+    dry_run: Option<String>,
 }
 
 /// A row of the file that cannot be imported, and why.
