@@ -29,7 +29,7 @@ use super::error::ApiError;
 use super::input::ApiUser;
 use super::locations::{LocationChanges, NewLocation, apply_body};
 use super::media::{clean_file_name, reserve};
-use super::query::{Flag, Param, Params, QueryValue};
+use super::query::{Param, Params, QueryValue};
 use crate::archive::{self, Archive, ArchiveError, EntryError, EntryId, Lookup};
 use crate::codes::{ErrorCode, FieldCode};
 use crate::db::{self, locations::LocationRow};
@@ -67,15 +67,31 @@ pub fn import_body_limit(import_max_bytes: u64) -> usize {
         .unwrap_or(usize::MAX)
 }
 
+/// `dry_run`: `true` or `1` (check only), `false` or `0` (import); anything else, blank
+/// included, is `invalid_type`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct DryRun(bool);
+
+impl QueryValue for DryRun {
+    fn from_query(text: &str) -> Result<Option<Self>, FieldCode> {
+        match text {
+            "1" | "true" => Ok(Some(DryRun(true))),
+            "0" | "false" => Ok(Some(DryRun(false))),
+            _ => Err(FieldCode::InvalidType),
+        }
+    }
+}
+
 /// The query of `POST /locations/import`.
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 struct ImportQuery {
-    /// `true`: check the file and photos, write nothing (`created` stays empty). Also a form
-    /// field; either one saying `true` makes a dry run.
+    /// `true` (or `1`): check the file and photos, write nothing (`created` stays empty);
+    /// `false` or `0` (the default): import. Also a form field; either one saying `true`
+    /// makes a dry run.
     #[serde(default)]
-    #[param(value_type = Option<bool>)]
-    dry_run: Param<Flag>,
+    #[param(value_type = Option<String>, pattern = "^(0|1|true|false)$")]
+    dry_run: Param<DryRun>,
 }
 
 // For the document only: the form is not read into a value but part by part, the ZIP streamed
@@ -95,8 +111,8 @@ struct ImportForm {
     #[schema(format = Binary, content_media_type = "application/zip", nullable = false)]
     photos: Option<String>,
     /// `true`: check only (as the query parameter).
-    #[schema(nullable = false)]
-    dry_run: Option<bool>,
+    #[schema(value_type = String, nullable = false, pattern = "^(0|1|true|false)$")]
+    dry_run: Option<String>,
 }
 
 /// A row of the file that cannot be imported, and why.
@@ -211,7 +227,7 @@ async fn import(
         .upload(user.id())
         .map_err(|wait| ApiError::new(ErrorCode::RateLimited).retry_after(wait))?;
     let form = read_form(&state, multipart).await?;
-    let dry_run = query.dry_run.0.is_some_and(|Flag(on)| on) || form.dry_run;
+    let dry_run = query.dry_run.0.is_some_and(|DryRun(on)| on) || form.dry_run;
     let file = form
         .file
         .ok_or_else(|| ApiError::field("file", FieldCode::Required))?;
@@ -363,8 +379,8 @@ async fn read_form(
                     }
                 }
                 let text = String::from_utf8_lossy(&text);
-                form.dry_run = match Flag::from_query(text.trim()) {
-                    Ok(flag) => flag.is_some_and(|Flag(on)| on),
+                form.dry_run = match DryRun::from_query(&text) {
+                    Ok(flag) => flag.is_some_and(|DryRun(on)| on),
                     Err(code) => return Err(ApiError::field("dry_run", code)),
                 };
             }
