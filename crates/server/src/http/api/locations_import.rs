@@ -250,7 +250,8 @@ async fn import(
         errors.extend(problems);
         locations.push(location);
     }
-    let photos = check_photos(&state, &user, &rows, archive, &mut errors).await?;
+    // The photos' place in the quota is held until their rows are written, or the import ends.
+    let (photos, _reserved) = check_photos(&state, &user, &rows, archive, &mut errors).await?;
     errors.sort_by_key(|e| (e.row, ImportColumn::ALL.iter().position(|c| *c == e.field)));
     errors.dedup_by_key(|e| (e.row, e.field));
 
@@ -617,14 +618,15 @@ fn photo_errors(rows: &[ImportRow], photo: &Photo, code: FieldCode) -> Vec<Impor
 /// Finds each row's photo in the archive, holds their size against the user's quota, inflates
 /// them to staging files and reads their headers as an upload's are read. Problems go to
 /// `errors`; the photos that passed are returned, each with the rows naming it (one file named
-/// by several rows is one image they share).
+/// by several rows is one image they share), with their place in the quota, to hold until
+/// their rows are written (as an upload holds its own).
 async fn check_photos(
     state: &AppState,
     user: &ApiUser,
     rows: &[ImportRow],
     archive: Option<(Archive<std::fs::File>, Upload)>,
     errors: &mut Vec<ImportError>,
-) -> Result<Vec<Photo>, ApiError> {
+) -> Result<(Vec<Photo>, Option<quota::Reserved>), ApiError> {
     let limits = state.config.media_limits();
     let mut photos: Vec<Photo> = Vec::new();
     let mut by_entry: HashMap<EntryId, usize> = HashMap::new();
@@ -653,7 +655,7 @@ async fn check_photos(
         }
     }
     let Some((mut archive, zip)) = archive else {
-        return Ok(photos);
+        return Ok((photos, None));
     };
     // A photo over the upload limit is refused on what its entry declares, never inflated.
     photos.retain(|photo| {
@@ -664,7 +666,7 @@ async fn check_photos(
         fits
     });
     if photos.is_empty() {
-        return Ok(photos);
+        return Ok((photos, None));
     }
     for photo in &mut photos {
         photo.name = archive.name(photo.entry);
@@ -672,7 +674,7 @@ async fn check_photos(
     // The photos count against the quota as uploads do, before anything is inflated.
     let bytes: u64 = photos.iter().map(|p| archive.size(p.entry)).sum();
     let quota = state.config.storage_quota_mb.saturating_mul(quota::MB);
-    let _reserved = reserve(state, user.id(), bytes, quota).await?;
+    let reserved = reserve(state, user.id(), bytes, quota).await?;
 
     let tmp = state.config.data_dir.join("tmp");
     let entries: Vec<EntryId> = photos.iter().map(|p| p.entry).collect();
@@ -738,7 +740,7 @@ async fn check_photos(
             None => {}
         }
     }
-    Ok(checked)
+    Ok((checked, Some(reserved)))
 }
 
 /// Inflates one entry of the archive to a staging file.
