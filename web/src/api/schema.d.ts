@@ -1291,8 +1291,8 @@ export interface components {
         };
         /** @description The body of `POST /locations/import`. */
         ImportForm: {
-            /** @description `true`: check only (as the query parameter: `true`, `1`, empty; `false`, `0`). */
-            dry_run?: string;
+            /** @description `true`: check only (as the query parameter). */
+            dry_run: string;
             /**
              * Format: binary
              * @description The inventory: CSV (UTF-8 with or without a byte-order mark, or Windows-1252;
@@ -3292,8 +3292,9 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description `true`: check the file and photos, write nothing (`created` stays empty). Also a form
-                 *     field; either one saying `true` makes a dry run.
+                 * @description `true` (or `1`): check the file and photos, write nothing (`created` stays empty);
+                 *     `false` or `0` (the default): import. Also a form field; either one saying `true`
+                 *     makes a dry run.
                  */
                 dry_run?: string;
             };

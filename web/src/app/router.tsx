@@ -13,6 +13,7 @@ const CreativesRoute = lazy(() => import('./routes/app/creatives'));
 const CreativeDetailRoute = lazy(() => import('./routes/app/creative-detail'));
 const LocationsRoute = lazy(() => import('./routes/app/locations'));
 const LocationEditRoute = lazy(() => import('./routes/app/location-edit'));
+const LocationsImportRoute = lazy(() => import('./routes/app/locations-import'));
 const SimulationRoute = lazy(() => import('./routes/app/simulation'));
 const HeatmapListRoute = lazy(() => import('./routes/app/heatmap-list'));
 const HeatmapNewRoute = lazy(() => import('./routes/app/heatmap-new'));
@@ -30,6 +31,7 @@ export const paths = {
   creatives: '/creatives',
   creative: (id: string) => `/creatives/${encodeURIComponent(id)}`,
   locations: '/locations',
+  locationsImport: '/locations/import',
   simulation: '/simulation',
   simulationOf: (id: string) => `/simulation/${encodeURIComponent(id)}`,
   simulationFor: ({ creative, location }: { creative?: string; location?: string }) => {
@@ -79,6 +81,7 @@ export function createAppRoutes(): RouteObject[] {
             { path: 'creatives/:id', element: <CreativeDetailRoute /> },
             { path: 'locations', element: <LocationsRoute /> },
             { path: 'locations/new', element: <LocationEditRoute /> },
+            { path: 'locations/import', element: <LocationsImportRoute /> },
             { path: 'locations/:id', element: <LocationEditRoute /> },
             { path: 'simulation', element: <SimulationRoute /> },
             { path: 'simulation/:id', element: <SimulationRoute /> },

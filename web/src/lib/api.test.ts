@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { answer, api, ApiError, apiErrorKey, errorFromBody, fieldErrorKey, publicApi, queryString, uploadMedia } from '@/lib/api';
+import { answer, api, ApiError, apiErrorKey, errorFromBody, fieldErrorKey, postForm, publicApi, queryString, uploadMedia } from '@/lib/api';
 import { i18n } from '@/lib/i18n';
 import { calls, mockApi, requestOf, sentHeader } from '@/testing/api-mock';
 import { authClient, fakeSession, resetAuthMock } from '@/testing/auth-mock';
@@ -189,6 +189,10 @@ class FakeXhr {
     this.aborted = true;
     this.onabort?.();
   }
+  responseHeaders: Record<string, string> = {};
+  getResponseHeader(name: string) {
+    return this.responseHeaders[name.toLowerCase()] ?? null;
+  }
   progress(loaded: number, total: number) {
     this.upload.onprogress?.({ lengthComputable: true, loaded, total } as ProgressEvent);
   }
@@ -242,5 +246,35 @@ describe('uploadMedia', () => {
     controller.abort();
     expect(xhr.aborted).toBe(true);
     await expect(aborted).rejects.toMatchObject({ code: 'aborted' });
+  });
+});
+
+describe('postForm', () => {
+  beforeEach(() => {
+    FakeXhr.last = null;
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+  });
+
+  it('resolves the statuses it is told to, with their body and headers, and rejects the others', async () => {
+    const form = () => {
+      const body = new FormData();
+      body.append('dry_run', 'true');
+      return body;
+    };
+    const refused = postForm('/locations/import', form, { resolveStatuses: [422] });
+    await vi.waitFor(() => expect(FakeXhr.last?.body).toBeTruthy());
+    const xhr = FakeXhr.last!;
+    expect(xhr.url).toBe('/api/v1/locations/import');
+    expect((xhr.body as FormData).get('dry_run')).toBe('true');
+    xhr.responseHeaders['x-import-rows'] = '3';
+    xhr.answer(422, { errors: [{ row: 2 }] });
+    const answered = await refused;
+    expect([answered.status, answered.body, answered.header('X-Import-Rows')]).toEqual([422, { errors: [{ row: 2 }] }, '3']);
+
+    FakeXhr.last = null;
+    const rejected = postForm('/locations/import', form);
+    await vi.waitFor(() => expect(FakeXhr.last?.body).toBeTruthy());
+    FakeXhr.last!.answer(422, { code: 'validation_failed', message: 'x', details: {} });
+    await expect(rejected).rejects.toMatchObject({ status: 422, code: 'validation_failed' });
   });
 });

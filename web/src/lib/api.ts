@@ -7,8 +7,9 @@
 //! `Authorization: Bearer <access token>` from the auth session, and on a 401 one refresh and
 //! a retry through `renewAfterUnauthorized` (lib/session.ts), or the session ends and the
 //! request fails with `session_ended`. `publicApi` reads a share link's page without a token.
-//! `uploadMedia` posts a file with XMLHttpRequest, the only browser API that reports upload
-//! progress; `authorizedFetch` fetches the files made on the server (PNG, PDF).
+//! `postForm` posts a multipart form with XMLHttpRequest, the only browser API that reports
+//! upload progress (`uploadMedia`, the inventory import); `authorizedFetch` fetches the files
+//! made on the server (PNG, PDF).
 import createClient from 'openapi-fetch';
 
 import type { components, paths } from '@/api/schema';
@@ -188,36 +189,64 @@ export type UploadOptions = {
   signal?: AbortSignal;
 };
 
+/** What a form posted with `postForm` was answered: its status, JSON body and headers. */
+export type FormAnswer = { status: number; body: unknown; header: (name: string) => string | null };
+
+export type FormOptions = UploadOptions & {
+  /** Statuses besides 2xx that resolve (with their body) instead of rejecting. */
+  resolveStatuses?: readonly number[];
+};
+
 /**
- * `POST /api/v1/media` (multipart field `file`) with progress events. A 401 renews the session
- * and sends the file again once; if the session ends meanwhile (here or through another request)
- * the upload stops and fails with `session_ended`.
+ * `POST /api/v1{path}` of a multipart form with progress events (XMLHttpRequest: `fetch`
+ * reports no upload progress). `form` builds the body, once per try. A 401 renews the session
+ * and sends the form again once; if the session ends meanwhile (here or through another
+ * request) the upload stops and fails with `session_ended`. Other refusals reject with their
+ * ApiError, unless their status is in `resolveStatuses`.
  */
-export async function uploadMedia(file: File, { onProgress, signal }: UploadOptions = {}): Promise<Media> {
+export async function postForm(path: string, form: () => FormData, { onProgress, signal, resolveStatuses = [] }: FormOptions = {}): Promise<FormAnswer> {
   const session = new AbortController();
   const untrack = trackUpload(() => session.abort());
+  const options = { onProgress, signal, resolveStatuses };
   try {
     const token = await accessToken();
     try {
-      return await sendFile(file, token, { onProgress, signal }, session.signal);
+      return await sendForm(path, form(), token, options, session.signal);
     } catch (error) {
       if (session.signal.aborted) throw sessionEndedError();
       if (!(isApiError(error) && error.status === 401 && token)) throw error;
       const renewal = await renewAfterUnauthorized(token);
       if (renewal.status === 'ended' || session.signal.aborted) throw sessionEndedError();
       if (renewal.status === 'unavailable') throw error;
-      return await sendFile(file, renewal.token, { onProgress, signal }, session.signal);
+      return await sendForm(path, form(), renewal.token, options, session.signal);
     }
   } finally {
     untrack();
   }
 }
 
-/** One XMLHttpRequest upload; `ended` aborts it when the session ends. */
-function sendFile(file: File, token: string | null, { onProgress, signal }: UploadOptions, ended: AbortSignal): Promise<Media> {
-  return new Promise<Media>((resolve, reject) => {
+/**
+ * `POST /api/v1/media` (multipart field `file`) with progress events; see `postForm`.
+ */
+export async function uploadMedia(file: File, options: UploadOptions = {}): Promise<Media> {
+  const answer = await postForm(
+    '/media',
+    () => {
+      const form = new FormData();
+      form.append('file', file, file.name);
+      return form;
+    },
+    options,
+  );
+  return answer.body as Media;
+}
+
+/** One XMLHttpRequest; `ended` aborts it when the session ends. */
+function sendForm(path: string, body: FormData, token: string | null, options: FormOptions, ended: AbortSignal): Promise<FormAnswer> {
+  const { onProgress, signal, resolveStatuses = [] } = options;
+  return new Promise<FormAnswer>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', `${API_BASE}/media`);
+    xhr.open('POST', `${API_BASE}${path}`);
     xhr.setRequestHeader('Accept', 'application/json');
     if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
     xhr.upload.onprogress = (event) => {
@@ -225,8 +254,9 @@ function sendFile(file: File, token: string | null, { onProgress, signal }: Uplo
     };
     xhr.onload = () => {
       const json = parseJson(xhr.responseText);
-      if (xhr.status >= 200 && xhr.status < 300) resolve(json as Media);
-      else reject(errorFromBody(xhr.status, json));
+      if ((xhr.status >= 200 && xhr.status < 300) || resolveStatuses.includes(xhr.status)) {
+        resolve({ status: xhr.status, body: json, header: (name) => xhr.getResponseHeader(name) });
+      } else reject(errorFromBody(xhr.status, json));
     };
     xhr.onerror = () => reject(new ApiError(0, 'network', 'network error'));
     xhr.onabort = () => reject(ended.aborted ? sessionEndedError() : new ApiError(0, 'aborted', 'upload aborted'));
@@ -236,9 +266,7 @@ function sendFile(file: File, token: string | null, { onProgress, signal }: Uplo
     }
     signal?.addEventListener('abort', () => xhr.abort(), { once: true });
     ended.addEventListener('abort', () => xhr.abort(), { once: true });
-    const form = new FormData();
-    form.append('file', file, file.name);
-    xhr.send(form);
+    xhr.send(body);
   });
 }
 

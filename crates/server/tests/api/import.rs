@@ -119,11 +119,19 @@ async fn a_dry_run_reports_every_error_and_writes_nothing() {
     let form = csv(good).text("dry_run", "false");
     import_status(&app, &user, "", form, 200).await;
     assert_eq!(locations(&app, &user).await.len(), 4);
-    let body = import_status(&app, &user, "?dry_run=maybe", csv(good), 422).await;
+    for query in ["?dry_run=maybe", "?dry_run="] {
+        let body = import_status(&app, &user, query, csv(good), 422).await;
+        assert_eq!(
+            body["details"]["fields"],
+            json!({"dry_run": "invalid_type"})
+        );
+    }
+    let body = import_status(&app, &user, "", csv(good).text("dry_run", ""), 422).await;
     assert_eq!(
         body["details"]["fields"],
         json!({"dry_run": "invalid_type"})
     );
+    assert_eq!(locations(&app, &user).await.len(), 4);
 }
 
 #[tokio::test]

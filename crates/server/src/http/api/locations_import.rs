@@ -29,7 +29,7 @@ use super::error::ApiError;
 use super::input::ApiUser;
 use super::locations::{LocationChanges, NewLocation, apply_body};
 use super::media::{clean_file_name, reserve};
-use super::query::{Flag, Param, Params, QueryValue};
+use super::query::{Param, Params, QueryValue};
 use crate::archive::{self, Archive, ArchiveError, EntryError, EntryId, Lookup};
 use crate::codes::{ErrorCode, FieldCode};
 use crate::db::{self, locations::LocationRow};
@@ -67,15 +67,31 @@ pub fn import_body_limit(import_max_bytes: u64) -> usize {
         .unwrap_or(usize::MAX)
 }
 
+/// `dry_run`: `true` or `1` (check only), `false` or `0` (import); anything else, blank
+/// included, is `invalid_type`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct DryRun(bool);
+
+impl QueryValue for DryRun {
+    fn from_query(text: &str) -> Result<Option<Self>, FieldCode> {
+        match text {
+            "1" | "true" => Ok(Some(DryRun(true))),
+            "0" | "false" => Ok(Some(DryRun(false))),
+            _ => Err(FieldCode::InvalidType),
+        }
+    }
+}
+
 /// The query of `POST /locations/import`.
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 struct ImportQuery {
-    /// `true`: check the file and photos, write nothing (`created` stays empty). Also a form
-    /// field; either one saying `true` makes a dry run.
+    /// `true` (or `1`): check the file and photos, write nothing (`created` stays empty);
+    /// `false` or `0` (the default): import. Also a form field; either one saying `true`
+    /// makes a dry run.
     #[serde(default)]
-    #[param(value_type = Option<String>, pattern = "^(|0|1|true|false)$")]
-    dry_run: Param<Flag>,
+    #[param(value_type = Option<String>, pattern = "^(0|1|true|false)$")]
+    dry_run: Param<DryRun>,
 }
 
 // For the document only: the form is not read into a value but part by part, the ZIP streamed
@@ -94,8 +110,8 @@ struct ImportForm {
     /// A ZIP of the photos that the `photo` column names by file name (folders ignored).
     #[schema(format = Binary, content_media_type = "application/zip", nullable = false)]
     photos: Option<String>,
-    /// `true`: check only (as the query parameter: `true`, `1`, empty; `false`, `0`).
-    #[schema(nullable = false, pattern = "^(|0|1|true|false)$")]
+    /// `true`: check only (as the query parameter).
+    #[schema(value_type = String, nullable = false, pattern = "^(0|1|true|false)$")]
     dry_run: Option<String>,
 }
 
@@ -211,7 +227,7 @@ async fn import(
         .upload(user.id())
         .map_err(|wait| ApiError::new(ErrorCode::RateLimited).retry_after(wait))?;
     let form = read_form(&state, multipart).await?;
-    let dry_run = query.dry_run.0.is_some_and(|Flag(on)| on) || form.dry_run;
+    let dry_run = query.dry_run.0.is_some_and(|DryRun(on)| on) || form.dry_run;
     let file = form
         .file
         .ok_or_else(|| ApiError::field("file", FieldCode::Required))?;
@@ -234,7 +250,8 @@ async fn import(
         errors.extend(problems);
         locations.push(location);
     }
-    let photos = check_photos(&state, &user, &rows, archive, &mut errors).await?;
+    // The photos' place in the quota is held until their rows are written, or the import ends.
+    let (photos, _reserved) = check_photos(&state, &user, &rows, archive, &mut errors).await?;
     errors.sort_by_key(|e| (e.row, ImportColumn::ALL.iter().position(|c| *c == e.field)));
     errors.dedup_by_key(|e| (e.row, e.field));
 
@@ -363,8 +380,8 @@ async fn read_form(
                     }
                 }
                 let text = String::from_utf8_lossy(&text);
-                form.dry_run = match Flag::from_query(text.trim()) {
-                    Ok(flag) => flag.is_some_and(|Flag(on)| on),
+                form.dry_run = match DryRun::from_query(&text) {
+                    Ok(flag) => flag.is_some_and(|DryRun(on)| on),
                     Err(code) => return Err(ApiError::field("dry_run", code)),
                 };
             }
@@ -601,14 +618,15 @@ fn photo_errors(rows: &[ImportRow], photo: &Photo, code: FieldCode) -> Vec<Impor
 /// Finds each row's photo in the archive, holds their size against the user's quota, inflates
 /// them to staging files and reads their headers as an upload's are read. Problems go to
 /// `errors`; the photos that passed are returned, each with the rows naming it (one file named
-/// by several rows is one image they share).
+/// by several rows is one image they share), with their place in the quota, to hold until
+/// their rows are written (as an upload holds its own).
 async fn check_photos(
     state: &AppState,
     user: &ApiUser,
     rows: &[ImportRow],
     archive: Option<(Archive<std::fs::File>, Upload)>,
     errors: &mut Vec<ImportError>,
-) -> Result<Vec<Photo>, ApiError> {
+) -> Result<(Vec<Photo>, Option<quota::Reserved>), ApiError> {
     let limits = state.config.media_limits();
     let mut photos: Vec<Photo> = Vec::new();
     let mut by_entry: HashMap<EntryId, usize> = HashMap::new();
@@ -637,7 +655,7 @@ async fn check_photos(
         }
     }
     let Some((mut archive, zip)) = archive else {
-        return Ok(photos);
+        return Ok((photos, None));
     };
     // A photo over the upload limit is refused on what its entry declares, never inflated.
     photos.retain(|photo| {
@@ -648,7 +666,7 @@ async fn check_photos(
         fits
     });
     if photos.is_empty() {
-        return Ok(photos);
+        return Ok((photos, None));
     }
     for photo in &mut photos {
         photo.name = archive.name(photo.entry);
@@ -656,7 +674,7 @@ async fn check_photos(
     // The photos count against the quota as uploads do, before anything is inflated.
     let bytes: u64 = photos.iter().map(|p| archive.size(p.entry)).sum();
     let quota = state.config.storage_quota_mb.saturating_mul(quota::MB);
-    let _reserved = reserve(state, user.id(), bytes, quota).await?;
+    let reserved = reserve(state, user.id(), bytes, quota).await?;
 
     let tmp = state.config.data_dir.join("tmp");
     let entries: Vec<EntryId> = photos.iter().map(|p| p.entry).collect();
@@ -722,7 +740,7 @@ async fn check_photos(
             None => {}
         }
     }
-    Ok(checked)
+    Ok((checked, Some(reserved)))
 }
 
 /// Inflates one entry of the archive to a staging file.

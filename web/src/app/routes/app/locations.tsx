@@ -47,9 +47,14 @@ export default function LocationsRoute() {
     <ContentLayout
       title={t('locations.title')}
       actions={
-        <Link to="/locations/new" className="ui-button ui-button--primary ui-button--md" data-testid="new-location">
-          {t('locations.new')}
-        </Link>
+        <>
+          <Link to="/locations/import" className="ui-button ui-button--secondary ui-button--md" data-testid="import-locations">
+            {t('locations.import.link')}
+          </Link>
+          <Link to="/locations/new" className="ui-button ui-button--primary ui-button--md" data-testid="new-location">
+            {t('locations.new')}
+          </Link>
+        </>
       }
     >
       <LocationsToolbar draft={draft} onDraft={setDraft} filters={filters} onChange={change} view={view} onView={(next) => change({ view: next })} />

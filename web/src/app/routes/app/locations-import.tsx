@@ -1,0 +1,18 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+
+import { ContentLayout } from '@/components/layouts/content-layout';
+import { InventoryImport } from '@/features/locations/components/inventory-import';
+
+/** `/locations/import`: many locations at once from a spreadsheet (and a ZIP of photos). */
+export default function LocationsImportRoute() {
+  const { t } = useTranslation();
+  return (
+    <ContentLayout title={t('locations.import.title')}>
+      <p>
+        <Link to="/locations">{t('locations.back')}</Link>
+      </p>
+      <InventoryImport />
+    </ContentLayout>
+  );
+}
