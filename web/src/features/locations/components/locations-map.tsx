@@ -69,8 +69,9 @@ export function LocationsMap({ filters }: { filters: LocationFilters }) {
         element.setAttribute('data-testid', 'map-marker');
       }
     }
-    if (bounds.length === 1) map.current.setView(bounds[0], 14);
-    else if (bounds.length > 1) map.current.fitBounds(bounds, { padding: [32, 32], maxZoom: 15 });
+    // Without animation: the markers are where they are drawn as soon as the filters change.
+    if (bounds.length === 1) map.current.setView(bounds[0], 14, { animate: false });
+    else if (bounds.length > 1) map.current.fitBounds(bounds, { padding: [32, 32], maxZoom: 15, animate: false });
   }, [positions.data, navigate, t, settings.data]);
 
   if (settings.isError || positions.isError) {
