@@ -226,28 +226,10 @@ pub async fn facets(
     db: &Db,
     owner_id: &str,
 ) -> Result<(Vec<(String, i64)>, Vec<(String, i64)>), DbError> {
-    let mut out = Vec::new();
-    for column in ["brand", "campaign"] {
-        let rows = sqlx::query(&format!(
-            "SELECT {column} AS value, COUNT(*) AS n FROM creatives \
-             WHERE owner_id = $1 AND {column} IS NOT NULL AND {column} <> '' \
-             GROUP BY {column}"
-        ))
-        .bind(owner_id)
-        .fetch_all(db.pool())
-        .await?;
-        let mut values = rows
-            .iter()
-            .map(|row| Ok((row.try_get("value")?, row.try_get("n")?)))
-            .collect::<Result<Vec<(String, i64)>, sqlx::Error>>()?;
-        // In the order a reader expects: accents and case ignored ("Été" between "Dunes" and
-        // "Hiver"), the same on both databases.
-        values.sort_by_cached_key(|(value, _)| (search::normalize(value), value.clone()));
-        out.push(values);
-    }
-    let campaigns = out.pop().unwrap_or_default();
-    let brands = out.pop().unwrap_or_default();
-    Ok((brands, campaigns))
+    Ok((
+        page::value_counts(db, "creatives", "brand", owner_id).await?,
+        page::value_counts(db, "creatives", "campaign", owner_id).await?,
+    ))
 }
 
 /// Saves the editable fields (name, brand, campaign, notes) and `updated_at`.

@@ -411,25 +411,10 @@ pub async fn facets(
     db: &Db,
     owner_id: &str,
 ) -> Result<(Vec<(String, i64)>, Vec<(String, i64)>), DbError> {
-    let mut out = Vec::new();
-    for column in ["city", "format"] {
-        let rows = sqlx::query(&format!(
-            "SELECT {column} AS value, COUNT(*) AS n FROM locations \
-             WHERE owner_id = $1 AND {column} IS NOT NULL AND {column} <> '' GROUP BY {column}"
-        ))
-        .bind(owner_id)
-        .fetch_all(db.pool())
-        .await?;
-        let mut values = rows
-            .iter()
-            .map(|row| Ok((row.try_get("value")?, row.try_get("n")?)))
-            .collect::<Result<Vec<(String, i64)>, sqlx::Error>>()?;
-        values.sort_by_cached_key(|(value, _)| (search::normalize(value), value.clone()));
-        out.push(values);
-    }
-    let formats = out.pop().unwrap_or_default();
-    let cities = out.pop().unwrap_or_default();
-    Ok((cities, formats))
+    Ok((
+        page::value_counts(db, "locations", "city", owner_id).await?,
+        page::value_counts(db, "locations", "format", owner_id).await?,
+    ))
 }
 
 /// A location on the map.

@@ -170,3 +170,28 @@ pub(super) async fn sorted<T>(
         .collect::<Result<_, sqlx::Error>>()
         .map_err(DbError::from)
 }
+
+/// The non-blank values of `column` in the owner's rows of `table` with how many rows have
+/// each, in the order a reader expects: accents and case ignored ("Été" between "Dunes" and
+/// "Hiver"), the same on both databases. For the lists' filters.
+pub(super) async fn value_counts(
+    db: &Db,
+    table: &str,
+    column: &str,
+    owner_id: &str,
+) -> Result<Vec<(String, i64)>, DbError> {
+    use sqlx::Row;
+    let rows = sqlx::query(&format!(
+        "SELECT {column} AS value, COUNT(*) AS n FROM {table} \
+         WHERE owner_id = $1 AND {column} IS NOT NULL AND {column} <> '' GROUP BY {column}"
+    ))
+    .bind(owner_id)
+    .fetch_all(db.pool())
+    .await?;
+    let mut values = rows
+        .iter()
+        .map(|row| Ok((row.try_get("value")?, row.try_get("n")?)))
+        .collect::<Result<Vec<(String, i64)>, sqlx::Error>>()?;
+    values.sort_by_cached_key(|(value, _)| (search::normalize(value), value.clone()));
+    Ok(values)
+}
