@@ -215,6 +215,8 @@ wire_enum! {
         RequiresPhoto = "requires_photo";
         /// The location has no panel frame (a simulation needs one).
         RequiresQuad = "requires_quad";
+        /// The location has no panel size (a view from a distance needs one).
+        RequiresSize = "requires_size";
         /// An area too small to be used.
         TooSmall = "too_small";
         /// Too few items or points.

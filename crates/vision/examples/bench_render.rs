@@ -37,6 +37,7 @@ fn main() {
         glare: 0.3,
         auto_match: true,
         night: None,
+        view: None,
     };
     let cases = [
         ("plain", Adjustments::default()),
@@ -61,6 +62,7 @@ fn main() {
             background: [0, 0, 0],
             panel_aspect: None,
             adjustments,
+            site: None,
         };
         let mut t = Vec::new();
         let mut cpu = Vec::new();

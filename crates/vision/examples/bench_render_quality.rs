@@ -26,6 +26,7 @@ fn spec(quad: [[f64; 2]; 4]) -> RenderSpec {
         background: [0; 3],
         panel_aspect: None,
         adjustments: Adjustments::default(),
+        site: None,
     }
 }
 

@@ -23,6 +23,7 @@ fn spec(quad: [[f64; 2]; 4], fit: Fit) -> RenderSpec {
         background: [0, 0, 0],
         panel_aspect: None,
         adjustments: Adjustments::default(),
+        site: None,
     }
 }
 
@@ -495,4 +496,123 @@ fn bad_quads_and_values_are_refused() {
     s.quad = ccw;
     let e = scene.render_masked(4, 4, &creative, None, &s);
     assert_eq!(e, Err(RenderError::NotConvex));
+}
+
+/// The standard deviation of the grey values of a rectangle of a render.
+fn spread(img: &[u8], w: usize, (x0, y0, x1, y1): (usize, usize, usize, usize)) -> f64 {
+    let values: Vec<f64> = (y0..y1)
+        .flat_map(|y| (x0..x1).map(move |x| px(img, w, x, y)[1] as f64))
+        .collect();
+    let mean = values.iter().sum::<f64>() / values.len() as f64;
+    (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / values.len() as f64).sqrt()
+}
+
+#[test]
+fn a_view_from_a_distance_blurs_the_panel_by_the_eyes_acuity_and_the_drivers_motion() {
+    use regard_vision::composite::{Site, View};
+    // A 1.2 × 0.9 m panel shown 1:1 at 200 × 150 px: 4-px stripes are 24 mm wide.
+    let scene = Scene::flat(240, 190, [128, 128, 128]);
+    let quad = rect(20.0, 20.0, 220.0, 170.0);
+    let vertical = image(
+        200,
+        150,
+        |x, _| if (x / 4) % 2 == 0 { [255; 3] } else { [0; 3] },
+    );
+    let horizontal = image(
+        200,
+        150,
+        |_, y| if (y / 4) % 2 == 0 { [255; 3] } else { [0; 3] },
+    );
+    let site = Site {
+        width_m: 1.2,
+        height_m: 0.9,
+        passing_m: 10.0,
+    };
+    let at = |distance_m: f32, speed_kmh: f32| RenderSpec {
+        adjustments: Adjustments {
+            view: Some(View {
+                distance_m,
+                speed_kmh,
+            }),
+            ..Adjustments::default()
+        },
+        site: Some(site),
+        ..spec(quad, Fit::Stretch)
+    };
+    let inner = (40, 40, 200, 150);
+    let sharp = spread(
+        &scene.render(200, 150, &vertical, &spec(quad, Fit::Stretch)),
+        240,
+        inner,
+    );
+    assert!(sharp > 100.0, "{sharp}");
+    // From 5 m the eye resolves 0.7 mm: the stripes stay; from 100 m (σ = 14.5 mm, 2.4 px)
+    // they fade; from 400 m (σ = 58 mm) they are grey.
+    let near = spread(
+        &scene.render(200, 150, &vertical, &at(5.0, 0.0)),
+        240,
+        inner,
+    );
+    let far = spread(
+        &scene.render(200, 150, &vertical, &at(100.0, 0.0)),
+        240,
+        inner,
+    );
+    let very_far = spread(
+        &scene.render(200, 150, &vertical, &at(400.0, 0.0)),
+        240,
+        inner,
+    );
+    assert!(near > 0.85 * sharp, "{near} vs {sharp}");
+    // From 100 m they subtend 0.8′, under the eye's 1′.
+    assert!(
+        far < 0.15 * sharp && very_far < 0.02 * sharp,
+        "{far}, {very_far}"
+    );
+    // Standing, the blur is the same across and along; passing at 50 km/h 10 m away, seen from
+    // 30 m, it smears sideways (0.01 · 13.9 m/s · 10 m / 30 m = 46 mm, 7.7 px, almost the
+    // stripes' period): the vertical stripes go grey, the horizontal ones stay.
+    let standing_v = spread(
+        &scene.render(200, 150, &vertical, &at(30.0, 0.0)),
+        240,
+        inner,
+    );
+    let standing_h = spread(
+        &scene.render(200, 150, &horizontal, &at(30.0, 0.0)),
+        240,
+        inner,
+    );
+    assert!(
+        (standing_v - standing_h).abs() < 0.05 * standing_v,
+        "{standing_v} {standing_h}"
+    );
+    assert!((0.3..0.7).contains(&(standing_v / sharp)), "{standing_v}");
+    let passing_v = spread(
+        &scene.render(200, 150, &vertical, &at(30.0, 50.0)),
+        240,
+        inner,
+    );
+    let passing_h = spread(
+        &scene.render(200, 150, &horizontal, &at(30.0, 50.0)),
+        240,
+        inner,
+    );
+    assert!(passing_v < 0.1 * standing_v, "{passing_v} vs {standing_v}");
+    assert!(passing_h > 0.6 * standing_h, "{passing_h} vs {standing_h}");
+    // The surroundings stay as photographed.
+    let img = scene.render(200, 150, &vertical, &at(400.0, 90.0));
+    assert_eq!(px(&img, 240, 5, 5), [128, 128, 128]);
+    // A view needs the site; its values have ranges.
+    let no_site = RenderSpec {
+        site: None,
+        ..at(30.0, 50.0)
+    };
+    assert_eq!(
+        scene.render_masked(200, 150, &vertical, None, &no_site),
+        Err(RenderError::InvalidValue("view"))
+    );
+    assert_eq!(
+        scene.render_masked(200, 150, &vertical, None, &at(0.0, 50.0)),
+        Err(RenderError::InvalidValue("view"))
+    );
 }

@@ -1,13 +1,13 @@
 //! Property tests of the renderer's inputs: any quad (outside the photo, crossed, degenerate,
-//! NaN), any adjustments (out of range, NaN), any fit, background, panel aspect and mask, on
-//! photos and creatives of any small size, give either a render of the photo's size or an
-//! error, never a panic. `PROPTEST_CASES` sets the number of cases (256 by default; the test
+//! NaN), any adjustments (out of range, NaN; a view from a distance, with or without a site),
+//! any fit, background, panel aspect and mask, on photos and creatives of any small size, give
+//! either a render of the photo's size or an error, never a panic. `PROPTEST_CASES` sets the number of cases (256 by default; the test
 //! command's bounded run); `PROPTEST_CASES=5000 cargo test -p regard-vision --release --test
 //! fuzz_render` is the longer run.
 
 use proptest::prelude::*;
 use regard_vision::RgbImage;
-use regard_vision::composite::{Adjustments, Fit, Mask, Night, RenderSpec, render};
+use regard_vision::composite::{Adjustments, Fit, Mask, Night, RenderSpec, Site, View, render};
 
 fn cases() -> u32 {
     std::env::var("PROPTEST_CASES")
@@ -50,6 +50,14 @@ fn adjustments() -> impl Strategy<Value = Adjustments> {
             Just(Some(Night::Backlit)),
             Just(Some(Night::Led))
         ],
+        prop::option::of(
+            (adjustment(1.0..=1000.0), adjustment(0.0..=200.0)).prop_map(
+                |(distance_m, speed_kmh)| View {
+                    distance_m,
+                    speed_kmh,
+                },
+            ),
+        ),
     )
         .prop_map(
             |(
@@ -57,6 +65,7 @@ fn adjustments() -> impl Strategy<Value = Adjustments> {
                 (sharpness, grain, glare),
                 auto_match,
                 night,
+                view,
             )| {
                 Adjustments {
                     brightness,
@@ -68,6 +77,7 @@ fn adjustments() -> impl Strategy<Value = Adjustments> {
                     glare,
                     auto_match,
                     night,
+                    view,
                 }
             },
         )
@@ -114,6 +124,9 @@ proptest! {
         background in any::<[u8; 3]>(),
         panel_aspect in prop::option::of(prop_oneof![9 => 0.05..20.0f64, 1 => number(-1.0..1.0)]),
         adjustments in adjustments(),
+        site in prop::option::of((number(0.1..20.0), number(0.1..20.0), number(0.0..50.0)).prop_map(
+            |(width_m, height_m, passing_m)| Site { width_m, height_m, passing_m },
+        )),
         mask in prop::option::of(prop_oneof![
             3 => (1usize..20, 1usize..20).prop_map(|(w, h)| (w, h, w * h)),
             1 => (0usize..20, 0usize..20, 0usize..500),
@@ -138,6 +151,7 @@ proptest! {
             background,
             panel_aspect,
             adjustments,
+            site,
         };
         if let Ok(out) = render(&photo, &creative, mask.as_ref(), &spec) {
             prop_assert_eq!(out.len(), pw * ph * 3);

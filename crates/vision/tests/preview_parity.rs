@@ -8,7 +8,7 @@
 //! preview_parity` (and change the preview to match, in the same commit).
 
 use regard_vision::RgbImage;
-use regard_vision::composite::{Adjustments, Fit, RenderSpec, photo_stats, render};
+use regard_vision::composite::{Adjustments, Fit, RenderSpec, Site, View, photo_stats, render};
 use serde_json::{Value, json};
 
 const FIXTURE: &str = concat!(
@@ -26,6 +26,7 @@ struct Scene {
     quad: [[f64; 2]; 4],
     fit: Fit,
     adjustments: Adjustments,
+    site: Option<Site>,
 }
 
 /// The creative of a scene, from its pattern's name (the web test draws the same ones).
@@ -100,6 +101,12 @@ fn scenes() -> Vec<Scene> {
         quad: QUAD,
         fit: Fit::Stretch,
         adjustments: plain,
+        site: None,
+    };
+    let site = Site {
+        width_m: 1.2,
+        height_m: 0.9,
+        passing_m: 20.0,
     };
     vec![
         scene("stripes 0.65×", "stripes-v", 0.65),
@@ -140,6 +147,43 @@ fn scenes() -> Vec<Scene> {
             },
             ..scene("noise 0.7× auto match", "noise", 0.7)
         },
+        Scene {
+            // The acuity's blur alone: σ = 3.3 creative px.
+            adjustments: Adjustments {
+                view: Some(View {
+                    distance_m: 300.0,
+                    speed_kmh: 0.0,
+                }),
+                ..plain
+            },
+            site: Some(site),
+            ..scene("stripes 0.5× from 300 m", "stripes-v", 0.5)
+        },
+        Scene {
+            // Mostly the motion's smear: 6.2 creative px along u, σ = 0.7 px.
+            adjustments: Adjustments {
+                view: Some(View {
+                    distance_m: 60.0,
+                    speed_kmh: 90.0,
+                }),
+                ..plain
+            },
+            site: Some(site),
+            ..scene("checker 0.5× from a car", "checker", 0.5)
+        },
+        Scene {
+            fit: Fit::Contain,
+            creative: (60, 15),
+            adjustments: Adjustments {
+                view: Some(View {
+                    distance_m: 120.0,
+                    speed_kmh: 50.0,
+                }),
+                ..plain
+            },
+            site: Some(site),
+            ..scene("noise contained from 120 m", "noise", 1.0)
+        },
     ]
 }
 
@@ -178,6 +222,7 @@ fn fixture() -> Value {
                 background: [32, 64, 96],
                 panel_aspect: None,
                 adjustments: s.adjustments,
+                site: s.site,
             };
             let out = render(&photo, &RgbImage::new(cw, ch, &c).unwrap(), None, &spec).unwrap();
             json!({
@@ -187,6 +232,9 @@ fn fixture() -> Value {
                 "fit": s.fit,
                 "background": "#204060",
                 "adjustments": s.adjustments,
+                "site": s.site.map(|t| json!({
+                    "width_m": t.width_m, "height_m": t.height_m, "passing_m": t.passing_m,
+                })),
                 "pixels": base64(&out),
             })
         })

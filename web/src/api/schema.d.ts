@@ -796,6 +796,7 @@ export interface components {
              * @description −1 to 1: negative blurs, positive sharpens.
              */
             sharpness: number;
+            view: null | components["schemas"]["ViewBody"];
             /**
              * Format: float
              * @description −1 to 1: cooler to warmer.
@@ -840,6 +841,7 @@ export interface components {
              * @description −1 to 1: negative blurs, positive sharpens.
              */
             sharpness?: number;
+            view?: null | components["schemas"]["ViewBody"];
             /**
              * Format: float
              * @description −1 to 1: cooler to warmer.
@@ -1066,7 +1068,7 @@ export interface components {
          * @description What is wrong with one field of a `validation_failed` answer (`details.fields`).
          * @enum {string}
          */
-        FieldCode: "required" | "invalid_type" | "too_long" | "invalid_characters" | "invalid_value" | "invalid" | "out_of_range" | "not_found" | "unknown_field" | "invalid_shape" | "self_intersecting" | "not_convex" | "not_clockwise" | "requires_photo" | "requires_quad" | "too_small" | "too_few" | "too_many" | "taken" | "conflict" | "too_large";
+        FieldCode: "required" | "invalid_type" | "too_long" | "invalid_characters" | "invalid_value" | "invalid" | "out_of_range" | "not_found" | "unknown_field" | "invalid_shape" | "self_intersecting" | "not_convex" | "not_clockwise" | "requires_photo" | "requires_quad" | "requires_size" | "too_small" | "too_few" | "too_many" | "taken" | "conflict" | "too_large";
         /**
          * @description How the creative fills the panel.
          * @enum {string}
@@ -2382,6 +2384,19 @@ export interface components {
              *     previews and thumbnails are not counted.
              */
             used_bytes: number;
+        };
+        /** @description Where the viewer of a view from a distance is. */
+        ViewBody: {
+            /**
+             * Format: double
+             * @description Distance to the panel, metres: 1 to 1,000.
+             */
+            distance_m: number;
+            /**
+             * Format: double
+             * @description Speed past the panel, km/h: 0 (standing) to 200.
+             */
+            speed_kmh: number;
         };
         /** @description Signed links to the images of one view of the analysis. */
         ViewUrls: {

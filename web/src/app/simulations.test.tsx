@@ -75,6 +75,7 @@ const ADJUSTMENTS = {
   glare: 0,
   auto_match: true,
   night: null,
+  view: null,
 };
 
 function simulation(extra: Record<string, unknown> = {}) {
@@ -235,6 +236,77 @@ describe('/simulation', () => {
       ),
     );
     expect(renderer.render.mock.lastCall?.[0].quad[0].x).toBeCloseTo(0.104, 9);
+  });
+
+  it('shows the panel from a distance: the view from there, its distance and speed, in the preview and the saved body', async () => {
+    const posted: unknown[] = [];
+    const sims: unknown[] = [];
+    mockApi(
+      server(
+        () => sims,
+        ({ method, path, body }) => {
+          if (method === 'POST' && path === '/simulations') {
+            posted.push(body);
+            sims.push(simulation());
+            return { status: 201, body: simulation() };
+          }
+          return undefined;
+        },
+      ),
+    );
+    vi.stubGlobal(
+      'Image',
+      class {
+        naturalWidth = 1920;
+        naturalHeight = 1080;
+        decoding = 'auto';
+        onload: (() => void) | null = null;
+        onerror: (() => void) | null = null;
+        set src(_value: string) {
+          setTimeout(() => this.onload?.(), 0);
+        }
+      },
+    );
+    vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue(null);
+    const { user } = renderApp('/simulation?creative=c1&location=l1');
+    await waitFor(() => expect(screen.getByTestId('location-picker')).toHaveAttribute('data-selected', 'l1'));
+    const toggle = await screen.findByRole('switch', { name: /Voir depuis l'emplacement/ });
+    expect(toggle).not.toBeChecked();
+    expect(screen.queryByTestId('view-distance')).not.toBeInTheDocument();
+    await user.click(toggle);
+    // No viewing conditions on the location: 30 m, on foot (5 km/h).
+    expect(toggle).toBeChecked();
+    expect(screen.getByTestId('view-distance')).toHaveValue(30);
+    expect(screen.getByTestId('view-speed')).toHaveValue(5);
+    expect(screen.getByTestId('view-from-help')).toHaveTextContent("Le panneau tel qu'un œil normal le voit à 30 m, en passant à 5 km/h.");
+    fireEvent.change(screen.getByRole('slider', { name: 'Distance' }), { target: { value: '120' } });
+    expect(screen.getByTestId('view-distance')).toHaveValue(120);
+    // A value out of range is not taken while typed.
+    fireEvent.change(screen.getByTestId('view-speed'), { target: { value: '500' } });
+    expect(screen.getByTestId('view-from-help')).toHaveTextContent('à 120 m, en passant à 5 km/h.');
+    fireEvent.change(screen.getByTestId('view-speed'), { target: { value: '0' } });
+    expect(screen.getByTestId('view-from-help')).toHaveTextContent("Le panneau tel qu'un œil normal le voit à 120 m, sans bouger.");
+    await waitFor(() =>
+      expect(renderer.render).toHaveBeenLastCalledWith(
+        expect.objectContaining({
+          site: { width_m: 4, height_m: 3, passing_m: 5 },
+          adjustments: expect.objectContaining({ view: { distance_m: 120, speed_kmh: 0 } }) as unknown,
+        }),
+      ),
+    );
+    await user.click(screen.getByTestId('save-simulation'));
+    await waitFor(() => expect(posted).toHaveLength(1));
+    expect(posted[0]).toEqual(expect.objectContaining({ adjustments: { ...ADJUSTMENTS, view: { distance_m: 120, speed_kmh: 0 } } }));
+  });
+
+  it('cannot show the view from there without the panel’s size', async () => {
+    const unsized = location({ panel_width_cm: null, panel_height_cm: null });
+    mockApi(server(() => [], ({ method, path }) => (method === 'GET' && path === '/locations/l1' ? { body: unsized } : undefined)));
+    renderApp('/simulation?creative=c1&location=l1');
+    await waitFor(() => expect(screen.getByTestId('location-picker')).toHaveAttribute('data-selected', 'l1'));
+    const toggle = await screen.findByRole('switch', { name: /Voir depuis l'emplacement/ });
+    await waitFor(() => expect(toggle).toBeDisabled());
+    expect(screen.getByTestId('view-from-help')).toHaveTextContent("Indiquez les dimensions du panneau de l'emplacement");
   });
 
   it('asks before leaving an edited simulation, and not when nothing changed', async () => {
@@ -414,6 +486,15 @@ describe('/simulation', () => {
     expect(rows[1]).toHaveTextContent("Lisible sur toute l'approche (jusqu'à 138 m).");
     expect(rows[2]).toHaveTextContent('Lisible seulement à moins de 41 m : il faudrait 349 mm pour se lire de 120 m.');
     expect(rows[3]).toHaveTextContent("Illisible d'où l'on passe : il faut 349 mm depuis 120 m, il fait 12 mm.");
+
+    // "See from 120 m" turns the editor's view from there on at the farthest distance, by road.
+    const toggle = screen.getByRole('switch', { name: /Voir depuis l'emplacement/ });
+    expect(toggle).not.toBeChecked();
+    fireEvent.click(within(panel).getByRole('button', { name: 'Voir depuis 120 m' }));
+    expect(toggle).toBeChecked();
+    expect(screen.getByTestId('view-distance')).toHaveValue(120);
+    expect(screen.getByTestId('view-speed')).toHaveValue(50);
+    expect(screen.getByTestId('view-from-help')).toHaveTextContent("Le panneau tel qu'un œil normal le voit à 120 m, en passant à 50 km/h.");
   });
 
   it('asks for the location’s size when the texts cannot be measured', async () => {

@@ -144,6 +144,7 @@ fn execute(args: RenderArgs) -> Result<()> {
             NightArg::Backlit => Night::Backlit,
             NightArg::Led => Night::Led,
         }),
+        view: None,
     };
     let background = parse_colour(&args.background)?;
     let panel_aspect = args.panel_aspect.as_deref().map(parse_aspect).transpose()?;
@@ -180,6 +181,7 @@ fn execute(args: RenderArgs) -> Result<()> {
         background,
         panel_aspect,
         adjustments,
+        site: None,
     };
     let creative_view = RgbImage::new(
         creative.width() as usize,

@@ -6,7 +6,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use super::media::{self, MediaRow};
-use super::{Backend, Db, DbError, page, search};
+use super::{Backend, Db, DbError, Float, page, search};
 
 /// A stored location.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -142,20 +142,20 @@ macro_rules! bind_editable {
             .bind(&$l.city)
             .bind(&$l.postal_code)
             .bind(&$l.country)
-            .bind($l.latitude)
-            .bind($l.longitude)
+            .bind(Float($l.latitude))
+            .bind(Float($l.longitude))
             .bind(&$l.format)
             .bind($l.panel_width_cm)
             .bind($l.panel_height_cm)
             .bind(&$l.illumination)
-            .bind($l.orientation_deg)
+            .bind(Float($l.orientation_deg))
             .bind(&$l.photo_media_id)
             .bind(&$l.panel_quad)
             .bind(&$l.notes)
             .bind(&$l.audience)
-            .bind($l.viewing_distance_min_m)
-            .bind($l.viewing_distance_max_m)
-            .bind($l.speed_kmh)
+            .bind(Float($l.viewing_distance_min_m))
+            .bind(Float($l.viewing_distance_max_m))
+            .bind(Float($l.speed_kmh))
             .bind($l.screen_width_px)
             .bind($l.screen_height_px)
             .bind($l.search())

@@ -5,7 +5,7 @@
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use super::{Db, DbError};
+use super::{Db, DbError, Float};
 
 /// A stored image.
 #[derive(Debug, Clone, PartialEq)]
@@ -120,8 +120,8 @@ pub async fn insert_in(conn: &mut sqlx::AnyConnection, media: &MediaRow) -> Resu
     .bind(&media.preview_mime)
     .bind(&media.thumbnail_key)
     .bind(&media.thumbnail_mime)
-    .bind(media.gps_latitude)
-    .bind(media.gps_longitude)
+    .bind(Float(media.gps_latitude))
+    .bind(Float(media.gps_longitude))
     .bind(media.created_at)
     .execute(conn)
     .await

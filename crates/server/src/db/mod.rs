@@ -210,8 +210,9 @@ impl Db {
         }
     }
 
-    /// The underlying pool, for the query functions of this module.
-    pub(crate) fn pool(&self) -> &AnyPool {
+    /// The underlying pool, for the query functions of this module (and tests of the driver's
+    /// behaviour; handlers never write SQL).
+    pub fn pool(&self) -> &AnyPool {
         &self.pool
     }
 
@@ -254,6 +255,42 @@ impl Db {
     /// Closes every connection (graceful shutdown).
     pub async fn close(&self) {
         self.pool.close().await;
+    }
+}
+
+/// An optional `f64` to bind. sqlx 0.8.6's `Any` driver declares a NULL `f64` to PostgreSQL as
+/// a `float4` parameter (its `Real`/`Double` null mapping is swapped), and PostgreSQL keeps a
+/// cached statement's parameter types: after a statement was first prepared with a NULL there,
+/// a real value (eight bytes of `float8`) is refused with "incorrect binary data format", at
+/// random (whichever connection prepared it first). This binds NULL as a `float8` parameter.
+/// Use it for every `Option<f64>` bound to a statement (`tests/api/locations.rs` checks one
+/// connection inserting NULL then a value, on both databases).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Float(pub Option<f64>);
+
+impl sqlx::Type<sqlx::Any> for Float {
+    fn type_info() -> sqlx::any::AnyTypeInfo {
+        <f64 as sqlx::Type<sqlx::Any>>::type_info()
+    }
+}
+
+impl<'q> sqlx::Encode<'q, sqlx::Any> for Float {
+    fn encode_by_ref(
+        &self,
+        buf: &mut sqlx_core::any::AnyArgumentBuffer<'q>,
+    ) -> Result<sqlx::encode::IsNull, sqlx::error::BoxDynError> {
+        use sqlx_core::any::{AnyTypeInfoKind, AnyValueKind};
+        Ok(match self.0 {
+            Some(value) => {
+                buf.0.push(AnyValueKind::Double(value));
+                sqlx::encode::IsNull::No
+            }
+            None => {
+                // `Real` is the kind the driver turns into a NULL `float8`.
+                buf.0.push(AnyValueKind::Null(AnyTypeInfoKind::Real));
+                sqlx::encode::IsNull::Yes
+            }
+        })
     }
 }
 

@@ -12,7 +12,7 @@ use image::DynamicImage;
 use image::codecs::png::{CompressionType, FilterType, PngEncoder};
 use jpeg_encoder::ColorType;
 use regard_vision::RgbImage;
-use regard_vision::composite::{self, Adjustments, Fit, Mask, RenderSpec};
+use regard_vision::composite::{self, Adjustments, Fit, Mask, RenderSpec, Site};
 
 use crate::heatmaps::compute::{ComputeError, decode_image};
 use crate::media::{EncodedImage, MediaFormat, encode_jpeg, make_variants};
@@ -32,6 +32,8 @@ pub struct RenderInput {
     pub background: [u8; 3],
     /// Width / height of the panel when the location knows its size.
     pub panel_aspect: Option<f64>,
+    /// The panel's size and passing distance, for a view from a distance.
+    pub site: Option<Site>,
     pub adjustments: Adjustments,
     /// Largest image decoded (the upload limit).
     pub max_pixels: u64,
@@ -107,6 +109,7 @@ pub fn render(input: &RenderInput) -> Result<Rendered, RenderFailure> {
         background: input.background,
         panel_aspect: input.panel_aspect,
         adjustments: input.adjustments,
+        site: input.site,
     };
     // Rendered in the decoded photo's own buffer, with the pyramid's storage kept by this
     // (blocking-pool) thread between renders; tokio ends a thread idle for 10 s, and with it
@@ -203,6 +206,7 @@ mod tests {
             fit: Fit::Cover,
             background: [255, 255, 255],
             panel_aspect: None,
+            site: None,
             adjustments: Adjustments::default(),
             max_pixels: 100_000_000,
         }

@@ -13,6 +13,7 @@
 //! 5. Tell the tabs (`done`, or `failed` with the error).
 
 use crate::codes::JobErrorCode;
+use regard_vision::composite::{Site, view};
 use serde::Serialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -92,6 +93,7 @@ struct Plan {
     input_keys: (StorageKey, StorageKey, Option<StorageKey>),
     quad: [(f64, f64); 4],
     panel_aspect: Option<f64>,
+    site: Option<Site>,
 }
 
 fn plan(view: &SimulationView) -> Result<Plan, (JobErrorCode, String)> {
@@ -128,6 +130,11 @@ fn plan(view: &SimulationView) -> Result<Plan, (JobErrorCode, String)> {
         (Some(w), Some(h)) if w > 0 && h > 0 => Some(w as f64 / h as f64),
         _ => None,
     };
+    let site = site_of(
+        location.panel_width_cm,
+        location.panel_height_cm,
+        location.viewing_distance_min_m,
+    );
     Ok(Plan {
         input_keys: (
             key(&photo.original_key)?,
@@ -136,7 +143,27 @@ fn plan(view: &SimulationView) -> Result<Plan, (JobErrorCode, String)> {
         ),
         quad,
         panel_aspect,
+        site,
     })
+}
+
+/// What a view from a distance needs of a location (rendering.md §2): its panel's size, and the
+/// closest distance of its viewers' way (5 m when not given). `None` without a size.
+pub fn site_of(
+    width_cm: Option<i64>,
+    height_cm: Option<i64>,
+    distance_min_m: Option<f64>,
+) -> Option<Site> {
+    match (width_cm, height_cm) {
+        (Some(w), Some(h)) if w > 0 && h > 0 => Some(Site {
+            width_m: w as f64 / 100.0,
+            height_m: h as f64 / 100.0,
+            passing_m: distance_min_m
+                .filter(|d| d.is_finite() && *d >= 0.0)
+                .unwrap_or(view::DEFAULT_PASSING_M),
+        }),
+        _ => None,
+    }
 }
 
 /// The simulation render job: renders one simulation at full resolution. Registered in the job handlers at start.
@@ -248,6 +275,7 @@ pub async fn run(ctx: &Context, job: &ClaimedJob, cancel: &Cancel) -> Result<(),
         fit,
         background: parse_colour(&view.sim.background),
         panel_aspect: plan.panel_aspect,
+        site: plan.site,
         adjustments,
         max_pixels: ctx.config.media_max_pixels,
     };

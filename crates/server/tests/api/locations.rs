@@ -423,3 +423,40 @@ async fn other_users_rows_are_invisible_on_every_endpoint() {
     assert_eq!(still["name"], "Secret");
     assert_eq!(app.media_rows().await, 2);
 }
+
+/// A statement a connection first ran with a NULL `f64` still takes a number afterwards (on
+/// PostgreSQL the NULL once fixed the cached statement's parameter as `float4`, and every
+/// later number was refused, at random: `db::Float`); then through the API, on every pooled
+/// connection: locations with and without a position, in turns.
+#[tokio::test]
+async fn numbers_follow_nulls_in_the_same_statement() {
+    let app = spawn_app().await;
+    let mut conn = app.state.db.pool().acquire().await.unwrap();
+    sqlx::query("CREATE TEMPORARY TABLE floats (v DOUBLE PRECISION)")
+        .execute(&mut *conn)
+        .await
+        .unwrap();
+    for value in [None, Some(45.757), None, Some(-0.12)] {
+        sqlx::query("INSERT INTO floats (v) VALUES ($1)")
+            .bind(regard::db::Float(value))
+            .execute(&mut *conn)
+            .await
+            .unwrap();
+    }
+    let stored: Vec<Option<f64>> = sqlx::query_scalar("SELECT v FROM floats")
+        .fetch_all(&mut *conn)
+        .await
+        .unwrap();
+    assert_eq!(stored, [None, Some(45.757), None, Some(-0.12)]);
+    drop(conn);
+    let user = app.new_user().await;
+    for i in 0..12 {
+        let mut body = json!({"name": format!("Site {i}")});
+        if i % 2 == 1 {
+            body["latitude"] = json!(45.0 + f64::from(i));
+            body["longitude"] = json!(4.8);
+        }
+        let response = app.api_json(Method::POST, "/locations", &user, &body).await;
+        assert_eq!(response.status(), 201, "{}", response.text().await.unwrap());
+    }
+}

@@ -357,3 +357,95 @@ async fn cover_crops_texts_and_an_unknown_size_measures_nothing() {
     .await;
     assert_eq!(simulation["legibility"], Value::Null);
 }
+
+#[tokio::test]
+async fn a_view_from_there_is_an_adjustment_that_needs_the_panels_size() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let poster = poster_with_lines(540, 960, &[(100, 48), (900, 8)]);
+    let media = app.upload_ok(&user, "poster.png", poster).await;
+    let creative = app
+        .creative_of(&user, &media, json!({"name": "Poster"}))
+        .await;
+    let location = mupi(&app, &user, json!({})).await;
+    let simulation = send(
+        &app,
+        &user,
+        Method::POST,
+        "/simulations",
+        json!({"creative_id": creative["id"], "location_id": location["id"], "fit": "stretch",
+               "adjustments": {"view": {"distance_m": 30, "speed_kmh": 50}}}),
+    )
+    .await;
+    assert_eq!(
+        simulation["adjustments"]["view"],
+        json!({"distance_m": 30.0, "speed_kmh": 50.0})
+    );
+    assert_eq!(app.drain_jobs().await, 1);
+    let path = format!("/simulations/{}", simulation["id"].as_str().unwrap());
+    let done = send(&app, &user, Method::GET, &path, Value::Null).await;
+    assert_eq!(done["status"], "done", "{done}");
+    // Other adjustments leave it; `null` turns it off.
+    let changed = send(
+        &app,
+        &user,
+        Method::PATCH,
+        &path,
+        json!({"adjustments": {"brightness": 0.1}}),
+    )
+    .await;
+    assert_eq!(changed["adjustments"]["view"]["distance_m"], 30.0);
+    let off = send(
+        &app,
+        &user,
+        Method::PATCH,
+        &path,
+        json!({"adjustments": {"view": null}}),
+    )
+    .await;
+    assert_eq!(off["adjustments"]["view"], Value::Null);
+    // Bad views, field by field.
+    for (view, code) in [
+        (json!({"distance_m": 0.5, "speed_kmh": 50}), "out_of_range"),
+        (json!({"distance_m": 30, "speed_kmh": 250}), "out_of_range"),
+        (json!({"distance_m": 30}), "invalid_type"),
+        (json!({"distance_m": "far", "speed_kmh": 5}), "invalid_type"),
+        (
+            json!({"distance_m": 30, "speed_kmh": 5, "lane": 2}),
+            "invalid_type",
+        ),
+        (json!(30), "invalid_type"),
+    ] {
+        let response = app
+            .api_json(
+                Method::PATCH,
+                &path,
+                &user,
+                &json!({"adjustments": {"view": view}}),
+            )
+            .await;
+        assert_fields(response, json!({"adjustments.view": code})).await;
+    }
+    // A panel of unknown size cannot be seen from a distance.
+    let unknown = mupi(&app, &user, json!({"format": "other"})).await;
+    let response = app
+        .api_json(
+            Method::POST,
+            "/simulations",
+            &user,
+            &json!({"creative_id": creative["id"], "location_id": unknown["id"],
+                    "adjustments": {"view": {"distance_m": 30, "speed_kmh": 5}}}),
+        )
+        .await;
+    assert_fields(response, json!({"adjustments.view": "requires_size"})).await;
+    let response = app
+        .api_json(
+            Method::POST,
+            "/simulations/batch",
+            &user,
+            &json!({"creative_id": creative["id"], "location_ids": [location["id"], unknown["id"]],
+                    "adjustments": {"view": {"distance_m": 30, "speed_kmh": 5}}}),
+        )
+        .await;
+    assert_fields(response, json!({"adjustments.view": "requires_size"})).await;
+}

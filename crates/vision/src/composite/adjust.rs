@@ -333,6 +333,7 @@ mod tests {
             glare: 0.3,
             auto_match: true,
             night: None,
+            view: None,
         };
         for a in [a, Adjustments::default()] {
             let p = PanelParams::new(&a, &PhotoStats::default());

@@ -14,6 +14,7 @@ pub mod homography;
 pub mod night;
 pub mod pyramid;
 pub mod stats;
+pub mod view;
 
 use serde::{Deserialize, Serialize};
 use wide::{f32x4, f32x8, f64x4, i32x8};
@@ -27,6 +28,7 @@ use pyramid::{Footprint, Pyramid};
 
 pub use homography::Homography;
 pub use stats::{PhotoStats, photo_stats};
+pub use view::{Site, View};
 
 /// How the creative fills the panel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -73,6 +75,8 @@ pub struct Adjustments {
     pub auto_match: bool,
     /// Night mode, or day when `None`.
     pub night: Option<Night>,
+    /// The panel as seen from a distance, passing at a speed (needs [`RenderSpec::site`]).
+    pub view: Option<View>,
 }
 
 /// Everything that decides a render besides the pixels.
@@ -88,6 +92,8 @@ pub struct RenderSpec {
     pub panel_aspect: Option<f64>,
     /// Colour, sharpness, grain, glare, matching and lighting.
     pub adjustments: Adjustments,
+    /// The panel's size and passing distance, which a view needs.
+    pub site: Option<Site>,
 }
 
 /// A borrowed 8-bit grey occlusion mask (255 = in front of the panel), any size; it is
@@ -178,6 +184,9 @@ pub fn check_adjustments(a: &Adjustments) -> Result<(), RenderError> {
             return Err(RenderError::InvalidValue(name));
         }
     }
+    if let Some(v) = &a.view {
+        view::check_view(v)?;
+    }
     Ok(())
 }
 
@@ -190,6 +199,11 @@ pub fn check_spec(
 ) -> Result<(), RenderError> {
     check_quad(&spec.quad, width, height)?;
     check_adjustments(&spec.adjustments)?;
+    match (&spec.adjustments.view, &spec.site) {
+        (Some(_), None) => return Err(RenderError::InvalidValue("view")),
+        (_, Some(site)) => view::check_site(site)?,
+        (None, None) => {}
+    }
     if let Some(a) = spec.panel_aspect
         && !(a.is_finite() && a > 0.0)
     {
@@ -534,6 +548,11 @@ pub fn render_in_place_with_stats(
     let bg = spec.background.map(|b| lut[b as usize]);
     let second_bias = (params.sharpen > 0.0).then_some(params.bias + 1.5);
     let (wcf, hcf) = (wc as f32, hc as f32);
+    // The view's blur in creative pixels (§2), added to every footprint.
+    let widening = match (&spec.adjustments.view, &spec.site) {
+        (Some(v), Some(site)) => Some(view::covariance(v, site, fit.ku, fit.kv)),
+        _ => None,
+    };
 
     let mut bloom = (params.bloom > 0.0).then(|| {
         let d = |a: [f64; 2], b: [f64; 2]| (b[0] - a[0]).hypot(b[1] - a[1]);
@@ -563,7 +582,7 @@ pub fn render_in_place_with_stats(
         let s = (inv[0] * px + inv[1] * py + inv[2]) * rw;
         let t = (inv[3] * px + inv[4] * py + inv[5]) * rw;
         let (kur, kvr) = (fit.ku * rw, fit.kv * rw);
-        let fp = Footprint {
+        let mut fp = Footprint {
             u: (fit.ou + fit.ku * s) as f32,
             v: (fit.ov + fit.kv * t) as f32,
             jx: [
@@ -575,6 +594,9 @@ pub fn render_in_place_with_stats(
                 (kvr * (inv[4] - t * inv[7])) as f32,
             ],
         };
+        if let Some(w) = widening {
+            (fp.jx, fp.jy) = view::widen(fp.jx, fp.jy, w);
+        }
         let (mut c, mut cb) = pyramid.sample(&fp, params.bias, second_bias);
         if contain {
             let ru = (fp.jx[0].abs() + fp.jy[0].abs()).max(1e-6);
@@ -672,6 +694,12 @@ pub fn render_in_place_with_stats(
             put(&mut fps[3], kvr * (sp(inv[3]) - t * sp(inv[6])));
             put(&mut fps[4], kur * (sp(inv[1]) - s * sp(inv[7])));
             put(&mut fps[5], kvr * (sp(inv[4]) - t * sp(inv[7])));
+        }
+        if let Some(w) = widening {
+            for i in 0..n {
+                let (jx, jy) = view::widen([fps[2][i], fps[3][i]], [fps[4][i], fps[5][i]], w);
+                [fps[2][i], fps[3][i], fps[4][i], fps[5][i]] = [jx[0], jx[1], jy[0], jy[1]];
+            }
         }
         let mut a = [f32x4::ZERO; LANES];
         let mut b = [f32x4::ZERO; LANES];
@@ -811,6 +839,7 @@ mod tests {
             glare: 0.3,
             auto_match: true,
             night: None,
+            view: None,
         };
         for adjustments in [
             Adjustments::default(),
@@ -832,6 +861,7 @@ mod tests {
                     background: [0; 3],
                     panel_aspect: None,
                     adjustments,
+                    site: None,
                 };
                 let lanes = render(&photo, &creative, None, &spec).unwrap();
                 let pixels = render(&photo, &creative, Some(&mask), &spec).unwrap();

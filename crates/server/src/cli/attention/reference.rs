@@ -182,6 +182,7 @@ fn samples_of(files: &[PathBuf], i: usize) -> Result<[Sample; 3]> {
             auto_match: true,
             ..Adjustments::default()
         },
+        site: None,
     };
     let mut render = photo;
     let creative_view = RgbImage::new(pw, ph, &next_poster)?;

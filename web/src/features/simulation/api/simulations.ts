@@ -39,7 +39,19 @@ export type CreativeOption = Schemas['SimulationCreative'];
 /** A location as listed by `GET /locations` (what the picker needs). */
 export type LocationOption = Pick<
   Schemas['Paged_Location']['items'][number],
-  'id' | 'name' | 'city' | 'postal_code' | 'illumination' | 'panel_width_cm' | 'panel_height_cm' | 'photo' | 'panel_quad'
+  | 'id'
+  | 'name'
+  | 'city'
+  | 'postal_code'
+  | 'illumination'
+  | 'panel_width_cm'
+  | 'panel_height_cm'
+  | 'photo'
+  | 'panel_quad'
+  | 'audience'
+  | 'speed_kmh'
+  | 'viewing_distance_min_m'
+  | 'viewing_distance_max_m'
 >;
 
 export const isRunning = (status: SimulationStatus) => status === 'queued' || status === 'rendering';

@@ -1,11 +1,12 @@
-import { memo, useId } from 'react';
+import { memo, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { Button } from '@/components/ui/button';
+import { fieldErrorKey } from '@/lib/api';
 import { cn } from '@/lib/cn';
 
 import { SLIDER_STEP, sliderDisplay, type SliderKey } from '../lib/editor';
-import { DEFAULT_ADJUSTMENTS, SLIDERS, type Adjustments, type Night } from '../lib/types';
+import { DEFAULT_ADJUSTMENTS, SLIDERS, VIEW_DISTANCE, VIEW_SPEED, type Adjustments, type Night, type Site, type ViewFrom } from '../lib/types';
 
 import type { Tool } from './preview-stage';
 
@@ -14,6 +15,10 @@ export type AdjustmentsPanelProps = {
   onChange: (adjustments: Adjustments) => void;
   /** The lighting a night switch starts with (from the location's illumination). */
   nightDefault: Night;
+  /** The location's panel size and passing distance; null: the view from there cannot be used. */
+  site: Site | null;
+  /** What the view from there's switch turns on (the location's farthest distance and speed). */
+  viewDefault: ViewFrom;
   fieldErrors: Record<string, string>;
   tool: Tool;
   onTool: (tool: Tool) => void;
@@ -26,11 +31,12 @@ export type AdjustmentsPanelProps = {
 
 /**
  * The adjustments section: one labelled range input per setting with its value and a reset,
- * "reset all", automatic match, day / night (backlit paper or LED screen), and the occlusion
- * mask tools (brush, eraser, size, clear) that paint on the preview.
+ * "reset all", automatic match, day / night (backlit paper or LED screen), the view from there
+ * (distance and speed), and the occlusion mask tools (brush, eraser, size, clear) that paint on
+ * the preview.
  */
 export const AdjustmentsPanel = memo(function AdjustmentsPanel(props: AdjustmentsPanelProps) {
-  const { adjustments, onChange, nightDefault, fieldErrors, tool, onTool, brushSize, onBrushSize, onClearMask, maskPainted, disabled } = props;
+  const { adjustments, onChange, nightDefault, site, viewDefault, fieldErrors, tool, onTool, brushSize, onBrushSize, onClearMask, maskPainted, disabled } = props;
   const { t } = useTranslation();
   const ids = { auto: useId(), night: useId(), brush: useId(), mask: useId() };
   const set = (patch: Partial<Adjustments>) => onChange({ ...adjustments, ...patch });
@@ -106,6 +112,8 @@ export const AdjustmentsPanel = memo(function AdjustmentsPanel(props: Adjustment
         </fieldset>
       </div>
 
+      <ViewFromSection view={adjustments.view} onChange={(view) => set({ view })} site={site} viewDefault={viewDefault} fieldErrors={fieldErrors} disabled={disabled} />
+
       <fieldset className="sim-fieldset sim-mask" disabled={disabled} aria-describedby={ids.mask}>
         <legend className="ui-label">{t('simulation.mask.title')}</legend>
         <p id={ids.mask} className="field__hint">
@@ -142,6 +150,146 @@ export const AdjustmentsPanel = memo(function AdjustmentsPanel(props: Adjustment
     </div>
   );
 });
+
+/** The largest distance of the slider (the number input goes on to the server's 1000 m). */
+const VIEW_SLIDER_MAX = 300;
+
+type ViewFromSectionProps = {
+  view: ViewFrom | null;
+  onChange: (view: ViewFrom | null) => void;
+  site: Site | null;
+  viewDefault: ViewFrom;
+  fieldErrors: Record<string, string>;
+  disabled: boolean;
+};
+
+/**
+ * "View from there": a switch, then the distance (slider and number, metres) and the speed
+ * (km/h), with the sentence saying what the preview shows. Without the panel's size it cannot
+ * be turned on (a view already on can still be turned off).
+ */
+function ViewFromSection({ view, onChange, site, viewDefault, fieldErrors, disabled }: ViewFromSectionProps) {
+  const { t, i18n } = useTranslation();
+  const ids = { toggle: useId(), help: useId(), distance: useId(), speed: useId() };
+  // Turned off then on again, the view comes back as it was.
+  const [last, setLast] = useState<ViewFrom | null>(null);
+  const number = (value: number) => value.toLocaleString(i18n.language, { maximumFractionDigits: 1 });
+  const errorKey = Object.keys(fieldErrors).find((key) => key === 'adjustments.view' || key.startsWith('adjustments.view.'));
+  const set = (patch: Partial<ViewFrom>) => {
+    if (view) onChange({ ...view, ...patch });
+  };
+  let help: string;
+  if (!site) help = t('simulation.adjust.viewFrom.noSize');
+  else if (!view) help = t('simulation.adjust.viewFrom.help');
+  else if (view.speed_kmh > 0) help = t('simulation.adjust.viewFrom.summary', { distance: number(view.distance_m), speed: number(view.speed_kmh) });
+  else help = t('simulation.adjust.viewFrom.summaryStill', { distance: number(view.distance_m) });
+
+  return (
+    <fieldset className="sim-fieldset sim-view" disabled={disabled} data-testid="view-from">
+      <legend className="ui-label">{t('simulation.adjust.viewFrom.title')}</legend>
+      <label className="sim-switch" htmlFor={ids.toggle}>
+        <input
+          id={ids.toggle}
+          type="checkbox"
+          role="switch"
+          checked={view !== null}
+          disabled={!site && view === null}
+          aria-describedby={ids.help}
+          onChange={(event) => {
+            if (event.target.checked) onChange(last ?? viewDefault);
+            else {
+              setLast(view);
+              onChange(null);
+            }
+          }}
+          data-testid="view-from-switch"
+        />
+        <span>
+          <span className="sim-switch__label">{t('simulation.adjust.viewFrom.switch')}</span>
+          <span id={ids.help} className="field__hint" data-testid="view-from-help">
+            {help}
+          </span>
+        </span>
+      </label>
+      {view ? (
+        <div className="sim-view__fields">
+          <div className="sim-view__row">
+            <label className="sim-slider__label" htmlFor={ids.distance}>
+              {t('simulation.adjust.viewFrom.distance')}
+            </label>
+            <input
+              type="range"
+              min={VIEW_DISTANCE.min}
+              max={VIEW_SLIDER_MAX}
+              step={1}
+              value={Math.min(view.distance_m, VIEW_SLIDER_MAX)}
+              aria-label={t('simulation.adjust.viewFrom.distance')}
+              aria-valuetext={t('simulation.adjust.viewFrom.metres', { value: number(view.distance_m) })}
+              onChange={(event) => set({ distance_m: Number(event.target.value) })}
+            />
+            <NumberField
+              id={ids.distance}
+              value={view.distance_m}
+              range={VIEW_DISTANCE}
+              onChange={(distance_m) => set({ distance_m })}
+              testId="view-distance"
+            />
+            <span className="sim-view__unit">{t('simulation.adjust.viewFrom.metresUnit')}</span>
+          </div>
+          <div className="sim-view__row">
+            <label className="sim-slider__label" htmlFor={ids.speed}>
+              {t('simulation.adjust.viewFrom.speed')}
+            </label>
+            <span />
+            <NumberField id={ids.speed} value={view.speed_kmh} range={VIEW_SPEED} onChange={(speed_kmh) => set({ speed_kmh })} testId="view-speed" />
+            <span className="sim-view__unit">{t('simulation.adjust.viewFrom.speedUnit')}</span>
+          </div>
+        </div>
+      ) : null}
+      {errorKey ? <p className="field__error">{t(fieldErrorKey(fieldErrors[errorKey]))}</p> : null}
+    </fieldset>
+  );
+}
+
+type NumberFieldProps = {
+  id: string;
+  value: number;
+  range: { min: number; max: number };
+  onChange: (value: number) => void;
+  testId: string;
+};
+
+/**
+ * A number input that sends only values within `range` and lets the text pass through others
+ * (empty, out of range) while typed; on leaving it shows the value in force again.
+ */
+function NumberField({ id, value, range, onChange, testId }: NumberFieldProps) {
+  const [text, setText] = useState(String(value));
+  const [shown, setShown] = useState(value);
+  if (shown !== value) {
+    setShown(value);
+    setText(String(value));
+  }
+  return (
+    <input
+      id={id}
+      className="ui-input sim-view__number"
+      type="number"
+      inputMode="decimal"
+      min={range.min}
+      max={range.max}
+      step={1}
+      value={text}
+      onChange={(event) => {
+        setText(event.target.value);
+        const n = Number(event.target.value);
+        if (event.target.value.trim() !== '' && Number.isFinite(n) && n >= range.min && n <= range.max) onChange(n);
+      }}
+      onBlur={() => setText(String(value))}
+      data-testid={testId}
+    />
+  );
+}
 
 function pickSliders(adjustments: Adjustments): Partial<Adjustments> {
   return Object.fromEntries(SLIDERS.map(({ key }) => [key, adjustments[key]]));

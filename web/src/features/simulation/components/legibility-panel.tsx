@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
+import { Button } from '@/components/ui/button';
 import type { Schemas } from '@/lib/api';
 
 import type { Simulation } from '../api/simulations';
@@ -10,11 +11,18 @@ type PanelText = Schemas['PanelText'];
 /** At most this many lines are listed (largest letters first); the rest are counted. */
 const SHOWN = 8;
 
+export type LegibilityPanelProps = {
+  simulation: Simulation;
+  /** Shows the preview from this distance (metres): the editor's view from there; absent, no button. */
+  onViewFrom?: (distance: number) => void;
+};
+
 /**
  * Which of the creative's texts can be read from where the panel is seen, and for how long the
- * main one is in view (docs/viewing.md), for the saved fit on the location's panel.
+ * main one is in view (docs/viewing.md), for the saved fit on the location's panel; a button
+ * shows the preview as seen from the farthest viewing distance.
  */
-export function LegibilityPanel({ simulation }: { simulation: Simulation }) {
+export function LegibilityPanel({ simulation, onViewFrom }: LegibilityPanelProps) {
   const { t, i18n } = useTranslation();
   const number = (value: number, digits = 0) =>
     value.toLocaleString(i18n.language, { minimumFractionDigits: digits, maximumFractionDigits: digits });
@@ -54,6 +62,14 @@ export function LegibilityPanel({ simulation }: { simulation: Simulation }) {
             {locationLink ? <Link to={locationLink}>{t('simulation.legibility.editLocation')}</Link> : null}
           </p>
         )}
+        {onViewFrom && max != null && max > 0 ? (
+          <div className="legibility__view">
+            <Button variant="secondary" size="sm" onClick={() => onViewFrom(max)} data-testid="legibility-view-from">
+              {t('simulation.legibility.viewFrom', { distance: number(max, max % 1 ? 1 : 0) })}
+            </Button>
+            <span className="field__hint">{t('simulation.legibility.viewFromHelp')}</span>
+          </div>
+        ) : null}
         {texts.length === 0 ? (
           <p className="field__hint">{t('simulation.legibility.noText')}</p>
         ) : (

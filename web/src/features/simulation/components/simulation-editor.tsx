@@ -21,10 +21,12 @@ import {
 } from '../api/simulations';
 import {
   defaultNight,
+  defaultView,
   draftFromSimulation,
   emptyDraft,
   locationProblem,
   locationQuad,
+  locationSite,
   panelAspect,
   saveBody,
   sameQuad,
@@ -32,7 +34,7 @@ import {
 } from '../lib/editor';
 import { MaskPainter } from '../lib/mask';
 import type { PreviewParams } from '../lib/preview';
-import { FITS, type Adjustments, type Fit } from '../lib/types';
+import { FITS, VIEW_DISTANCE, type Adjustments, type Fit } from '../lib/types';
 
 import { AdjustmentsPanel } from './adjustments-panel';
 import { CreativePicker, LocationPicker } from './pickers';
@@ -104,6 +106,9 @@ export function SimulationEditor({ simulation, creativeId = null, locationId = n
   const ownQuad = locationQuad(location);
   const quad: Quad = draft.quad ?? ownQuad ?? defaultQuad();
   const aspect = panelAspect(location);
+  // The view from there: the panel's size and passing distance, and what its switch turns on.
+  const site = useMemo(() => locationSite(location), [location]);
+  const viewDefault = useMemo(() => defaultView(location), [location]);
 
   // What was last loaded or saved: a changed draft or a painted mask asks before leaving the page.
   const [stored, setStored] = useState(() => JSON.stringify(draft));
@@ -112,6 +117,21 @@ export function SimulationEditor({ simulation, creativeId = null, locationId = n
   const update = useCallback((patch: Partial<Draft>) => setDraft((current) => ({ ...current, ...patch })), []);
   const setAdjustments = useCallback((adjustments: Adjustments) => update({ adjustments }), [update]);
   const setQuad = useCallback((next: Quad) => update({ quad: next }), [update]);
+  // The legibility panel's "see from n m": the view on at that distance, shown in the preview.
+  const viewFrom = useCallback(
+    (distance: number) => {
+      setDraft((current) => ({
+        ...current,
+        adjustments: {
+          ...current.adjustments,
+          view: { distance_m: Math.min(VIEW_DISTANCE.max, Math.max(VIEW_DISTANCE.min, distance)), speed_kmh: current.adjustments.view?.speed_kmh ?? viewDefault.speed_kmh },
+        },
+      }));
+      setView('after');
+      document.getElementById('simulation-preview')?.closest('section')?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
+    },
+    [viewDefault],
+  );
   const clearMask = useCallback(() => {
     painter.clear();
     setMaskVersion((v) => v + 1);
@@ -132,8 +152,8 @@ export function SimulationEditor({ simulation, creativeId = null, locationId = n
   }, [maskUrl, painter]);
 
   const params = useMemo<PreviewParams>(
-    () => ({ quad, fit: draft.fit, background: draft.background, panelAspect: aspect, adjustments: draft.adjustments, view }),
-    [quad, draft.fit, draft.background, aspect, draft.adjustments, view],
+    () => ({ quad, fit: draft.fit, background: draft.background, panelAspect: aspect, adjustments: draft.adjustments, site, view }),
+    [quad, draft.fit, draft.background, aspect, draft.adjustments, site, view],
   );
 
   // Server field errors, until the user saves again.
@@ -292,6 +312,8 @@ export function SimulationEditor({ simulation, creativeId = null, locationId = n
             adjustments={draft.adjustments}
             onChange={setAdjustments}
             nightDefault={defaultNight(location?.illumination)}
+            site={site}
+            viewDefault={viewDefault}
             fieldErrors={errors}
             tool={tool}
             onTool={setTool}
@@ -356,7 +378,7 @@ export function SimulationEditor({ simulation, creativeId = null, locationId = n
       </div>
 
       {simulation ? <SimulationResult simulation={simulation} /> : null}
-      {simulation ? <LegibilityPanel simulation={simulation} /> : null}
+      {simulation ? <LegibilityPanel simulation={simulation} onViewFrom={site ? viewFrom : undefined} /> : null}
     </form>
   );
 }

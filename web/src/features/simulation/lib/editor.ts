@@ -4,7 +4,18 @@ import { parseQuad, roundQuad } from '@/lib/quad';
 
 import type { ListedSimulation, LocationOption, Simulation, SimulationInput } from '../api/simulations';
 
-import { DEFAULT_ADJUSTMENTS, SLIDERS, type Adjustments, type Fit, type Night, type Quad } from './types';
+import {
+  DEFAULT_ADJUSTMENTS,
+  SLIDERS,
+  VIEW_DISTANCE,
+  VIEW_SPEED,
+  type Adjustments,
+  type Fit,
+  type Night,
+  type Quad,
+  type Site,
+  type ViewFrom,
+} from './types';
 
 export type SliderKey = (typeof SLIDERS)[number]['key'];
 
@@ -43,7 +54,20 @@ export function normaliseAdjustments(value: Partial<Adjustments> | null | undefi
   }
   merged.auto_match = Boolean(merged.auto_match);
   merged.night = merged.night === 'backlit' || merged.night === 'led' ? merged.night : null;
+  merged.view = normaliseView(merged.view);
   return merged;
+}
+
+const clamp = (value: number, { min, max }: { min: number; max: number }) => Math.min(max, Math.max(min, value));
+
+/** The view from there of the server, within its ranges; null when off or malformed. */
+export function normaliseView(value: unknown): ViewFrom | null {
+  if (!value || typeof value !== 'object') return null;
+  const { distance_m, speed_kmh } = value as Partial<Record<keyof ViewFrom, unknown>>;
+  const distance = Number(distance_m);
+  const speed = Number(speed_kmh);
+  if (!Number.isFinite(distance) || !Number.isFinite(speed)) return null;
+  return { distance_m: clamp(distance, VIEW_DISTANCE), speed_kmh: clamp(speed, VIEW_SPEED) };
 }
 
 export function draftFromSimulation(simulation: Simulation): Draft {
@@ -75,6 +99,42 @@ export function panelAspect(location: Pick<LocationOption, 'panel_width_cm' | 'p
   const w = location?.panel_width_cm;
   const h = location?.panel_height_cm;
   return w && h && w > 0 && h > 0 ? w / h : null;
+}
+
+/** The location's fields the view from there reads. */
+export type ViewLocation = Pick<
+  LocationOption,
+  'panel_width_cm' | 'panel_height_cm' | 'audience' | 'speed_kmh' | 'viewing_distance_min_m' | 'viewing_distance_max_m'
+>;
+
+/**
+ * The site of the view from there (rendering.md §2): the panel's size in metres and the
+ * passing distance (the nearest viewing distance, else 5 m); null without a panel size.
+ */
+export function locationSite(location: Partial<ViewLocation> | null | undefined): Site | null {
+  const w = location?.panel_width_cm;
+  const h = location?.panel_height_cm;
+  if (!w || !h || w <= 0 || h <= 0) return null;
+  const passing = location?.viewing_distance_min_m;
+  return { width_m: w / 100, height_m: h / 100, passing_m: passing != null && Number.isFinite(passing) && passing >= 0 ? passing : 5 };
+}
+
+/** The distance a view starts from: the location's farthest viewing distance, else 30 m. */
+export function defaultViewDistance(location: Partial<ViewLocation> | null | undefined): number {
+  const max = location?.viewing_distance_max_m;
+  return clamp(max != null && max > 0 ? max : 30, VIEW_DISTANCE);
+}
+
+/** The speed a view starts with: the location's, else 50 km/h by road, 5 on foot or unknown. */
+export function defaultViewSpeed(location: Partial<ViewLocation> | null | undefined): number {
+  const speed = location?.speed_kmh;
+  if (speed != null && Number.isFinite(speed)) return clamp(speed, VIEW_SPEED);
+  return location?.audience === 'road' ? 50 : 5;
+}
+
+/** The view a switch turns on: the location's typical farthest distance and its speed. */
+export function defaultView(location: Partial<ViewLocation> | null | undefined): ViewFrom {
+  return { distance_m: defaultViewDistance(location), speed_kmh: defaultViewSpeed(location) };
 }
 
 /** The lighting a night switch starts with: a digital panel is an LED screen, anything else backlit paper. */

@@ -15,6 +15,29 @@ export const FITS: readonly Fit[] = ['cover', 'contain', 'stretch'];
 
 export type Night = 'backlit' | 'led';
 
+/**
+ * "View from there" (rendering.md §2, "View from a distance"): the panel as an eye of normal
+ * acuity sees it from `distance_m` metres, moving past it at `speed_kmh`.
+ */
+export interface ViewFrom {
+  distance_m: number; // 1..1000
+  speed_kmh: number; // 0..200
+}
+
+/** Ranges of the view's fields (the server's). */
+export const VIEW_DISTANCE = { min: 1, max: 1000 } as const;
+export const VIEW_SPEED = { min: 0, max: 200 } as const;
+
+/**
+ * What the view needs of the location: the panel's size and the passing distance, in metres
+ * (`panel_width_cm / 100`, `panel_height_cm / 100`, `viewing_distance_min_m ?? 5`).
+ */
+export interface Site {
+  width_m: number;
+  height_m: number;
+  passing_m: number;
+}
+
 /** Panel adjustments; ranges in rendering.md §3. */
 export interface Adjustments {
   brightness: number; // -1..1
@@ -26,6 +49,8 @@ export interface Adjustments {
   glare: number; // 0..1
   auto_match: boolean;
   night: Night | null;
+  /** Null: off (the panel as photographed). */
+  view: ViewFrom | null;
 }
 
 /** Sliders of the adjustments section, with their range. */
@@ -50,4 +75,5 @@ export const DEFAULT_ADJUSTMENTS: Adjustments = {
   glare: 0,
   auto_match: true,
   night: null,
+  view: null,
 };

@@ -1,7 +1,7 @@
 //! The look of a simulation: how the creative fills the panel, its adjustments (as answered,
 //! and as a change read key by key) and the background colour around it.
 
-use regard_vision::composite::{Adjustments, Night};
+use regard_vision::composite::{Adjustments, Night, View, view};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -72,6 +72,39 @@ pub struct AdjustmentsBody {
     pub auto_match: bool,
     /// Night lighting, or `null` for day.
     pub night: Option<NightMode>,
+    /// The panel as seen from a distance, passing at a speed (rendering.md §2), or `null` for
+    /// the plain render. Needs the location's panel size.
+    pub view: Option<ViewBody>,
+}
+
+/// Where the viewer of a view from a distance is.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ViewBody {
+    /// Distance to the panel, metres: 1 to 1,000.
+    #[schema(minimum = 1, maximum = 1000)]
+    pub distance_m: f64,
+    /// Speed past the panel, km/h: 0 (standing) to 200.
+    #[schema(minimum = 0, maximum = 200)]
+    pub speed_kmh: f64,
+}
+
+/// An object of exactly `distance_m` and `speed_kmh`, numbers in their ranges: else
+/// `invalid_type` (not such an object) or `out_of_range`.
+impl FromField for ViewBody {
+    fn from_field(value: Value) -> Result<Option<Self>, FieldCode> {
+        let body: ViewBody = serde_json::from_value(value).map_err(|_| FieldCode::InvalidType)?;
+        let (d, v) = (body.distance_m as f32, body.speed_kmh as f32);
+        if body.distance_m.is_finite()
+            && body.speed_kmh.is_finite()
+            && view::DISTANCE_M.contains(&d)
+            && view::SPEED_KMH.contains(&v)
+        {
+            Ok(Some(body))
+        } else {
+            Err(FieldCode::OutOfRange)
+        }
+    }
 }
 
 impl From<&Adjustments> for AdjustmentsBody {
@@ -88,6 +121,10 @@ impl From<&Adjustments> for AdjustmentsBody {
             night: a.night.map(|night| match night {
                 Night::Backlit => NightMode::Backlit,
                 Night::Led => NightMode::Led,
+            }),
+            view: a.view.map(|v| ViewBody {
+                distance_m: f64::from(v.distance_m),
+                speed_kmh: f64::from(v.speed_kmh),
             }),
         }
     }
@@ -134,6 +171,10 @@ pub(super) struct AdjustmentsChanges {
     #[serde(default)]
     #[schema(value_type = Option<NightMode>)]
     night: Patch<NightMode>,
+    /// The panel as seen from a distance, or `null` for the plain render.
+    #[serde(default)]
+    #[schema(value_type = Option<ViewBody>)]
+    view: Patch<ViewBody>,
 }
 
 /// The `adjustments` of a body, checked key by key: `None` once any key had a problem (all of
@@ -212,6 +253,14 @@ impl AdjustmentsChanges {
             Patch::Value(NightMode::Led) => Some(Night::Led),
             Patch::Null => None,
             Patch::Absent => a.night,
+        };
+        a.view = match self.view {
+            Patch::Value(v) => Some(View {
+                distance_m: v.distance_m as f32,
+                speed_kmh: v.speed_kmh as f32,
+            }),
+            Patch::Null => None,
+            Patch::Absent => a.view,
         };
         a
     }

@@ -273,8 +273,17 @@ async fn read_settings(
 }
 
 /// Checks the quad the render will use (the override, else the location's) against the photo:
-/// one must exist (`quad: required`) and cover at least [`MIN_QUAD_AREA_PX`].
-fn check_render_quad(problems: &mut Problems, row: &SimulationRow, location: &LocationWithPhoto) {
+/// one must exist (`quad: required`) and cover at least [`MIN_QUAD_AREA_PX`]; and that a view
+/// from a distance has the panel's size it needs (`adjustments.view: requires_size`).
+fn check_renderable(problems: &mut Problems, row: &SimulationRow, location: &LocationWithPhoto) {
+    // A view from a distance needs the panel's size (rendering.md §2).
+    let view =
+        serde_json::from_str::<Adjustments>(&row.adjustments).is_ok_and(|a| a.view.is_some());
+    let l = &location.location;
+    if view && crate::simulations::job::site_of(l.panel_width_cm, l.panel_height_cm, None).is_none()
+    {
+        problems.add("adjustments.view", FieldCode::RequiresSize);
+    }
     if problems.has("quad") {
         return;
     }
@@ -381,7 +390,7 @@ async fn create(
         None => None,
     };
     if let Some(location) = &location {
-        check_render_quad(&mut problems, &row, location);
+        check_renderable(&mut problems, &row, location);
     }
     problems.finish()?;
     let (Some(creative), Some(location)) = (creative, location) else {
@@ -450,7 +459,11 @@ async fn batch(
         };
         // The batch has no quad override: each location's own quad is used.
         let mut probe = Problems::default();
-        check_render_quad(&mut probe, &template, &location);
+        check_renderable(&mut probe, &template, &location);
+        if probe.has("adjustments.view") {
+            problems.add("adjustments.view", FieldCode::RequiresSize);
+            break;
+        }
         if probe.has("quad") {
             let code = if location.location.panel_quad.is_none() {
                 FieldCode::RequiresQuad
@@ -606,7 +619,7 @@ async fn update(
     };
     if let Some(location) = &location {
         row.location_id = location.location.id.clone();
-        check_render_quad(&mut problems, &row, location);
+        check_renderable(&mut problems, &row, location);
     }
     problems.finish()?;
     let settings_changed = row.creative_id != before.creative_id
@@ -690,7 +703,7 @@ async fn render(
     let mut problems = Problems::default();
     match db::locations::find(&state.db, user.id(), &view.sim.location_id).await? {
         Some(location) if location.photo.is_some() => {
-            check_render_quad(&mut problems, &view.sim, &location)
+            check_renderable(&mut problems, &view.sim, &location)
         }
         _ => problems.add("location_id", FieldCode::RequiresPhoto),
     }

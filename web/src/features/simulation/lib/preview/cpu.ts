@@ -5,13 +5,14 @@
  * the tests use it as the reference; `frameConstants` is also what the WebGL2 path feeds its
  * uniforms from, so both share one interpretation of the contract.
  */
-import type { Adjustments, Fit } from '../types';
+import type { Adjustments, Fit, Site } from '../types';
 import { adjustColor, BLOOM_SIGMA, grainZ, panelParams, type PanelParams } from './adjust';
 import { quadEdges, squareCoverage } from './coverage';
 import { fitMap, footprint, invert3, longerDiagonal, panelAspect, squareToQuad, type FitMap, type Mat3, type QuadPx } from './homography';
 import { sampleFootprint, type Level } from './pyramid';
 import { hexToLinear, linearToSrgb, SRGB8_TO_LINEAR } from './srgb';
 import type { PhotoStats, RgbaImage } from './stats';
+import { viewCovariance, widen } from './view';
 
 /** An occlusion mask: `channels` bytes per pixel, the first one read (red or grey). */
 export interface MaskImage {
@@ -27,6 +28,8 @@ export interface FrameSpec {
   background: string;
   panelAspect: number | null;
   adjustments: Adjustments;
+  /** The panel's size and passing distance, for the view from there (null: unknown, no view). */
+  site?: Site | null;
 }
 
 /** Everything per frame that does not depend on the pixel. */
@@ -42,6 +45,8 @@ export interface FrameConstants {
   /** Bloom reduction factor (1, 2 or 4). */
   bloomFactor: number;
   bbox: [number, number, number, number];
+  /** The view's blur C (its two diagonal terms, creative pixels²); [0, 0] when off. */
+  viewC: [number, number];
 }
 
 /** Reduced resolution of the bloom: σ stays ≥ 2 low-res pixels, at most 1/4 (as the server). */
@@ -56,9 +61,10 @@ export function frameConstants(spec: FrameSpec, wc: number, hc: number, stats: P
   const sigma = panel.bloom > 0 ? BLOOM_SIGMA * longerDiagonal(q) : 0;
   const xs = q.map((p) => p[0]);
   const ys = q.map((p) => p[1]);
+  const fit = fitMap(spec.fit, wc, hc, aspect);
   return {
     hinv: invert3(squareToQuad(q)),
-    fit: fitMap(spec.fit, wc, hc, aspect),
+    fit,
     contain: spec.fit === 'contain',
     background: hexToLinear(spec.background),
     panel,
@@ -66,6 +72,7 @@ export function frameConstants(spec: FrameSpec, wc: number, hc: number, stats: P
     bloomSigma: sigma,
     bloomFactor: bloomFactor(sigma),
     bbox: [Math.floor(Math.min(...xs)), Math.floor(Math.min(...ys)), Math.ceil(Math.max(...xs)), Math.ceil(Math.max(...ys))],
+    viewC: viewCovariance(spec.adjustments.view, spec.site, fit.su, fit.sv),
   };
 }
 
@@ -77,12 +84,12 @@ export function containCov(p: number, size: number, r: number): number {
 
 /**
  * The panel's colour (linear, after §3) at photo point (x, y) for a footprint scaled by
- * `scale` photo pixels (1 for a pixel; the bloom's low-res pass uses its factor).
+ * `scale` photo pixels (1 for a pixel; the bloom's low-res pass uses its factor), then widened
+ * by the view's blur (in creative pixels: it does not scale).
  */
 export function panelColor(levels: readonly Level[], fc: FrameConstants, x: number, y: number, scale: number, out: Float64Array, tmp: Float64Array): void {
   const f = footprint(fc.hinv, fc.fit, x, y);
-  const jx: [number, number] = [f.jx[0] * scale, f.jx[1] * scale];
-  const jy: [number, number] = [f.jy[0] * scale, f.jy[1] * scale];
+  const [jx, jy] = widen([f.jx[0] * scale, f.jx[1] * scale], [f.jy[0] * scale, f.jy[1] * scale], fc.viewC);
   const wc = levels[0].width;
   const hc = levels[0].height;
   let ac = 1;

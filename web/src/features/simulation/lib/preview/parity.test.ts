@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { DEFAULT_ADJUSTMENTS, type Adjustments, type Fit } from '../types';
+import { DEFAULT_ADJUSTMENTS, type Adjustments, type Fit, type Site } from '../types';
 import fixture from './fixtures/render-parity.json';
 import { compositeCpu } from './cpu';
 import type { QuadPx } from './homography';
@@ -46,6 +46,8 @@ describe('preview parity with the server renderer', () => {
     const { pattern: p, width: cw, height: ch } = scene.creative;
     const levels = buildPyramid(linearLevel(pattern(p, cw, ch), cw, ch));
     const adjustments: Adjustments = { ...DEFAULT_ADJUSTMENTS, ...(scene.adjustments as Partial<Adjustments>) };
+    // Scenes of the view from there carry the site (and may give the panel's aspect).
+    const { site = null, panel_aspect = null } = scene as { site?: Site | null; panel_aspect?: number | null };
     const out = compositeCpu({
       photo: { width: W, height: H, data: photo },
       levels,
@@ -53,8 +55,9 @@ describe('preview parity with the server renderer', () => {
       quadPx: scene.quad as QuadPx,
       fit: scene.fit as Fit,
       background: scene.background,
-      panelAspect: null,
+      panelAspect: panel_aspect,
       adjustments,
+      site,
       stats: adjustments.auto_match ? computePhotoStats({ width: W, height: H, data: photo }, scene.quad as QuadPx) : DEFAULT_STATS,
     });
     const server = Buffer.from(scene.pixels, 'base64');

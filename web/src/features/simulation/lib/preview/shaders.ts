@@ -1,8 +1,8 @@
 /**
  * GLSL ES 3.00 sources of the WebGL2 preview: a full-screen triangle, the shared panel code
  * (H⁻¹ and analytic Jacobian per pixel, anisotropic trilinear taps through the level kernels of
- * pyramid.ts, each as four bilinear fetches, contain background, the ordered adjustments of
- * rendering.md §3, analytic edge coverage),
+ * pyramid.ts, each as four bilinear fetches, the view from there's widened footprint, contain
+ * background, the ordered adjustments of rendering.md §3, analytic edge coverage),
  * the day/night composite pass, the bloom emission pass and the separable blur pass. Every
  * formula mirrors the CPU reference in cpu.ts / adjust.ts / pyramid.ts / coverage.ts. Optional
  * features are compiled in per variant (#define) because software GL (SwiftShader) pays for
@@ -27,6 +27,8 @@ export interface Variant {
   mask?: boolean;
   bloom?: boolean;
   grain?: boolean;
+  /** The view from there: the footprint widened by the eye's blur (uViewC). */
+  view?: boolean;
 }
 
 function header(defines: string[]): string {
@@ -47,6 +49,7 @@ export function variantDefines(v: Variant): string[] {
   if (v.panel && v.mask) d.push('MASK');
   if (v.bloom) d.push('BLOOM');
   if (v.panel && v.grain) d.push('GRAIN');
+  if (v.panel && v.view) d.push('VIEW');
   return d;
 }
 
@@ -70,6 +73,28 @@ uniform float uSat;
 uniform vec3 uGain;
 uniform float uGlare;
 uniform vec3 uEdges[4];  // unit normal and offset: inside when dot(n, p) + c >= 0
+uniform vec2 uViewC;     // the view's blur C = diag(x, y), creative pixels^2 (0 when off)
+
+#ifdef VIEW
+// The footprint widened by the view's blur (view.ts's widen, rendering.md §2): the principal
+// axes of S = jx jx^T + jy jy^T + C, the major one first.
+void widen(inout vec2 jx, inout vec2 jy) {
+  float a = jx.x * jx.x + jy.x * jy.x + uViewC.x;
+  float b = jx.x * jx.y + jy.x * jy.y;
+  float c = jx.y * jx.y + jy.y * jy.y + uViewC.y;
+  float m = 0.5 * (a + c);
+  float h = 0.5 * (a - c);
+  float r = sqrt(h * h + b * b);
+  float l1 = sqrt(m + r);
+  float l2 = sqrt(max(m - r, 0.0));
+  // atan(0, 0) is undefined in GLSL; Math.atan2(0, 0) is 0.
+  float th = (b == 0.0 && a == c) ? 0.0 : 0.5 * atan(2.0 * b, a - c);
+  float cs = cos(th);
+  float sn = sin(th);
+  jx = l1 * vec2(cs, sn);
+  jy = l2 * vec2(-sn, cs);
+}
+#endif
 
 // Weights of texels c - 1, c, c + 1 along one axis, g = x - c (rendering.md §2): level 0's
 // bilinear moved by beta towards the quadratic B-spline, or the comb of the levels above (the
@@ -149,6 +174,9 @@ vec3 panelColor(vec2 p, float scale) {
   vec2 dt = (uH1.xy - t * uH2.xy) / w;  // dt/dx, dt/dy
   vec2 jx = vec2(uFit.x * ds.x, uFit.z * dt.x) * scale;
   vec2 jy = vec2(uFit.x * ds.y, uFit.z * dt.y) * scale;
+#ifdef VIEW
+  widen(jx, jy);
+#endif
   vec2 uv = vec2(uFit.x * s + uFit.y, uFit.z * t + uFit.w);
   vec3 c = footprintSample(uv, jx, jy, uBias);
 #ifdef SHARPEN

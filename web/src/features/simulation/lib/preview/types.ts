@@ -2,7 +2,7 @@
  * The live preview's public interface: its sources, per-frame parameters, renderer and
  * options. Both implementations (webgl2.ts, canvas2d.ts) and the page code depend on these.
  */
-import type { Adjustments, Fit, Quad } from '../types';
+import type { Adjustments, Fit, Quad, Site } from '../types';
 
 export interface PreviewSources {
   /** The location photo (its preview variant, ≤ ~1600 px). */
@@ -22,6 +22,11 @@ export interface PreviewParams {
   /** Width / height when known. */
   panelAspect: number | null;
   adjustments: Adjustments;
+  /**
+   * The panel's size and passing distance (metres) the view from there needs
+   * (`adjustments.view`); null when the location has no size (the view is then not drawn).
+   */
+  site: Site | null;
   /** 'before' draws the photo alone. */
   view: 'after' | 'before';
 }

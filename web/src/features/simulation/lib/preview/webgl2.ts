@@ -339,6 +339,7 @@ export class WebGL2Preview implements PreviewRenderer {
     gl.uniform3f(u('uGain'), ...p.gain);
     gl.uniform1f(u('uGlare'), p.glare);
     gl.uniform3fv(u('uEdges[0]'), fc.edges.flat());
+    gl.uniform2f(u('uViewC'), fc.viewC[0], fc.viewC[1]);
     gl.activeTexture(gl.TEXTURE0);
     gl.bindTexture(gl.TEXTURE_2D, res.creative);
     gl.uniform1i(u('uCreative'), 0);
@@ -422,6 +423,7 @@ export class WebGL2Preview implements PreviewRenderer {
       glare: fc.panel.glare > 0,
       mask: this.maskImg !== null && res.mask !== null,
       grain: fc.panel.grain > 0,
+      view: fc.viewC[0] > 0 || fc.viewC[1] > 0,
       bloom: after && fc.panel.bloom > 0 && fc.bloomSigma > 0,
     };
     const [bx0, by0, bx1, by1] = fc.bbox;
