@@ -1,6 +1,7 @@
 //! Queries on `creatives`: an ad image (a media row) with a name, brand, campaign and notes.
 //! Lists are newest first with keyset pagination on `(created_at, id)`; `search` holds the
-//! normalised name, brand and campaign (see [`super::search`]).
+//! normalised name, brand, campaign and notes, `sort_name` the normalised name (see
+//! [`super::search`]).
 
 use sqlx::Row;
 use sqlx::any::AnyRow;
@@ -24,12 +25,23 @@ pub struct CreativeRow {
 
 impl CreativeRow {
     fn search(&self) -> String {
-        search::document(&[
-            Some(&self.name),
+        search_of(
+            &self.name,
             self.brand.as_deref(),
             self.campaign.as_deref(),
-        ])
+            self.notes.as_deref(),
+        )
     }
+}
+
+/// The `search` text of a creative's fields.
+pub(super) fn search_of(
+    name: &str,
+    brand: Option<&str>,
+    campaign: Option<&str>,
+    notes: Option<&str>,
+) -> String {
+    search::document(&[Some(name), brand, campaign, notes])
 }
 
 /// A creative with its image.
@@ -70,7 +82,7 @@ fn from_row(row: &AnyRow) -> Result<CreativeWithMedia, sqlx::Error> {
 pub async fn insert(db: &Db, creative: &CreativeRow) -> Result<(), DbError> {
     sqlx::query(
         "INSERT INTO creatives (id, owner_id, media_id, name, brand, campaign, notes, search, \
-         created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+         created_at, updated_at, sort_name) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
     )
     .bind(&creative.id)
     .bind(&creative.owner_id)
@@ -82,6 +94,7 @@ pub async fn insert(db: &Db, creative: &CreativeRow) -> Result<(), DbError> {
     .bind(creative.search())
     .bind(creative.created_at)
     .bind(creative.updated_at)
+    .bind(search::normalize(&creative.name))
     .execute(db.pool())
     .await
     .map_err(DbError::from_write)?;
@@ -162,8 +175,8 @@ impl Sort {
         match self {
             Sort::Newest => ("c.created_at", true),
             Sort::Oldest => ("c.created_at", false),
-            Sort::Name => ("LOWER(c.name)", false),
-            Sort::NameDesc => ("LOWER(c.name)", true),
+            Sort::Name => ("c.sort_name", false),
+            Sort::NameDesc => ("c.sort_name", true),
             Sort::Largest => ("(m.width * m.height)", true),
             Sort::Smallest => ("(m.width * m.height)", false),
         }
@@ -236,7 +249,7 @@ pub async fn facets(
 pub async fn update(db: &Db, creative: &CreativeRow) -> Result<bool, DbError> {
     let done = sqlx::query(
         "UPDATE creatives SET name = $1, brand = $2, campaign = $3, notes = $4, search = $5, \
-         updated_at = $6 WHERE id = $7 AND owner_id = $8",
+         updated_at = $6, sort_name = $9 WHERE id = $7 AND owner_id = $8",
     )
     .bind(&creative.name)
     .bind(&creative.brand)
@@ -246,6 +259,7 @@ pub async fn update(db: &Db, creative: &CreativeRow) -> Result<bool, DbError> {
     .bind(creative.updated_at)
     .bind(&creative.id)
     .bind(&creative.owner_id)
+    .bind(search::normalize(&creative.name))
     .execute(db.pool())
     .await?;
     Ok(done.rows_affected() == 1)

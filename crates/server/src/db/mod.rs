@@ -154,6 +154,13 @@ impl Db {
         let pool = pool_options.connect_with(options).await?;
         let db = Db { pool, backend };
         db.migrate().await?;
+        let written = search::backfill(&db).await?;
+        if written > 0 {
+            tracing::info!(
+                rows = written,
+                "sort keys and search texts written for older rows"
+            );
+        }
         Ok(db)
     }
 

@@ -1,4 +1,5 @@
-//! Accent- and case-insensitive search that works the same on SQLite and PostgreSQL.
+//! Accent- and case-insensitive search, and sort keys, that work the same on SQLite and
+//! PostgreSQL.
 //!
 //! Neither backend folds accents portably (SQLite's `LIKE` folds ASCII case only; PostgreSQL's
 //! `unaccent` is an extension), so each searchable row stores a `search` column written by the
@@ -8,6 +9,8 @@
 //! `\` escaped). 'evry' finds 'Évry'; 'coeur' finds 'Cœur'.
 
 use unicode_normalization::UnicodeNormalization;
+
+use super::{Db, DbError};
 use unicode_normalization::char::is_combining_mark;
 
 /// Most words of a query that are used (the rest are ignored).
@@ -73,6 +76,79 @@ pub fn like_clauses(column: &str, first: usize, count: usize) -> String {
     (first..first + count)
         .map(|n| format!(" AND {column} LIKE ${n} ESCAPE '\\'"))
         .collect()
+}
+
+/// Rows fixed per statement batch of [`backfill`].
+const BACKFILL_BATCH: i64 = 500;
+
+/// Writes the sort keys (and the creatives' search text, which now holds their notes) of the
+/// rows written before they existed: those whose `sort_name` is still the migration's `''`.
+/// Run at start-up after the migrations; idempotent, so nodes starting together only repeat
+/// each other's writes. Returns how many rows it wrote.
+pub async fn backfill(db: &Db) -> Result<u64, DbError> {
+    use sqlx::Row;
+    let mut written = 0;
+    let mut after = String::new();
+    loop {
+        let rows = sqlx::query(
+            "SELECT id, name, brand, campaign, notes FROM creatives \
+             WHERE sort_name = '' AND id > $1 ORDER BY id LIMIT $2",
+        )
+        .bind(&after)
+        .bind(BACKFILL_BATCH)
+        .fetch_all(db.pool())
+        .await?;
+        let Some(last) = rows.last() else { break };
+        after = last.try_get("id")?;
+        for row in &rows {
+            let name: String = row.try_get("name")?;
+            let (brand, campaign, notes): (Option<String>, Option<String>, Option<String>) = (
+                row.try_get("brand")?,
+                row.try_get("campaign")?,
+                row.try_get("notes")?,
+            );
+            let search = super::creatives::search_of(
+                &name,
+                brand.as_deref(),
+                campaign.as_deref(),
+                notes.as_deref(),
+            );
+            written +=
+                sqlx::query("UPDATE creatives SET sort_name = $1, search = $2 WHERE id = $3")
+                    .bind(normalize(&name))
+                    .bind(search)
+                    .bind(row.try_get::<String, _>("id")?)
+                    .execute(db.pool())
+                    .await?
+                    .rows_affected();
+        }
+    }
+    let mut after = String::new();
+    loop {
+        let rows = sqlx::query(
+            "SELECT id, name, city FROM locations WHERE sort_name = '' AND id > $1 \
+             ORDER BY id LIMIT $2",
+        )
+        .bind(&after)
+        .bind(BACKFILL_BATCH)
+        .fetch_all(db.pool())
+        .await?;
+        let Some(last) = rows.last() else { break };
+        after = last.try_get("id")?;
+        for row in &rows {
+            let name: String = row.try_get("name")?;
+            let city: Option<String> = row.try_get("city")?;
+            written +=
+                sqlx::query("UPDATE locations SET sort_name = $1, sort_city = $2 WHERE id = $3")
+                    .bind(normalize(&name))
+                    .bind(normalize(city.as_deref().unwrap_or("")))
+                    .bind(row.try_get::<String, _>("id")?)
+                    .execute(db.pool())
+                    .await?
+                    .rows_affected();
+        }
+    }
+    Ok(written)
 }
 
 #[cfg(test)]

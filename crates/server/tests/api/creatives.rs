@@ -442,3 +442,46 @@ async fn the_library_sorts_by_date_name_or_size_and_filters_by_brand_and_campaig
         .await;
     assert_fields(response, json!({"cursor": "invalid_value"})).await;
 }
+
+/// Names sort as people read them, accents folded (Éclat with the e's), the search looks in the
+/// notes too, and rows written before either get both at start-up (`db::search::backfill`).
+#[tokio::test]
+async fn names_sort_without_regard_to_accents_and_notes_are_searched() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    for (name, notes) in [
+        ("Solé", None),
+        ("Éclat", Some("Brief du client : visuel de rentrée")),
+        ("Nordvélo", None),
+        ("Café", None),
+        ("émeraude", None),
+    ] {
+        let media = app.upload_ok(&user, "c.png", png(10, 10)).await;
+        app.creative_of(&user, &media, json!({"name": name, "notes": notes}))
+            .await;
+    }
+    let expected = ["Café", "Éclat", "émeraude", "Nordvélo", "Solé"];
+    assert_eq!(all_pages(&app, &user, "?sort=name").await, expected);
+    let mut backwards = all_pages(&app, &user, "?sort=name_desc").await;
+    backwards.reverse();
+    assert_eq!(backwards, expected);
+    assert_eq!(
+        names(&list(&app, &user, "?q=rentree").await),
+        ["Éclat"],
+        "the notes are searched, accents folded"
+    );
+    // Rows as an older version wrote them: no sort key, a search text without the notes.
+    sqlx::query("UPDATE creatives SET sort_name = '', search = LOWER(name)")
+        .execute(app.state.db.pool())
+        .await
+        .unwrap();
+    assert!(names(&list(&app, &user, "?q=rentree").await).is_empty());
+    let written = regard::db::search::backfill(&app.state.db).await.unwrap();
+    assert_eq!(written, 5);
+    assert_eq!(all_pages(&app, &user, "?sort=name").await, expected);
+    assert_eq!(names(&list(&app, &user, "?q=rentree").await), ["Éclat"]);
+    assert_eq!(
+        regard::db::search::backfill(&app.state.db).await.unwrap(),
+        0
+    );
+}
