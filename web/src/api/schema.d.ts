@@ -139,7 +139,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** `GET /heatmaps?limit=&cursor=&q=` → `{items, next_cursor}`, newest first. */
+        /**
+         * `GET /heatmaps?limit=&cursor=&q=&sort=` → `{items, next_cursor}`, newest first unless `sort`
+         *     says otherwise (`oldest`, `name`, `name_desc`: accents and case folded).
+         */
         get: operations["heatmaps_list"];
         put?: never;
         /** `POST /heatmaps {name, media_ids}` → 202 with the heatmap and its queued items. */
@@ -2709,11 +2712,10 @@ export interface operations {
                 limit?: number;
                 /** @description The `next_cursor` of the previous page. */
                 cursor?: string;
-                /**
-                 * @description Search text: keeps the items whose name (or address, brand, …) holds every word,
-                 *     ignoring case and accents.
-                 */
+                /** @description Search text: keeps the heatmaps whose name holds every word, ignoring case and accents. */
                 q?: string;
+                /** @description The order (`newest` by default). */
+                sort?: "newest" | "oldest" | "name" | "name_desc";
             };
             header?: never;
             path?: never;
@@ -2721,7 +2723,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of heatmaps, newest first */
+            /** @description One page of heatmaps */
             200: {
                 headers: {
                     [name: string]: unknown;

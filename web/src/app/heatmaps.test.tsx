@@ -154,6 +154,28 @@ describe('heatmap list', () => {
     expect(third).toHaveTextContent('Meilleur score : 81/100');
   });
 
+  it('searches by name and sorts, keeping both in the address', async () => {
+    const asked: string[] = [];
+    mockApi(({ path, query }) => {
+      if (path !== '/heatmaps') return undefined;
+      asked.push(`${query.get('q') ?? ''}|${query.get('sort') ?? ''}`);
+      const q = query.get('q') ?? '';
+      const items = [summary(), summary({ id: 'h2', name: 'Hiver' })].filter((h) => h.name.toLowerCase().includes(q.toLowerCase()));
+      return page(query.get('sort') === 'name_desc' ? items.reverse() : items);
+    });
+    const { router } = renderApp('/heatmap');
+    await screen.findByRole('list', { name: 'Vos heatmaps' });
+    fireEvent.change(screen.getByTestId('heatmap-sort'), { target: { value: 'name_desc' } });
+    await waitFor(() => expect(router.state.location.search).toBe('?sort=name_desc'));
+    fireEvent.change(screen.getByLabelText('Rechercher'), { target: { value: 'hiv' } });
+    await waitFor(() => expect(asked).toContain('hiv|name_desc'));
+    expect(new URLSearchParams(router.state.location.search).get('q')).toBe('hiv');
+    const list = await screen.findByRole('list', { name: 'Vos heatmaps' });
+    await waitFor(() => expect(within(list).getAllByTestId('heatmap-card')).toHaveLength(1));
+    fireEvent.change(screen.getByLabelText('Rechercher'), { target: { value: 'zzz' } });
+    expect(await screen.findByText('Aucune heatmap ne correspond à « zzz ».')).toBeInTheDocument();
+  });
+
   it('deletes after confirmation, and the card disappears', async () => {
     let items = [summary(), summary({ id: 'h2', name: 'Hiver' })];
     const deleted: string[] = [];

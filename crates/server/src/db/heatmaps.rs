@@ -222,8 +222,8 @@ pub async fn create(
 ) -> Result<(), DbError> {
     let mut tx = db.begin_write().await?;
     sqlx::query(
-        "INSERT INTO heatmaps (id, owner_id, name, search, created_at, updated_at) \
-         VALUES ($1, $2, $3, $4, $5, $6)",
+        "INSERT INTO heatmaps (id, owner_id, name, search, created_at, updated_at, sort_name) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
     )
     .bind(&heatmap.id)
     .bind(&heatmap.owner_id)
@@ -231,6 +231,7 @@ pub async fn create(
     .bind(search::document(&[Some(&heatmap.name)]))
     .bind(heatmap.created_at)
     .bind(heatmap.updated_at)
+    .bind(search::normalize(&heatmap.name))
     .execute(&mut *tx)
     .await?;
     for (position, item) in items.iter().enumerate() {
@@ -267,14 +268,60 @@ pub async fn create(
     Ok(())
 }
 
-/// One page of the owner's heatmaps, newest first (see [`page::newest_first`]).
+/// How a heatmaps list is ordered (ties broken by id, in the same direction).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum HeatmapSort {
+    /// Newest first (the default).
+    Newest,
+    Oldest,
+    /// By name, A → Z (accents and case folded).
+    Name,
+    NameDesc,
+}
+
+impl HeatmapSort {
+    pub fn parse(text: &str) -> Option<Self> {
+        [Self::Newest, Self::Oldest, Self::Name, Self::NameDesc]
+            .into_iter()
+            .find(|sort| sort.as_str() == text)
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Newest => "newest",
+            Self::Oldest => "oldest",
+            Self::Name => "name",
+            Self::NameDesc => "name_desc",
+        }
+    }
+
+    /// The SQL of the sort key and whether it descends.
+    fn key(self) -> (&'static str, bool) {
+        match self {
+            Self::Newest => ("h.created_at", true),
+            Self::Oldest => ("h.created_at", false),
+            Self::Name => ("h.sort_name", false),
+            Self::NameDesc => ("h.sort_name", true),
+        }
+    }
+
+    /// Whether the key is text rather than a number.
+    pub fn is_text(self) -> bool {
+        matches!(self, Self::Name | Self::NameDesc)
+    }
+}
+
+/// One page of the owner's heatmaps in `sort` order, filtered by the search text (see
+/// [`page::sorted`]).
 pub async fn list(
     db: &Db,
     owner_id: &str,
+    sort: HeatmapSort,
     limit: i64,
-    after: Option<(i64, &str)>,
+    after: Option<(&page::SortKey, &str)>,
     query: &str,
-) -> Result<Vec<HeatmapSummary>, DbError> {
+) -> Result<Vec<(HeatmapSummary, page::SortKey)>, DbError> {
     let count = |filter: &str| {
         format!("(SELECT COUNT(*) FROM heatmap_items c WHERE c.heatmap_id = h.id{filter})")
     };
@@ -293,32 +340,31 @@ pub async fn list(
         count(" AND c.status = 'failed'"),
         media::columns("m", "m_"),
     );
-    page::newest_first(
-        db,
-        &select,
-        "h",
-        page::PageRequest {
-            owner_id,
-            limit,
-            after,
-            query,
-            filters: &[],
-        },
-        |row| {
-            Ok(HeatmapSummary {
-                heatmap: heatmap_from_row(row)?,
-                counts: ItemCounts {
-                    total: row.try_get("n_total")?,
-                    queued: row.try_get("n_queued")?,
-                    done: row.try_get("n_done")?,
-                    failed: row.try_get("n_failed")?,
-                },
-                score: row.try_get("mean_score")?,
-                best_score: row.try_get("best_score")?,
-                first_source: media::from_row(row, "m_")?,
-            })
-        },
-    )
+    let (key, descending) = sort.key();
+    let request = page::SortedRequest {
+        owner_id,
+        limit,
+        key,
+        descending,
+        text: sort.is_text(),
+        after,
+        query,
+        filters: &[],
+    };
+    page::sorted(db, &select, "h", request, |row| {
+        Ok(HeatmapSummary {
+            heatmap: heatmap_from_row(row)?,
+            counts: ItemCounts {
+                total: row.try_get("n_total")?,
+                queued: row.try_get("n_queued")?,
+                done: row.try_get("n_done")?,
+                failed: row.try_get("n_failed")?,
+            },
+            score: row.try_get("mean_score")?,
+            best_score: row.try_get("best_score")?,
+            first_source: media::from_row(row, "m_")?,
+        })
+    })
     .await
 }
 

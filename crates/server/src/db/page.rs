@@ -76,6 +76,21 @@ pub enum SortKey {
     Text(String),
 }
 
+/// Where the main ` FROM ` of a `SELECT` is: the first one outside parentheses (a subquery in
+/// the select list has its own).
+fn top_level_from(select: &str) -> usize {
+    let mut depth = 0i32;
+    for (i, c) in select.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ' ' if depth == 0 && select[i..].starts_with(" FROM ") => return i,
+            _ => {}
+        }
+    }
+    select.len()
+}
+
 /// An ordered page request: the key's SQL, its direction and whether it is text.
 pub(super) struct SortedRequest<'a> {
     pub owner_id: &'a str,
@@ -120,7 +135,8 @@ pub(super) async fn sorted<T>(
         (">", "ASC")
     };
     let patterns = search::like_patterns(query);
-    let select = select.replacen(" FROM ", &format!(", {key} AS sort_key FROM "), 1);
+    let at = top_level_from(select);
+    let select = format!("{}, {key} AS sort_key{}", &select[..at], &select[at..]);
     let mut sql = format!("{select} WHERE {alias}.owner_id = $1");
     let mut n = 1;
     let mut next = || {

@@ -148,6 +148,27 @@ pub async fn backfill(db: &Db) -> Result<u64, DbError> {
                     .rows_affected();
         }
     }
+    let mut after = String::new();
+    loop {
+        let rows = sqlx::query(
+            "SELECT id, name FROM heatmaps WHERE sort_name = '' AND id > $1 ORDER BY id LIMIT $2",
+        )
+        .bind(&after)
+        .bind(BACKFILL_BATCH)
+        .fetch_all(db.pool())
+        .await?;
+        let Some(last) = rows.last() else { break };
+        after = last.try_get("id")?;
+        for row in &rows {
+            let name: String = row.try_get("name")?;
+            written += sqlx::query("UPDATE heatmaps SET sort_name = $1 WHERE id = $2")
+                .bind(normalize(&name))
+                .bind(row.try_get::<String, _>("id")?)
+                .execute(db.pool())
+                .await?
+                .rows_affected();
+        }
+    }
     Ok(written)
 }
 

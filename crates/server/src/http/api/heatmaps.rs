@@ -7,18 +7,22 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::body::{Body, Id, IdList, IdPath, Line, Patch};
 use super::error::ApiError;
-use super::input::{ApiUser, ListParams, ListQuery, Paged, rfc3339};
+use super::input::{
+    ApiUser, DEFAULT_LIMIT, Paged, SortOrder, decode_sorted_cursor, encode_sorted_cursor, rfc3339,
+};
 use super::media::{Media, media_body, now_secs};
+use super::query::{Limit, Param, Params};
 use crate::codes::{ErrorCode, FieldCode, JobErrorCode};
 use crate::db::aois::AoiRow;
 use crate::db::heatmaps::{
-    self as hdb, HeatmapRow, HeatmapSummary as DbHeatmapSummary, HeatmapWithItems, ItemRow, Retry,
+    self as hdb, HeatmapRow, HeatmapSort, HeatmapSummary as DbHeatmapSummary, HeatmapWithItems,
+    ItemRow, Retry,
 };
 use crate::db::media::MediaLabel;
 use crate::db::{self};
@@ -475,26 +479,85 @@ async fn create(
     ))
 }
 
-/// `GET /heatmaps?limit=&cursor=&q=` → `{items, next_cursor}`, newest first.
+/// The query of `GET /heatmaps`.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+struct HeatmapQuery {
+    /// Items per page, 1 to 100 (50 by default).
+    #[serde(default)]
+    #[param(value_type = Option<i64>, minimum = 1, maximum = 100)]
+    limit: Param<Limit>,
+    /// The `next_cursor` of the previous page.
+    #[serde(default)]
+    #[param(value_type = Option<String>)]
+    cursor: Param<String>,
+    /// Search text: keeps the heatmaps whose name holds every word, ignoring case and accents.
+    #[serde(default)]
+    #[param(value_type = Option<String>)]
+    q: Param<String>,
+    /// The order (`newest` by default).
+    #[serde(default)]
+    #[param(inline, value_type = Option<HeatmapSort>)]
+    sort: Param<HeatmapSort>,
+}
+
+/// An order as cursors name it.
+impl SortOrder for HeatmapSort {
+    fn name(self) -> &'static str {
+        self.as_str()
+    }
+    fn newest(self) -> bool {
+        self == HeatmapSort::Newest
+    }
+    fn text(self) -> bool {
+        self.is_text()
+    }
+}
+
+/// `GET /heatmaps?limit=&cursor=&q=&sort=` → `{items, next_cursor}`, newest first unless `sort`
+/// says otherwise (`oldest`, `name`, `name_desc`: accents and case folded).
 #[utoipa::path(
     get,
     path = "/heatmaps",
     tag = "heatmaps",
-    params(ListParams),
-    responses((status = 200, description = "One page of heatmaps, newest first", body = Paged<HeatmapSummary>))
+    params(HeatmapQuery),
+    responses((status = 200, description = "One page of heatmaps", body = Paged<HeatmapSummary>))
 )]
 async fn list(
     State(state): State<AppState>,
     user: ApiUser,
-    list: ListQuery,
+    Params(query): Params<HeatmapQuery>,
 ) -> Result<Json<Paged<HeatmapSummary>>, ApiError> {
-    let rows = hdb::list(&state.db, user.id(), list.page.limit, list.after(), &list.q).await?;
+    let limit = query.limit.0.map_or(DEFAULT_LIMIT, |Limit(n)| n);
+    let sort = query.sort.0.unwrap_or(HeatmapSort::Newest);
+    let after = match query.cursor.0.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(raw) => Some(
+            decode_sorted_cursor(sort, raw)
+                .ok_or_else(|| ApiError::field("cursor", FieldCode::InvalidValue))?,
+        ),
+    };
+    let mut rows = hdb::list(
+        &state.db,
+        user.id(),
+        sort,
+        limit,
+        after.as_ref().map(|(key, id)| (key, id.as_str())),
+        query.q.0.as_deref().unwrap_or("").trim(),
+    )
+    .await?;
+    let more = rows.len() as i64 > limit;
+    rows.truncate(usize::try_from(limit).unwrap_or(0));
+    let next_cursor = match rows.last() {
+        Some((last, key)) if more => Some(encode_sorted_cursor(sort, &last.heatmap.id, key)),
+        _ => None,
+    };
     let now = now_secs();
-    Ok(Json(list.page.paged(
-        rows,
-        |row| (row.heatmap.created_at, row.heatmap.id.as_str()),
-        |row| list_summary(&state, row, now),
-    )))
+    let items = rows
+        .iter()
+        .map(|(row, _)| list_summary(&state, row, now))
+        .collect();
+    Ok(Json(Paged { items, next_cursor }))
 }
 
 /// `GET /heatmaps/{id}` → the heatmap with its items.

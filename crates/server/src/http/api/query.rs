@@ -216,6 +216,13 @@ impl QueryValue for crate::db::locations::LocationSort {
     }
 }
 
+/// A heatmaps list order; anything else (blank included) `invalid`.
+impl QueryValue for crate::db::heatmaps::HeatmapSort {
+    fn from_query(text: &str) -> Result<Option<Self>, FieldCode> {
+        Self::parse(text).map(Some).ok_or(FieldCode::Invalid)
+    }
+}
+
 /// A panel format; anything else (blank included) `invalid_value`.
 impl QueryValue for crate::ooh::PanelFormat {
     fn from_query(text: &str) -> Result<Option<Self>, FieldCode> {

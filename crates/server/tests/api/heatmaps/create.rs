@@ -82,7 +82,7 @@ async fn creating_a_heatmap_queues_one_item_and_one_job_per_image() {
 }
 
 #[tokio::test]
-async fn lists_are_paginated_newest_first_and_searchable() {
+async fn lists_are_paginated_newest_first_or_by_name_and_searchable() {
     let app = spawn_app().await;
     let user = app.new_user().await;
     let other = app.new_user().await;
@@ -152,9 +152,41 @@ async fn lists_are_paginated_newest_first_and_searchable() {
         expected.sort();
         assert_eq!(got, expected, "q={q}");
     }
+    // By name, accents and case folded, paged by keyset in either direction; with the search.
+    let by_name = ["Campagne A", "Campagne B", "Noël", "Soldes d'Été", "Winter"];
+    let mut paged = Vec::new();
+    let mut query = "?sort=name&limit=2".to_owned();
+    loop {
+        let page = list(&app, &user, &query).await;
+        paged.extend(names(&page));
+        match page["next_cursor"].as_str() {
+            Some(cursor) => query = format!("?sort=name&limit=2&cursor={cursor}"),
+            None => break,
+        }
+    }
+    assert_eq!(paged, by_name);
+    let mut backwards = names(&list(&app, &user, "?sort=name_desc").await);
+    backwards.reverse();
+    assert_eq!(backwards, by_name);
+    assert_eq!(
+        names(&list(&app, &user, "?sort=name&q=campagne").await),
+        ["Campagne A", "Campagne B"]
+    );
+    let mut oldest = names(&list(&app, &user, "?sort=oldest").await);
+    oldest.reverse();
+    assert_eq!(oldest, names(&all));
+    let newest_cursor = list(&app, &user, "?limit=1").await["next_cursor"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     for (query, fields) in [
-        ("?limit=0", json!({"limit": "out_of_range"})),
-        ("?cursor=zz", json!({"cursor": "invalid_value"})),
+        ("?limit=0".to_owned(), json!({"limit": "out_of_range"})),
+        ("?cursor=zz".to_owned(), json!({"cursor": "invalid_value"})),
+        ("?sort=score".to_owned(), json!({"sort": "invalid"})),
+        (
+            format!("?sort=name&cursor={newest_cursor}"),
+            json!({"cursor": "invalid_value"}),
+        ),
     ] {
         let response = app
             .api_send(Method::GET, &format!("/heatmaps{query}"), &user)

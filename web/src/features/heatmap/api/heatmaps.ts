@@ -71,7 +71,7 @@ export function isFinished(status: ItemStatus): boolean {
 export const heatmapKeys = {
   all: ['heatmaps'] as const,
   lists: ['heatmaps', 'list'] as const,
-  list: (q = '') => ['heatmaps', 'list', q] as const,
+  list: (q = '', sort: HeatmapSort = 'newest') => ['heatmaps', 'list', q, sort] as const,
   detail: (id: string) => ['heatmaps', 'detail', id] as const,
   medias: ['heatmaps', 'media'] as const,
   media: (mediaId: string) => ['heatmaps', 'media', mediaId] as const,
@@ -87,12 +87,21 @@ function pollWhileRunning(items: Array<{ status: ItemStatus }>): number | false 
   return getLiveStatus() === 'open' ? 30_000 : 5_000;
 }
 
-export function heatmapsInfiniteQueryOptions(q = '') {
+/** The orders of the heatmaps list (the API's `sort`). */
+export const HEATMAP_SORTS = ['newest', 'oldest', 'name', 'name_desc'] as const;
+export type HeatmapSort = (typeof HEATMAP_SORTS)[number];
+
+export function heatmapsInfiniteQueryOptions(q = '', sort: HeatmapSort = 'newest') {
   return infiniteQueryOptions({
-    queryKey: heatmapKeys.list(q),
+    queryKey: heatmapKeys.list(q, sort),
     initialPageParam: null as string | null,
     queryFn: ({ signal, pageParam }) =>
-      answer(api.GET('/heatmaps', { params: { query: { limit: 30, q, cursor: pageParam ?? undefined } }, signal })),
+      answer(
+        api.GET('/heatmaps', {
+          params: { query: { limit: 30, q: q || undefined, sort: sort === 'newest' ? undefined : sort, cursor: pageParam ?? undefined } },
+          signal,
+        }),
+      ),
     getNextPageParam: (last) => last.next_cursor,
   });
 }

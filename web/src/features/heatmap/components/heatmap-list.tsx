@@ -1,26 +1,78 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { QueryError } from '@/components/query-error';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/dialog';
+import { Input } from '@/components/ui/input';
+import { Select } from '@/components/ui/select';
 import { Spinner } from '@/components/ui/spinner';
 
-import { heatmapsInfiniteQueryOptions, useDeleteHeatmap, type HeatmapSummary } from '../api/heatmaps';
+import { HEATMAP_SORTS, heatmapsInfiniteQueryOptions, useDeleteHeatmap, type HeatmapSort, type HeatmapSummary } from '../api/heatmaps';
 import { formatDateTime, formatScore } from '../lib/format';
 
 import { StatusBadge } from './status-badge';
 
+type HeatmapListProps = {
+  /** The committed search (the address's `?q=`). */
+  q?: string;
+  sort?: HeatmapSort;
+};
+
+type HeatmapToolbarProps = {
+  /** The search field's text as typed (the list follows it once typing pauses). */
+  draft: string;
+  onDraft: (value: string) => void;
+  sort: HeatmapSort;
+  onSort: (sort: HeatmapSort) => void;
+};
+
+/** Search by name and the order of the heatmaps list. */
+export function HeatmapToolbar({ draft, onDraft, sort, onSort }: HeatmapToolbarProps) {
+  const { t } = useTranslation();
+  const ids = { q: useId(), sort: useId() };
+  return (
+    <div className="library-toolbar" role="search" data-testid="heatmaps-toolbar">
+      <div className="library-toolbar__field library-toolbar__search">
+        <label htmlFor={ids.q} className="library-toolbar__label">
+          {t('heatmap.list.search')}
+        </label>
+        <Input
+          id={ids.q}
+          type="search"
+          placeholder={t('heatmap.list.searchPlaceholder')}
+          value={draft}
+          onChange={(event) => onDraft(event.target.value)}
+          autoComplete="off"
+          data-testid="heatmap-search"
+        />
+      </div>
+      <div className="library-toolbar__field">
+        <label htmlFor={ids.sort} className="library-toolbar__label">
+          {t('heatmap.list.sort')}
+        </label>
+        <Select id={ids.sort} value={sort} onChange={(e) => onSort(e.target.value as HeatmapSort)} data-testid="heatmap-sort">
+          {HEATMAP_SORTS.map((value) => (
+            <option key={value} value={value}>
+              {t(`heatmap.list.sorts.${value}`)}
+            </option>
+          ))}
+        </Select>
+      </div>
+    </div>
+  );
+}
+
 /**
- * The user's heatmaps, newest first: thumbnail, name (a link to the
- * results), date, status and score. Deleting asks for confirmation; a failed
+ * The user's heatmaps (newest first unless `sort` says otherwise, filtered by `q`): thumbnail,
+ * name (a link to the results), date, status and score. Deleting asks for confirmation; a failed
  * deletion keeps the dialog open with "Error deleting heatmap".
  */
-export function HeatmapList() {
+export function HeatmapList({ q = '', sort = 'newest' }: HeatmapListProps) {
   const { t, i18n } = useTranslation();
-  const query = useInfiniteQuery(heatmapsInfiniteQueryOptions());
+  const query = useInfiniteQuery(heatmapsInfiniteQueryOptions(q, sort));
   const remove = useDeleteHeatmap();
   const [confirming, setConfirming] = useState<Pick<HeatmapSummary, 'id' | 'name'> | null>(null);
   const listRef = useRef<HTMLUListElement>(null);
@@ -40,7 +92,7 @@ export function HeatmapList() {
   return (
     <>
       {heatmaps.length === 0 ? (
-        <p className="empty-state">{t('heatmap.list.empty')}</p>
+        <p className="empty-state">{q ? t('heatmap.list.noMatch', { q }) : t('heatmap.list.empty')}</p>
       ) : (
         <ul ref={listRef} className="media-grid hm-list" aria-label={t('heatmap.list.label')} tabIndex={-1} data-testid="heatmap-list">
           {heatmaps.map((heatmap) => (
