@@ -708,8 +708,8 @@ describe('heatmap results', () => {
       created_at: '',
       updated_at: '',
     });
-    const a = { ...item('a', 'done'), result: result({ score: 61.2 }), aois: [zone('a', 'Logo', 0.08, 4)] };
-    const b = { ...item('b', 'done'), position: 1, result: result({ score: 74.4 }), aois: [zone('b', 'logo', 0.123, 2)] };
+    const a = { ...item('a', 'done'), result: result({ score: 48.6 }), aois: [zone('a', 'Logo', 0.08, 4)] };
+    const b = { ...item('b', 'done'), position: 1, result: result({ score: 61.4 }), aois: [zone('b', 'logo', 0.123, 2)] };
     mockApi(({ path }) => (path === '/heatmaps/h1' ? { body: heatmap([a, b]) } : undefined));
     const { user } = renderApp('/heatmap/results/h1');
     await user.click(await screen.findByRole('link', { name: 'Comparer les images' }));
@@ -717,7 +717,7 @@ describe('heatmap results', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Comparaison : Campagne été' })).toBeInTheDocument();
     const variants = await screen.findAllByTestId('compare-variant');
     expect(variants).toHaveLength(2);
-    expect(variants[1]).toHaveTextContent('Score 74/100');
+    expect(variants[1]).toHaveTextContent('Score 61/100');
     // One view switch and one slider drive both images.
     await user.click(screen.getByRole('radio', { name: 'Brouillard' }));
     expect(screen.getAllByTestId('heatmap-fog')).toHaveLength(2);
@@ -726,16 +726,18 @@ describe('heatmap results', () => {
 
     const rows = within(screen.getByTestId('compare-table')).getAllByTestId('compare-row');
     const score = rows.find((row) => row.textContent?.startsWith("Score d'attention"));
+    expect(score).toHaveTextContent('49');
     expect(score).toHaveTextContent('61');
-    expect(score).toHaveTextContent('74');
-    expect(within(score as HTMLElement).getByTestId('compare-delta')).toHaveTextContent('+13');
+    // The difference of the numbers shown (61 − 49), not of the raw scores (12.8, which rounds to 13).
+    expect(within(score as HTMLElement).getByTestId('compare-delta')).toHaveTextContent('+12');
     const logo = rows.find((row) => row.textContent?.startsWith("« Logo » : part de l'attention"));
     expect(logo).toHaveTextContent('8 %');
     expect(logo).toHaveTextContent('12 %');
-    expect(within(logo as HTMLElement).getByTestId('compare-delta').textContent?.replace(/\s/g, ' ')).toBe('+4,3 pts');
+    // 12 % beside 8 %: 4 points (the raw shares, 12.3 % and 8 %, are 4.3 apart).
+    expect(within(logo as HTMLElement).getByTestId('compare-delta').textContent?.replace(/\s/g, ' ')).toBe('+4 pts');
     expect(logo).toHaveTextContent("n° 2 de l'ordre de lecture");
     const verdict = screen.getByTestId('compare-verdict');
-    expect(verdict).toHaveTextContent("« b » l'emporte sur le score d'attention (74 contre 61).");
+    expect(verdict).toHaveTextContent("« b » l'emporte sur le score d'attention (61 contre 49).");
     expect(verdict.textContent?.replace(/\s/g, ' ')).toContain("« b » donne le plus d'attention à « Logo » (12 % contre 8 %).");
   });
 

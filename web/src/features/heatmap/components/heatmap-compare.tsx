@@ -155,13 +155,14 @@ function ComparisonTable({ variants }: { variants: Variant[] }) {
   const names = variants.map((v) => itemName(v.item, t));
   const isShare = (row: Row) => row.kind === 'aoi';
   const value = (row: Row, v: number) => (isShare(row) ? formatPercent(v, language) : formatScore(v, language));
+  // Deltas are differences of the shown values (lib/compare.ts): percentage points for areas.
   const delta = (row: Row, d: number) => {
     const sign = d > 0 ? '+' : d < 0 ? '−' : '±';
     const magnitude = Math.abs(d);
     return isShare(row)
       ? t('heatmap.compare.deltaPoints', {
           sign,
-          value: new Intl.NumberFormat(language, { maximumFractionDigits: 1 }).format(magnitude * 100),
+          value: new Intl.NumberFormat(language, { maximumFractionDigits: 1 }).format(magnitude),
         })
       : `${sign}${formatScore(magnitude, language)}`;
   };
