@@ -664,8 +664,12 @@ describe('heatmap results', () => {
     const markers = await screen.findAllByTestId('hotspot-marker');
     expect(markers.map((m) => m.textContent)).toEqual(['1', '2']);
     expect(markers[0].style.left).toBe('20%');
+    // The key says what the discs are (no area yet: no tag in the key).
+    expect(screen.getByTestId('marker-key-order')).toHaveTextContent('Ordre de lecture prévu');
+    expect(screen.queryByTestId('marker-key-areas')).not.toBeInTheDocument();
     await user.click(screen.getByRole('checkbox', { name: "Numéroter l'ordre de lecture" }));
     expect(screen.queryByTestId('hotspot-marker')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('marker-key')).not.toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: '+ Visage 1' }));
     await waitFor(() => expect(sent).toEqual([{ name: 'Visage 1', rect: { x: 0.1, y: 0.1, width: 0.2, height: 0.3 } }]));
@@ -723,6 +727,21 @@ describe('heatmap results', () => {
     expect(screen.getAllByTestId('heatmap-fog')).toHaveLength(2);
     fireEvent.change(screen.getByTestId('opacity-slider'), { target: { value: '40' } });
     for (const fog of screen.getAllByTestId('heatmap-fog')) expect(fog.style.opacity).toBe('0.4');
+
+    // Areas are light square tags, the viewing order dark discs; a key says which is which, and
+    // each image lists its areas by number.
+    const key = screen.getByTestId('marker-key');
+    expect(within(key).getByTestId('marker-key-order')).toHaveTextContent('Ordre de lecture prévu');
+    expect(within(key).getByTestId('marker-key-order').querySelector('.hm-marker')).not.toBeNull();
+    expect(within(key).getByTestId('marker-key-areas')).toHaveTextContent("Zone d'intérêt");
+    expect(within(key).getByTestId('marker-key-areas').querySelector('.hm-area__label')).not.toBeNull();
+    expect(within(variants[0]).getByRole('list', { name: "Zones d'intérêt de « a »" })).toHaveTextContent('1Logo');
+    expect(within(variants[1]).getAllByTestId('area-box').map((tag) => [tag.className, tag.textContent])).toEqual([['hm-area__label', '1']]);
+    expect(within(variants[1]).getAllByTestId('hotspot-marker')[0]).toHaveClass('hm-marker');
+    // The zoom bar is under the image, not over it.
+    for (const variant of variants) {
+      expect(within(variant).getByTestId('attention-stage')).not.toContainElement(within(variant).getByTestId('zoom-bar'));
+    }
 
     const rows = within(screen.getByTestId('compare-table')).getAllByTestId('compare-row');
     const score = rows.find((row) => row.textContent?.startsWith("Score d'attention"));
