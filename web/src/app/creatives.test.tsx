@@ -128,6 +128,18 @@ describe('creatives page', () => {
     expect(created).toEqual([{ media_id: 'm-good' }]);
   });
 
+  it('states the pixel limit of a refused image', async () => {
+    mockApi(({ method, path }) => (method === 'GET' && path === '/creatives' ? { body: { items: [], next_cursor: null } } : undefined));
+    upload.mockRejectedValue(new ApiError(422, 'image_too_large', 'x', { width: 12000, height: 9000, max_pixels: 100_000_000, max_side: 30_000 }));
+    const { user } = renderApp('/creatives');
+    await user.click(await screen.findByTestId('new-creative'));
+    await user.upload(screen.getByLabelText('Choisir des fichiers'), new File(['png'], 'geante.png', { type: 'image/png' }));
+    const line = within(screen.getByRole('list', { name: 'Fichiers envoyés' })).getByText('geante.png').closest('li')!;
+    expect((await within(line).findByRole('alert')).textContent?.replace(/\s/g, ' ')).toBe(
+      'Cette image a trop de pixels : 12 000 × 9 000 px (108 mégapixels) ; la limite est de 100 mégapixels. Réduisez ses dimensions puis réessayez.',
+    );
+  });
+
   it('renames with Enter, cancels with Escape, and deletes after a confirmation that counts simulations', async () => {
     let current = creative('c1', 'Affiche', { simulation_count: 2 });
     const patches: unknown[] = [];

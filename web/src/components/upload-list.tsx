@@ -1,12 +1,15 @@
 import { useTranslation } from 'react-i18next';
 
-import { apiErrorKey } from '@/lib/api';
 import { cn } from '@/lib/cn';
+import { errorMessage } from '@/lib/error-message';
 import { progressPercent, type UploadItem } from '@/lib/upload-machine';
 
-/** One line per file: name, a progress bar, and its status or translated error. */
+/**
+ * One line per file: name, a progress bar, and its status or translated error (with the limits
+ * the server gave, lib/error-message.ts).
+ */
 export function UploadList({ items }: { items: UploadItem[] }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   if (items.length === 0) return null;
   return (
     <ul className="upload-list" aria-label={t('upload.listLabel')} data-testid="upload-list">
@@ -17,7 +20,7 @@ export function UploadList({ items }: { items: UploadItem[] }) {
           state.status === 'uploading'
             ? t('upload.status.uploading', { percent })
             : state.status === 'failed'
-              ? t(apiErrorKey(state.code))
+              ? errorMessage(t, i18n.language, state)
               : t(`upload.status.${state.status}`);
         return (
           <li key={item.id} className={cn('upload-item', `upload-item--${state.status}`)} data-status={state.status}>

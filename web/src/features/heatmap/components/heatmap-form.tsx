@@ -11,6 +11,7 @@ import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { UploadList } from '@/components/upload-list';
 import { apiErrorKey, fieldErrorKey, isApiError, uploadMedia, type Page } from '@/lib/api';
+import { errorInfo } from '@/lib/error-message';
 import { applyToItem, isSettled, initialUploadState, type UploadEvent, type UploadItem } from '@/lib/upload-machine';
 
 import { MAX_IMAGES, MAX_NAME_LENGTH, useCreateHeatmap, type Heatmap } from '../api/heatmaps';
@@ -107,7 +108,7 @@ export function HeatmapForm({ onCreated }: { onCreated: (heatmap: Heatmap) => vo
       changed();
       setSelected((current) => (current.includes(media.id) || current.length >= MAX_IMAGES ? current : [...current, media.id]));
     } catch (error) {
-      dispatch(itemId, { type: 'fail', code: isApiError(error) ? error.code : 'internal' });
+      dispatch(itemId, { type: 'fail', ...errorInfo(error) });
     }
   };
 
