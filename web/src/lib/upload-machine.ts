@@ -4,7 +4,8 @@
 //!                 ↘                    ↘
 //!                  failed(code)         failed(code)
 //!
-//! `progress` is a fraction 0..1; `failed` keeps the error's details (for its message,
+//! `progress` is a fraction 0..1; `done` keeps the stored image's size (for the low-resolution
+//! warning, lib/resolution.ts) and `failed` the error's details (for its message,
 //! lib/error-message.ts). Events that make no sense in the current state
 //! are ignored (the state is returned unchanged), so late progress events after a
 //! failure, or a duplicate "done", cannot corrupt the display.
@@ -13,14 +14,17 @@ export type UploadState =
   | { status: 'queued' }
   | { status: 'uploading'; progress: number }
   | { status: 'creating' }
-  | { status: 'done'; resultId: string }
+  | { status: 'done'; resultId: string; size?: ImageSize }
   | { status: 'failed'; code: string; details?: Record<string, unknown> };
+
+/** An image's size in pixels, upright. */
+export type ImageSize = { width: number; height: number };
 
 export type UploadEvent =
   | { type: 'start' }
   | { type: 'progress'; loaded: number; total: number }
   | { type: 'uploaded' }
-  | { type: 'created'; resultId: string }
+  | { type: 'created'; resultId: string; size?: ImageSize }
   | { type: 'fail'; code: string; details?: Record<string, unknown> };
 
 export const initialUploadState: UploadState = { status: 'queued' };
@@ -51,7 +55,9 @@ export function uploadTransition(state: UploadState, event: UploadEvent): Upload
       if (event.type === 'fail') return failed(event);
       return state;
     case 'creating':
-      if (event.type === 'created') return { status: 'done', resultId: event.resultId };
+      if (event.type === 'created') {
+        return event.size ? { status: 'done', resultId: event.resultId, size: event.size } : { status: 'done', resultId: event.resultId };
+      }
       if (event.type === 'fail') return failed(event);
       return state;
     case 'done':

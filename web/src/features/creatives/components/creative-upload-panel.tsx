@@ -50,7 +50,7 @@ export function CreativeUploadPanel({ id, onClose }: { id?: string; onClose: () 
       });
       dispatch(itemId, { type: 'uploaded' });
       const creative = await createCreative(media.id);
-      dispatch(itemId, { type: 'created', resultId: creative.id });
+      dispatch(itemId, { type: 'created', resultId: creative.id, size: { width: media.width, height: media.height } });
       void queryClient.invalidateQueries({ queryKey: creativeKeys.all });
     } catch (error) {
       dispatch(itemId, { type: 'fail', ...errorInfo(error) });

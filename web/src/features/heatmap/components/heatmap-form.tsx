@@ -103,7 +103,7 @@ export function HeatmapForm({ onCreated }: { onCreated: (heatmap: Heatmap) => vo
         onProgress: (loaded, total) => dispatch(itemId, { type: 'progress', loaded, total }),
       });
       dispatch(itemId, { type: 'uploaded' });
-      dispatch(itemId, { type: 'created', resultId: media.id });
+      dispatch(itemId, { type: 'created', resultId: media.id, size: { width: media.width, height: media.height } });
       setUploaded((current) => (current.some((image) => image.media.id === media.id) ? current : [...current, { media, name: baseName(media.original_name) || file.name }]));
       changed();
       setSelected((current) => (current.includes(media.id) || current.length >= MAX_IMAGES ? current : [...current, media.id]));
