@@ -128,6 +128,55 @@ describe('creatives page', () => {
     expect(created).toEqual([{ media_id: 'm-good' }]);
   });
 
+  it('states the pixel limit of a refused image, and warns about a stored image too small for a sharp display', async () => {
+    mockApi(({ method, path, body }) => {
+      if (method === 'GET' && path === '/creatives') return { body: { items: [], next_cursor: null } };
+      if (method === 'POST' && path === '/creatives') {
+        const id = (body as { media_id: string }).media_id;
+        return { status: 201, body: creative(id, id) };
+      }
+      return undefined;
+    });
+    upload.mockImplementation((file) => {
+      if (file.name === 'geante.png') {
+        return Promise.reject(new ApiError(422, 'image_too_large', 'x', { width: 12000, height: 9000, max_pixels: 100_000_000, max_side: 30_000 }));
+      }
+      const [width, height] = file.name === 'logo.png' ? [40, 40] : [1920, 1080];
+      return Promise.resolve(fakeMedia(`m-${file.name}`, { width, height }) as never);
+    });
+
+    const { user } = renderApp('/creatives');
+    await user.click(await screen.findByTestId('new-creative'));
+    await user.upload(screen.getByLabelText('Choisir des fichiers'), [
+      new File(['png'], 'geante.png', { type: 'image/png' }),
+      new File(['png'], 'logo.png', { type: 'image/png' }),
+      new File(['png'], 'affiche.png', { type: 'image/png' }),
+    ]);
+    const list = screen.getByRole('list', { name: 'Fichiers envoyés' });
+    const line = (name: string) => within(list).getByText(name).closest('li')!;
+    const text = (element: HTMLElement) => element.textContent?.replace(/\s/g, ' ');
+
+    expect(text(await within(line('geante.png')).findByRole('alert'))).toBe(
+      'Cette image a trop de pixels : 12 000 × 9 000 px (108 mégapixels) ; la limite est de 100 mégapixels. Réduisez ses dimensions puis réessayez.',
+    );
+    await waitFor(() => expect(line('logo.png')).toHaveAttribute('data-status', 'done'));
+    expect(text(within(line('logo.png')).getByTestId('upload-warning'))).toBe(
+      "Image de 40 × 40 px : trop petite pour un affichage net ; 1 080 px au moins sur le petit côté sont conseillés (le petit côté d'un écran Full HD).",
+    );
+    await waitFor(() => expect(line('affiche.png')).toHaveAttribute('data-status', 'done'));
+    expect(within(line('affiche.png')).queryByTestId('upload-warning')).not.toBeInTheDocument();
+  });
+
+  it('warns on a creative\'s page when its image is too small for a sharp display', async () => {
+    mockApi(({ path }) => (path === '/creatives/c1' ? { body: creative('c1', 'Logo', { media: fakeMedia('m-c1', { width: 40, height: 40 }) }) } : undefined));
+    renderApp('/creatives/c1');
+    const warning = await screen.findByTestId('low-resolution');
+    expect(warning).toHaveAttribute('role', 'status');
+    expect(warning.textContent?.replace(/\s/g, ' ')).toBe(
+      "Image de 40 × 40 px : trop petite pour un affichage net ; 1 080 px au moins sur le petit côté sont conseillés (le petit côté d'un écran Full HD).",
+    );
+  });
+
   it('renames with Enter, cancels with Escape, and deletes after a confirmation that counts simulations', async () => {
     let current = creative('c1', 'Affiche', { simulation_count: 2 });
     const patches: unknown[] = [];
@@ -144,6 +193,7 @@ describe('creatives page', () => {
     });
     const { user, router } = renderApp('/creatives/c1');
     expect(await screen.findByTestId('creative-name')).toHaveTextContent('Affiche');
+    expect(screen.queryByTestId('low-resolution')).not.toBeInTheDocument(); // 1920 × 1080
     expect(screen.getByRole('img', { name: 'Image de la création « Affiche »' })).toHaveAttribute(
       'src',
       '/api/v1/files/m-c1/preview?exp=1&sig=a',

@@ -686,8 +686,12 @@ describe('heatmap results', () => {
     const markers = await screen.findAllByTestId('hotspot-marker');
     expect(markers.map((m) => m.textContent)).toEqual(['1', '2']);
     expect(markers[0].style.left).toBe('20%');
+    // The key says what the discs are (no area yet: no tag in the key).
+    expect(screen.getByTestId('marker-key-order')).toHaveTextContent('Ordre de lecture prévu');
+    expect(screen.queryByTestId('marker-key-areas')).not.toBeInTheDocument();
     await user.click(screen.getByRole('checkbox', { name: "Numéroter l'ordre de lecture" }));
     expect(screen.queryByTestId('hotspot-marker')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('marker-key')).not.toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: '+ Visage 1' }));
     await waitFor(() => expect(sent).toEqual([{ name: 'Visage 1', rect: { x: 0.1, y: 0.1, width: 0.2, height: 0.3 } }]));
@@ -730,8 +734,8 @@ describe('heatmap results', () => {
       created_at: '',
       updated_at: '',
     });
-    const a = { ...item('a', 'done'), result: result({ score: 61.2 }), aois: [zone('a', 'Logo', 0.08, 4)] };
-    const b = { ...item('b', 'done'), position: 1, result: result({ score: 74.4 }), aois: [zone('b', 'logo', 0.123, 2)] };
+    const a = { ...item('a', 'done'), result: result({ score: 48.6 }), aois: [zone('a', 'Logo', 0.08, 4)] };
+    const b = { ...item('b', 'done'), position: 1, result: result({ score: 61.4 }), aois: [zone('b', 'logo', 0.123, 2)] };
     mockApi(({ path }) => (path === '/heatmaps/h1' ? { body: heatmap([a, b]) } : undefined));
     const { user } = renderApp('/heatmap/results/h1');
     await user.click(await screen.findByRole('link', { name: 'Comparer les images' }));
@@ -739,25 +743,42 @@ describe('heatmap results', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Comparaison : Campagne été' })).toBeInTheDocument();
     const variants = await screen.findAllByTestId('compare-variant');
     expect(variants).toHaveLength(2);
-    expect(variants[1]).toHaveTextContent('Score 74/100');
+    expect(variants[1]).toHaveTextContent('Score 61/100');
     // One view switch and one slider drive both images.
     await user.click(screen.getByRole('radio', { name: 'Brouillard' }));
     expect(screen.getAllByTestId('heatmap-fog')).toHaveLength(2);
     fireEvent.change(screen.getByTestId('opacity-slider'), { target: { value: '40' } });
     for (const fog of screen.getAllByTestId('heatmap-fog')) expect(fog.style.opacity).toBe('0.4');
 
+    // Areas are light square tags, the viewing order dark discs; a key says which is which, and
+    // each image lists its areas by number.
+    const key = screen.getByTestId('marker-key');
+    expect(within(key).getByTestId('marker-key-order')).toHaveTextContent('Ordre de lecture prévu');
+    expect(within(key).getByTestId('marker-key-order').querySelector('.hm-marker')).not.toBeNull();
+    expect(within(key).getByTestId('marker-key-areas')).toHaveTextContent("Zone d'intérêt");
+    expect(within(key).getByTestId('marker-key-areas').querySelector('.hm-area__label')).not.toBeNull();
+    expect(within(variants[0]).getByRole('list', { name: "Zones d'intérêt de « a »" })).toHaveTextContent('1Logo');
+    expect(within(variants[1]).getAllByTestId('area-box').map((tag) => [tag.className, tag.textContent])).toEqual([['hm-area__label', '1']]);
+    expect(within(variants[1]).getAllByTestId('hotspot-marker')[0]).toHaveClass('hm-marker');
+    // The zoom bar is under the image, not over it.
+    for (const variant of variants) {
+      expect(within(variant).getByTestId('attention-stage')).not.toContainElement(within(variant).getByTestId('zoom-bar'));
+    }
+
     const rows = within(screen.getByTestId('compare-table')).getAllByTestId('compare-row');
     const score = rows.find((row) => row.textContent?.startsWith("Score d'attention"));
+    expect(score).toHaveTextContent('49');
     expect(score).toHaveTextContent('61');
-    expect(score).toHaveTextContent('74');
-    expect(within(score as HTMLElement).getByTestId('compare-delta')).toHaveTextContent('+13');
+    // The difference of the numbers shown (61 − 49), not of the raw scores (12.8, which rounds to 13).
+    expect(within(score as HTMLElement).getByTestId('compare-delta')).toHaveTextContent('+12');
     const logo = rows.find((row) => row.textContent?.startsWith("« Logo » : part de l'attention"));
     expect(logo).toHaveTextContent('8 %');
     expect(logo).toHaveTextContent('12 %');
-    expect(within(logo as HTMLElement).getByTestId('compare-delta').textContent?.replace(/\s/g, ' ')).toBe('+4,3 pts');
+    // 12 % beside 8 %: 4 points (the raw shares, 12.3 % and 8 %, are 4.3 apart).
+    expect(within(logo as HTMLElement).getByTestId('compare-delta').textContent?.replace(/\s/g, ' ')).toBe('+4 pts');
     expect(logo).toHaveTextContent("n° 2 de l'ordre de lecture");
     const verdict = screen.getByTestId('compare-verdict');
-    expect(verdict).toHaveTextContent("« b » l'emporte sur le score d'attention (74 contre 61).");
+    expect(verdict).toHaveTextContent("« b » l'emporte sur le score d'attention (61 contre 49).");
     expect(verdict.textContent?.replace(/\s/g, ' ')).toContain("« b » donne le plus d'attention à « Logo » (12 % contre 8 %).");
   });
 

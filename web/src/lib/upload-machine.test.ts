@@ -42,6 +42,23 @@ describe('upload state machine', () => {
     });
   });
 
+  it('keeps the stored image\'s size when done, and the error\'s details when failed', () => {
+    const creating: UploadState = { status: 'creating' };
+    expect(uploadTransition(creating, { type: 'created', resultId: 'c', size: { width: 40, height: 30 } })).toStrictEqual({
+      status: 'done',
+      resultId: 'c',
+      size: { width: 40, height: 30 },
+    });
+    const details = { width: 12000, height: 9000, max_pixels: 100_000_000, max_side: 30_000 };
+    expect(uploadTransition({ status: 'uploading', progress: 1 }, { type: 'fail', code: 'image_too_large', details })).toStrictEqual({
+      status: 'failed',
+      code: 'image_too_large',
+      details,
+    });
+    // Empty details (most errors) are not kept.
+    expect(uploadTransition(creating, { type: 'fail', code: 'internal', details: {} })).toStrictEqual({ status: 'failed', code: 'internal' });
+  });
+
   it('ignores events that do not fit the state', () => {
     const queued = initialUploadState;
     expect(uploadTransition(queued, { type: 'progress', loaded: 1, total: 2 })).toBe(queued);

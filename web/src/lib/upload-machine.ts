@@ -4,7 +4,9 @@
 //!                 ↘                    ↘
 //!                  failed(code)         failed(code)
 //!
-//! `progress` is a fraction 0..1. Events that make no sense in the current state
+//! `progress` is a fraction 0..1; `done` keeps the stored image's size (for the low-resolution
+//! warning, lib/resolution.ts) and `failed` the error's details (for its message,
+//! lib/error-message.ts). Events that make no sense in the current state
 //! are ignored (the state is returned unchanged), so late progress events after a
 //! failure, or a duplicate "done", cannot corrupt the display.
 
@@ -12,17 +14,25 @@ export type UploadState =
   | { status: 'queued' }
   | { status: 'uploading'; progress: number }
   | { status: 'creating' }
-  | { status: 'done'; resultId: string }
-  | { status: 'failed'; code: string };
+  | { status: 'done'; resultId: string; size?: ImageSize }
+  | { status: 'failed'; code: string; details?: Record<string, unknown> };
+
+/** An image's size in pixels, upright. */
+export type ImageSize = { width: number; height: number };
 
 export type UploadEvent =
   | { type: 'start' }
   | { type: 'progress'; loaded: number; total: number }
   | { type: 'uploaded' }
-  | { type: 'created'; resultId: string }
-  | { type: 'fail'; code: string };
+  | { type: 'created'; resultId: string; size?: ImageSize }
+  | { type: 'fail'; code: string; details?: Record<string, unknown> };
 
 export const initialUploadState: UploadState = { status: 'queued' };
+
+/** The failed state of a `fail` event (details only when there are some). */
+function failed({ code, details }: { code: string; details?: Record<string, unknown> }): UploadState {
+  return details && Object.keys(details).length > 0 ? { status: 'failed', code, details } : { status: 'failed', code };
+}
 
 function fraction(loaded: number, total: number): number {
   if (!(total > 0) || !Number.isFinite(loaded)) return 0;
@@ -33,7 +43,7 @@ export function uploadTransition(state: UploadState, event: UploadEvent): Upload
   switch (state.status) {
     case 'queued':
       if (event.type === 'start') return { status: 'uploading', progress: 0 };
-      if (event.type === 'fail') return { status: 'failed', code: event.code };
+      if (event.type === 'fail') return failed(event);
       return state;
     case 'uploading':
       if (event.type === 'progress') {
@@ -42,11 +52,13 @@ export function uploadTransition(state: UploadState, event: UploadEvent): Upload
         return progress === state.progress ? state : { status: 'uploading', progress };
       }
       if (event.type === 'uploaded') return { status: 'creating' };
-      if (event.type === 'fail') return { status: 'failed', code: event.code };
+      if (event.type === 'fail') return failed(event);
       return state;
     case 'creating':
-      if (event.type === 'created') return { status: 'done', resultId: event.resultId };
-      if (event.type === 'fail') return { status: 'failed', code: event.code };
+      if (event.type === 'created') {
+        return event.size ? { status: 'done', resultId: event.resultId, size: event.size } : { status: 'done', resultId: event.resultId };
+      }
+      if (event.type === 'fail') return failed(event);
       return state;
     case 'done':
     case 'failed':

@@ -3,12 +3,12 @@ import type { ComponentProps } from 'react';
 import { cn } from '@/lib/cn';
 
 export type BannerProps = ComponentProps<'div'> & {
-  variant?: 'error' | 'info';
+  variant?: 'error' | 'info' | 'warning';
 };
 
 /**
  * A message strip. Errors use role="alert" so screen readers announce them at
- * once; information uses role="status" (polite).
+ * once; information and warnings use role="status" (polite).
  */
 export function Banner({ variant = 'info', className, ...props }: BannerProps) {
   return (

@@ -11,6 +11,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { apiErrorKey, fieldErrorKey, isApiError } from '@/lib/api';
+import { isLowResolution, MIN_SHORT_SIDE } from '@/lib/resolution';
 import { useToast } from '@/lib/toast';
 import { useUnsavedChanges } from '@/lib/use-unsaved-changes';
 
@@ -37,7 +38,8 @@ function fieldError(error: unknown, field: string): string | undefined {
 }
 
 function CreativeView({ creative, onDeleted }: { creative: Creative; onDeleted: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const number = (value: number) => new Intl.NumberFormat(i18n.language).format(value);
   const update = useUpdateCreative(creative.id);
   const remove = useDeleteCreative();
   const toast = useToast();
@@ -60,6 +62,15 @@ function CreativeView({ creative, onDeleted }: { creative: Creative; onDeleted: 
           />
           <figcaption className="detail__caption">
             {t('creatives.dimensions', { width: creative.media.width, height: creative.media.height })}
+            {isLowResolution(creative.media) ? (
+              <Banner variant="warning" className="detail__warning" data-testid="low-resolution">
+                {t('upload.lowResolution', {
+                  width: number(creative.media.width),
+                  height: number(creative.media.height),
+                  min: number(MIN_SHORT_SIDE),
+                })}
+              </Banner>
+            ) : null}
           </figcaption>
         </figure>
         <div className="detail__side">

@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { DropZone } from '@/components/drop-zone';
 import { Button } from '@/components/ui/button';
 import { UploadList } from '@/components/upload-list';
-import { isApiError, uploadMedia } from '@/lib/api';
+import { uploadMedia } from '@/lib/api';
+import { errorInfo } from '@/lib/error-message';
 import { applyToItem, initialUploadState, type UploadEvent, type UploadItem } from '@/lib/upload-machine';
 
 import { createCreative, creativeKeys } from '../api/creatives';
@@ -49,10 +50,10 @@ export function CreativeUploadPanel({ id, onClose }: { id?: string; onClose: () 
       });
       dispatch(itemId, { type: 'uploaded' });
       const creative = await createCreative(media.id);
-      dispatch(itemId, { type: 'created', resultId: creative.id });
+      dispatch(itemId, { type: 'created', resultId: creative.id, size: { width: media.width, height: media.height } });
       void queryClient.invalidateQueries({ queryKey: creativeKeys.all });
     } catch (error) {
-      dispatch(itemId, { type: 'fail', code: isApiError(error) ? error.code : 'internal' });
+      dispatch(itemId, { type: 'fail', ...errorInfo(error) });
     }
   };
 

@@ -145,6 +145,7 @@ export function AttentionStage(props: AttentionStageProps) {
       setCorners(step.points);
     }
   };
+  const frameRef = useRef<HTMLDivElement>(null);
   const stageRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLDivElement>(null);
   const layerRef = useRef<HTMLImageElement>(null);
@@ -162,7 +163,7 @@ export function AttentionStage(props: AttentionStageProps) {
   useOpacityStyle(layerRef, opacity / 100, `${shown.moment}-${mode}`);
   useLayoutEffect(() => {
     // The stage never grows taller than the viewport allows (CSS reads the image's aspect ratio).
-    stageRef.current?.style.setProperty('--aspect', String(width / Math.max(1, height)));
+    frameRef.current?.style.setProperty('--aspect', String(width / Math.max(1, height)));
   }, [width, height]);
   useLayoutEffect(() => {
     canvasRef.current?.style.setProperty('transform', `translate(${zoom.tx}px, ${zoom.ty}px) scale(${zoom.z})`);
@@ -345,98 +346,96 @@ export function AttentionStage(props: AttentionStageProps) {
         : null;
   const outline = (points: AoiPoint[]) => points.map((p) => `${p.x},${p.y}`).join(' ');
 
+  // The zoom bar sits under the image, not over it: over a small image (a landscape banner side by
+  // side with others, or on a phone) it would hide a good part of what is being compared.
   return (
-    <div
-      ref={stageRef}
-      className={cn('hm-stage', (onDraw || polygonMode) && 'hm-stage--draw')}
-      aria-describedby={describedBy}
-      tabIndex={0}
-      onPointerDown={onPointerDown}
-      onPointerMove={onPointerMove}
-      onPointerUp={onPointerUp}
-      onPointerCancel={onPointerCancel}
-      onDoubleClick={polygonMode ? () => applyStep(closePolygon(corners)) : undefined}
-      onKeyDown={onKeyDown}
-      onKeyUp={(event) => {
-        if (event.key === ' ') space.current = false;
-      }}
-      onBlur={() => {
-        space.current = false;
-      }}
-      data-testid="attention-stage"
-      data-mode={mode}
-      data-moment={shown.moment}
-      data-zoom={zoom.z}
-    >
-      <div ref={canvasRef} className="hm-stage__canvas">
-      <img
-        className="hm-stage__image"
-        src={src}
-        alt={t('heatmap.item.originalAlt', { name })}
-        width={width}
-        height={height}
-        draggable={false}
-        data-testid="original-image"
-      />
-      {layer ? (
-        <img
-          ref={layerRef}
-          key={`${shown.moment}-${layer.testId}`}
-          className="hm-stage__layer"
-          src={layer.src}
-          alt={layer.alt}
-          width={width}
-          height={height}
-          draggable={false}
-          data-testid={layer.testId}
-        />
-      ) : null}
-      {(panel && panel.length >= 3) || aois.length > 0 || corners.length > 0 ? (
-        <svg className="hm-aoi" viewBox="0 0 1 1" preserveAspectRatio="none" aria-hidden="true">
-          {corners.length > 0 ? (
-            <polyline
-              className="hm-aoi__draft"
-              points={outline(hover ? [...corners, hover] : corners)}
-              vectorEffect="non-scaling-stroke"
-              data-testid="polygon-draft"
+    <div ref={frameRef} className="hm-stage-frame">
+      <div
+        ref={stageRef}
+        className={cn('hm-stage', (onDraw || polygonMode) && 'hm-stage--draw')}
+        aria-describedby={describedBy}
+        tabIndex={0}
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={onPointerUp}
+        onPointerCancel={onPointerCancel}
+        onDoubleClick={polygonMode ? () => applyStep(closePolygon(corners)) : undefined}
+        onKeyDown={onKeyDown}
+        onKeyUp={(event) => {
+          if (event.key === ' ') space.current = false;
+        }}
+        onBlur={() => {
+          space.current = false;
+        }}
+        data-testid="attention-stage"
+        data-mode={mode}
+        data-moment={shown.moment}
+        data-zoom={zoom.z}
+      >
+        <div ref={canvasRef} className="hm-stage__canvas">
+          <img
+            className="hm-stage__image"
+            src={src}
+            alt={t('heatmap.item.originalAlt', { name })}
+            width={width}
+            height={height}
+            draggable={false}
+            data-testid="original-image"
+          />
+          {layer ? (
+            <img
+              ref={layerRef}
+              key={`${shown.moment}-${layer.testId}`}
+              className="hm-stage__layer"
+              src={layer.src}
+              alt={layer.alt}
+              width={width}
+              height={height}
+              draggable={false}
+              data-testid={layer.testId}
             />
           ) : null}
-          {panel && panel.length >= 3 ? (
-            <polygon className="hm-aoi__panel" points={outline(panel)} vectorEffect="non-scaling-stroke" data-testid="aoi-outline" />
+          {(panel && panel.length >= 3) || aois.length > 0 || corners.length > 0 ? (
+            <svg className="hm-aoi" viewBox="0 0 1 1" preserveAspectRatio="none" aria-hidden="true">
+              {corners.length > 0 ? (
+                <polyline
+                  className="hm-aoi__draft"
+                  points={outline(hover ? [...corners, hover] : corners)}
+                  vectorEffect="non-scaling-stroke"
+                  data-testid="polygon-draft"
+                />
+              ) : null}
+              {panel && panel.length >= 3 ? (
+                <polygon className="hm-aoi__panel" points={outline(panel)} vectorEffect="non-scaling-stroke" data-testid="aoi-outline" />
+              ) : null}
+              {aois.map((aoi) => (
+                <polygon key={aoi.id} className="hm-aoi__area" points={outline(aoi.points)} vectorEffect="non-scaling-stroke" />
+              ))}
+            </svg>
           ) : null}
-          {aois.map((aoi) => (
-            <polygon key={aoi.id} className="hm-aoi__area" points={outline(aoi.points)} vectorEffect="non-scaling-stroke" />
+          {aois.map((aoi, index) => (
+            <AreaLabel key={aoi.id} rect={aoi.rect} label={String(index + 1)} />
           ))}
-        </svg>
-      ) : null}
-      {aois.map((aoi, index) => (
-        <AreaLabel key={aoi.id} rect={aoi.rect} label={String(index + 1)} />
-      ))}
-      {markers
-        ? shown.hotspots.map((hotspot) => <HotspotMarker key={`${shown.moment}-${hotspot.rank}`} hotspot={hotspot} />)
-        : null}
-      {corners.map((corner, index) => (
-        <CornerDot key={index} point={corner} first={index === 0} />
-      ))}
-      {draft ? <AreaBox rect={draft} /> : pending ? <AreaBox rect={pending} /> : null}
+          {markers
+            ? shown.hotspots.map((hotspot) => <HotspotMarker key={`${shown.moment}-${hotspot.rank}`} hotspot={hotspot} />)
+            : null}
+          {corners.map((corner, index) => (
+            <CornerDot key={index} point={corner} first={index === 0} />
+          ))}
+          {draft ? <AreaBox rect={draft} /> : pending ? <AreaBox rect={pending} /> : null}
+        </div>
       </div>
       <ZoomBar zoom={zoom.z} onZoom={(factor) => zoomBy(factor)} onFit={() => setZoom(FIT)} />
     </div>
   );
 }
 
-/** Zoom buttons over the image's corner, with the zoom level (a click on them draws nothing). */
+/** Zoom buttons under the image's right corner, with the zoom level. */
 function ZoomBar({ zoom, onZoom, onFit }: { zoom: number; onZoom: (factor: number) => void; onFit: () => void }) {
   const { t, i18n } = useTranslation();
   const level = new Intl.NumberFormat(i18n.language, { style: 'percent', maximumFractionDigits: 0 }).format(zoom);
   return (
-    <div
-      className="hm-zoom"
-      role="group"
-      aria-label={t('heatmap.viewer.zoom.label')}
-      onPointerDown={(event) => event.stopPropagation()}
-      onDoubleClick={(event) => event.stopPropagation()}
-    >
+    <div className="hm-zoom" role="group" aria-label={t('heatmap.viewer.zoom.label')} data-testid="zoom-bar">
       <button type="button" className="hm-zoom__button" aria-label={t('heatmap.viewer.zoom.out')} disabled={zoom <= MIN_ZOOM} onClick={() => onZoom(1 / STEP)} data-testid="zoom-out">
         −
       </button>
@@ -460,7 +459,10 @@ function CornerDot({ point, first }: { point: AoiPoint; first: boolean }) {
   return <span ref={ref} className={cn('hm-corner', first && 'hm-corner--first')} aria-hidden="true" data-testid="polygon-corner" />;
 }
 
-/** An area's number, at the top-left corner of its bounding box. */
+/**
+ * An area's number, at the top-left corner of its bounding box: a light square tag, where the
+ * viewing order's numbers are dark discs (`HotspotMarker`), so that the two never read alike.
+ */
 function AreaLabel({ rect, label }: { rect: Rect; label: string }) {
   const ref = useRef<HTMLSpanElement>(null);
   usePointStyle(ref, rect.x, rect.y);
@@ -478,7 +480,7 @@ function AreaBox({ rect }: { rect: Rect }) {
   return <div ref={ref} className="hm-area hm-area--draft" aria-hidden="true" data-testid="area-draft" />;
 }
 
-/** A hotspot's place in the viewing order, on its peak. */
+/** A hotspot's place in the viewing order, on its peak: a dark disc (areas have light square tags). */
 function HotspotMarker({ hotspot }: { hotspot: Hotspot }) {
   const ref = useRef<HTMLSpanElement>(null);
   usePointStyle(ref, hotspot.x, hotspot.y);
@@ -547,9 +549,47 @@ export function AttentionViewer({ below, hintId, actions, view: shared, ...stage
         {view.mode === 'fog' ? <p className="field__hint">{t('heatmap.viewer.fogHint')}</p> : null}
       </figure>
       <div className="hm-viewer__below">
-        <Legend />
+        <div className="hm-viewer__keys">
+          <MarkerKey order={markers && shownMap(stage.result, view.moment).hotspots.length > 0} areas={(stage.aois?.length ?? 0) > 0} />
+          <Legend />
+        </div>
         {below}
       </div>
+    </div>
+  );
+}
+
+/**
+ * What the numbers on the image are: the viewing order (dark discs) and the areas of interest
+ * (light square tags), each drawn as on the image. Nothing when neither is shown.
+ */
+export function MarkerKey({ order, areas }: { order: boolean; areas: boolean }) {
+  const { t } = useTranslation();
+  const titleId = useId();
+  if (!order && !areas) return null;
+  return (
+    <div className="hm-key" role="group" aria-labelledby={titleId} data-testid="marker-key">
+      <p id={titleId} className="hm-legend__title">
+        {t('heatmap.viewer.key.title')}
+      </p>
+      <ul className="hm-key__list">
+        {order ? (
+          <li className="hm-key__item" data-testid="marker-key-order">
+            <span className="hm-marker hm-key__symbol" aria-hidden="true">
+              1
+            </span>
+            {t('heatmap.viewer.key.order')}
+          </li>
+        ) : null}
+        {areas ? (
+          <li className="hm-key__item" data-testid="marker-key-areas">
+            <span className="hm-area__label hm-key__symbol" aria-hidden="true">
+              1
+            </span>
+            {t('heatmap.viewer.key.areas')}
+          </li>
+        ) : null}
+      </ul>
     </div>
   );
 }

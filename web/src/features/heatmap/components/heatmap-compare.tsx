@@ -13,9 +13,9 @@ import { heatmapQueryOptions } from '../api/heatmaps';
 import { compareVariants, type Row, type Variant } from '../lib/compare';
 import { formatPercent, formatScore } from '../lib/format';
 import { itemName } from '../lib/names';
-import { hasGlance, useViewState, type Moment, type ViewState } from '../lib/view-state';
+import { hasGlance, shownMap, useViewState, type Moment, type ViewState } from '../lib/view-state';
 
-import { AttentionStage, Legend, ViewControls } from './attention-viewer';
+import { AttentionStage, Legend, MarkerKey, ViewControls } from './attention-viewer';
 import { DownloadError } from './download-error';
 
 /** Most images side by side (more would be too small to read). */
@@ -99,9 +99,22 @@ export function HeatmapCompare({ id }: { id: string }) {
                   aois={item.aois}
                   markers
                 />
+                {item.aois.length > 0 ? (
+                  <ol className="hm-compare__areas" aria-label={t('heatmap.compare.areas', { name: itemName(item, t) })} data-testid="compare-areas">
+                    {item.aois.map((aoi, index) => (
+                      <li key={aoi.id} className="hm-compare__area">
+                        <span className="hm-area__label hm-key__symbol" aria-hidden="true">
+                          {index + 1}
+                        </span>
+                        <span className="hm-compare__area-name">{aoi.name}</span>
+                      </li>
+                    ))}
+                  </ol>
+                ) : null}
               </figure>
             ))}
           </div>
+          <MarkerKey order={variants.some((v) => shownMap(v.result, moment).hotspots.length > 0)} areas={variants.some((v) => v.item.aois.length > 0)} />
           <Legend />
           <CompareExports heatmapId={id} name={query.data.name} itemIds={variants.map((v) => v.item.id)} view={view} moment={moment} />
           <ComparisonTable variants={variants} />
@@ -155,13 +168,14 @@ function ComparisonTable({ variants }: { variants: Variant[] }) {
   const names = variants.map((v) => itemName(v.item, t));
   const isShare = (row: Row) => row.kind === 'aoi';
   const value = (row: Row, v: number) => (isShare(row) ? formatPercent(v, language) : formatScore(v, language));
+  // Deltas are differences of the shown values (lib/compare.ts): percentage points for areas.
   const delta = (row: Row, d: number) => {
     const sign = d > 0 ? '+' : d < 0 ? '−' : '±';
     const magnitude = Math.abs(d);
     return isShare(row)
       ? t('heatmap.compare.deltaPoints', {
           sign,
-          value: new Intl.NumberFormat(language, { maximumFractionDigits: 1 }).format(magnitude * 100),
+          value: new Intl.NumberFormat(language, { maximumFractionDigits: 1 }).format(magnitude),
         })
       : `${sign}${formatScore(magnitude, language)}`;
   };

@@ -11,6 +11,7 @@ import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { UploadList } from '@/components/upload-list';
 import { apiErrorKey, fieldErrorKey, isApiError, uploadMedia, type Page } from '@/lib/api';
+import { errorInfo } from '@/lib/error-message';
 import { applyToItem, isSettled, initialUploadState, type UploadEvent, type UploadItem } from '@/lib/upload-machine';
 
 import { MAX_IMAGES, MAX_NAME_LENGTH, useCreateHeatmap, type Heatmap } from '../api/heatmaps';
@@ -102,12 +103,12 @@ export function HeatmapForm({ onCreated }: { onCreated: (heatmap: Heatmap) => vo
         onProgress: (loaded, total) => dispatch(itemId, { type: 'progress', loaded, total }),
       });
       dispatch(itemId, { type: 'uploaded' });
-      dispatch(itemId, { type: 'created', resultId: media.id });
+      dispatch(itemId, { type: 'created', resultId: media.id, size: { width: media.width, height: media.height } });
       setUploaded((current) => (current.some((image) => image.media.id === media.id) ? current : [...current, { media, name: baseName(media.original_name) || file.name }]));
       changed();
       setSelected((current) => (current.includes(media.id) || current.length >= MAX_IMAGES ? current : [...current, media.id]));
     } catch (error) {
-      dispatch(itemId, { type: 'fail', code: isApiError(error) ? error.code : 'internal' });
+      dispatch(itemId, { type: 'fail', ...errorInfo(error) });
     }
   };
 

@@ -35,7 +35,7 @@ describe('compareVariants', () => {
     expect(score.winner).toBe(1);
     expect(clarity.winner).toBeNull(); // a tie
     expect(logo.values).toEqual([0.08, 0.12]);
-    expect(logo.deltas[1]).toBeCloseTo(0.04);
+    expect(logo.deltas[1]).toBe(4); // percentage points: 12 % − 8 %
     expect(logo.ranks).toEqual([4, 2]);
     expect(logo.winner).toBe(1);
     expect(title.values).toEqual([0.2, null]);
@@ -43,9 +43,34 @@ describe('compareVariants', () => {
     expect(title.winner).toBeNull();
   });
 
-  it('treats differences under half a point (or 0.5 % of attention) as ties', () => {
-    const [score, , , logo] = compareVariants([variant('a', 70.2, [['Logo', 0.1, 1]]), variant('b', 70.5, [['Logo', 0.104, 1]])]);
+  it('treats shown values closer than half a point (or half a percentage point) as ties', () => {
+    const [score, , , logo] = compareVariants([variant('a', 70.2, [['Logo', 0.1, 1]]), variant('b', 70.4, [['Logo', 0.104, 1]])]);
+    expect(score.deltas[1]).toBe(0);
     expect(score.winner).toBeNull();
+    expect(logo.deltas[1]).toBe(0);
     expect(logo.winner).toBeNull();
+    const [, , , close] = compareVariants([variant('a', 50, [['Logo', 0.045, 1]]), variant('b', 50, [['Logo', 0.048, 1]])]);
+    expect(close.deltas[1]).toBe(0.3);
+    expect(close.winner).toBeNull();
+  });
+
+  it('takes differences between the values as shown, not the raw ones', () => {
+    // 39.4 shows 39 and 47.5 shows 48: +9 (the raw difference, 8.1, would read +8).
+    const [low] = compareVariants([variant('a', 39.4, []), variant('b', 47.5, [])]);
+    expect(low.deltas).toEqual([null, 9]);
+    expect(low.winner).toBe(1);
+    // 48.5 shows 49 and 61.4 shows 61: +12 (raw 12.9 would read +13).
+    const [high] = compareVariants([variant('a', 48.5, []), variant('b', 61.4, [])]);
+    expect(high.deltas).toEqual([null, 12]);
+    // 70.5 and 70.4 show 71 and 70: a point apart, not a tie.
+    const [near] = compareVariants([variant('a', 70.5, []), variant('b', 70.4, [])]);
+    expect(near.deltas).toEqual([null, -1]);
+    expect(near.winner).toBe(0);
+    // Shares in percentage points of what is shown: 4.5 % (0.0449) and 12 % (0.123) are 7.5 apart,
+    // 4.5 % and 4.6 % exactly 0.1 (no floating-point remainder).
+    const [, , , share] = compareVariants([variant('a', 50, [['Logo', 0.0449, 1]]), variant('b', 50, [['Logo', 0.123, 1]])]);
+    expect(share.deltas).toEqual([null, 7.5]);
+    const [, , , tenth] = compareVariants([variant('a', 50, [['Logo', 0.045, 1]]), variant('b', 50, [['Logo', 0.046, 1]])]);
+    expect(tenth.deltas).toEqual([null, 0.1]);
   });
 });

@@ -9,6 +9,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select } from '@/components/ui/select';
 import { apiErrorKey, fieldErrorKey, isApiError, uploadMedia, type Media } from '@/lib/api';
+import { errorInfo, errorMessage, type ErrorInfo } from '@/lib/error-message';
 import { LeaveDialog } from '@/components/leave-dialog';
 import { useToast } from '@/lib/toast';
 import { useUnsavedChanges } from '@/lib/use-unsaved-changes';
@@ -92,7 +93,7 @@ function parseNumber(text: string): number | string | null {
 type PhotoState =
   | { status: 'idle' }
   | { status: 'uploading'; name: string; percent: number }
-  | { status: 'failed'; code: string };
+  | ({ status: 'failed' } & ErrorInfo);
 
 export type LocationFormProps = {
   location?: Location;
@@ -182,7 +183,7 @@ export function LocationForm({ location, onSaved, extraActions }: LocationFormPr
         );
       }
     } catch (error) {
-      setPhotoState({ status: 'failed', code: isApiError(error) ? error.code : 'internal' });
+      setPhotoState({ status: 'failed', ...errorInfo(error) });
     }
   };
 
@@ -473,7 +474,7 @@ export function LocationForm({ location, onSaved, extraActions }: LocationFormPr
         ) : null}
         {photoState.status === 'failed' ? (
           <p className="form-error" role="alert" data-testid="photo-error">
-            {t(apiErrorKey(photoState.code))}
+            {errorMessage(t, i18n.language, photoState)}
           </p>
         ) : null}
       </fieldset>
