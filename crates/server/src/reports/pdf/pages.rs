@@ -400,21 +400,41 @@ struct Measure {
 }
 
 impl Measure {
-    /// The index of the highest value unless the two highest are within the tie margin (half
-    /// a point, or 0.5 % of the attention), as the compare view decides.
+    /// A value as the page prints it, read back: a score rounded to a whole number, a share in
+    /// percent with the digits `percent` prints (one under 10 %, none above; "< 0.1 %" is 0).
+    /// Differences and winners are taken between these, as the compare view does, so that 48
+    /// beside 39 reads +9.
+    fn shown(&self, v: f64) -> f64 {
+        if !self.share {
+            return v.round();
+        }
+        if v > 0.0 && v < 0.0005 {
+            return 0.0;
+        }
+        let scale = if v > 0.0 && v < 0.1 { 10.0 } else { 1.0 };
+        (v * 100.0 * scale).round() / scale
+    }
+
+    /// The shown value minus the first image's, in score points or percentage points (to a
+    /// tenth, which drops the subtraction's floating-point noise).
+    fn delta(&self, v: f64, first: f64) -> f64 {
+        ((self.shown(v) - self.shown(first)) * 10.0).round() / 10.0
+    }
+
+    /// The index of the highest shown value unless the two highest are within half a point
+    /// (of score, or of percentage), as the compare view decides.
     fn winner(&self) -> Option<usize> {
         let mut present: Vec<(usize, f64)> = self
             .values
             .iter()
             .enumerate()
-            .filter_map(|(i, v)| v.map(|v| (i, v)))
+            .filter_map(|(i, v)| v.map(|v| (i, self.shown(v))))
             .collect();
         if present.len() < 2 {
             return None;
         }
         present.sort_by(|a, b| b.1.total_cmp(&a.1));
-        let tie = if self.share { 0.005 } else { 0.5 };
-        (present[0].1 - present[1].1 >= tie).then_some(present[0].0)
+        (present[0].1 - present[1].1 >= 0.5).then_some(present[0].0)
     }
 }
 
@@ -553,23 +573,24 @@ pub(super) fn comparison_page(column: &mut Column, report: &Report) {
                         colour,
                     );
                     if let (Some(first), true) = (row.values[0], i > 0) {
-                        let delta = if row.share {
-                            (v - first) * 100.0
-                        } else {
-                            v - first
-                        };
+                        let delta = row.delta(*v, first);
                         let sign = if delta > 0.0 {
                             "+"
                         } else if delta < 0.0 {
                             "−"
                         } else {
-                            ""
+                            "±"
                         };
-                        let text = t(
-                            lang,
-                            "heatmap.compare.deltaPoints",
-                            &[("sign", sign), ("value", &number(delta.abs(), 1, lang))],
-                        );
+                        // As the compare view: percentage points for areas, whole score points.
+                        let text = if row.share {
+                            t(
+                                lang,
+                                "heatmap.compare.deltaPoints",
+                                &[("sign", sign), ("value", &number(delta.abs(), 1, lang))],
+                            )
+                        } else {
+                            format!("{sign}{}", number(delta.abs(), 0, lang))
+                        };
                         column.put(&text, x, top + 11.0, 8.0, false, MUTED);
                     }
                 }
@@ -621,5 +642,35 @@ pub(super) fn comparison_page(column: &mut Column, report: &Report) {
         if column.y > PAGE.1 - MARGIN - 30.0 {
             break;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn measure(values: &[f64], share: bool) -> Measure {
+        Measure {
+            kind: "score",
+            name: String::new(),
+            values: values.iter().copied().map(Some).collect(),
+            share,
+        }
+    }
+
+    #[test]
+    fn differences_and_winners_come_from_the_values_as_printed() {
+        // 39.4 and 47.6 print 39 and 48: +9, not the +8 of the raw values.
+        let scores = measure(&[39.4, 47.6], false);
+        assert_eq!(scores.delta(47.6, 39.4), 9.0);
+        // 48.5 and 61.4 print 49 and 61: +12, not +13.
+        assert_eq!(measure(&[48.5, 61.4], false).delta(61.4, 48.5), 12.0);
+        // Shares in percentage points between what is printed: 4.5 % and 12 %.
+        let shares = measure(&[0.0449, 0.123], true);
+        assert_eq!(shares.delta(0.123, 0.0449), 7.5);
+        assert_eq!(shares.shown(0.0004), 0.0, "< 0.1 % counts as 0");
+        // 70.5 and 70.4 print 71 and 70: a point apart, not a tie; 70.4 and 70.2 are one.
+        assert_eq!(measure(&[70.4, 70.5], false).winner(), Some(1));
+        assert_eq!(measure(&[70.4, 70.2], false).winner(), None);
     }
 }
