@@ -162,8 +162,8 @@ describe('signed in', () => {
 });
 
 describe('chat widget', () => {
-  it('is hidden on exactly /heatmap', async () => {
-    renderApp('/heatmap');
+  it.each(['/heatmap', '/heatmap/'])('is hidden on the heatmap list at %s', async (path) => {
+    renderApp(path);
     await screen.findByRole('heading', { level: 1, name: 'Mes heatmaps' });
     expect(chatToggle()).not.toBeInTheDocument();
     expect(screen.queryByTestId('chat-widget')).not.toBeInTheDocument();

@@ -19,12 +19,19 @@ const NAV_ITEMS = [
   { to: '/heatmap', key: 'nav.heatmap' },
 ] as const;
 
+/**
+ * The spec hides the assistant on the heatmap list only, not on its sub-pages. The router serves
+ * the list at `/heatmap/` too, so trailing slashes don't count.
+ */
+function showsAssistant(pathname: string) {
+  return pathname.replace(/\/+$/, '') !== '/heatmap';
+}
+
 /** The frame of every signed-in page: header with navigation and preferences, the page, the assistant. */
 export function AppLayout() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  // The spec hides the assistant on the heatmap list only, not on its sub-pages.
-  const showChat = pathname !== '/heatmap';
+  const showChat = showsAssistant(pathname);
   // Live job progress reaches the heatmap caches on every page (heatmap pages hold the connection).
   useHeatmapLiveUpdates();
   // The phone menu (on wide screens its button is hidden and the navigation always shows). An
