@@ -94,6 +94,29 @@ describe('signed in', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Connexion' })).toBeInTheDocument();
   });
 
+  it('opens a new page at its top, and Back returns to where the page was left', async () => {
+    const scrollTo = vi.spyOn(window, 'scrollTo');
+    const original = Object.getOwnPropertyDescriptor(window, 'scrollY');
+    const scrolled = (y: number) => Object.defineProperty(window, 'scrollY', { value: y, configurable: true });
+    try {
+      const { router } = renderApp('/heatmap/new');
+      await screen.findByRole('heading', { level: 1, name: 'Nouvelle heatmap' });
+      scrolled(700);
+      scrollTo.mockClear();
+      await act(() => router.navigate('/heatmap/results/42'));
+      await screen.findByRole('heading', { level: 1, name: 'Résultats de la heatmap' });
+      expect(scrollTo).toHaveBeenLastCalledWith(0, 0);
+
+      scrolled(0);
+      await act(() => router.navigate(-1));
+      await screen.findByRole('heading', { level: 1, name: 'Nouvelle heatmap' });
+      expect(scrollTo).toHaveBeenLastCalledWith(0, 700);
+    } finally {
+      if (original) Object.defineProperty(window, 'scrollY', original);
+      else Reflect.deleteProperty(window, 'scrollY');
+    }
+  });
+
   describe('phone menu', () => {
     const menuButton = () => screen.getByRole('button', { name: 'Menu' });
 

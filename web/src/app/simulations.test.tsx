@@ -256,9 +256,12 @@ describe('/simulation', () => {
     await screen.findByRole('heading', { level: 1, name: 'Mes créations' });
     await act(() => router.navigate('/simulation?creative=c1&location=l1'));
     await waitFor(() => expect(screen.getByTestId('location-picker')).toHaveAttribute('data-selected', 'l1'));
+    const scrollTo = vi.spyOn(window, 'scrollTo');
     await user.click(screen.getByTestId('save-simulation'));
     await waitFor(() => expect(router.state.location.pathname).toBe('/simulation/s1'));
     expect(router.state.historyAction).toBe('REPLACE');
+    // The editor stays where it was on the page.
+    expect(scrollTo).not.toHaveBeenCalled();
 
     await act(() => router.navigate(-1));
     expect(router.state.location.pathname).toBe('/creatives');

@@ -1,6 +1,6 @@
 import { Suspense, useEffect, useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NavLink, Outlet, useLocation } from 'react-router';
+import { NavLink, Outlet, ScrollRestoration, useLocation } from 'react-router';
 
 import { LanguageSwitch } from '@/components/language-switch';
 import { PageSpinner } from '@/components/ui/spinner';
@@ -116,6 +116,9 @@ export function AppLayout() {
         </Suspense>
       </main>
       {showChat ? <ChatWidget /> : null}
+      {/* A new page opens at its top; Back and Forward return to where the page was left.
+          Navigations that stay on a page (a filter, a saved draft) pass `preventScrollReset`. */}
+      <ScrollRestoration />
       <Toaster />
     </div>
   );
