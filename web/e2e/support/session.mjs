@@ -47,8 +47,7 @@ export async function signIn(page, email, password = PASSWORD) {
   await page.getByTestId('auth-submit').click();
 }
 
-/** Signs out through the user menu (auth-js's default scope: every session of the user). */
+/** Signs out through the navigation's Logout (auth-js's default scope: every session of the user). */
 export async function signOut(page) {
-  await page.getByTestId('user-menu').click();
   await page.getByTestId('logout').click();
 }

@@ -78,7 +78,7 @@ describe('signed in', () => {
     expect(await screen.findByRole('heading', { level: 1, name: title }, { timeout: 5000 })).toBeInTheDocument();
   });
 
-  it('shows the navigation entries and signs out', async () => {
+  it('shows the navigation entries, Logout the last, and signs out', async () => {
     const { user } = renderApp('/creatives');
     const nav = await screen.findByRole('navigation', { name: 'Navigation principale' });
     for (const name of ['Créations', 'Emplacements', 'Rendu', 'Heatmap']) {
@@ -88,8 +88,14 @@ describe('signed in', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Mes emplacements' })).toBeInTheDocument();
     expect(screen.getByPlaceholderText('Rechercher un emplacement...')).toBeInTheDocument();
 
+    // Logout is an entry of the navigation itself, after the user menu (which keeps the account).
+    const logout = within(nav).getByRole('button', { name: 'Déconnexion' });
+    expect(logout.closest('.user-menu')).toBeNull();
+    expect(within(nav).getByTestId('user-menu').compareDocumentPosition(logout) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     await user.click(within(nav).getByTestId('user-menu'));
-    await user.click(within(nav).getByRole('button', { name: 'Déconnexion' }));
+    expect(within(nav).getByRole('link', { name: 'Mon compte' })).toBeInTheDocument();
+    expect(within(nav).getAllByRole('button', { name: 'Déconnexion' })).toEqual([logout]);
+    await user.click(logout);
     expect(authClient.signOut).toHaveBeenCalled();
     expect(await screen.findByRole('heading', { level: 1, name: 'Connexion' })).toBeInTheDocument();
   });
@@ -176,7 +182,6 @@ describe('signed in', () => {
     await user.selectOptions(screen.getByLabelText('Langue'), 'en');
     expect(await screen.findByRole('heading', { level: 1, name: 'My Creatives' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Creative' })).toBeInTheDocument();
-    await user.click(screen.getByTestId('user-menu'));
     expect(screen.getByRole('button', { name: 'Logout' })).toBeInTheDocument();
     expect(document.documentElement.lang).toBe('en');
     expect(window.localStorage.getItem('regard-language')).toBe('en');
@@ -353,7 +358,6 @@ describe('a session ended elsewhere', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Mes emplacements' })).toBeInTheDocument();
 
     // A later sign-out of one's own shows no such notice.
-    await userEvent.click(screen.getByTestId('user-menu'));
     await userEvent.click(screen.getByRole('button', { name: 'Déconnexion' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Connexion' })).toBeInTheDocument();
     expect(screen.queryByTestId('session-ended')).not.toBeInTheDocument();

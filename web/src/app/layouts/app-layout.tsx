@@ -5,6 +5,7 @@ import { NavLink, Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { LanguageSwitch } from '@/components/language-switch';
 import { PageSpinner } from '@/components/ui/spinner';
 import { Toaster } from '@/components/ui/toast';
+import { LogoutButton } from '@/features/auth/components/logout-button';
 import { UserMenu } from '@/features/auth/components/user-menu';
 import { ChatWidget } from '@/features/chat/components/chat-widget';
 import { useHeatmapLiveUpdates } from '@/features/heatmap/api/live-updates';
@@ -101,6 +102,8 @@ export function AppLayout() {
           </ul>
           {/* Outside the list: the list scrolls sideways on narrow screens and would clip the menu. */}
           <UserMenu />
+          {/* The spec's last navigation entry, in the bar and in the phone menu. */}
+          <LogoutButton className="nav__logout" />
         </nav>
         <div className="topbar__prefs" role="group" aria-label={t('settings.label')}>
           <LanguageSwitch />
