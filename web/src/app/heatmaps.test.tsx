@@ -383,6 +383,13 @@ describe('heatmap results', () => {
     expect(within(section).getByTestId('metric-clarity')).toHaveTextContent('82/100');
     expect(within(section).getByTestId('metric-top10')).toHaveTextContent(/67\s%/);
     expect(within(section).getByTestId('metric-entropy')).toHaveTextContent('0,81');
+    // Each card holds its name, its value and its help, in that order (the value beside the name
+    // where both fit, under it where not: index.css); "10 %" does not split across lines.
+    for (const key of ['focus', 'clarity', 'top10', 'entropy']) {
+      const parts = [...within(section).getByTestId(`metric-${key}`).children].map((part) => part.className);
+      expect(parts).toEqual(['hm-metric__name', 'hm-metric__value', 'hm-metric__help']);
+    }
+    expect(within(section).getByTestId('metric-top10').querySelector('.hm-metric__name')?.textContent).toBe('Part du top 10\u00a0%');
     expect(within(section).getByTestId('analysis-summary').textContent.replace(/\s/g, ' ')).toBe(
       "Le regard devrait se poser d'abord en haut à gauche (31 % de l'attention). Il se porte ensuite en bas à droite (12 %).",
     );
