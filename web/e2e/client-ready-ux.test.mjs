@@ -66,38 +66,34 @@ describe('Client-ready UX in Chromium', () => {
     await page.goto(`/heatmap/results/${seeded.heatmapId}`);
     const item = page.getByTestId('heatmap-item');
     await item.getByTestId('score-value').waitFor({ timeout: RESULT_TIMEOUT_MS });
+    await checkInsightsAtEveryWidth();
+    assert.deepEqual(errors, []);
+  });
+
+  /** The insights of the page shown lay out well at every width checked. */
+  async function checkInsightsAtEveryWidth() {
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 900 });
-      const problems = await page.evaluate(() => {
-        const found = [];
-        const name = (el) => el.getAttribute('data-testid') ?? el.className;
-        const rect = (el) => el.getBoundingClientRect();
-        const overlap = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
-        const inside = (inner, outer) => inner.left >= outer.left - 0.5 && inner.right <= outer.right + 0.5 && inner.top >= outer.top - 0.5 && inner.bottom <= outer.bottom + 0.5;
-        // The insights' blocks (panel, score, metrics, benchmarks, analysis) meet nowhere.
-        const blocks = [...document.querySelector('.hm-item__insights').children];
-        blocks.forEach((a, i) => blocks.slice(i + 1).forEach((b) => overlap(rect(a), rect(b)) && found.push(`${name(a)} overlaps ${name(b)}`)));
-        // Each card holds its name, value and help, none cut or spilling out; cards meet nowhere.
-        const cards = [document.querySelector('[data-testid="attention-score"]'), ...document.querySelectorAll('.hm-metric')];
-        cards.forEach((a, i) => cards.slice(i + 1).forEach((b) => overlap(rect(a), rect(b)) && found.push(`${name(a)} overlaps ${name(b)}`)));
-        const item = rect(document.querySelector('[data-testid="heatmap-item"]'));
-        for (const card of cards) {
-          if (!inside(rect(card), item)) found.push(`${name(card)} leaves its heatmap's box`);
-          if (card.scrollWidth > card.clientWidth + 0.5) found.push(`${name(card)} overflows (${card.scrollWidth} > ${card.clientWidth})`);
-          for (const part of card.querySelectorAll('dt, dd, p, span, h3')) {
-            if (!inside(rect(part), rect(card))) found.push(`${name(card)}: "${part.textContent.trim().slice(0, 30)}" leaves its card`);
-            if (part.scrollWidth > part.clientWidth + 0.5 && getComputedStyle(part).display !== 'inline') found.push(`${name(card)}: "${part.textContent.trim().slice(0, 30)}" is cut`);
-          }
-          const value = card.querySelector('.hm-metric__value, .hm-score__value');
-          const label = card.querySelector('.hm-metric__name, .hm-section-title');
-          if (value && label && overlap(rect(value), rect(label))) found.push(`${name(card)}: the value runs into the name`);
-        }
-        if (document.documentElement.scrollWidth > innerWidth) found.push(`the page scrolls sideways (${document.documentElement.scrollWidth} > ${innerWidth})`);
-        return found;
-      });
-      assert.deepEqual(problems, [], `at ${width} px`);
+      assert.deepEqual(await insightProblems(page), [], `at ${width} px`);
     }
     await page.setViewportSize({ width: 1440, height: 900 });
+  }
+
+  it('announces the attention analysis of a simulation by the simulation\'s name, and lays its result out well', async () => {
+    await page.goto(`/simulation/${seeded.simulationId}`);
+    await page.getByTestId('render-image').waitFor({ timeout: RESULT_TIMEOUT_MS });
+    await page.getByTestId('analyse').click();
+    const toast = page.getByTestId('toast').filter({ hasText: 'Heatmap prête' });
+    await toast.waitFor({ timeout: RESULT_TIMEOUT_MS });
+    assert.equal((await toast.locator('.toast__message').textContent()).replace(/\s+/g, ' '), 'Heatmap prête : Soldes en gare');
+    assert.equal(await page.getByText('sans nom').count(), 0);
+
+    // The heatmap carries the name, and its result (with the panel's share) lays out well.
+    const { attention } = await api(page, `/simulations/${seeded.simulationId}`);
+    await page.goto(`/heatmap/results/${attention.heatmap_id}`);
+    await page.getByRole('heading', { level: 1, name: 'Soldes en gare' }).waitFor();
+    await page.getByTestId('heatmap-item').getByTestId('panel-share').waitFor({ timeout: RESULT_TIMEOUT_MS });
+    await checkInsightsAtEveryWidth();
     assert.deepEqual(errors, []);
   });
 
@@ -207,6 +203,40 @@ describe('Client-ready UX in Chromium', () => {
     assert.deepEqual(errors, []);
   });
 });
+
+/**
+ * What is wrong with the layout of a heatmap image's score and metric cards: blocks or cards that
+ * overlap, a card's part that leaves it or is cut, a value over its name, a page that scrolls sideways.
+ */
+async function insightProblems(tab) {
+  return tab.evaluate(() => {
+    const found = [];
+    const name = (el) => el.getAttribute('data-testid') ?? el.className;
+    const rect = (el) => el.getBoundingClientRect();
+    const overlap = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
+    const inside = (inner, outer) => inner.left >= outer.left - 0.5 && inner.right <= outer.right + 0.5 && inner.top >= outer.top - 0.5 && inner.bottom <= outer.bottom + 0.5;
+    // The insights' blocks (panel, score, metrics, benchmarks, analysis) meet nowhere.
+    const blocks = [...document.querySelector('.hm-item__insights').children];
+    blocks.forEach((a, i) => blocks.slice(i + 1).forEach((b) => overlap(rect(a), rect(b)) && found.push(`${name(a)} overlaps ${name(b)}`)));
+    // Each card holds its name, value and help, none cut or spilling out; cards meet nowhere.
+    const cards = [document.querySelector('[data-testid="attention-score"]'), ...document.querySelectorAll('.hm-metric')];
+    cards.forEach((a, i) => cards.slice(i + 1).forEach((b) => overlap(rect(a), rect(b)) && found.push(`${name(a)} overlaps ${name(b)}`)));
+    const item = rect(document.querySelector('[data-testid="heatmap-item"]'));
+    for (const card of cards) {
+      if (!inside(rect(card), item)) found.push(`${name(card)} leaves its heatmap's box`);
+      if (card.scrollWidth > card.clientWidth + 0.5) found.push(`${name(card)} overflows (${card.scrollWidth} > ${card.clientWidth})`);
+      for (const part of card.querySelectorAll('dt, dd, p, span, h3')) {
+        if (!inside(rect(part), rect(card))) found.push(`${name(card)}: "${part.textContent.trim().slice(0, 30)}" leaves its card`);
+        if (part.scrollWidth > part.clientWidth + 0.5 && getComputedStyle(part).display !== 'inline') found.push(`${name(card)}: "${part.textContent.trim().slice(0, 30)}" is cut`);
+      }
+      const value = card.querySelector('.hm-metric__value, .hm-score__value');
+      const label = card.querySelector('.hm-metric__name, .hm-section-title');
+      if (value && label && overlap(rect(value), rect(label))) found.push(`${name(card)}: the value runs into the name`);
+    }
+    if (document.documentElement.scrollWidth > innerWidth) found.push(`the page scrolls sideways (${document.documentElement.scrollWidth} > ${innerWidth})`);
+    return found;
+  });
+}
 
 /**
  * Through the API: a creative, a location with its panel, a rendered simulation of one on the
