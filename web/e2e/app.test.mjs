@@ -12,7 +12,8 @@ describe('Regard in Chromium', () => {
 
   /** A fresh browser profile (no stored session, theme or language), desktop-sized unless told. */
   async function newPage(viewport = undefined) {
-    const context = await browser.newContext({ baseURL: server.url, colorScheme: 'light', ...(viewport ? { viewport } : {}) });
+    // A French browser: the app would follow an English one on a first visit.
+    const context = await browser.newContext({ baseURL: server.url, colorScheme: 'light', locale: 'fr-FR', ...(viewport ? { viewport } : {}) });
     const page = await context.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));

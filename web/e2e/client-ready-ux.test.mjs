@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServerAndBrowser, stopServerAndBrowser } from './support/browser.mjs';
-import { register } from './support/session.mjs';
+import { PASSWORD, register } from './support/session.mjs';
 
 /** Renders and heatmaps take seconds; this leaves room for a busy machine. */
 const RESULT_TIMEOUT_MS = 90_000;
@@ -21,11 +21,12 @@ describe('Client-ready UX in Chromium', () => {
   let context;
   let page;
   let seeded;
+  let email;
   const errors = [];
   before(async () => {
     ({ server, browser } = await startServerAndBrowser());
     ({ context, page } = await openContext());
-    await register(page, 'client-ready');
+    email = await register(page, 'client-ready');
     seeded = await seed(page);
   });
   after(async () => {
@@ -187,6 +188,42 @@ describe('Client-ready UX in Chromium', () => {
     await logout.click();
     await tab.getByRole('heading', { level: 1, name: 'Connexion' }).waitFor();
     await own.close();
+    assert.deepEqual(errors, []);
+  });
+
+  it('follows an English browser on a first visit and dates the British way; French otherwise; a kept choice wins', async () => {
+    const { context: english, page: tab } = await openContext({ locale: 'en-GB' });
+    await tab.goto('/');
+    await tab.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    assert.equal(await tab.locator('html').getAttribute('lang'), 'en');
+    await tab.getByLabel('Email').fill(email);
+    await tab.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await tab.getByTestId('auth-submit').click();
+    await tab.getByRole('heading', { level: 1, name: 'My Creatives' }).waitFor();
+
+    // Day, month, year: "26 Nov 2026, 14:05", as en-GB writes the heatmap's creation.
+    const { created_at: created } = await api(tab, `/heatmaps/${seeded.heatmapId}`);
+    const expected = await tab.evaluate((iso) => new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)), created);
+    assert.match(expected, /^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}$/);
+    await tab.goto('/heatmap');
+    const card = tab.getByTestId('heatmap-card').filter({ hasText: 'Campagne soldes' });
+    assert.equal((await card.locator('.media-card__meta').first().textContent()).trim(), `Created on ${expected}`);
+    await tab.goto(`/heatmap/results/${seeded.heatmapId}`);
+    assert.match(await tab.getByTestId('heatmap-summary').textContent(), new RegExp(`created on ${expected}`, 'i'));
+
+    // Choosing French is kept, and wins over the browser from then on.
+    await tab.getByTestId('language-switch').selectOption('fr');
+    await tab.reload();
+    await tab.getByRole('heading', { level: 1, name: 'Campagne soldes' }).waitFor();
+    assert.equal(await tab.locator('html').getAttribute('lang'), 'fr');
+    await english.close();
+
+    // A browser in neither language gets French.
+    const { context: german, page: other } = await openContext({ locale: 'de-DE' });
+    await other.goto('/');
+    await other.getByRole('heading', { level: 1, name: 'Connexion' }).waitFor();
+    assert.equal(await other.locator('html').getAttribute('lang'), 'fr');
+    await german.close();
     assert.deepEqual(errors, []);
   });
 

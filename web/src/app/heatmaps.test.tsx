@@ -154,6 +154,15 @@ describe('heatmap list', () => {
     expect(third).toHaveTextContent('Meilleur score : 81/100');
   });
 
+  it('dates the cards the British way in English (day, month, year)', async () => {
+    await i18n.changeLanguage('en');
+    mockApi(({ path }) => (path === '/heatmaps' ? page([summary()]) : undefined));
+    renderApp('/heatmap');
+    const card = await screen.findByTestId('heatmap-card');
+    expect(card).toHaveTextContent(/Created on 21 Nov 2026, \d{2}:\d{2}/);
+    expect(card).not.toHaveTextContent('Nov 21');
+  });
+
   it('deletes after confirmation, and the card disappears', async () => {
     let items = [summary(), summary({ id: 'h2', name: 'Hiver' })];
     const deleted: string[] = [];

@@ -7,9 +7,10 @@ import { QueryError } from '@/components/query-error';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/dialog';
 import { Spinner } from '@/components/ui/spinner';
+import { formatDateTime } from '@/lib/dates';
 
 import { heatmapsInfiniteQueryOptions, useDeleteHeatmap, type HeatmapSummary } from '../api/heatmaps';
-import { formatDateTime, formatScore } from '../lib/format';
+import { formatScore } from '../lib/format';
 
 import { StatusBadge } from './status-badge';
 
