@@ -100,23 +100,49 @@ describe('Client-ready UX in Chromium', () => {
 
   it('opens a new page at its top, and Back returns to where the page was left', async () => {
     await page.setViewportSize({ width: 390, height: 700 });
-    await page.goto('/heatmap/new');
+    const scrollY = () => page.evaluate(() => window.scrollY);
+    const near = (y) => page.waitForFunction((y) => Math.abs(window.scrollY - y) <= 2, y);
+    const nav = async (name) => {
+      await page.getByRole('button', { name: 'Menu' }).click();
+      await page.getByRole('navigation', { name: 'Navigation principale' }).getByRole('link', { name, exact: true }).click();
+    };
+    // Inside one document from here, every page's code loaded once before it is tested: a page
+    // whose code is still loading shows a short spinner first, which would put it at its top anyway.
+    await page.goto('/simulation');
+    await page.getByRole('heading', { level: 1, name: 'Mes simulations' }).waitFor();
+    await nav('Heatmap');
+    await page.getByRole('link', { name: 'Campagne soldes' }).click();
+    await page.getByTestId('score-value').waitFor({ timeout: RESULT_TIMEOUT_MS });
+    await nav('Heatmap');
+    await page.getByTestId('new-heatmap').click();
+
+    // The issue's case: "Générer la heatmap" at the bottom of the form, the results at their top.
     await page.getByRole('heading', { level: 1, name: 'Nouvelle heatmap' }).waitFor();
     await page.getByLabel('Nom', { exact: true }).fill('Vue de haut');
     await page.getByTestId('picker-creatives').getByRole('button', { name: 'Affiche été' }).click();
-    const submit = page.getByTestId('submit-heatmap');
-    await submit.scrollIntoViewIfNeeded();
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-    const left = await page.evaluate(() => window.scrollY);
-    assert.ok(left > 200, `the form is scrolled down (${left} px)`);
-    await submit.click();
+    const form = await scrollY();
+    assert.ok(form > 200, `the form is scrolled down (${form} px)`);
+    await page.getByTestId('submit-heatmap').click();
     await page.waitForURL(/\/heatmap\/results\/[0-9a-f-]+$/);
     await page.getByRole('heading', { level: 1, name: 'Vue de haut' }).waitFor();
-    assert.equal(await page.evaluate(() => window.scrollY), 0, 'the results open at their top');
+    assert.equal(await scrollY(), 0, 'the results open at their top');
 
+    // A long page left far down, another long page: at its top; Back: where it was left.
+    await page.getByTestId('score-value').waitFor({ timeout: RESULT_TIMEOUT_MS });
+    await page.evaluate(() => window.scrollTo(0, 1200));
+    const results = await scrollY();
+    assert.ok(results > 1000, `the results are scrolled down (${results} px)`);
+    await nav('Rendu');
+    await page.getByRole('heading', { level: 1, name: 'Mes simulations' }).waitFor();
+    assert.ok((await page.evaluate(() => document.documentElement.scrollHeight - innerHeight)) > results, 'the next page is as long');
+    assert.equal(await scrollY(), 0, 'the simulations open at their top');
+    await page.goBack();
+    await page.getByRole('heading', { level: 1, name: 'Vue de haut' }).waitFor();
+    await near(results);
     await page.goBack();
     await page.getByRole('heading', { level: 1, name: 'Nouvelle heatmap' }).waitFor();
-    await page.waitForFunction((y) => Math.abs(window.scrollY - y) <= 2, left);
+    await near(form);
     await page.setViewportSize({ width: 1440, height: 900 });
     assert.deepEqual(errors, []);
   });
