@@ -1,4 +1,4 @@
-// What the browser suites share: a fresh page (own context, French UI, light theme) that
+// What the browser suites share: a fresh page (own context, French browser and UI, light theme) that
 // collects page errors and console errors, and a new account registered through the login
 // screen. Refused requests are expected 4xx answers ("Failed to load resource") and are not
 // counted as errors.
@@ -11,6 +11,8 @@ export async function newPage(browser, baseURL) {
   const context = await browser.newContext({
     baseURL,
     colorScheme: 'light',
+    // The app follows an English browser on a first visit; these suites read the French UI.
+    locale: 'fr-FR',
     viewport: { width: 1280, height: 1000 },
   });
   const page = await context.newPage();
@@ -47,8 +49,7 @@ export async function signIn(page, email, password = PASSWORD) {
   await page.getByTestId('auth-submit').click();
 }
 
-/** Signs out through the user menu (auth-js's default scope: every session of the user). */
+/** Signs out through the navigation's Logout (auth-js's default scope: every session of the user). */
 export async function signOut(page) {
-  await page.getByTestId('user-menu').click();
   await page.getByTestId('logout').click();
 }

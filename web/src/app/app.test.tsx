@@ -78,7 +78,7 @@ describe('signed in', () => {
     expect(await screen.findByRole('heading', { level: 1, name: title }, { timeout: 5000 })).toBeInTheDocument();
   });
 
-  it('shows the navigation entries and signs out', async () => {
+  it('shows the navigation entries, Logout the last, and signs out', async () => {
     const { user } = renderApp('/creatives');
     const nav = await screen.findByRole('navigation', { name: 'Navigation principale' });
     for (const name of ['Créations', 'Emplacements', 'Rendu', 'Heatmap']) {
@@ -88,10 +88,39 @@ describe('signed in', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Mes emplacements' })).toBeInTheDocument();
     expect(screen.getByPlaceholderText('Rechercher un emplacement...')).toBeInTheDocument();
 
+    // Logout is an entry of the navigation itself, after the user menu (which keeps the account).
+    const logout = within(nav).getByRole('button', { name: 'Déconnexion' });
+    expect(logout.closest('.user-menu')).toBeNull();
+    expect(within(nav).getByTestId('user-menu').compareDocumentPosition(logout) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     await user.click(within(nav).getByTestId('user-menu'));
-    await user.click(within(nav).getByRole('button', { name: 'Déconnexion' }));
+    expect(within(nav).getByRole('link', { name: 'Mon compte' })).toBeInTheDocument();
+    expect(within(nav).getAllByRole('button', { name: 'Déconnexion' })).toEqual([logout]);
+    await user.click(logout);
     expect(authClient.signOut).toHaveBeenCalled();
     expect(await screen.findByRole('heading', { level: 1, name: 'Connexion' })).toBeInTheDocument();
+  });
+
+  it('opens a new page at its top, and Back returns to where the page was left', async () => {
+    const scrollTo = vi.spyOn(window, 'scrollTo');
+    const original = Object.getOwnPropertyDescriptor(window, 'scrollY');
+    const scrolled = (y: number) => Object.defineProperty(window, 'scrollY', { value: y, configurable: true });
+    try {
+      const { router } = renderApp('/heatmap/new');
+      await screen.findByRole('heading', { level: 1, name: 'Nouvelle heatmap' });
+      scrolled(700);
+      scrollTo.mockClear();
+      await act(() => router.navigate('/heatmap/results/42'));
+      await screen.findByRole('heading', { level: 1, name: 'Résultats de la heatmap' });
+      expect(scrollTo).toHaveBeenLastCalledWith(0, 0);
+
+      scrolled(0);
+      await act(() => router.navigate(-1));
+      await screen.findByRole('heading', { level: 1, name: 'Nouvelle heatmap' });
+      expect(scrollTo).toHaveBeenLastCalledWith(0, 700);
+    } finally {
+      if (original) Object.defineProperty(window, 'scrollY', original);
+      else Reflect.deleteProperty(window, 'scrollY');
+    }
   });
 
   describe('phone menu', () => {
@@ -153,7 +182,6 @@ describe('signed in', () => {
     await user.selectOptions(screen.getByLabelText('Langue'), 'en');
     expect(await screen.findByRole('heading', { level: 1, name: 'My Creatives' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Creative' })).toBeInTheDocument();
-    await user.click(screen.getByTestId('user-menu'));
     expect(screen.getByRole('button', { name: 'Logout' })).toBeInTheDocument();
     expect(document.documentElement.lang).toBe('en');
     expect(window.localStorage.getItem('regard-language')).toBe('en');
@@ -162,8 +190,8 @@ describe('signed in', () => {
 });
 
 describe('chat widget', () => {
-  it('is hidden on exactly /heatmap', async () => {
-    renderApp('/heatmap');
+  it.each(['/heatmap', '/heatmap/'])('is hidden on the heatmap list at %s', async (path) => {
+    renderApp(path);
     await screen.findByRole('heading', { level: 1, name: 'Mes heatmaps' });
     expect(chatToggle()).not.toBeInTheDocument();
     expect(screen.queryByTestId('chat-widget')).not.toBeInTheDocument();
@@ -330,7 +358,6 @@ describe('a session ended elsewhere', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Mes emplacements' })).toBeInTheDocument();
 
     // A later sign-out of one's own shows no such notice.
-    await userEvent.click(screen.getByTestId('user-menu'));
     await userEvent.click(screen.getByRole('button', { name: 'Déconnexion' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Connexion' })).toBeInTheDocument();
     expect(screen.queryByTestId('session-ended')).not.toBeInTheDocument();

@@ -74,6 +74,8 @@ describe('creatives page', () => {
     const card = await screen.findByTestId('creative-card');
     expect(within(card).getByTestId('creative-tags')).toHaveTextContent('Évian · Été 2026');
     expect(within(card).getByTitle('Affiche très longue pour le métro parisien')).toBeInTheDocument();
+    // Filtering stays on the page: the scroll is kept (no jump to the top).
+    const scrollTo = vi.spyOn(window, 'scrollTo');
 
     await user.selectOptions(screen.getByLabelText('Marque'), 'Évian');
     await waitFor(() => expect(asked.at(-1)).toBe('limit=60&brand=%C3%89vian'));
@@ -89,6 +91,7 @@ describe('creatives page', () => {
     await user.click(within(screen.getByTestId('creatives-no-match')).getByRole('button', { name: 'Effacer les filtres' }));
     await waitFor(() => expect(asked.at(-1)).toBe('limit=60&sort=name'));
     expect(screen.getByLabelText('Rechercher')).toHaveValue('');
+    expect(scrollTo).not.toHaveBeenCalled();
   });
 
   it('uploads several files, creates a creative for each success and shows a failure next to its file', async () => {

@@ -160,7 +160,7 @@ describe('heatmap list', () => {
       if (path !== '/heatmaps') return undefined;
       asked.push(`${query.get('q') ?? ''}|${query.get('sort') ?? ''}`);
       const q = query.get('q') ?? '';
-      const items = [summary(), summary({ id: 'h2', name: 'Hiver' })].filter((h) => h.name.toLowerCase().includes(q.toLowerCase()));
+      const items = [summary(), summary({ id: 'h2', name: 'Hiver' })].filter((h) => (h.name ?? '').toLowerCase().includes(q.toLowerCase()));
       return page(query.get('sort') === 'name_desc' ? items.reverse() : items);
     });
     const { router } = renderApp('/heatmap');
@@ -174,6 +174,15 @@ describe('heatmap list', () => {
     await waitFor(() => expect(within(list).getAllByTestId('heatmap-card')).toHaveLength(1));
     fireEvent.change(screen.getByLabelText('Rechercher'), { target: { value: 'zzz' } });
     expect(await screen.findByText('Aucune heatmap ne correspond à « zzz ».')).toBeInTheDocument();
+  });
+
+  it('dates the cards the British way in English (day, month, year)', async () => {
+    await i18n.changeLanguage('en');
+    mockApi(({ path }) => (path === '/heatmaps' ? page([summary()]) : undefined));
+    renderApp('/heatmap');
+    const card = await screen.findByTestId('heatmap-card');
+    expect(card).toHaveTextContent(/Created on 21 Nov 2026, \d{2}:\d{2}/);
+    expect(card).not.toHaveTextContent('Nov 21');
   });
 
   it('deletes after confirmation, and the card disappears', async () => {
@@ -405,6 +414,13 @@ describe('heatmap results', () => {
     expect(within(section).getByTestId('metric-clarity')).toHaveTextContent('82/100');
     expect(within(section).getByTestId('metric-top10')).toHaveTextContent(/67\s%/);
     expect(within(section).getByTestId('metric-entropy')).toHaveTextContent('0,81');
+    // Each card holds its name, its value and its help, in that order (the value beside the name
+    // where both fit, under it where not: index.css); "10 %" does not split across lines.
+    for (const key of ['focus', 'clarity', 'top10', 'entropy']) {
+      const parts = [...within(section).getByTestId(`metric-${key}`).children].map((part) => part.className);
+      expect(parts).toEqual(['hm-metric__name', 'hm-metric__value', 'hm-metric__help']);
+    }
+    expect(within(section).getByTestId('metric-top10').querySelector('.hm-metric__name')?.textContent).toBe('Part du top 10\u00a0%');
     expect(within(section).getByTestId('analysis-summary').textContent.replace(/\s/g, ' ')).toBe(
       "Le regard devrait se poser d'abord en haut à gauche (31 % de l'attention). Il se porte ensuite en bas à droite (12 %).",
     );

@@ -238,6 +238,36 @@ describe('/simulation', () => {
     expect(renderer.render.mock.lastCall?.[0].quad[0].x).toBeCloseTo(0.104, 9);
   });
 
+  it('replaces the draft with the saved simulation in the history: Back returns to the page before', async () => {
+    const sims: unknown[] = [];
+    mockApi(
+      server(
+        () => sims,
+        ({ method, path }) => {
+          if (method === 'POST' && path === '/simulations') {
+            sims.push(simulation());
+            return { status: 201, body: simulation() };
+          }
+          return undefined;
+        },
+      ),
+    );
+    const { user, router } = renderApp('/creatives');
+    await screen.findByRole('heading', { level: 1, name: 'Mes créations' });
+    await act(() => router.navigate('/simulation?creative=c1&location=l1'));
+    await waitFor(() => expect(screen.getByTestId('location-picker')).toHaveAttribute('data-selected', 'l1'));
+    const scrollTo = vi.spyOn(window, 'scrollTo');
+    await user.click(screen.getByTestId('save-simulation'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/simulation/s1'));
+    expect(router.state.historyAction).toBe('REPLACE');
+    // The editor stays where it was on the page.
+    expect(scrollTo).not.toHaveBeenCalled();
+
+    await act(() => router.navigate(-1));
+    expect(router.state.location.pathname).toBe('/creatives');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Mes créations' })).toBeInTheDocument();
+  });
+
   it('shows the panel from a distance: the view from there, its distance and speed, in the preview and the saved body', async () => {
     const posted: unknown[] = [];
     const sims: unknown[] = [];

@@ -1,5 +1,5 @@
 //! A search field whose text lives in the address (`?q=`): typed into a draft at once, written
-//! to the URL once typing pauses (history replaced, not flooded), and following the URL when it
+//! to the URL once typing pauses (history replaced, not flooded; the scroll stays), and following the URL when it
 //! changes under the field (back, forward, a link). Used by the creatives and locations lists.
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -27,7 +27,7 @@ export function useSearchDraft() {
           else next.delete('q');
           return next;
         },
-        { replace: true },
+        { replace: true, preventScrollReset: true },
       );
     }, SEARCH_DEBOUNCE_MS);
     return () => window.clearTimeout(timer);

@@ -10,6 +10,10 @@ import { emptyLists, mockApi } from '@/testing/api-mock';
 // so a longer limit only delays a failure.
 configure({ asyncUtilTimeout: 5000 });
 
+// jsdom does not scroll (its scrollTo reports "not implemented"); the router's scroll restoration
+// calls it on every navigation. A test that cares spies on it.
+window.scrollTo = () => {};
+
 beforeEach(async () => {
   window.localStorage.clear();
   window.sessionStorage.clear();

@@ -1,10 +1,11 @@
 import { Suspense, useEffect, useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NavLink, Outlet, useLocation } from 'react-router';
+import { NavLink, Outlet, ScrollRestoration, useLocation } from 'react-router';
 
 import { LanguageSwitch } from '@/components/language-switch';
 import { PageSpinner } from '@/components/ui/spinner';
 import { Toaster } from '@/components/ui/toast';
+import { LogoutButton } from '@/features/auth/components/logout-button';
 import { UserMenu } from '@/features/auth/components/user-menu';
 import { ChatWidget } from '@/features/chat/components/chat-widget';
 import { useHeatmapLiveUpdates } from '@/features/heatmap/api/live-updates';
@@ -19,12 +20,19 @@ const NAV_ITEMS = [
   { to: '/heatmap', key: 'nav.heatmap' },
 ] as const;
 
+/**
+ * The spec hides the assistant on the heatmap list only, not on its sub-pages. The router serves
+ * the list at `/heatmap/` too, so trailing slashes don't count.
+ */
+function showsAssistant(pathname: string) {
+  return pathname.replace(/\/+$/, '') !== '/heatmap';
+}
+
 /** The frame of every signed-in page: header with navigation and preferences, the page, the assistant. */
 export function AppLayout() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  // The spec hides the assistant on the heatmap list only, not on its sub-pages.
-  const showChat = pathname !== '/heatmap';
+  const showChat = showsAssistant(pathname);
   // Live job progress reaches the heatmap caches on every page (heatmap pages hold the connection).
   useHeatmapLiveUpdates();
   // The phone menu (on wide screens its button is hidden and the navigation always shows). An
@@ -94,6 +102,8 @@ export function AppLayout() {
           </ul>
           {/* Outside the list: the list scrolls sideways on narrow screens and would clip the menu. */}
           <UserMenu />
+          {/* The spec's last navigation entry, in the bar and in the phone menu. */}
+          <LogoutButton className="nav__logout" />
         </nav>
         <div className="topbar__prefs" role="group" aria-label={t('settings.label')}>
           <LanguageSwitch />
@@ -109,6 +119,9 @@ export function AppLayout() {
         </Suspense>
       </main>
       {showChat ? <ChatWidget /> : null}
+      {/* A new page opens at its top; Back and Forward return to where the page was left.
+          Navigations that stay on a page (a filter, a saved draft) pass `preventScrollReset`. */}
+      <ScrollRestoration />
       <Toaster />
     </div>
   );

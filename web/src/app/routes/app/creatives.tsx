@@ -41,7 +41,7 @@ export default function CreativesRoute() {
         }
         return next;
       },
-      { replace: true },
+      { replace: true, preventScrollReset: true },
     );
   };
 

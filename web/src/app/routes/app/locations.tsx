@@ -39,7 +39,7 @@ export default function LocationsRoute() {
         }
         return next;
       },
-      { replace: true },
+      { replace: true, preventScrollReset: true },
     );
   };
 

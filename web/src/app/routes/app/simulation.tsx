@@ -36,7 +36,9 @@ export default function SimulationRoute() {
         creativeId={search.get('creative')}
         locationId={search.get('location')}
         navigationKey={location.key}
-        onCreated={(created) => void navigate(paths.simulationOf(created))}
+        // The saved simulation takes the draft's place in the history: Back must not return to
+        // the draft, whose save would make a second simulation. The editor stays, and so does the scroll.
+        onCreated={(created) => void navigate(paths.simulationOf(created), { replace: true, preventScrollReset: true })}
         onCreativeChange={setCreative}
       />
       <SimulationList

@@ -7,8 +7,6 @@ import { usePopover } from '@/lib/use-popover';
 
 import { useAuth } from '../auth-context';
 
-import { LogoutButton } from './logout-button';
-
 /** The account page's address. */
 export const ACCOUNT_PATH = '/account';
 /** The help pages' address. */
@@ -16,8 +14,8 @@ export const HELP_PATH = '/help';
 
 /**
  * The signed-in user's menu in the navigation: their e-mail on the button,
- * then "My account", "Help" and "Logout". Closes on Escape, on a click elsewhere and
- * when the page changes.
+ * then "My account" and "Help" (Logout is a navigation entry of its own). Closes on Escape,
+ * on a click elsewhere and when the page changes.
  */
 export function UserMenu() {
   const { t } = useTranslation();
@@ -56,7 +54,6 @@ export function UserMenu() {
         <Link className="user-menu__item" to={HELP_PATH} onClick={close} data-testid="help-link">
           {t('nav.help')}
         </Link>
-        <LogoutButton className="user-menu__item user-menu__logout" />
       </div>
     </div>
   );

@@ -1,10 +1,11 @@
 import { QueryClient, type InfiniteData } from '@tanstack/react-query';
+import { waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 
 import type { Media, Page } from '@/lib/api';
 import type { HeatmapItemEvent } from '@/lib/events';
 import { useToastStore } from '@/lib/toast';
-import { fakeMedia } from '@/testing/api-mock';
+import { fakeMedia, mockApi } from '@/testing/api-mock';
 
 import { heatmapKeys, type Heatmap, type HeatmapItem, type HeatmapSummary, type MediaHeatmap } from './heatmaps';
 import { applyHeatmapEvent, patchItem } from './live-updates';
@@ -114,8 +115,21 @@ describe('applyHeatmapEvent', () => {
     applyHeatmapEvent(client, event({ status: 'failed', error: { code: 'internal', message: 'x' } }));
     expect(useToastStore.getState().toasts).toMatchObject([{ message: 'Heatmap en échec : Été', variant: 'error' }]);
 
-    applyHeatmapEvent(new QueryClient(), event({ heatmap_id: 'other', status: 'done' }));
-    expect(useToastStore.getState().toasts.at(-1)).toMatchObject({ message: 'Heatmap prête : sans nom' });
+  });
+
+  it('asks the server for the name of a heatmap no cache holds (a simulation\'s "Analyse attention")', async () => {
+    mockApi(({ method, path }) =>
+      method === 'GET' && path === '/heatmaps/sim-h' ? { body: { ...heatmap([item('i1', 'done')]), id: 'sim-h', name: 'Soldes en gare' } } : undefined,
+    );
+    const client = new QueryClient();
+    applyHeatmapEvent(client, event({ heatmap_id: 'sim-h', status: 'done', score: 64 }));
+    await waitFor(() => expect(useToastStore.getState().toasts).toMatchObject([{ message: 'Heatmap prête : Soldes en gare', variant: 'success' }]));
+    // The answer stays in the cache: the next event of the heatmap is named at once.
+    expect(client.getQueryData<Heatmap>(heatmapKeys.detail('sim-h'))?.name).toBe('Soldes en gare');
+
+    // "Unnamed" only when the server cannot tell either.
+    applyHeatmapEvent(new QueryClient(), event({ heatmap_id: 'gone', status: 'done' }));
+    await waitFor(() => expect(useToastStore.getState().toasts.at(-1)).toMatchObject({ message: 'Heatmap prête : sans nom' }));
   });
 
   it('an unknown heatmap (made in another tab) refreshes the lists only', () => {

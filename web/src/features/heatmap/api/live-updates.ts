@@ -11,7 +11,8 @@
 //!   page never shows "done" without a result.
 //!
 //! A finished item also shows a toast naming its heatmap, one per heatmap: items finishing
-//! together replace each other's toast.
+//! together replace each other's toast. A heatmap no cache holds (one the server made for a
+//! simulation's "Analyse attention", or one made in another tab) is asked for its name first.
 //!
 //! A patched query that is being fetched at that moment is invalidated too:
 //! the answer in flight may predate the event and would undo the patch.
@@ -22,7 +23,15 @@ import { i18n } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { useLiveConnection, useLiveEventListener, type HeatmapItemEvent, type LiveEvent } from '@/lib/events';
 
-import { heatmapKeys, isFinished, type Heatmap, type HeatmapItem, type HeatmapSummary, type MediaHeatmap } from './heatmaps';
+import {
+  heatmapKeys,
+  heatmapQueryOptions,
+  isFinished,
+  type Heatmap,
+  type HeatmapItem,
+  type HeatmapSummary,
+  type MediaHeatmap,
+} from './heatmaps';
 
 /** The item as the event describes it (done items wait for the refetch). */
 export function patchItem(item: HeatmapItem, event: HeatmapItemEvent): HeatmapItem {
@@ -58,13 +67,26 @@ function cachedHeatmapName(queryClient: QueryClient, heatmapId: string): string 
   return undefined;
 }
 
+/**
+ * Toasts a finished item, naming its heatmap from a cache when one holds it (at once), else from
+ * the server (the answer stays in the cache for the next item); "unnamed" only when neither can tell.
+ */
 function toastFinished(queryClient: QueryClient, event: HeatmapItemEvent) {
-  const name = cachedHeatmapName(queryClient, event.heatmap_id) || i18n.t('toast.heatmapUnnamed');
   const failed = event.status === 'failed';
-  toast(i18n.t(failed ? 'toast.heatmapFailed' : 'toast.heatmapDone', { name }), {
-    id: `heatmap-${event.heatmap_id}`,
-    variant: failed ? 'error' : 'success',
-  });
+  const show = (name: string) =>
+    toast(i18n.t(failed ? 'toast.heatmapFailed' : 'toast.heatmapDone', { name: name || i18n.t('toast.heatmapUnnamed') }), {
+      id: `heatmap-${event.heatmap_id}`,
+      variant: failed ? 'error' : 'success',
+    });
+  const cached = cachedHeatmapName(queryClient, event.heatmap_id);
+  if (cached) {
+    show(cached);
+    return;
+  }
+  void queryClient.fetchQuery(heatmapQueryOptions(event.heatmap_id)).then(
+    (heatmap) => show(heatmap.name),
+    () => show(''),
+  );
 }
 
 export function applyHeatmapEvent(queryClient: QueryClient, event: LiveEvent) {

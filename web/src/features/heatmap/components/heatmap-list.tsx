@@ -9,9 +9,10 @@ import { ConfirmDialog } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
 import { Spinner } from '@/components/ui/spinner';
+import { formatDateTime } from '@/lib/dates';
 
 import { HEATMAP_SORTS, heatmapsInfiniteQueryOptions, useDeleteHeatmap, type HeatmapSort, type HeatmapSummary } from '../api/heatmaps';
-import { formatDateTime, formatScore } from '../lib/format';
+import { formatScore } from '../lib/format';
 
 import { StatusBadge } from './status-badge';
 

@@ -6,10 +6,11 @@ import { Link } from 'react-router';
 import { QueryError } from '@/components/query-error';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
+import { formatDateTime } from '@/lib/dates';
 
 import { reportPath, safeFileName, useDownloadFile } from '../api/exports';
 import { heatmapQueryOptions } from '../api/heatmaps';
-import { formatDateTime, formatScore } from '../lib/format';
+import { formatScore } from '../lib/format';
 import { itemName } from '../lib/names';
 
 import { HeatmapItemView } from './heatmap-item-view';

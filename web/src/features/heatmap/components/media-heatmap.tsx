@@ -6,9 +6,10 @@ import { QueryError } from '@/components/query-error';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { apiErrorKey, type Media } from '@/lib/api';
+import { formatDate } from '@/lib/dates';
 
 import { heatmapKeys, MAX_NAME_LENGTH, mediaHeatmapQueryOptions, useCreateHeatmap, type MediaHeatmap } from '../api/heatmaps';
-import { baseName, formatDate } from '../lib/format';
+import { baseName } from '../lib/format';
 
 import { HeatmapItemView } from './heatmap-item-view';
 

@@ -6,9 +6,9 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
 import { apiErrorKey } from '@/lib/api';
+import { formatDate } from '@/lib/dates';
 
 import { SHARE_DAYS, sharesQueryOptions, useCreateShare, useRevokeShare, type NewShare } from '../api/heatmaps';
-import { formatDate } from '../lib/format';
 
 /**
  * Read-only links to a heatmap for a client: choose how long one lasts, make

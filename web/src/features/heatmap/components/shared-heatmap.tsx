@@ -3,10 +3,10 @@ import { useTranslation } from 'react-i18next';
 
 import { Spinner } from '@/components/ui/spinner';
 import { apiErrorKey, isApiError } from '@/lib/api';
+import { formatDate, formatDateTime } from '@/lib/dates';
 
 import { itemOf } from '../api/benchmarks';
 import { sharedHeatmapQueryOptions } from '../api/heatmaps';
-import { formatDate, formatDateTime } from '../lib/format';
 
 import { HeatmapItemView } from './heatmap-item-view';
 

@@ -1,5 +1,5 @@
-//! Number and date formatting for the heatmap pages, in the interface
-//! language (Intl): "31 %" in French, "31%" in English.
+//! Number formatting for the heatmap pages, in the interface language (Intl): "31 %" in French,
+//! "31%" in English. Dates are lib/dates.ts's.
 
 /**
  * A share (0..1) as a percentage: one decimal under 10 % (4.5 %), whole above. A share that is
@@ -51,16 +51,6 @@ export function shownScore(value: number): number {
 /** A 0..1 index with two decimals (entropy). */
 export function formatIndex(value: number, language: string): string {
   return new Intl.NumberFormat(language, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value);
-}
-
-export function formatDateTime(iso: string, language: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
-}
-
-export function formatDate(date: Date, language: string): string {
-  return new Intl.DateTimeFormat(language, { dateStyle: 'medium' }).format(date);
 }
 
 /** A file name without its extension ("affiche-ete.png" → "affiche-ete"); empty when nothing is left. */

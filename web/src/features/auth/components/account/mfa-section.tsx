@@ -9,6 +9,7 @@ import { ConfirmDialog, Dialog } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
+import { formatDate } from '@/lib/dates';
 
 import type { AuthErrorKey } from '../../api/auth-actions';
 import {
@@ -43,7 +44,7 @@ export function MfaSection() {
   const [notice, setNotice] = useState<Notice | null>(null);
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: accountKeys.all });
-  const date = new Intl.DateTimeFormat(i18n.resolvedLanguage ?? 'fr', { dateStyle: 'medium' });
+  const language = i18n.resolvedLanguage ?? i18n.language;
   const list = (factors.data ?? []) as AnyFactor[];
   const active = list.some((factor) => factor.status === 'verified');
 
@@ -97,7 +98,7 @@ export function MfaSection() {
                       : t('auth.factor.phone')
                     : t('auth.factor.totp')}
                   {' · '}
-                  {t('account.mfa.addedOn', { date: date.format(new Date(factor.created_at)) })}
+                  {t('account.mfa.addedOn', { date: formatDate(new Date(factor.created_at), language) })}
                 </span>
               </div>
               <span className={factor.status === 'verified' ? 'badge badge--ok' : 'badge'}>
