@@ -80,11 +80,16 @@ def seed() -> None:
 
 
 def fresh_rows(media: str | None = None) -> dict:
-    """An image, a creative of it and a location with it as photo and an outline, made now:
-    the checks delete what they find, so rows made at start-up may be gone."""
+    """An image, a creative of it and a location with it as photo, an outline and a standard
+    format (so a size, which a simulation's view from a distance needs), made now: the checks
+    delete what they find, so rows made at start-up may be gone."""
     media = media or call("POST", "/media", multipart=IMAGE)["id"]
     creative = call("POST", "/creatives", {"media_id": media, "name": "Creative"})["id"]
-    location = call("POST", "/locations", {"name": "Site", "photo_media_id": media, "panel_quad": QUAD})["id"]
+    location = call(
+        "POST",
+        "/locations",
+        {"name": "Site", "photo_media_id": media, "panel_quad": QUAD, "format": "mupi_2m2"},
+    )["id"]
     return {"media": media, "creative": creative, "location": location}
 
 
