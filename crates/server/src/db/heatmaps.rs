@@ -268,34 +268,21 @@ pub async fn create(
     Ok(())
 }
 
-/// How a heatmaps list is ordered (ties broken by id, in the same direction).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum HeatmapSort {
-    /// Newest first (the default).
-    Newest,
-    Oldest,
-    /// By name, A → Z (accents and case folded).
-    Name,
-    NameDesc,
+wire_enum! {
+    /// How a heatmaps list is ordered (ties broken by id, in the same direction).
+    pub enum HeatmapSort {
+        /// Newest first (the default).
+        Newest = "newest";
+        /// Oldest first.
+        Oldest = "oldest";
+        /// By name, A → Z (accents and case folded).
+        Name = "name";
+        /// By name, Z → A.
+        NameDesc = "name_desc";
+    }
 }
 
 impl HeatmapSort {
-    pub fn parse(text: &str) -> Option<Self> {
-        [Self::Newest, Self::Oldest, Self::Name, Self::NameDesc]
-            .into_iter()
-            .find(|sort| sort.as_str() == text)
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Newest => "newest",
-            Self::Oldest => "oldest",
-            Self::Name => "name",
-            Self::NameDesc => "name_desc",
-        }
-    }
-
     /// The SQL of the sort key and whether it descends.
     fn key(self) -> (&'static str, bool) {
         match self {

@@ -307,47 +307,25 @@ pub async fn delete(db: &Db, owner_id: &str, id: &str) -> Result<Option<Vec<Stri
     Ok(Some(media))
 }
 
-/// How a locations list is ordered (ties broken by id, in the same direction).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum LocationSort {
-    /// Newest first (the default).
-    Newest,
-    Oldest,
-    /// By name, A → Z (lowercased by the database).
-    Name,
-    NameDesc,
-    /// By city, A → Z; locations without a city first.
-    City,
-    /// By format (its wire name).
-    Format,
+wire_enum! {
+    /// How a locations list is ordered (ties broken by id, in the same direction).
+    pub enum LocationSort {
+        /// Newest first (the default).
+        Newest = "newest";
+        /// Oldest first.
+        Oldest = "oldest";
+        /// By name, A → Z (accents and case folded).
+        Name = "name";
+        /// By name, Z → A.
+        NameDesc = "name_desc";
+        /// By city, A → Z (accents and case folded); locations without a city first.
+        City = "city";
+        /// By format (its wire name).
+        Format = "format";
+    }
 }
 
 impl LocationSort {
-    pub fn parse(text: &str) -> Option<Self> {
-        [
-            Self::Newest,
-            Self::Oldest,
-            Self::Name,
-            Self::NameDesc,
-            Self::City,
-            Self::Format,
-        ]
-        .into_iter()
-        .find(|sort| sort.as_str() == text)
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Newest => "newest",
-            Self::Oldest => "oldest",
-            Self::Name => "name",
-            Self::NameDesc => "name_desc",
-            Self::City => "city",
-            Self::Format => "format",
-        }
-    }
-
     /// The SQL of the sort key and whether it descends.
     fn key(self) -> (&'static str, bool) {
         match self {

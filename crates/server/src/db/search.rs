@@ -10,6 +10,9 @@
 
 use unicode_normalization::UnicodeNormalization;
 
+use sqlx::Row;
+use sqlx::any::AnyRow;
+
 use super::{Db, DbError};
 use unicode_normalization::char::is_combining_mark;
 
@@ -78,7 +81,7 @@ pub fn like_clauses(column: &str, first: usize, count: usize) -> String {
         .collect()
 }
 
-/// Rows fixed per statement batch of [`backfill`].
+/// Rows read per statement by [`backfill`].
 const BACKFILL_BATCH: i64 = 500;
 
 /// Writes the sort keys (and the creatives' search text, which now holds their notes) of the
@@ -86,90 +89,78 @@ const BACKFILL_BATCH: i64 = 500;
 /// Run at start-up after the migrations; idempotent, so nodes starting together only repeat
 /// each other's writes. Returns how many rows it wrote.
 pub async fn backfill(db: &Db) -> Result<u64, DbError> {
-    use sqlx::Row;
-    let mut written = 0;
-    let mut after = String::new();
+    let creatives = each_unsorted(db, "creatives", "name, brand, campaign, notes", |row| {
+        let name: String = row.try_get("name")?;
+        let text = |column: &str| row.try_get::<Option<String>, _>(column);
+        let search = super::creatives::search_of(
+            &name,
+            text("brand")?.as_deref(),
+            text("campaign")?.as_deref(),
+            text("notes")?.as_deref(),
+        );
+        Ok((
+            "UPDATE creatives SET sort_name = $1, search = $2 WHERE id = $3",
+            vec![normalize(&name), search],
+        ))
+    })
+    .await?;
+    let locations = each_unsorted(db, "locations", "name, city", |row| {
+        let city: Option<String> = row.try_get("city")?;
+        Ok((
+            "UPDATE locations SET sort_name = $1, sort_city = $2 WHERE id = $3",
+            vec![
+                normalize(&row.try_get::<String, _>("name")?),
+                normalize(city.as_deref().unwrap_or("")),
+            ],
+        ))
+    })
+    .await?;
+    let heatmaps = each_unsorted(db, "heatmaps", "name", |row| {
+        Ok((
+            "UPDATE heatmaps SET sort_name = $1 WHERE id = $2",
+            vec![normalize(&row.try_get::<String, _>("name")?)],
+        ))
+    })
+    .await?;
+    Ok(creatives + locations + heatmaps)
+}
+
+/// Runs the update `fix` makes of each row of `table` without a sort key (`columns` read, by id,
+/// [`BACKFILL_BATCH`] at a time): its SQL and values, the row's id bound last. Returns how many
+/// rows were written.
+async fn each_unsorted(
+    db: &Db,
+    table: &str,
+    columns: &str,
+    fix: impl Fn(&AnyRow) -> Result<(&'static str, Vec<String>), sqlx::Error>,
+) -> Result<u64, DbError> {
+    let select = format!(
+        "SELECT id, {columns} FROM {table} WHERE sort_name = '' AND id > $1 ORDER BY id LIMIT $2"
+    );
+    let (mut written, mut after) = (0, String::new());
     loop {
-        let rows = sqlx::query(
-            "SELECT id, name, brand, campaign, notes FROM creatives \
-             WHERE sort_name = '' AND id > $1 ORDER BY id LIMIT $2",
-        )
-        .bind(&after)
-        .bind(BACKFILL_BATCH)
-        .fetch_all(db.pool())
-        .await?;
-        let Some(last) = rows.last() else { break };
+        let rows = sqlx::query(&select)
+            .bind(&after)
+            .bind(BACKFILL_BATCH)
+            .fetch_all(db.pool())
+            .await?;
+        let Some(last) = rows.last() else {
+            return Ok(written);
+        };
         after = last.try_get("id")?;
         for row in &rows {
-            let name: String = row.try_get("name")?;
-            let (brand, campaign, notes): (Option<String>, Option<String>, Option<String>) = (
-                row.try_get("brand")?,
-                row.try_get("campaign")?,
-                row.try_get("notes")?,
-            );
-            let search = super::creatives::search_of(
-                &name,
-                brand.as_deref(),
-                campaign.as_deref(),
-                notes.as_deref(),
-            );
-            written +=
-                sqlx::query("UPDATE creatives SET sort_name = $1, search = $2 WHERE id = $3")
-                    .bind(normalize(&name))
-                    .bind(search)
-                    .bind(row.try_get::<String, _>("id")?)
-                    .execute(db.pool())
-                    .await?
-                    .rows_affected();
-        }
-    }
-    let mut after = String::new();
-    loop {
-        let rows = sqlx::query(
-            "SELECT id, name, city FROM locations WHERE sort_name = '' AND id > $1 \
-             ORDER BY id LIMIT $2",
-        )
-        .bind(&after)
-        .bind(BACKFILL_BATCH)
-        .fetch_all(db.pool())
-        .await?;
-        let Some(last) = rows.last() else { break };
-        after = last.try_get("id")?;
-        for row in &rows {
-            let name: String = row.try_get("name")?;
-            let city: Option<String> = row.try_get("city")?;
-            written +=
-                sqlx::query("UPDATE locations SET sort_name = $1, sort_city = $2 WHERE id = $3")
-                    .bind(normalize(&name))
-                    .bind(normalize(city.as_deref().unwrap_or("")))
-                    .bind(row.try_get::<String, _>("id")?)
-                    .execute(db.pool())
-                    .await?
-                    .rows_affected();
-        }
-    }
-    let mut after = String::new();
-    loop {
-        let rows = sqlx::query(
-            "SELECT id, name FROM heatmaps WHERE sort_name = '' AND id > $1 ORDER BY id LIMIT $2",
-        )
-        .bind(&after)
-        .bind(BACKFILL_BATCH)
-        .fetch_all(db.pool())
-        .await?;
-        let Some(last) = rows.last() else { break };
-        after = last.try_get("id")?;
-        for row in &rows {
-            let name: String = row.try_get("name")?;
-            written += sqlx::query("UPDATE heatmaps SET sort_name = $1 WHERE id = $2")
-                .bind(normalize(&name))
+            let (sql, values) = fix(row)?;
+            let mut update = sqlx::query(sql);
+            for value in values {
+                update = update.bind(value);
+            }
+            written += update
                 .bind(row.try_get::<String, _>("id")?)
                 .execute(db.pool())
                 .await?
                 .rows_affected();
         }
     }
-    Ok(written)
 }
 
 #[cfg(test)]

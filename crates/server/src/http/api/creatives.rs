@@ -13,9 +13,7 @@ use utoipa_axum::routes;
 
 use super::body::{Body, Id, IdPath, Line, Lines, Patch, Ref, body_pair};
 use super::error::ApiError;
-use super::input::{
-    ApiUser, DEFAULT_LIMIT, Paged, SortOrder, decode_sorted_cursor, encode_sorted_cursor, rfc3339,
-};
+use super::input::{ApiUser, DEFAULT_LIMIT, Paged, SortOrder, rfc3339, sorted_after, sorted_page};
 use super::media::{Media, media_body, now_secs, release};
 use super::query::{Limit, Param, Params};
 use crate::codes::FieldCode;
@@ -202,13 +200,7 @@ async fn list(
             .filter(|text| !text.trim().is_empty())
             .map(str::to_owned)
     };
-    let after = match text(&query.cursor) {
-        None => None,
-        Some(raw) => Some(
-            decode_sorted_cursor(sort, &raw)
-                .ok_or_else(|| ApiError::field("cursor", FieldCode::InvalidValue))?,
-        ),
-    };
+    let after = sorted_after(sort, text(&query.cursor).as_deref())?;
     let (q, brand, campaign) = (text(&query.q), text(&query.brand), text(&query.campaign));
     let page = SortedPage {
         sort,
@@ -218,19 +210,15 @@ async fn list(
         brand: brand.as_deref(),
         campaign: campaign.as_deref(),
     };
-    let mut rows = db::creatives::list_sorted(&state.db, user.id(), &page).await?;
-    let more = rows.len() as i64 > limit;
-    rows.truncate(usize::try_from(limit).unwrap_or(0));
-    let next_cursor = match rows.last() {
-        Some((last, key)) if more => Some(encode_sorted_cursor(sort, &last.creative.id, key)),
-        _ => None,
-    };
+    let rows = db::creatives::list_sorted(&state.db, user.id(), &page).await?;
     let now = now_secs();
-    let items = rows
-        .iter()
-        .map(|(item, _)| creative_body(item, now, &state))
-        .collect();
-    Ok(Json(Paged { items, next_cursor }))
+    Ok(Json(sorted_page(
+        sort,
+        limit,
+        rows,
+        |row| &row.creative.id,
+        |row| creative_body(row, now, &state),
+    )))
 }
 
 /// The query of `GET /creatives`: the page, the search, the order and the filters. The cursor

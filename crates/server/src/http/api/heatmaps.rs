@@ -13,9 +13,7 @@ use utoipa_axum::routes;
 
 use super::body::{Body, Id, IdList, IdPath, Line, Patch};
 use super::error::ApiError;
-use super::input::{
-    ApiUser, DEFAULT_LIMIT, Paged, SortOrder, decode_sorted_cursor, encode_sorted_cursor, rfc3339,
-};
+use super::input::{ApiUser, DEFAULT_LIMIT, Paged, SortOrder, rfc3339, sorted_after, sorted_page};
 use super::media::{Media, media_body, now_secs};
 use super::query::{Limit, Param, Params};
 use crate::codes::{ErrorCode, FieldCode, JobErrorCode};
@@ -530,14 +528,8 @@ async fn list(
 ) -> Result<Json<Paged<HeatmapSummary>>, ApiError> {
     let limit = query.limit.0.map_or(DEFAULT_LIMIT, |Limit(n)| n);
     let sort = query.sort.0.unwrap_or(HeatmapSort::Newest);
-    let after = match query.cursor.0.as_deref().map(str::trim) {
-        None | Some("") => None,
-        Some(raw) => Some(
-            decode_sorted_cursor(sort, raw)
-                .ok_or_else(|| ApiError::field("cursor", FieldCode::InvalidValue))?,
-        ),
-    };
-    let mut rows = hdb::list(
+    let after = sorted_after(sort, query.cursor.0.as_deref())?;
+    let rows = hdb::list(
         &state.db,
         user.id(),
         sort,
@@ -546,18 +538,14 @@ async fn list(
         query.q.0.as_deref().unwrap_or("").trim(),
     )
     .await?;
-    let more = rows.len() as i64 > limit;
-    rows.truncate(usize::try_from(limit).unwrap_or(0));
-    let next_cursor = match rows.last() {
-        Some((last, key)) if more => Some(encode_sorted_cursor(sort, &last.heatmap.id, key)),
-        _ => None,
-    };
     let now = now_secs();
-    let items = rows
-        .iter()
-        .map(|(row, _)| list_summary(&state, row, now))
-        .collect();
-    Ok(Json(Paged { items, next_cursor }))
+    Ok(Json(sorted_page(
+        sort,
+        limit,
+        rows,
+        |row| &row.heatmap.id,
+        |row| list_summary(&state, row, now),
+    )))
 }
 
 /// `GET /heatmaps/{id}` → the heatmap with its items.

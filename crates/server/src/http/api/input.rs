@@ -11,7 +11,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::error::ApiError;
 use super::query::{Cursor, Limit, Param, Params};
 use crate::auth::AuthUser;
-use crate::codes::ErrorCode;
+use crate::codes::{ErrorCode, FieldCode};
 use crate::state::AppState;
 
 /// The signed-in user of an `/api/v1` request. Wraps [`AuthUser`] (same checks: valid token,
@@ -207,6 +207,39 @@ pub fn decode_sorted_cursor(sort: impl SortOrder, raw: &str) -> Option<(SortKey,
         SortKey::Number(key.parse().ok()?)
     };
     Some((key, id))
+}
+
+/// The keyset position a list's `cursor` names in `sort`'s order: `None` when absent or blank,
+/// `cursor: invalid_value` when it is not a cursor of that order.
+pub fn sorted_after(
+    sort: impl SortOrder,
+    cursor: Option<&str>,
+) -> Result<Option<(SortKey, String)>, ApiError> {
+    match cursor.map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(raw) => decode_sorted_cursor(sort, raw)
+            .map(Some)
+            .ok_or_else(|| ApiError::field("cursor", FieldCode::InvalidValue)),
+    }
+}
+
+/// One page of a sorted list from the `limit + 1` rows asked for: the first `limit` as `item`
+/// makes them, and the cursor after the last when more follow.
+pub fn sorted_page<T, I>(
+    sort: impl SortOrder,
+    limit: i64,
+    mut rows: Vec<(T, SortKey)>,
+    id: impl Fn(&T) -> &str,
+    item: impl FnMut(&T) -> I,
+) -> Paged<I> {
+    let more = rows.len() as i64 > limit;
+    rows.truncate(usize::try_from(limit).unwrap_or(0));
+    let next_cursor = match rows.last() {
+        Some((last, key)) if more => Some(encode_sorted_cursor(sort, id(last), key)),
+        _ => None,
+    };
+    let items = rows.iter().map(|(row, _)| row).map(item).collect();
+    Paged { items, next_cursor }
 }
 
 /// Epoch milliseconds as RFC 3339 (UTC, milliseconds).

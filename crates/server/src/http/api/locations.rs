@@ -17,9 +17,7 @@ use utoipa_axum::routes;
 use super::body::{Body, Choice, Id, IdPath, Line, Lines, Patch, Problems, Ref, body_pair};
 use super::creatives::Facet;
 use super::error::ApiError;
-use super::input::{
-    ApiUser, DEFAULT_LIMIT, Paged, SortOrder, decode_sorted_cursor, encode_sorted_cursor, rfc3339,
-};
+use super::input::{ApiUser, DEFAULT_LIMIT, Paged, SortOrder, rfc3339, sorted_after, sorted_page};
 use super::media::{Media, media_body, now_secs, release};
 use super::query::{Limit, Param, Params};
 use crate::codes::FieldCode;
@@ -639,14 +637,8 @@ async fn list(
 ) -> Result<Json<Paged<Location>>, ApiError> {
     let limit = query.limit.0.map_or(DEFAULT_LIMIT, |Limit(n)| n);
     let sort = query.sort.0.unwrap_or(LocationSort::Newest);
-    let after = match query.cursor.0.as_deref().map(str::trim) {
-        None | Some("") => None,
-        Some(raw) => Some(
-            decode_sorted_cursor(sort, raw)
-                .ok_or_else(|| ApiError::field("cursor", FieldCode::InvalidValue))?,
-        ),
-    };
-    let mut rows = db::locations::list_sorted(
+    let after = sorted_after(sort, query.cursor.0.as_deref())?;
+    let rows = db::locations::list_sorted(
         &state.db,
         user.id(),
         sort,
@@ -656,18 +648,14 @@ async fn list(
         filters.filters(),
     )
     .await?;
-    let more = rows.len() as i64 > limit;
-    rows.truncate(usize::try_from(limit).unwrap_or(0));
-    let next_cursor = match rows.last() {
-        Some((last, key)) if more => Some(encode_sorted_cursor(sort, &last.location.id, key)),
-        _ => None,
-    };
     let now = now_secs();
-    let items = rows
-        .iter()
-        .map(|(item, _)| location_body(item, now, &state))
-        .collect();
-    Ok(Json(Paged { items, next_cursor }))
+    Ok(Json(sorted_page(
+        sort,
+        limit,
+        rows,
+        |row| &row.location.id,
+        |row| location_body(row, now, &state),
+    )))
 }
 
 /// The values the locations list's filters offer.
