@@ -372,6 +372,7 @@ describe('Heatmaps in Chromium', () => {
     assert.equal(await visitor.page.getByLabel('Adresse e-mail').count(), 0, 'no sign-in screen');
     // Revoked, the link opens nothing.
     await page.getByTestId('share').getByRole('button', { name: 'Révoquer' }).click();
+    await page.getByRole('alertdialog', { name: 'Révoquer ce lien ?' }).getByRole('button', { name: 'Révoquer' }).click();
     await page.getByTestId('share').waitFor({ state: 'detached' });
     await visitor.page.reload();
     await visitor.page.getByText("Ce lien de partage n'existe pas ou a été révoqué.").waitFor();

@@ -896,7 +896,13 @@ describe('share links', () => {
     expect(within(panel).getByRole('status')).toHaveTextContent('Copiez ce lien maintenant : il ne sera plus affiché.');
     const listed = await within(panel).findByTestId('share');
     expect(listed).toHaveTextContent('valable jusqu');
+    // Revoking asks first: cancelling keeps the link.
     await user.click(within(listed).getByRole('button', { name: 'Révoquer' }));
+    const ask = await screen.findByRole('alertdialog', { name: 'Révoquer ce lien ?' });
+    await user.click(within(ask).getByRole('button', { name: 'Annuler' }));
+    expect(within(panel).getByTestId('share')).toBeInTheDocument();
+    await user.click(within(listed).getByRole('button', { name: 'Révoquer' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Révoquer' }));
     await waitFor(() => expect(within(panel).queryByTestId('share')).not.toBeInTheDocument());
     expect(within(panel).queryByLabelText('Lien de partage')).not.toBeInTheDocument();
   });

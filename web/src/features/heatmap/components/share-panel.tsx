@@ -3,6 +3,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
 import { apiErrorKey } from '@/lib/api';
@@ -12,7 +13,8 @@ import { SHARE_DAYS, sharesQueryOptions, useCreateShare, useRevokeShare, type Ne
 
 /**
  * Read-only links to a heatmap for a client: choose how long one lasts, make
- * it, copy it (it is shown once: only its hash is kept), and revoke any link.
+ * it, copy it (it is shown once: only its hash is kept), and revoke any link, once confirmed
+ * (a client may be reading it).
  */
 export function SharePanel({ heatmapId }: { heatmapId: string }) {
   const { t, i18n } = useTranslation();
@@ -20,6 +22,7 @@ export function SharePanel({ heatmapId }: { heatmapId: string }) {
   const [days, setDays] = useState<number>(30);
   const [made, setMade] = useState<NewShare | null>(null);
   const [copied, setCopied] = useState(false);
+  const [revoking, setRevoking] = useState<string | null>(null);
   const shares = useQuery(sharesQueryOptions(heatmapId));
   const create = useCreateShare(heatmapId);
   const revoke = useRevokeShare(heatmapId);
@@ -87,9 +90,9 @@ export function SharePanel({ heatmapId }: { heatmapId: string }) {
           </p>
         </div>
       ) : null}
-      {create.isError || revoke.isError ? (
+      {create.isError ? (
         <p role="alert" className="form-error">
-          {t(apiErrorKey(create.error ?? revoke.error))}
+          {t(apiErrorKey(create.error))}
         </p>
       ) : null}
       {shares.data && shares.data.items.length > 0 ? (
@@ -107,18 +110,36 @@ export function SharePanel({ heatmapId }: { heatmapId: string }) {
               <Button
                 variant="ghost"
                 size="sm"
-                disabled={revoke.isPending}
-                onClick={() =>
-                  revoke.mutate(share.id, {
-                    onSuccess: () => setMade((current) => (current?.id === share.id ? null : current)),
-                  })
-                }
+                onClick={() => {
+                  revoke.reset();
+                  setRevoking(share.id);
+                }}
               >
                 {t('heatmap.share.revoke')}
               </Button>
             </li>
           ))}
         </ul>
+      ) : null}
+      {revoking ? (
+        <ConfirmDialog
+          title={t('heatmap.share.revokeTitle')}
+          confirmLabel={t('heatmap.share.revoke')}
+          busy={revoke.isPending}
+          busyLabel={t('heatmap.share.revoking')}
+          error={revoke.isError ? t(apiErrorKey(revoke.error)) : null}
+          onCancel={() => setRevoking(null)}
+          onConfirm={() =>
+            revoke.mutate(revoking, {
+              onSuccess: () => {
+                setMade((current) => (current?.id === revoking ? null : current));
+                setRevoking(null);
+              },
+            })
+          }
+        >
+          <p>{t('heatmap.share.revokeBody')}</p>
+        </ConfirmDialog>
       ) : null}
     </section>
   );
