@@ -3,8 +3,8 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
+import { ToolbarSearch } from '@/components/ui/toolbar-search';
 
 import { CREATIVE_SORTS, creativeFacetsQueryOptions, type CreativeFilters, type CreativeSort } from '../api/creatives';
 
@@ -20,7 +20,7 @@ type CreativesToolbarProps = {
 export function CreativesToolbar({ draft, onDraft, filters, onChange }: CreativesToolbarProps) {
   const { t } = useTranslation();
   const facets = useQuery(creativeFacetsQueryOptions());
-  const ids = { q: useId(), brand: useId(), campaign: useId(), sort: useId() };
+  const ids = { brand: useId(), campaign: useId(), sort: useId() };
   const brands = facets.data?.brands ?? [];
   const campaigns = facets.data?.campaigns ?? [];
   // A filter value the facets no longer have (a link, a deleted creative) stays choosable.
@@ -29,20 +29,13 @@ export function CreativesToolbar({ draft, onDraft, filters, onChange }: Creative
   const filtered = Boolean(filters.q || filters.brand || filters.campaign);
   return (
     <div className="library-toolbar" role="search" data-testid="creatives-toolbar">
-      <div className="library-toolbar__field library-toolbar__search">
-        <label htmlFor={ids.q} className="library-toolbar__label">
-          {t('creatives.library.search')}
-        </label>
-        <Input
-          id={ids.q}
-          type="search"
-          placeholder={t('creatives.library.searchPlaceholder')}
-          value={draft}
-          onChange={(event) => onDraft(event.target.value)}
-          autoComplete="off"
-          data-testid="creative-search"
-        />
-      </div>
+      <ToolbarSearch
+        label={t('creatives.library.search')}
+        placeholder={t('creatives.library.searchPlaceholder')}
+        value={draft}
+        onChange={onDraft}
+        testId="creative-search"
+      />
       <div className="library-toolbar__field">
         <label htmlFor={ids.brand} className="library-toolbar__label">
           {t('creatives.fields.brand')}

@@ -6,9 +6,9 @@ import { Link } from 'react-router';
 import { QueryError } from '@/components/query-error';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/dialog';
-import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
 import { Spinner } from '@/components/ui/spinner';
+import { ToolbarSearch } from '@/components/ui/toolbar-search';
 import { formatDateTime } from '@/lib/dates';
 
 import { HEATMAP_SORTS, heatmapsInfiniteQueryOptions, useDeleteHeatmap, type HeatmapSort, type HeatmapSummary } from '../api/heatmaps';
@@ -33,28 +33,21 @@ type HeatmapToolbarProps = {
 /** Search by name and the order of the heatmaps list. */
 export function HeatmapToolbar({ draft, onDraft, sort, onSort }: HeatmapToolbarProps) {
   const { t } = useTranslation();
-  const ids = { q: useId(), sort: useId() };
+  const sortId = useId();
   return (
     <div className="library-toolbar" role="search" data-testid="heatmaps-toolbar">
-      <div className="library-toolbar__field library-toolbar__search">
-        <label htmlFor={ids.q} className="library-toolbar__label">
-          {t('heatmap.list.search')}
-        </label>
-        <Input
-          id={ids.q}
-          type="search"
-          placeholder={t('heatmap.list.searchPlaceholder')}
-          value={draft}
-          onChange={(event) => onDraft(event.target.value)}
-          autoComplete="off"
-          data-testid="heatmap-search"
-        />
-      </div>
+      <ToolbarSearch
+        label={t('heatmap.list.search')}
+        placeholder={t('heatmap.list.searchPlaceholder')}
+        value={draft}
+        onChange={onDraft}
+        testId="heatmap-search"
+      />
       <div className="library-toolbar__field">
-        <label htmlFor={ids.sort} className="library-toolbar__label">
+        <label htmlFor={sortId} className="library-toolbar__label">
           {t('heatmap.list.sort')}
         </label>
-        <Select id={ids.sort} value={sort} onChange={(e) => onSort(e.target.value as HeatmapSort)} data-testid="heatmap-sort">
+        <Select id={sortId} value={sort} onChange={(e) => onSort(e.target.value as HeatmapSort)} data-testid="heatmap-sort">
           {HEATMAP_SORTS.map((value) => (
             <option key={value} value={value}>
               {t(`heatmap.list.sorts.${value}`)}
