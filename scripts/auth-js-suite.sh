@@ -69,6 +69,7 @@ start() { # public port, internal port, extra env...
     REGARD_MAIL_MAX_FREQUENCY=0 REGARD_WEB_DIR="$work/no-web" \
     REGARD_RATE_LIMIT_SMS_PER_NUMBER=0 REGARD_RATE_LIMIT_SMS_PER_IP=0 \
     REGARD_RATE_LIMIT_SMS_SENT=0 REGARD_RATE_LIMIT_REAUTHENTICATION=0 \
+    REGARD_PASSWORD_CHANGE_NEEDS_CURRENT=false \
     REGARD_REDIRECT_ALLOW_LIST='http://localhost:*/**' \
     REGARD_JWT_ISSUER=http://localhost/auth/v1 REGARD_ADMIN_TOKENS_WITHOUT_EXP=true "$@" \
     "$bin" serve >"$work/$public.log" 2>&1 &

@@ -52,6 +52,15 @@ describe('accounts in Chromium', () => {
     await page.getByTestId('mfa-notice').waitFor();
     assert.match(await page.getByTestId('factor-list').textContent(), /Téléphone de test/);
 
+    // Recovery codes are offered at once, shown this one time.
+    const codesDialog = page.getByRole('dialog', { name: 'Vos codes de secours' });
+    await codesDialog.getByTestId('recovery-code-list').waitFor();
+    const codes = (await codesDialog.getByRole('listitem').allTextContents()).map((code) => code.trim());
+    assert.equal(codes.length, 10);
+    assert.ok(codes.every((code) => /^[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}$/.test(code)), codes.join(' '));
+    await codesDialog.getByTestId('recovery-done').click();
+    assert.match(await page.getByTestId('recovery-summary').textContent(), /^10 codes restants sur 10/);
+
     await signOut(page);
     await page.getByRole('heading', LOGIN).waitFor();
     await signIn(page, email);
@@ -67,16 +76,79 @@ describe('accounts in Chromium', () => {
     await page.getByTestId('mfa-error').waitFor();
     assert.equal((await page.getByTestId('mfa-error').textContent()).trim(), 'Code incorrect. Vérifiez-le et réessayez.');
 
-    // The right code, from a step after the one used to enrol (a code is good once).
-    const now = await nextStep(enrolledAt);
-    await page.getByLabel('Code à 6 chiffres').fill(totpCode(secret, now));
+    // The phone is lost: a recovery code, typed in capitals with spaces, lets the user in.
+    await page.getByTestId('mfa-use-recovery').click();
+    await page.getByLabel('Code de secours').fill(codes[0].toUpperCase().replaceAll('-', ' '));
     await page.getByTestId('mfa-submit').click();
     // Back on the page the user signed out from.
     await page.getByRole('heading', { level: 1, name: 'Mon compte' }).waitFor();
     await page.getByRole('navigation', { name: 'Navigation principale' }).waitFor();
+    await page.getByTestId('recovery-summary').waitFor();
+    assert.match(await page.getByTestId('recovery-summary').textContent(), /^9 codes restants sur 10/);
+    const current = page.getByTestId('session-current');
+    await current.waitFor();
+    assert.equal((await current.textContent()).trim(), 'Cet appareil');
+
+    // Changing the password asks for the current one.
+    const passwordSection = page.getByTestId('account-password');
+    await passwordSection.getByLabel('Mot de passe actuel').fill('not-the-password');
+    await passwordSection.getByLabel('Nouveau mot de passe').fill('another-secret-1');
+    await passwordSection.getByLabel('Confirmez le mot de passe').fill('another-secret-1');
+    await passwordSection.getByTestId('change-password').click();
+    await passwordSection.getByText('Le mot de passe actuel est incorrect.').waitFor();
+    await passwordSection.getByLabel('Mot de passe actuel').fill(PASSWORD);
+    await passwordSection.getByTestId('change-password').click();
+    await passwordSection.getByText('Votre mot de passe a été changé.').waitFor();
+
+    // The used recovery code is refused as used; the app's code, from a step after the one used to
+    // enrol (a code is good once), lets the user in.
+    await signOut(page);
+    await page.getByRole('heading', LOGIN).waitFor();
+    await signIn(page, email, 'another-secret-1');
+    await page.getByRole('heading', CODE_SCREEN).waitFor();
+    await page.getByTestId('mfa-use-recovery').click();
+    await page.getByLabel('Code de secours').fill(codes[0]);
+    await page.getByTestId('mfa-submit').click();
+    await page.getByTestId('mfa-error').waitFor();
+    assert.match(await page.getByTestId('mfa-error').textContent(), /^Ce code a déjà été utilisé\./);
+    await page.getByTestId('mfa-use-recovery').click();
+    const now = await nextStep(enrolledAt);
+    await page.getByLabel('Code à 6 chiffres').fill(totpCode(secret, now));
+    await page.getByTestId('mfa-submit').click();
+    await page.getByRole('heading', { level: 1, name: 'Mon compte' }).waitFor();
 
     assert.deepEqual(errors, []);
     await context.close();
+  });
+
+  it('lists the devices signed in and signs another one out', async () => {
+    const first = await newPage(browser, server.url);
+    const email = await register(first.page, 'sessions');
+    const second = await newPage(browser, server.url);
+    await second.page.goto('/');
+    await signIn(second.page, email);
+    await second.page.getByRole('heading', HOME).waitFor();
+
+    await first.page.goto('/account');
+    const rows = first.page.getByTestId('session-row');
+    await rows.nth(1).waitFor();
+    assert.equal(await rows.count(), 2);
+    assert.equal(await first.page.getByTestId('session-current').count(), 1);
+    // Both are this Chromium: "Chrome <version> sur Linux".
+    assert.match(await rows.first().locator('.account-list__name').textContent(), /^Chrome \d+ sur Linux$/);
+    const other = rows.filter({ has: first.page.getByTestId('end-session') });
+    await other.getByTestId('end-session').click();
+    await first.page.getByRole('alertdialog', { name: 'Déconnecter cet appareil ?' }).getByTestId('confirm-delete').click();
+    await first.page.getByText("L'appareil a été déconnecté.").waitFor();
+    await first.page.waitForFunction(() => document.querySelectorAll('[data-testid="session-row"]').length === 1);
+
+    // The other browser is signed out at its next request.
+    await second.page.goto('/locations');
+    await second.page.getByRole('heading', LOGIN).waitFor();
+
+    assert.deepEqual(first.errors, []);
+    await first.context.close();
+    await second.context.close();
   });
 
   it('recovers a password through the link in the mail, and refuses the link a second time', async () => {

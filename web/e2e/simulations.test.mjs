@@ -4,6 +4,7 @@
 // a reload and downloads as a PNG; "Analyse attention" reads the panel's share. A parity check
 // compares the live preview's pixels with the server's render (grain 0) at preview size.
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { startServerAndBrowser, stopServerAndBrowser } from './support/browser.mjs';
 import { newPage as openPage, register as registerAccount } from './support/session.mjs';
@@ -273,6 +274,36 @@ describe('Simulations in Chromium', () => {
       [painted, photoGrey],
       { timeout: RESULT_TIMEOUT_MS },
     );
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  it('downloads the renders of a creative as one ZIP named after creative and location', async () => {
+    const { context, page, errors } = await newPage();
+    await registerAccount(page, 'zip');
+    const { creativeId, locationId } = await seed(page);
+    await page.evaluate(
+      async ({ creativeId, locationId }) => {
+        const token = JSON.parse(localStorage.getItem('regard-auth-token')).access_token;
+        const answer = await fetch('/api/v1/simulations/batch', {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ creative_id: creativeId, location_ids: [locationId] }),
+        });
+        if (answer.status !== 201) throw new Error(`batch ${answer.status}`);
+      },
+      { creativeId, locationId },
+    );
+    await page.goto('/simulation');
+    await page.getByTestId('filter-creative').selectOption(creativeId);
+    const button = page.getByTestId('download-renders-zip');
+    await button.waitFor({ timeout: RESULT_TIMEOUT_MS });
+    assert.equal((await button.textContent()).trim(), 'Télécharger le rendu (ZIP)');
+    const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+    assert.equal(download.suggestedFilename(), 'Rendus - Affiche été.zip');
+    const bytes = await readFile(await download.path());
+    assert.equal(bytes.subarray(0, 2).toString('latin1'), 'PK');
+    assert.ok(bytes.includes(Buffer.from('Affiche été — Gare de Lyon.jpg')), 'the entry is named after creative and location');
     assert.deepEqual(errors, []);
     await context.close();
   });

@@ -168,6 +168,9 @@ wire_enum! {
         /// An image holds at most `details.max` areas of interest.
         TooManyAois = "too_many_aois", CONFLICT,
             "This image already holds the most areas of interest it can";
+        /// Recovery codes are asked for while the account has no verified second factor.
+        MfaNotEnabled = "mfa_not_enabled", CONFLICT,
+            "Turn on two-step verification first: recovery codes stand in for it";
         /// A share link past its expiry.
         ShareExpired = "share_expired", GONE, "This share link has expired";
         /// Too many requests; `Retry-After` says when to try again.

@@ -207,6 +207,14 @@ pub struct Config {
     #[arg(long, env = "REGARD_SECURE_PASSWORD_CHANGE", default_value_t = false, action = clap::ArgAction::Set)]
     pub secure_password_change: bool,
 
+    /// A password change needs the current password (`current_password` in `PUT /user`; 400
+    /// `current_password_required` without it, 400 `current_password_invalid` when wrong), as
+    /// GoTrue's `GOTRUE_SECURITY_UPDATE_PASSWORD_REQUIRE_CURRENT_PASSWORD`, so a session left
+    /// open cannot lock its owner out. Not asked of a session that a recovery link or code
+    /// opened, nor of an account without a password (made through a provider).
+    #[arg(long, env = "REGARD_PASSWORD_CHANGE_NEEDS_CURRENT", default_value_t = true, action = clap::ArgAction::Set)]
+    pub password_change_needs_current: bool,
+
     /// Seconds between two checks, by each open event stream (`GET /api/v1/events`), that its
     /// session still exists: a stream ends at most this long after a sign-out, a password
     /// change or a refresh-token reuse ended its session, on whichever node it runs.
@@ -446,8 +454,8 @@ pub struct Config {
     #[arg(long, env = "REGARD_RATE_LIMIT_SMS_SENT", default_value_t = 30)]
     pub rate_limit_sms_sent: u32,
 
-    /// `PUT /user` requests carrying a reauthentication `nonce` allowed per user per
-    /// rate-limit window (0 = unlimited).
+    /// `PUT /user` requests carrying a reauthentication `nonce` or a `current_password`
+    /// allowed per user per rate-limit window (0 = unlimited).
     #[arg(long, env = "REGARD_RATE_LIMIT_REAUTHENTICATION", default_value_t = 10)]
     pub rate_limit_reauthentication: u32,
     /// Share the job workers fairly between users (`true`): a ready job of the user with the

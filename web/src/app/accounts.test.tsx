@@ -95,6 +95,27 @@ describe('the second step after signing in', () => {
     expect(await screen.findByTestId('mfa-error')).toHaveTextContent('Un SMS vient déjà d\'être envoyé');
   });
 
+  it("takes a recovery code instead of the app's code, and says when a code was already used", async () => {
+    const { user } = renderApp('/creatives');
+    await user.click(await screen.findByRole('button', { name: 'Utiliser un code de secours' }));
+    expect(screen.getByText("Saisissez l'un de vos codes de secours. Chaque code ne sert qu'une fois.")).toBeInTheDocument();
+    const input = screen.getByLabelText('Code de secours');
+    await user.type(input, 'ab12-cd34');
+    await user.click(screen.getByRole('button', { name: 'Vérifier' }));
+    expect(await screen.findByTestId('mfa-error')).toHaveTextContent('Un code de secours compte 12 caractères');
+    expect(authClient.mfa.verify).not.toHaveBeenCalled();
+
+    authClient.mfa.verify.mockResolvedValueOnce({ data: null, error: authError('mfa_code_already_used', 'x', 422) });
+    await user.clear(input);
+    await user.type(input, 'AB12 CD34 EF56');
+    await user.click(screen.getByRole('button', { name: 'Vérifier' }));
+    expect(authClient.mfa.verify).toHaveBeenCalledWith({ factorId: 'f-totp', challengeId: 'c1', code: 'AB12 CD34 EF56' });
+    expect(await screen.findByTestId('mfa-error')).toHaveTextContent('Ce code a déjà été utilisé.');
+
+    await user.click(screen.getByRole('button', { name: 'Utiliser le code à 6 chiffres' }));
+    expect(screen.getByLabelText('Code à 6 chiffres')).toBeInTheDocument();
+  });
+
   it('can be cancelled: signs out this device only', async () => {
     const { user } = renderApp('/creatives');
     await user.click(await screen.findByRole('button', { name: 'Annuler et se déconnecter' }));
@@ -267,17 +288,33 @@ describe('the user menu and the account page', () => {
     ['weak_password', 422, 'Ce mot de passe est trop faible.'],
     ['reauthentication_needed', 401, 'reconnectez-vous avant de changer votre mot de passe'],
     ['insufficient_aal', 403, 'Cette action demande une vérification en deux étapes récente.'],
+    ['current_password_invalid', 400, 'Le mot de passe actuel est incorrect.'],
   ])('changes the password, showing %s translated', async (code, status, message) => {
     authClient.updateUser.mockResolvedValueOnce({ data: { user: null }, error: authError(code, 'x', status) });
     const { user } = renderApp('/account');
     const section = await screen.findByTestId('account-password');
+    await user.type(within(section).getByLabelText('Mot de passe actuel'), 'secret-123');
     await user.type(within(section).getByLabelText('Nouveau mot de passe'), 'secret-456');
     await user.type(within(section).getByLabelText('Confirmez le mot de passe'), 'secret-456');
     await user.click(within(section).getByRole('button', { name: 'Changer le mot de passe' }));
     expect(await within(section).findByRole('alert')).toHaveTextContent(message);
     await user.click(within(section).getByRole('button', { name: 'Changer le mot de passe' }));
     expect(await within(section).findByRole('status')).toHaveTextContent('Votre mot de passe a été changé.');
-    expect(authClient.updateUser).toHaveBeenLastCalledWith({ password: 'secret-456' });
+    expect(authClient.updateUser).toHaveBeenLastCalledWith({ password: 'secret-456', current_password: 'secret-123' });
+    // The form empties, the current password with it.
+    expect(within(section).getByLabelText('Mot de passe actuel')).toHaveValue('');
+  });
+
+  it('asks no current password of an account made through a provider', async () => {
+    resetAuthMock(fakeSession('ada@example.com', { identities: [{ ...session.user.identities![1] }] }));
+    authClient.updateUser.mockResolvedValue({ data: { user: null }, error: null });
+    const { user } = renderApp('/account');
+    const section = await screen.findByTestId('account-password');
+    expect(within(section).queryByLabelText('Mot de passe actuel')).not.toBeInTheDocument();
+    await user.type(within(section).getByLabelText('Nouveau mot de passe'), 'secret-456');
+    await user.type(within(section).getByLabelText('Confirmez le mot de passe'), 'secret-456');
+    await user.click(within(section).getByRole('button', { name: 'Changer le mot de passe' }));
+    await waitFor(() => expect(authClient.updateUser).toHaveBeenCalledWith({ password: 'secret-456' }));
   });
 
   it('enrols an authenticator app: QR code, secret, name, confirmation code', async () => {
@@ -388,8 +425,125 @@ describe('the user menu and the account page', () => {
     expect(await screen.findByTestId('mfa-notice')).toHaveTextContent('La méthode a été supprimée.');
   });
 
+  const sessionRow = (id: string, overrides: Record<string, unknown> = {}) => ({
+    id,
+    user_agent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0',
+    ip: '203.0.113.7',
+    created_at: '2026-11-20T09:00:00.000Z',
+    last_used_at: '2026-11-26T14:05:00.000Z',
+    aal: 'aal1',
+    current: false,
+    ...overrides,
+  });
+
+  it('makes recovery codes once two-step verification is on, shows them once, asks before a new set', async () => {
+    listFactors(totp);
+    let summary: Record<string, unknown> = { remaining: 0, total: 0, created_at: null };
+    const codes = Array.from({ length: 10 }, (_, i) => `ab1${i}-cd34-ef56`);
+    const fetchMock = mockApi(({ method, path }) => {
+      if (path !== '/account/recovery-codes') return undefined;
+      if (method === 'GET') return { body: summary };
+      summary = { remaining: 10, total: 10, created_at: '2026-11-26T10:00:00.000Z' };
+      return { status: 201, body: { codes, created_at: '2026-11-26T10:00:00.000Z' } };
+    });
+    const { user } = renderApp('/account');
+    const section = await screen.findByTestId('account-mfa');
+    expect(await within(section).findByTestId('recovery-summary')).toHaveTextContent("Vous n'avez pas encore de codes de secours.");
+    await user.click(within(section).getByRole('button', { name: 'Générer des codes de secours' }));
+    const dialog = screen.getByRole('dialog', { name: 'Vos codes de secours' });
+    const list = await within(dialog).findByTestId('recovery-code-list');
+    expect(within(list).getAllByRole('listitem').map((item) => item.textContent)).toEqual(codes);
+    await user.click(within(dialog).getByRole('button', { name: "J'ai mis ces codes à l'abri" }));
+    expect(screen.queryByRole('dialog', { name: 'Vos codes de secours' })).not.toBeInTheDocument();
+    await waitFor(() =>
+      expect(within(section).getByTestId('recovery-summary')).toHaveTextContent('10 codes restants sur 10 (créés le 26 nov. 2026).'),
+    );
+
+    await user.click(within(section).getByRole('button', { name: 'Générer de nouveaux codes' }));
+    const confirm = screen.getByRole('alertdialog', { name: 'Générer de nouveaux codes de secours ?' });
+    expect(confirm).toHaveTextContent('Vos codes actuels cesseront de fonctionner.');
+    await user.click(within(confirm).getByRole('button', { name: 'Annuler' }));
+    expect(calls(fetchMock).filter((call) => call === 'POST /account/recovery-codes')).toHaveLength(1);
+  });
+
+  it('saves the agency branding: name, colour and logo, each optional', async () => {
+    let saved: Record<string, unknown> = { agency_name: null, accent_color: null, logo: null };
+    const fetchMock = mockApi(({ method, path, body }) => {
+      if (path !== '/account/branding') return undefined;
+      if (method === 'PUT') {
+        const change = body as Record<string, unknown>;
+        saved = { agency_name: change.agency_name, accent_color: change.accent_color, logo: null };
+      }
+      return { body: saved };
+    });
+    const { user } = renderApp('/account');
+    const section = await screen.findByTestId('account-branding');
+    await user.type(await within(section).findByLabelText("Nom de l'agence"), '  Agence Lumière ');
+    expect(within(section).getByText('Couleur de Regard')).toBeInTheDocument();
+    await user.click(within(section).getByRole('button', { name: 'Enregistrer la marque' }));
+    expect(await within(section).findByRole('status')).toHaveTextContent('Votre marque a été enregistrée');
+    const put = fetchMock.mock.calls.map(([input]) => input as Request).find((request) => request.method === 'PUT');
+    expect(await put?.json()).toEqual({ agency_name: 'Agence Lumière', accent_color: null, logo_media_id: null });
+    expect(calls(fetchMock)).toContain('PUT /account/branding');
+  });
+
+  it('warns when few recovery codes are left', async () => {
+    listFactors(totp);
+    mockApi(({ path }) =>
+      path === '/account/recovery-codes' ? { body: { remaining: 1, total: 10, created_at: '2026-11-26T10:00:00.000Z' } } : undefined,
+    );
+    renderApp('/account');
+    const section = await screen.findByTestId('account-mfa');
+    expect(await within(section).findByTestId('recovery-summary')).toHaveTextContent('1 code restant sur 10');
+    expect(within(section).getByTestId('recovery-low')).toHaveTextContent('Il vous reste peu de codes de secours');
+  });
+
+  it('lists the devices signed in, and signs one out after confirmation', async () => {
+    let items = [
+      sessionRow('s-me', {
+        current: true,
+        user_agent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+      }),
+      sessionRow('s-other'),
+      sessionRow('s-bare', { user_agent: null, ip: null }),
+    ];
+    const fetchMock = mockApi(({ method, path }) => {
+      if (method === 'GET' && path === '/account/sessions') return { body: { items } };
+      if (method === 'DELETE' && path === '/account/sessions/s-other') {
+        items = items.filter((item) => item.id !== 's-other');
+        return { status: 204 };
+      }
+      return undefined;
+    });
+    const { user } = renderApp('/account');
+    const section = await screen.findByTestId('account-sessions');
+    const rows = await within(section).findAllByTestId('session-row');
+    expect(rows.map((row) => row.querySelector('.account-list__name')?.textContent)).toEqual([
+      'Chrome 131 sur macOS',
+      'Firefox 133 sur Windows',
+      'Appareil inconnu',
+    ]);
+    expect(within(rows[0]).getByTestId('session-current')).toHaveTextContent('Cet appareil');
+    expect(within(rows[0]).queryByRole('button')).not.toBeInTheDocument();
+    expect(rows[1]).toHaveTextContent('Dernière activité : 26 nov. 2026');
+    expect(rows[1]).toHaveTextContent('adresse IP 203.0.113.7');
+
+    await user.click(within(rows[1]).getByRole('button', { name: 'Déconnecter Firefox 133 sur Windows' }));
+    const confirm = screen.getByRole('alertdialog', { name: 'Déconnecter cet appareil ?' });
+    expect(confirm).toHaveTextContent('« Firefox 133 sur Windows » devra se reconnecter.');
+    await user.click(within(confirm).getByRole('button', { name: 'Déconnecter' }));
+    expect(await within(section).findByTestId('others-signed-out')).toHaveTextContent("L'appareil a été déconnecté.");
+    expect(calls(fetchMock)).toContain('DELETE /account/sessions/s-other');
+    await waitFor(() => expect(within(section).getAllByTestId('session-row')).toHaveLength(2));
+  });
+
   it('signs out of the other sessions after confirmation', async () => {
     authClient.signOut.mockResolvedValue({ error: null });
+    mockApi(({ path }) =>
+      path === '/account/sessions'
+        ? { body: { items: [sessionRow('a', { current: true }), sessionRow('b'), sessionRow('c')] } }
+        : undefined,
+    );
     const { user } = renderApp('/account');
     await user.click(await screen.findByRole('button', { name: 'Se déconnecter des autres sessions' }));
     const confirm = screen.getByRole('alertdialog', { name: 'Se déconnecter des autres sessions ?' });

@@ -929,6 +929,7 @@ describe('share links', () => {
                 ],
               },
               expires_at: '2026-12-23T10:00:00.000Z',
+              branding: null,
             },
           }
         : undefined;
@@ -936,6 +937,13 @@ describe('share links', () => {
     renderApp(`/shared/${'b'.repeat(32)}`);
     expect(await screen.findByRole('heading', { level: 1, name: 'Campagne été' })).toBeInTheDocument();
     expect(screen.getByTestId('shared-notice')).toHaveTextContent('partagés en lecture seule');
+    expect(screen.queryByTestId('shared-brand')).not.toBeInTheDocument();
+    // The PDF report and each image download without an account.
+    expect(screen.getByRole('link', { name: 'Télécharger le rapport PDF' })).toHaveAttribute(
+      'href',
+      `/api/v1/shared/${'b'.repeat(32)}/report.pdf?lang=fr`,
+    );
+    expect(screen.getByTestId('shared-image-download')).toHaveAttribute('download');
     expect(screen.getByTestId('score-value')).toHaveTextContent('72');
     expect(screen.getByTestId('aoi')).toHaveTextContent('Logo');
     // Nothing to change: no drawing hint, no name field, no retry, no sign-in screen.
@@ -949,6 +957,28 @@ describe('share links', () => {
     expect(within(bench).queryByRole('columnheader', { name: 'Vos images' })).not.toBeInTheDocument();
     expect(within(bench).queryByTestId('benchmark-library')).not.toBeInTheDocument();
     expect(calls).toEqual([`GET /shared/${'b'.repeat(32)}`]);
+  });
+
+  it("shows the agency's branding on a share page", async () => {
+    resetAuthMock(null);
+    mockApi(({ path }) =>
+      path === `/shared/${'d'.repeat(32)}`
+        ? {
+            body: {
+              heatmap: heatmap([item('a', 'done')]),
+              benchmarks: { reference: { name: 'OSIE', images: 700, licence: 'MIT', citation: '…', method: '…', model: 'v2' }, items: [] },
+              expires_at: '2026-12-23T10:00:00.000Z',
+              branding: { agency_name: 'Agence Lumière', accent_color: '#c2410c', logo_url: '/api/v1/files/logo/preview?share=s' },
+            },
+          }
+        : undefined,
+    );
+    renderApp(`/shared/${'d'.repeat(32)}`);
+    const brand = await screen.findByTestId('shared-brand');
+    expect(within(brand).getByRole('img', { name: 'Agence Lumière' })).toHaveAttribute('src', '/api/v1/files/logo/preview?share=s');
+    expect(brand).toHaveTextContent('Agence Lumière');
+    expect(screen.getByTestId('shared-notice')).toHaveTextContent('partagés en lecture seule par Agence Lumière');
+    expect(brand.closest('section')).toHaveStyle({ '--share-accent': '#c2410c' });
   });
 
   it('says when a share link has expired', async () => {

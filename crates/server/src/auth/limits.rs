@@ -25,7 +25,7 @@ pub struct RateLimits {
     sms_per_number: Option<DefaultKeyedRateLimiter<String>>,
     sms_per_ip: Option<DefaultKeyedRateLimiter<IpAddr>>,
     sms_sent: Option<DefaultDirectRateLimiter>,
-    /// `PUT /user` with a reauthentication nonce, per user.
+    /// `PUT /user` with a reauthentication nonce or a current password, per user.
     reauthentication: Option<DefaultKeyedRateLimiter<String>>,
     /// Image uploads, per user (id).
     uploads: Option<DefaultKeyedRateLimiter<String>>,
@@ -119,7 +119,8 @@ impl RateLimits {
         }
     }
 
-    /// Takes one `PUT /user` with a reauthentication nonce from the user's allowance.
+    /// Takes one `PUT /user` with a reauthentication nonce or a current password from the
+    /// user's allowance.
     pub fn reauthentication(&self, user_id: &str) -> Result<(), u64> {
         take(self.reauthentication.as_ref(), &user_id.to_owned())
     }

@@ -43,6 +43,8 @@ struct UserUpdateParams {
     /// The code of `GET /reauthenticate`, for a password change when
     /// `REGARD_SECURE_PASSWORD_CHANGE` asks for it.
     nonce: Option<String>,
+    /// The password being replaced, when `REGARD_PASSWORD_CHANGE_NEEDS_CURRENT` asks for it.
+    current_password: Option<String>,
     channel: Option<String>,
     code_challenge: Option<String>,
     code_challenge_method: Option<String>,
@@ -128,27 +130,54 @@ async fn update_user(
 
     if let Some(password) = params.password.filter(|p| !p.is_empty()) {
         password::check_strength(&password)?;
-        if state.config.secure_password_change && needs_reauthentication(&state, &auth).await? {
-            let nonce = params.nonce.as_deref().map(str::trim).unwrap_or_default();
-            if nonce.is_empty() {
-                return Err(AuthError::new(
-                    StatusCode::BAD_REQUEST,
-                    "reauthentication_needed",
-                    "Password update requires reauthentication",
-                ));
-            }
-            // Per user, whatever the address: nonces cannot be guessed from many IPs.
+        let needs_current = state.config.password_change_needs_current
+            && super::session::has_password(user)
+            && !opened_by_recovery(&auth);
+        let needs_nonce =
+            state.config.secure_password_change && needs_reauthentication(&state, &auth).await?;
+        let nonce = params.nonce.as_deref().map(str::trim).unwrap_or_default();
+        if needs_nonce && nonce.is_empty() {
+            return Err(AuthError::new(
+                StatusCode::BAD_REQUEST,
+                "reauthentication_needed",
+                "Password update requires reauthentication",
+            ));
+        }
+        let current = params.current_password.filter(|p| !p.is_empty());
+        if needs_current && current.is_none() {
+            return Err(AuthError::new(
+                StatusCode::BAD_REQUEST,
+                "current_password_required",
+                "Current password required when setting new password.",
+            ));
+        }
+        if needs_current || needs_nonce {
+            // One attempt per request, per user whatever the address: neither the password
+            // nor a nonce can be guessed from many IPs, and an open session is no oracle.
             state
                 .limits
                 .reauthentication(&user.id)
                 .map_err(AuthError::rate_limited)?;
-            if !links::take_reauthentication(&state, user, nonce).await? {
-                return Err(AuthError::new(
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                    "reauthentication_not_valid",
-                    "Requires reauthentication",
-                ));
-            }
+        }
+        if let Some(current) = current.filter(|_| needs_current)
+            && !state
+                .hasher
+                .verify(current, user.encrypted_password.clone())
+                .await?
+        {
+            return Err(AuthError::new(
+                StatusCode::BAD_REQUEST,
+                "current_password_invalid",
+                "Current password is incorrect.",
+            ));
+        }
+        // The nonce is used up last, so a wrong password does not spend it.
+        if needs_nonce && !links::take_reauthentication(&state, user, nonce).await? {
+            return Err(AuthError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "reauthentication_not_valid",
+                "Requires reauthentication",
+            ));
         }
         if state
             .hasher
@@ -269,6 +298,15 @@ async fn respond_pending(
         body["phone_change_sent_at"] = serde_json::json!(super::session::rfc3339(db::now_ms()));
     }
     Ok(Json(body))
+}
+
+/// Whether a recovery link or code opened this session: its owner proved they hold the
+/// address, and cannot know the password they are replacing.
+fn opened_by_recovery(auth: &AuthUser) -> bool {
+    auth.claims
+        .amr
+        .iter()
+        .any(|entry| entry.method == "recovery")
 }
 
 /// Whether a password change needs a reauthentication code: the session signed in more than

@@ -133,8 +133,8 @@ pub async fn rename(db: &Db, id: &str, friendly_name: &str, now: i64) -> Result<
     Ok(())
 }
 
-/// Deletes a factor and downgrades the sessions it raised to aal2 back to aal1 (their `totp`
-/// or `mfa/phone` claim goes too). Returns whether it existed.
+/// Deletes a factor and downgrades the sessions it raised to aal2 back to aal1 (their `totp`,
+/// `mfa/phone` or `recovery_code` claim goes too). Returns whether it existed.
 pub async fn delete(db: &Db, user_id: &str, id: &str, method: &str) -> Result<bool, DbError> {
     let mut tx = db.begin_write().await?;
     let done = sqlx::query("DELETE FROM mfa_factors WHERE id = $1 AND user_id = $2")
@@ -147,7 +147,7 @@ pub async fn delete(db: &Db, user_id: &str, id: &str, method: &str) -> Result<bo
         return Ok(false);
     }
     sqlx::query(
-        "DELETE FROM session_amr_claims WHERE method = $1 AND session_id IN \
+        "DELETE FROM session_amr_claims WHERE method IN ($1, 'recovery_code') AND session_id IN \
          (SELECT id FROM sessions WHERE factor_id = $2)",
     )
     .bind(method)
@@ -282,6 +282,9 @@ pub struct Verification<'a> {
     pub method: &'a str,
     /// The TOTP time step of the accepted code (replay guard); `None` for phone codes.
     pub step: Option<i64>,
+    /// The keyed hash of the recovery code given instead of the factor's code, used up in
+    /// the same transaction.
+    pub recovery_code_hash: Option<&'a str>,
     pub new_refresh_token_id: &'a str,
     pub new_refresh_token: &'a str,
     pub now: i64,
@@ -294,7 +297,7 @@ pub enum VerifyOutcome {
     Verified,
     /// The challenge was verified meanwhile (a concurrent request won).
     ChallengeUsed,
-    /// The TOTP code's time step was already used (replay).
+    /// The TOTP code's time step, or the recovery code, was already used (replay).
     CodeReplayed,
     /// The session ended meanwhile.
     SessionGone,
@@ -317,6 +320,21 @@ pub async fn save_verification(db: &Db, v: &Verification<'_>) -> Result<VerifyOu
     if challenge.rows_affected() != 1 {
         tx.rollback().await?;
         return Ok(VerifyOutcome::ChallengeUsed);
+    }
+    if let Some(hash) = v.recovery_code_hash {
+        let used = sqlx::query(
+            "UPDATE mfa_recovery_codes SET used_at = $1 \
+             WHERE user_id = $2 AND code_hash = $3 AND used_at IS NULL",
+        )
+        .bind(v.now)
+        .bind(&v.factor.user_id)
+        .bind(hash)
+        .execute(&mut *tx)
+        .await?;
+        if used.rows_affected() != 1 {
+            tx.rollback().await?;
+            return Ok(VerifyOutcome::CodeReplayed);
+        }
     }
     let factor = sqlx::query(
         "UPDATE mfa_factors SET status = 'verified', last_step = $1, failed_count = 0, \

@@ -187,7 +187,8 @@ pub async fn delete_if_unreferenced(db: &Db, id: &str) -> Result<bool, DbError> 
            OR h.glance_map_media_id = $1 OR h.glance_overlay_media_id = $1 \
            OR h.glance_fog_media_id = $1) \
          AND NOT EXISTS (SELECT 1 FROM simulations s WHERE s.output_media_id = $1 \
-           OR s.output_png_media_id = $1 OR s.mask_media_id = $1)",
+           OR s.output_png_media_id = $1 OR s.mask_media_id = $1) \
+         AND NOT EXISTS (SELECT 1 FROM account_branding b WHERE b.logo_media_id = $1)",
     )
     .bind(id)
     .execute(db.pool())
@@ -204,6 +205,7 @@ pub async fn unused_uploads(db: &Db, cutoff_ms: i64, limit: i64) -> Result<Vec<S
          AND NOT EXISTS (SELECT 1 FROM locations WHERE locations.photo_media_id = m.id) \
          AND NOT EXISTS (SELECT 1 FROM heatmap_items h WHERE h.source_media_id = m.id) \
          AND NOT EXISTS (SELECT 1 FROM simulations s WHERE s.mask_media_id = m.id) \
+         AND NOT EXISTS (SELECT 1 FROM account_branding b WHERE b.logo_media_id = m.id) \
          ORDER BY m.created_at, m.id LIMIT $2",
     )
     .bind(cutoff_ms)

@@ -8,6 +8,7 @@
 pub mod aois;
 pub mod assistant;
 pub mod backup;
+pub mod branding;
 pub mod creatives;
 pub mod factors;
 pub mod flow_states;
@@ -18,6 +19,7 @@ pub mod locations;
 pub mod media;
 pub mod one_time_tokens;
 pub mod page;
+pub mod recovery_codes;
 pub mod refresh_tokens;
 pub mod search;
 pub mod sessions;

@@ -137,3 +137,40 @@ pub async fn delete(db: &Db, user_id: &str, scope: Scope<'_>, now: i64) -> Resul
     tx.commit().await?;
     Ok(done.rows_affected())
 }
+
+/// A session as the account page lists it.
+#[derive(Debug, Clone)]
+pub struct SessionInfo {
+    pub id: String,
+    pub aal: String,
+    pub created_at: i64,
+    /// The last refresh of its tokens (a signed-in tab refreshes hourly), else its start.
+    pub last_used_at: i64,
+    pub user_agent: Option<String>,
+    pub ip: Option<String>,
+}
+
+/// The user's sessions, the most recently used first.
+pub async fn for_user(db: &Db, user_id: &str) -> Result<Vec<SessionInfo>, DbError> {
+    let rows = sqlx::query(
+        "SELECT id, aal, created_at, COALESCE(refreshed_at, created_at) AS last_used_at, \
+         user_agent, ip FROM sessions WHERE user_id = $1 \
+         ORDER BY last_used_at DESC, id",
+    )
+    .bind(user_id)
+    .fetch_all(db.pool())
+    .await?;
+    rows.iter()
+        .map(|row| {
+            Ok(SessionInfo {
+                id: row.try_get("id")?,
+                aal: row.try_get("aal")?,
+                created_at: row.try_get("created_at")?,
+                last_used_at: row.try_get("last_used_at")?,
+                user_agent: row.try_get("user_agent")?,
+                ip: row.try_get("ip")?,
+            })
+        })
+        .collect::<Result<_, sqlx::Error>>()
+        .map_err(DbError::from)
+}

@@ -386,6 +386,7 @@ pub async fn soft_delete(db: &Db, id: &str, now: i64) -> Result<bool, DbError> {
         "refresh_tokens",
         "identities",
         "mfa_factors",
+        "mfa_recovery_codes",
         "one_time_tokens",
     ] {
         sqlx::query(&format!("DELETE FROM {table} WHERE user_id = $1"))

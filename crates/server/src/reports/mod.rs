@@ -28,6 +28,28 @@ pub struct Report {
     /// The benchmarks of the images (as `GET /heatmaps/{id}/benchmarks` answers them), when
     /// gathered.
     pub benchmarks: Option<Benchmarks>,
+    /// The agency's branding (`/account/branding`), when set.
+    pub brand: Option<Brand>,
+}
+
+/// An agency's branding on its reports: its name and logo at the top of the cover and in every
+/// footer, its colour for the headings, rules and marks that are otherwise blue.
+#[derive(Debug, Clone, Default)]
+pub struct Brand {
+    pub name: Option<String>,
+    /// `#rrggbb` read as RGB.
+    pub accent: Option<(u8, u8, u8)>,
+    /// The logo as stored (its preview: JPEG, PNG or WebP).
+    pub logo: Option<Vec<u8>>,
+}
+
+impl Brand {
+    /// `#rrggbb` as RGB; `None` for anything else.
+    pub fn parse_colour(text: &str) -> Option<(u8, u8, u8)> {
+        let hex = text.strip_prefix('#').filter(|h| h.len() == 6)?;
+        let channel = |i: usize| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok();
+        Some((channel(0)?, channel(2)?, channel(4)?))
+    }
 }
 
 /// One image of the report.
@@ -202,6 +224,7 @@ impl Report {
             model,
             images: items,
             benchmarks: None,
+            brand: None,
         }
     }
 }

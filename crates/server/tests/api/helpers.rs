@@ -454,3 +454,13 @@ impl TestApp {
         EventStream::open(response).await
     }
 }
+
+/// The payload of a JWT (not verified: the tests only read what the server wrote).
+pub fn jwt_claims(jwt: &str) -> Value {
+    use base64::Engine;
+    let payload = jwt.split('.').nth(1).unwrap();
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(payload)
+        .unwrap();
+    serde_json::from_slice(&bytes).unwrap()
+}

@@ -24,14 +24,8 @@ impl Session {
     }
 }
 
-/// The payload of a JWT (not verified: the tests only read what the server wrote).
 fn claims(jwt: &str) -> Value {
-    use base64::Engine;
-    let payload = jwt.split('.').nth(1).unwrap();
-    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
-        .decode(payload)
-        .unwrap();
-    serde_json::from_slice(&bytes).unwrap()
+    crate::helpers::jwt_claims(jwt)
 }
 
 /// The TOTP code of `secret` for the time step `step_offset` steps from now (RFC 6238 with
@@ -272,7 +266,8 @@ async fn a_code_is_accepted_once_and_neighbouring_steps_are_accepted() {
         &totp_code(&secret, 0),
     )
     .await;
-    assert_error(replay, 422, "mfa_verification_failed").await;
+    // Said to be used, so the user waits for the next code instead of retyping this one.
+    assert_error(replay, 422, "mfa_code_already_used").await;
     // The next step's code (clock skew) is accepted.
     let ok = verify(
         &app,
@@ -754,4 +749,132 @@ async fn the_right_phone_code_inside_a_burst_of_wrong_ones_does_not_reach_aal2()
     let user = json_ok(call(&app, &session, Method::GET, "/auth/v1/user", json!({})).await).await;
     assert_eq!(user["factors"][0]["status"], "unverified");
     assert_eq!(session.claims()["aal"], "aal1");
+}
+
+async fn api(app: &TestApp, session: &Session, method: Method, path: &str) -> reqwest::Response {
+    app.client
+        .request(method, app.url(&format!("/api/v1{path}")))
+        .bearer_auth(session.token())
+        .send()
+        .await
+        .unwrap()
+}
+
+/// Recovery codes: made only with a verified factor, shown once, each accepted once at the
+/// code screen in place of the authenticator's code (any case, spaces or dashes), a used one
+/// refused as used, a new set voiding the old, and none left once the factor is removed.
+#[tokio::test]
+async fn recovery_codes_stand_in_for_the_authenticator_once_each() {
+    let app = spawn_app().await;
+    let (_, plain) = new_session(&app).await;
+    let refused = api(&app, &plain, Method::POST, "/account/recovery-codes").await;
+    assert_eq!(refused.status(), 409);
+    let body: Value = refused.json().await.unwrap();
+    assert_eq!(body["code"], "mfa_not_enabled");
+
+    let (email, session, factor_id, _) = user_with_totp(&app).await;
+    let none: Value = api(&app, &session, Method::GET, "/account/recovery-codes")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        none,
+        json!({"remaining": 0, "total": 0, "created_at": null})
+    );
+    let made = api(&app, &session, Method::POST, "/account/recovery-codes").await;
+    assert_eq!(made.status(), 201);
+    let made: Value = made.json().await.unwrap();
+    let codes: Vec<String> = made["codes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(codes.len(), 10);
+    let distinct: std::collections::HashSet<_> = codes.iter().collect();
+    assert_eq!(distinct.len(), 10);
+    assert!(
+        codes
+            .iter()
+            .all(|c| c.len() == 14 && c.matches('-').count() == 2)
+    );
+
+    // A new device signs in with the password, then gives a recovery code as typed.
+    let device = sign_in(&app, &email).await;
+    assert_eq!(device.claims()["aal"], "aal1");
+    let challenge_id = challenge(&app, &device, &factor_id).await;
+    let typed = codes[0].to_uppercase().replace('-', " ");
+    let raised =
+        Session(json_ok(verify(&app, &device, &factor_id, &challenge_id, &typed).await).await);
+    assert_eq!(raised.claims()["aal"], "aal2");
+    assert_eq!(raised.claims()["amr"][0]["method"], "recovery_code");
+    let summary: Value = api(&app, &raised, Method::GET, "/account/recovery-codes")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(summary["remaining"], 9);
+    assert_eq!(summary["total"], 10);
+    assert!(summary["created_at"].is_string());
+
+    // The same code again: refused, and said to be used.
+    let other = sign_in(&app, &email).await;
+    let challenge_id = challenge(&app, &other, &factor_id).await;
+    let again = verify(&app, &other, &factor_id, &challenge_id, &codes[0]).await;
+    assert_error(again, 422, "mfa_code_already_used").await;
+    let unknown = verify(&app, &other, &factor_id, &challenge_id, "0000-0000-0000").await;
+    assert_error(unknown, 422, "mfa_verification_failed").await;
+
+    // A new set: the old codes stop working.
+    let renewed: Value = api(&app, &raised, Method::POST, "/account/recovery-codes")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let old = verify(&app, &other, &factor_id, &challenge_id, &codes[1]).await;
+    assert_error(old, 422, "mfa_verification_failed").await;
+    let fresh = renewed["codes"][0].as_str().unwrap();
+    assert_eq!(
+        verify(&app, &other, &factor_id, &challenge_id, fresh)
+            .await
+            .status(),
+        200
+    );
+
+    // Removing the only factor removes the codes.
+    let removed = call(
+        &app,
+        &raised,
+        Method::DELETE,
+        &format!("/auth/v1/factors/{factor_id}"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(removed.status(), 200);
+    let plain_again = sign_in(&app, &email).await;
+    let gone: Value = api(&app, &plain_again, Method::GET, "/account/recovery-codes")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(gone["total"], 0);
+}
+
+/// A factor still being enrolled cannot be verified with a recovery code: enrolling proves the
+/// authenticator works.
+#[tokio::test]
+async fn recovery_codes_do_not_verify_an_enrolment() {
+    let app = spawn_app().await;
+    let (_, session, _, _) = user_with_totp(&app).await;
+    let made: Value = api(&app, &session, Method::POST, "/account/recovery-codes")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let (second, _) = enroll_totp(&app, &session, "Second phone").await;
+    let challenge_id = challenge(&app, &session, &second).await;
+    let code = made["codes"][0].as_str().unwrap();
+    let refused = verify(&app, &session, &second, &challenge_id, code).await;
+    assert_error(refused, 422, "mfa_verification_failed").await;
 }

@@ -185,3 +185,169 @@ async fn a_heatmap_report_is_a_pdf_with_a_cover_and_a_page_per_image_in_both_lan
     let stranger = app.new_user().await;
     assert_api_error(report(&app, &stranger, &hid, "fr").await, 404, "not_found").await;
 }
+
+/// An agency's branding: set and read back (validated), printed on the report's cover and in
+/// every footer, shown on its share pages with a share-scoped logo, and on the report a share's
+/// visitor downloads; the logo stays while it is the logo.
+#[tokio::test]
+async fn an_agencys_branding_signs_its_reports_and_share_pages() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let empty: serde_json::Value = app
+        .api_send(Method::GET, "/account/branding", &user)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        empty,
+        json!({"agency_name": null, "accent_color": null, "logo": null})
+    );
+
+    let logo = app.upload_ok(&user, "logo.png", png(300, 100)).await;
+    let refused = app
+        .api_json(
+            Method::PUT,
+            "/account/branding",
+            &user,
+            &json!({"agency_name": "x".repeat(81), "accent_color": "blue",
+                    "logo_media_id": uuid::Uuid::new_v4().to_string()}),
+        )
+        .await;
+    crate::helpers::assert_fields(
+        refused,
+        json!({"agency_name": "too_long", "accent_color": "invalid_value",
+               "logo_media_id": "not_found"}),
+    )
+    .await;
+    let stranger = app.new_user().await;
+    let theirs = app.upload_ok(&stranger, "logo.png", png(30, 10)).await;
+    let refused = app
+        .api_json(
+            Method::PUT,
+            "/account/branding",
+            &user,
+            &json!({"logo_media_id": theirs["id"]}),
+        )
+        .await;
+    crate::helpers::assert_fields(refused, json!({"logo_media_id": "not_found"})).await;
+
+    let saved = app
+        .api_json(
+            Method::PUT,
+            "/account/branding",
+            &user,
+            &json!({"agency_name": "Agence Lumière", "accent_color": " #C2410C ",
+                    "logo_media_id": logo["id"]}),
+        )
+        .await;
+    assert_eq!(saved.status(), 200);
+    let saved: serde_json::Value = saved.json().await.unwrap();
+    assert_eq!(saved["agency_name"], "Agence Lumière");
+    assert_eq!(saved["accent_color"], "#c2410c");
+    assert_eq!(saved["logo"]["id"], logo["id"]);
+    // The logo cannot be deleted while it is the logo.
+    let in_use = app
+        .api_send(
+            Method::DELETE,
+            &format!("/media/{}", logo["id"].as_str().unwrap()),
+            &user,
+        )
+        .await;
+    assert_api_error(in_use, 409, "media_in_use").await;
+
+    let poster = app.upload_ok(&user, "affiche.png", png(320, 240)).await;
+    let mut events = app.events(&user).await;
+    let heatmap = app.heatmap(&user, "Campagne", &[&poster]).await;
+    let hid = heatmap["id"].as_str().unwrap().to_owned();
+    let item = heatmap["items"][0]["id"].as_str().unwrap().to_owned();
+    app.until_finished(&mut events, &[&item]).await;
+    let pdf = report(&app, &user, &hid, "fr").await.bytes().await.unwrap();
+    let text = poppler("pdftotext", &pdf, &["-layout"]);
+    assert!(text.contains("Agence Lumière"), "{text}");
+    assert!(
+        text.contains("Agence Lumière · Regard ·"),
+        "in the footer: {text}"
+    );
+    let images = poppler("pdfimages", &pdf, &["-list"]);
+    // The logo (300 × 100, drawn from its preview) is one of the images.
+    assert!(
+        images.lines().any(|l| l.contains(" 300   100 ")),
+        "{images}"
+    );
+
+    // The share page shows the branding; the report of a share needs no account.
+    let link: serde_json::Value = app
+        .api_json(
+            Method::POST,
+            &format!("/heatmaps/{hid}/shares"),
+            &user,
+            &json!({}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    let token = link["token"].as_str().unwrap();
+    let shared: serde_json::Value = app
+        .client
+        .get(format!("{}/api/v1/shared/{token}", app.address))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(shared["branding"]["agency_name"], "Agence Lumière");
+    assert_eq!(shared["branding"]["accent_color"], "#c2410c");
+    let logo_url = shared["branding"]["logo_url"].as_str().unwrap();
+    assert!(logo_url.contains("&share="), "{logo_url}");
+    let served = app
+        .client
+        .get(format!("{}{logo_url}", app.address))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(served.status(), 200);
+    let visitor = app
+        .client
+        .get(format!(
+            "{}/api/v1/shared/{token}/report.pdf?lang=en",
+            app.address
+        ))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(visitor.status(), 200);
+    assert_eq!(visitor.headers()["content-type"], "application/pdf");
+    let text = poppler("pdftotext", &visitor.bytes().await.unwrap(), &["-layout"]);
+    assert!(text.contains("Attention report"), "{text}");
+    assert!(text.contains("Agence Lumière"), "{text}");
+    let gone = app
+        .client
+        .get(format!(
+            "{}/api/v1/shared/{}/report.pdf",
+            app.address,
+            "x".repeat(32)
+        ))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(gone.status(), 404);
+
+    // Cleared: the reports and the share pages go back to plain.
+    let cleared = app
+        .api_json(Method::PUT, "/account/branding", &user, &json!({}))
+        .await;
+    assert_eq!(cleared.status(), 200);
+    let shared: serde_json::Value = app
+        .client
+        .get(format!("{}/api/v1/shared/{token}", app.address))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(shared["branding"], serde_json::Value::Null);
+}

@@ -908,3 +908,98 @@ async fn a_mask_is_kept_while_used_and_released_with_its_simulation() {
         "the mask was released"
     );
 }
+
+/// The renders of several simulations in one ZIP, named after creative and location (repeated
+/// names numbered), the unrendered left out; none rendered is 409, another user's id 422.
+#[tokio::test]
+async fn renders_come_as_one_zip_named_after_creative_and_location() {
+    let app = spawn().await;
+    let user = app.new_user().await;
+    let c = creative(&app, &user, "Été 2027").await;
+    let lyon = location(&app, &user, "Lyon: Part-Dieu", true).await;
+    let paris = location(&app, &user, "Paris", true).await;
+    let first = simulate(&app, &user, &c, &lyon).await;
+    let second = simulate(&app, &user, &c, &paris).await;
+    let again = simulate(&app, &user, &c, &lyon).await;
+
+    // Nothing rendered yet.
+    let early = post(
+        &app,
+        &user,
+        "/simulations/renders.zip",
+        json!({"ids": [id(&first)]}),
+    )
+    .await;
+    assert_api_error(early, 409, "not_rendered").await;
+
+    assert_eq!(app.drain_jobs().await, 3);
+    let pending = simulate(&app, &user, &c, &paris).await;
+    let response = post(
+        &app,
+        &user,
+        "/simulations/renders.zip",
+        json!({"ids": [id(&first), id(&second), id(&again), id(&pending)]}),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["content-type"], "application/zip");
+    assert_eq!(
+        response.headers()["content-disposition"],
+        "attachment; filename=\"regard-ete-2027-renders.zip\""
+    );
+    let bytes = response.bytes().await.unwrap();
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes.to_vec())).unwrap();
+    let names: Vec<String> = (0..archive.len())
+        .map(|i| archive.by_index(i).unwrap().name().unwrap().into_owned())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "Été 2027 — Lyon Part-Dieu.jpg",
+            "Été 2027 — Paris.jpg",
+            "Été 2027 — Lyon Part-Dieu (2).jpg"
+        ]
+    );
+    // Each entry is the render itself.
+    let mut entry = Vec::new();
+    std::io::Read::read_to_end(&mut archive.by_index(1).unwrap(), &mut entry).unwrap();
+    let detail = get(&app, &user, &format!("/simulations/{}", id(&second))).await;
+    let (_, render) = bytes_of(&app, detail["output"]["urls"]["original"].as_str().unwrap()).await;
+    assert_eq!(entry, render.to_vec());
+
+    let png = post(
+        &app,
+        &user,
+        "/simulations/renders.zip",
+        json!({"ids": [id(&second)], "format": "png"}),
+    )
+    .await;
+    let png = png.bytes().await.unwrap();
+    let archive = zip::ZipArchive::new(std::io::Cursor::new(png.to_vec())).unwrap();
+    let names: Vec<String> = archive
+        .file_names()
+        .map(|n| n.unwrap().into_owned())
+        .collect();
+    assert_eq!(names, ["Été 2027 — Paris.png"]);
+
+    // Another user's simulation is not found; bad bodies say which field.
+    let other = app.new_user().await;
+    let refused = post(
+        &app,
+        &other,
+        "/simulations/renders.zip",
+        json!({"ids": [id(&first)]}),
+    )
+    .await;
+    assert_fields(refused, json!({"ids": "not_found"})).await;
+    let empty = post(&app, &user, "/simulations/renders.zip", json!({"ids": []})).await;
+    assert_fields(empty, json!({"ids": "required"})).await;
+    let format = post(
+        &app,
+        &user,
+        "/simulations/renders.zip",
+        json!({"ids": [id(&first)], "format": "gif"}),
+    )
+    .await;
+    assert_fields(format, json!({"format": "invalid_value"})).await;
+}

@@ -81,7 +81,12 @@ async fn a_password_change_lets_the_new_password_in_and_ends_other_sessions() {
     let session = app.sign_up(&email, "secret1").await;
     let other: Value = app.sign_in(&email, "secret1").await.json().await.unwrap();
 
-    let response = put_user(&app, &session, json!({"password": "new-secret"})).await;
+    let response = put_user(
+        &app,
+        &session,
+        json!({"password": "new-secret", "current_password": "secret1"}),
+    )
+    .await;
     assert_eq!(response.status(), 200);
 
     assert_error(
@@ -115,6 +120,65 @@ async fn a_password_change_lets_the_new_password_in_and_ends_other_sessions() {
     assert_error(response, 403, "session_not_found").await;
 }
 
+/// A password change asks for the current password (`REGARD_PASSWORD_CHANGE_NEEDS_CURRENT`,
+/// on by default): a session left open cannot lock its owner out. Guesses count against the
+/// user's reauthentication allowance.
+#[tokio::test]
+async fn a_password_change_needs_the_current_password() {
+    let app = crate::helpers::spawn_app_with(|config| config.rate_limit_reauthentication = 2).await;
+    let email = unique_email();
+    let session = app.sign_up(&email, "secret1").await;
+
+    let missing = put_user(&app, &session, json!({"password": "new-secret"})).await;
+    assert_error(missing, 400, "current_password_required").await;
+    let wrong = put_user(
+        &app,
+        &session,
+        json!({"password": "new-secret", "current_password": "secret2"}),
+    )
+    .await;
+    assert_error(wrong, 400, "current_password_invalid").await;
+    // Nothing changed.
+    assert_eq!(app.sign_in(&email, "secret1").await.status(), 200);
+
+    let right = put_user(
+        &app,
+        &session,
+        json!({"password": "new-secret", "current_password": "secret1"}),
+    )
+    .await;
+    assert_eq!(right.status(), 200);
+    assert_eq!(app.sign_in(&email, "new-secret").await.status(), 200);
+
+    // The wrong and the right password used the allowance (a missing one takes nothing); the
+    // next change waits, right password or not.
+    let limited = put_user(
+        &app,
+        &session,
+        json!({"password": "third-secret", "current_password": "new-secret"}),
+    )
+    .await;
+    assert_error(limited, 429, "over_request_rate_limit").await;
+
+    // Metadata changes need no password.
+    let data = put_user(&app, &session, json!({"data": {"lang": "fr"}})).await;
+    assert_eq!(data.status(), 200);
+}
+
+/// Without the setting, GoTrue's default: the session alone changes the password.
+#[tokio::test]
+async fn the_current_password_can_be_left_unasked() {
+    let app = crate::helpers::spawn_app_with(|config| {
+        config.password_change_needs_current = false;
+    })
+    .await;
+    let email = unique_email();
+    let session = app.sign_up(&email, "secret1").await;
+    let response = put_user(&app, &session, json!({"password": "new-secret"})).await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(app.sign_in(&email, "new-secret").await.status(), 200);
+}
+
 #[tokio::test]
 async fn password_updates_are_checked() {
     let app = spawn_app().await;
@@ -122,7 +186,12 @@ async fn password_updates_are_checked() {
     let response = put_user(&app, &session, json!({"password": "123"})).await;
     let body = assert_error(response, 422, "weak_password").await;
     assert_eq!(body["weak_password"]["reasons"], json!(["length"]));
-    let response = put_user(&app, &session, json!({"password": "secret1"})).await;
+    let response = put_user(
+        &app,
+        &session,
+        json!({"password": "secret1", "current_password": "secret1"}),
+    )
+    .await;
     assert_error(response, 422, "same_password").await;
     let response = put_user(&app, &session, json!({"app_metadata": {"role": "admin"}})).await;
     assert_error(response, 403, "not_admin").await;
@@ -161,7 +230,9 @@ async fn oversized_metadata_is_refused_and_changes_nothing() {
     let token = session["access_token"].as_str().unwrap();
     let response = app
         .with_token(Method::PUT, "/auth/v1/user", token)
-        .body(json!({"data": big, "password": "secret2"}).to_string())
+        .body(
+            json!({"data": big, "password": "secret2", "current_password": "secret1"}).to_string(),
+        )
         .send()
         .await
         .unwrap();

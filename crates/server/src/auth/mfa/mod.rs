@@ -6,8 +6,11 @@
 //! presented is counted against the factor atomically *before* it is checked, so at most
 //! `REGARD_RATE_LIMIT_MFA_VERIFY` codes per rate-limit window are compared however many
 //! requests arrive at once (the rest answer 429, and the challenge ends at the limit), and
-//! TOTP secrets are sealed at rest ([`seal`]).
+//! TOTP secrets are sealed at rest ([`seal`]). A code refused because it was already used says
+//! so (`mfa_code_already_used`), and a recovery code ([`recovery`]) is accepted in place of a
+//! verified factor's code.
 
+pub mod recovery;
 pub mod seal;
 pub mod totp;
 
@@ -24,6 +27,7 @@ use super::extract::{AuthUser, ClientIp, GoTrueJson};
 use super::session;
 use super::tokens::{random_token, six_digit_code};
 use crate::db::factors::{self, ChallengeRow, FactorRow, Verification, VerifyOutcome};
+use crate::db::recovery_codes::{self, Lookup};
 use crate::db::{self, users};
 use crate::i18n::Locale;
 use crate::notify::templates;
@@ -74,6 +78,51 @@ fn amr_method(factor_type: &str) -> &'static str {
     } else {
         "totp"
     }
+}
+
+/// The AMR method of a session raised to aal2 by a recovery code.
+const RECOVERY_CODE_METHOD: &str = "recovery_code";
+
+/// What a code presented to `verify` turned out to be.
+enum Checked {
+    /// The factor's own code, with its TOTP time step.
+    Accepted(Option<i64>),
+    /// One of the user's unused recovery codes (its stored hash).
+    Recovery(String),
+    /// A wrong code, with GoTrue's message for it.
+    Wrong(&'static str),
+    /// A right code that was already used once.
+    AlreadyUsed,
+}
+
+/// A recovery code only stands in for a verified factor: enrolling needs the authenticator.
+async fn check_recovery_code(
+    state: &AppState,
+    factor: &FactorRow,
+    canonical: &str,
+) -> Result<Checked, AuthError> {
+    const WRONG: &str = "Invalid recovery code entered";
+    if !factor.is_verified() {
+        return Ok(Checked::Wrong(WRONG));
+    }
+    let hash = recovery::hash(&state.sealer, &factor.user_id, canonical);
+    Ok(
+        match recovery_codes::lookup(&state.db, &factor.user_id, &hash).await? {
+            Lookup::Unused => Checked::Recovery(hash),
+            Lookup::Used => Checked::AlreadyUsed,
+            Lookup::Unknown => Checked::Wrong(WRONG),
+        },
+    )
+}
+
+/// A right code given a second time (an authenticator's code within its 30 s, a recovery
+/// code): refused, and said so, so the user waits for the next code instead of retyping.
+fn code_already_used() -> AuthError {
+    AuthError::new(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "mfa_code_already_used",
+        "This code has already been used",
+    )
 }
 
 fn insufficient_aal(status: StatusCode, message: &str) -> AuthError {
@@ -317,6 +366,11 @@ async fn unenroll(
         amr_method(&factor.factor_type),
     )
     .await?;
+    // Recovery codes stand in for a verified factor: with none left, they go too.
+    let remaining = factors::for_user(&state.db, &auth.user.id).await?;
+    if !remaining.iter().any(FactorRow::is_verified) {
+        recovery_codes::delete_all(&state.db, &auth.user.id).await?;
+    }
     Ok(Json(json!({ "id": factor.id })))
 }
 
@@ -526,12 +580,18 @@ async fn verify(
         false
     };
 
-    let (step, wrong_message) = if factor.factor_type == "phone" {
+    let checked = if let Some(canonical) = recovery::normalize(&code) {
+        check_recovery_code(&state, &factor, &canonical).await?
+    } else if factor.factor_type == "phone" {
         let matches = challenge
             .code_hash
             .as_deref()
             .is_some_and(|hash| constant_time_eq(hash, &hash_code(code.trim())));
-        (matches.then_some(None), "Invalid MFA Phone code entered")
+        if matches {
+            Checked::Accepted(None)
+        } else {
+            Checked::Wrong("Invalid MFA Phone code entered")
+        }
     } else {
         let sealed = factor
             .secret
@@ -539,25 +599,31 @@ async fn verify(
             .ok_or_else(|| AuthError::internal("TOTP factor without a secret"))?;
         let secret = state.sealer.open(sealed).map_err(AuthError::internal)?;
         let unix_secs = u64::try_from(now / 1000).unwrap_or(0);
-        // A step already used is refused like a wrong code: the code is accepted once.
-        let step = totp::matching_step(&secret, &code, unix_secs)
-            .filter(|step| factor.last_step.is_none_or(|last| *step > last));
-        (step.map(Some), "Invalid TOTP code entered")
-    };
-    let wrong = || {
-        AuthError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "mfa_verification_failed",
-            wrong_message,
-        )
-    };
-    let Some(step) = step else {
-        // The last code the window allows was wrong: the challenge ends with it (a phone
-        // code is never compared again), and a new one is needed after the window.
-        if last_allowed {
-            factors::delete_challenge(&state.db, &challenge.id).await?;
+        // A step already used is refused: the code is accepted once.
+        match totp::matching_step(&secret, &code, unix_secs) {
+            Some(step) if factor.last_step.is_some_and(|last| step <= last) => Checked::AlreadyUsed,
+            Some(step) => Checked::Accepted(Some(step)),
+            None => Checked::Wrong("Invalid TOTP code entered"),
         }
-        return Err(wrong());
+    };
+    let (step, recovery_code_hash, method) = match checked {
+        Checked::Accepted(step) => (step, None, amr_method(&factor.factor_type)),
+        Checked::Recovery(hash) => (None, Some(hash), RECOVERY_CODE_METHOD),
+        refused => {
+            // The last code the window allows was refused: the challenge ends with it (a
+            // phone code is never compared again), and a new one is needed after the window.
+            if last_allowed {
+                factors::delete_challenge(&state.db, &challenge.id).await?;
+            }
+            return Err(match refused {
+                Checked::Wrong(message) => AuthError::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "mfa_verification_failed",
+                    message,
+                ),
+                _ => code_already_used(),
+            });
+        }
     };
 
     let new_token = random_token();
@@ -567,8 +633,9 @@ async fn verify(
             factor: &factor,
             challenge_id: &challenge.id,
             session_id: &auth.session_id,
-            method: amr_method(&factor.factor_type),
+            method,
             step,
+            recovery_code_hash: recovery_code_hash.as_deref(),
             new_refresh_token_id: &uuid::Uuid::new_v4().to_string(),
             new_refresh_token: &new_token,
             now,
@@ -584,7 +651,7 @@ async fn verify(
                 "Challenge and verify IP addresses mismatch. Try enrollment again.",
             ));
         }
-        VerifyOutcome::CodeReplayed => return Err(wrong()),
+        VerifyOutcome::CodeReplayed => return Err(code_already_used()),
         VerifyOutcome::SessionGone => {
             return Err(AuthError::new(
                 StatusCode::FORBIDDEN,

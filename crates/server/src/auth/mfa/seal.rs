@@ -1,11 +1,13 @@
 //! Secrets at rest: TOTP secrets are sealed with XChaCha20-Poly1305 under a key derived (HKDF-
 //! SHA-256) from the server secret, so a copy of the database alone does not let anyone compute
-//! a user's codes. A sealed value reads `v1:<base64url(nonce ‖ ciphertext)>`.
+//! a user's codes. A sealed value reads `v1:<base64url(nonce ‖ ciphertext)>`. Recovery codes,
+//! which never need to be read back, are kept as an HMAC-SHA-256 under a second derived key.
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use chacha20poly1305::aead::{Aead, KeyInit};
 use chacha20poly1305::{Key, XChaCha20Poly1305, XNonce};
+use hmac::{Hmac, Mac};
 use rand::RngCore;
 use sha2::Sha256;
 
@@ -16,6 +18,7 @@ const NONCE_LEN: usize = 24;
 #[derive(Clone)]
 pub struct Sealer {
     cipher: XChaCha20Poly1305,
+    mac_key: [u8; 32],
 }
 
 /// A sealed value that does not open: another server secret, or a damaged row.
@@ -30,9 +33,26 @@ impl Sealer {
         let mut key = [0u8; 32];
         hkdf.expand(b"regard mfa factor secrets v1", &mut key)
             .expect("32 bytes is a valid HKDF-SHA-256 output length");
+        let mut mac_key = [0u8; 32];
+        hkdf.expand(b"regard mfa recovery codes v1", &mut mac_key)
+            .expect("32 bytes is a valid HKDF-SHA-256 output length");
         Self {
             cipher: XChaCha20Poly1305::new(&Key::from(key)),
+            mac_key,
         }
+    }
+
+    /// The keyed hash (hex HMAC-SHA-256) of `parts`, each ended by a NUL so that no two
+    /// different lists hash alike. Without the server secret a stored hash cannot be matched
+    /// against guesses.
+    pub fn keyed_hash(&self, parts: &[&str]) -> String {
+        let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(&self.mac_key)
+            .expect("HMAC accepts a key of any length");
+        for part in parts {
+            mac.update(part.as_bytes());
+            mac.update(&[0]);
+        }
+        hex::encode(mac.finalize().into_bytes())
     }
 
     /// Seals `plain` with a fresh random nonce.
@@ -88,5 +108,19 @@ mod tests {
         damaged.push(if sealed.ends_with('A') { 'B' } else { 'A' });
         assert!(sealer.open(&damaged).is_err());
         assert!(sealer.open("JBSWY3DPEHPK3PXP").is_err());
+    }
+
+    #[test]
+    fn keyed_hashes_depend_on_the_key_and_on_each_part() {
+        let one = Sealer::from_secret(b"server secret one");
+        let hash = one.keyed_hash(&["user", "abcd"]);
+        assert_eq!(hash.len(), 64);
+        assert_eq!(one.keyed_hash(&["user", "abcd"]), hash);
+        assert_ne!(one.keyed_hash(&["use", "rabcd"]), hash);
+        assert_ne!(one.keyed_hash(&["user", "abce"]), hash);
+        assert_ne!(
+            Sealer::from_secret(b"server secret two").keyed_hash(&["user", "abcd"]),
+            hash
+        );
     }
 }

@@ -427,6 +427,31 @@ impl<const MAX: usize> FromField for Lines<MAX> {
     }
 }
 
+/// A colour: `#rrggbb`, stored lowercase (a simulation's background, an agency's accent);
+/// spaces around it are dropped, however many (the document's pattern allows them), and an
+/// empty text counts as `null`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HexColour(pub String);
+
+impl FromField for HexColour {
+    fn from_field(value: Value) -> Result<Option<Self>, FieldCode> {
+        let Value::String(text) = value else {
+            return Err(FieldCode::InvalidType);
+        };
+        match Some(text.trim()).filter(|text| !text.is_empty()) {
+            Some(text)
+                if text.len() == 7
+                    && text.starts_with('#')
+                    && text[1..].bytes().all(|b| b.is_ascii_hexdigit()) =>
+            {
+                Ok(Some(HexColour(text.to_ascii_lowercase())))
+            }
+            Some(_) => Err(FieldCode::InvalidValue),
+            None => Ok(None),
+        }
+    }
+}
+
 /// The id of one of the caller's rows: a uuid text, canonical once read. A text that is no
 /// uuid cannot name one of the caller's rows: `not_found`, like an id of nothing.
 #[derive(Debug, Clone, PartialEq)]

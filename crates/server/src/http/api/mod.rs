@@ -4,6 +4,7 @@
 //! the SPA. The endpoints and shapes are the OpenAPI document ([`openapi()`], served at
 //! `/api/v1/openapi.json`); docs/architecture/api.md explains the conventions.
 
+pub mod account;
 pub mod aois;
 pub mod assistant;
 pub mod benchmarks;
@@ -48,6 +49,7 @@ fn routes(
     max_import_bytes: usize,
 ) -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(openapi::ApiDoc::openapi())
+        .merge(account::router())
         .merge(creatives::router())
         .merge(locations::router())
         .merge(map::router())

@@ -45,6 +45,7 @@ pub const BEARER: &str = "bearer";
     )),
     security(("bearer" = [])),
     tags(
+        (name = "account", description = "The signed-in account: sessions and recovery codes"),
         (name = "media", description = "Uploaded images and their signed file links"),
         (name = "creatives", description = "The ad images of the library"),
         (name = "locations", description = "Out-of-home sites: photo, panel corners, address"),

@@ -178,9 +178,26 @@ async fn report(
         }
         found.items = chosen;
     }
-    let benchmarks = super::benchmarks::load(&state, &found).await?;
+    pdf_response(&state, user.id(), found, lang, true).await
+}
+
+/// The report of `found` (its owner's, with their branding) as a PDF download: benchmarks
+/// against the owner's library (`library`), else against the reference only (a share's
+/// visitor), the images read under the render budget, drawn on the blocking pool.
+pub(super) async fn pdf_response(
+    state: &AppState,
+    owner_id: &str,
+    found: hdb::HeatmapWithItems,
+    lang: Locale,
+    library: bool,
+) -> Result<Response, ApiError> {
+    let benchmarks = if library {
+        super::benchmarks::load(state, &found).await?
+    } else {
+        crate::heatmaps::benchmark::heatmap_benchmarks(&found, None)
+    };
     let (images, held) = load_images(
-        &state,
+        state,
         found
             .items
             .iter()
@@ -191,6 +208,7 @@ async fn report(
     let mut report = Report::from_heatmap(&found, lang, db::now_ms(), &images);
     drop(images);
     report.benchmarks = Some(benchmarks);
+    report.brand = super::account::report_brand(state, owner_id).await?;
     let name = file_name(&found.heatmap.name);
     let bytes = tokio::task::spawn_blocking(move || {
         let _held = held;

@@ -17,9 +17,10 @@
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
+use axum::response::Response;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -28,12 +29,14 @@ use super::error::ApiError;
 use super::heatmaps::{Heatmap, heatmap_body, result_urls};
 use super::input::{ApiUser, rfc3339};
 use super::media::{MediaUrls, now_secs};
+use super::query::{Param, Params};
 use crate::auth::tokens::{REFRESH_TOKEN_LENGTH, is_well_formed, random_token};
 use crate::codes::ErrorCode;
 use crate::db::heatmaps as hdb;
 use crate::db::shares::{self as sdb, ShareRow};
 use crate::db::{self};
 use crate::heatmaps::benchmark::{Benchmarks, heatmap_benchmarks};
+use crate::i18n::Locale;
 use crate::media::signing::UrlSigner;
 use crate::state::AppState;
 
@@ -49,6 +52,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list, create))
         .routes(routes!(revoke))
         .routes(routes!(open))
+        .routes(routes!(open_report))
 }
 
 /// A share link of a heatmap (its token is never given again after its creation).
@@ -96,6 +100,28 @@ pub struct SharedHeatmap {
     pub benchmarks: Benchmarks,
     /// RFC 3339.
     pub expires_at: String,
+    /// The owner's agency, as they set it (`/account/branding`); `null` when unset.
+    pub branding: Option<SharedBranding>,
+}
+
+/// The agency's branding on a share page.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SharedBranding {
+    pub agency_name: Option<String>,
+    /// `#rrggbb`.
+    pub accent_color: Option<String>,
+    /// The logo's preview, scoped to the share like its images.
+    pub logo_url: Option<String>,
+}
+
+/// The query of `GET /shared/{token}/report.pdf`.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+struct SharedReportQuery {
+    /// The report's language: `fr` (the default) or `en`.
+    #[serde(default)]
+    #[param(inline, value_type = Option<Locale>)]
+    lang: Param<Locale>,
 }
 
 fn token_hash(token: &str) -> String {
@@ -226,11 +252,49 @@ async fn open(
     State(state): State<AppState>,
     Path(token): Path<String>,
 ) -> Result<Json<SharedHeatmap>, ApiError> {
+    let (share, found) = opened(&state, &token).await?;
+    let now = now_secs();
+    let branding = shared_branding(&state, &share, now).await?;
+    Ok(Json(SharedHeatmap {
+        heatmap: shared_body(&state, &found, &share.id, now),
+        benchmarks: heatmap_benchmarks(&found, None),
+        expires_at: rfc3339(share.expires_at),
+        branding,
+    }))
+}
+
+/// `GET /shared/{token}/report.pdf?lang=` (no account): the heatmap's PDF report as its owner
+/// would download it, with their branding, benchmarks against the reference only. Same answers
+/// as `GET /shared/{token}` for a link that is gone or expired.
+#[utoipa::path(
+    get,
+    path = "/shared/{token}/report.pdf",
+    tag = "deliverables",
+    security(()),
+    params(("token" = String, Path, description = "The link's token"), SharedReportQuery),
+    responses((status = 200, description = "The report", content_type = "application/pdf", body = Vec<u8>))
+)]
+async fn open_report(
+    State(state): State<AppState>,
+    Path(token): Path<String>,
+    Params(query): Params<SharedReportQuery>,
+) -> Result<Response, ApiError> {
+    let (share, found) = opened(&state, &token).await?;
+    let lang = query.lang.0.unwrap_or(Locale::Fr);
+    super::reports::pdf_response(&state, &share.owner_id, found, lang, false).await
+}
+
+/// The share a token opens and its heatmap: 404 `not_found` for a token that is not (or no
+/// longer) a link, 410 `share_expired` once it has expired.
+async fn opened(
+    state: &AppState,
+    token: &str,
+) -> Result<(ShareRow, hdb::HeatmapWithItems), ApiError> {
     // Our tokens are refresh-token shaped (`random_token`): anything else is no link.
-    if token.len() != REFRESH_TOKEN_LENGTH || !is_well_formed(&token) {
+    if token.len() != REFRESH_TOKEN_LENGTH || !is_well_formed(token) {
         return Err(ApiError::not_found());
     }
-    let share = sdb::find_by_hash(&state.db, &token_hash(&token))
+    let share = sdb::find_by_hash(&state.db, &token_hash(token))
         .await?
         .ok_or_else(ApiError::not_found)?;
     if share.expires_at <= db::now_ms() {
@@ -239,10 +303,26 @@ async fn open(
     let found = hdb::find_owned(&state.db, &share.owner_id, &share.heatmap_id)
         .await?
         .ok_or_else(ApiError::not_found)?;
-    Ok(Json(SharedHeatmap {
-        heatmap: shared_body(&state, &found, &share.id, now_secs()),
-        benchmarks: heatmap_benchmarks(&found, None),
-        expires_at: rfc3339(share.expires_at),
+    Ok((share, found))
+}
+
+/// The owner's branding for a share page: `None` when unset.
+async fn shared_branding(
+    state: &AppState,
+    share: &ShareRow,
+    now: u64,
+) -> Result<Option<SharedBranding>, ApiError> {
+    let row = db::branding::get(&state.db, &share.owner_id).await?;
+    if row.is_empty() {
+        return Ok(None);
+    }
+    let exp = UrlSigner::share_expiry(now);
+    Ok(Some(SharedBranding {
+        agency_name: row.agency_name,
+        accent_color: row.accent_color,
+        logo_url: row
+            .logo_media_id
+            .map(|id| state.signer.share_url(&id, "preview", &share.id, exp)),
     }))
 }
 

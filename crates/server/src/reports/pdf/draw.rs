@@ -103,7 +103,14 @@ pub(super) fn centred(surface: &mut Surface, text: &str, (cx, cy): (f32, f32), s
 /// The areas' outlines (numbered at their top-left corner, as in the list below) and the
 /// hotspots' numbers in viewing order, over an image drawn at (x, y) with `size`: the marks
 /// of the page and of the PNG exports, as vectors.
-pub(super) fn draw_marks(surface: &mut Surface, marks: &Marks, x: f32, y: f32, size: Size) {
+pub(super) fn draw_marks(
+    surface: &mut Surface,
+    marks: &Marks,
+    x: f32,
+    y: f32,
+    size: Size,
+    colour: (u8, u8, u8),
+) {
     let (w, h) = (size.width(), size.height());
     let at = |(px, py): (f64, f64)| (x + px as f32 * w, y + py as f32 * h);
     for (n, area) in marks.areas.iter().enumerate() {
@@ -145,7 +152,7 @@ pub(super) fn draw_marks(surface: &mut Surface, marks: &Marks, x: f32, y: f32, s
         let mut path = PathBuilder::new();
         circle(&mut path, cx, cy, 6.0);
         if let Some(path) = path.finish() {
-            fill(surface, ACCENT);
+            fill(surface, colour);
             stroke(surface, (255, 255, 255), 1.0);
             surface.draw_path(&path);
         }

@@ -96,6 +96,15 @@ fn fill(surface: &mut Surface, (r, g, b): (u8, u8, u8)) {
     }));
 }
 
+/// The colour of headings, rules and marks: the agency's, else Regard's blue.
+fn accent(report: &Report) -> (u8, u8, u8) {
+    report
+        .brand
+        .as_ref()
+        .and_then(|brand| brand.accent)
+        .unwrap_or(ACCENT)
+}
+
 /// Writes lines down a page, from the top margin.
 struct Column<'a, 'b> {
     surface: &'a mut Surface<'b>,
@@ -211,8 +220,17 @@ fn clip_to(text: &str, width: f32, size: f32, bold: bool) -> String {
 
 fn footer(surface: &mut Surface, report: &Report, page: usize, pages: usize) {
     let lang = report.lang;
+    // The agency signs its reports; Regard stays named as the tool that made them.
+    let by = match report
+        .brand
+        .as_ref()
+        .and_then(|brand| brand.name.as_deref())
+    {
+        Some(agency) => format!("{agency} · Regard"),
+        None => "Regard".to_owned(),
+    };
     let text = format!(
-        "Regard · {} · {} · {}",
+        "{by} · {} · {} · {}",
         t(
             lang,
             "report.generated",

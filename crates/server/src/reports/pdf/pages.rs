@@ -60,9 +60,53 @@ fn band(value: f64) -> &'static str {
     }
 }
 
+/// The agency's logo (at most 48 pt high and 180 pt wide, its proportions kept) and name at
+/// the top of the cover, over a rule in its colour.
+fn letterhead(column: &mut Column, brand: &super::super::Brand, colour: (u8, u8, u8)) {
+    let top = column.y;
+    let mut x = MARGIN;
+    let mut height: f32 = 0.0;
+    if let Some(image) = brand.logo.as_deref().and_then(draw::image_of) {
+        let (w, h) = image.size();
+        let scale = (48.0 / h as f32).min(180.0 / w as f32);
+        let size = krilla::geom::Size::from_wh(w as f32 * scale, h as f32 * scale);
+        if let Some(size) = size {
+            column
+                .surface
+                .push_transform(&krilla::geom::Transform::from_translate(MARGIN, top));
+            column.surface.draw_image(image, size);
+            column.surface.pop();
+            x += size.width() + 12.0;
+            height = size.height();
+        }
+    }
+    if let Some(name) = &brand.name {
+        let size = 15.0;
+        let y = top + (height.max(size * 1.3) - size * 1.3) / 2.0;
+        let name = clip_to(name, MARGIN + WIDTH - x, size, true);
+        column.put(&name, x, y, size, true, INK);
+        height = height.max(size * 1.3);
+    }
+    if height > 0.0 {
+        column.y = top + height + 6.0;
+        fill(column.surface, colour);
+        let mut path = PathBuilder::new();
+        if let Some(rect) = Rect::from_xywh(MARGIN, column.y, WIDTH, 2.0) {
+            path.push_rect(rect);
+        }
+        if let Some(path) = path.finish() {
+            column.surface.draw_path(&path);
+        }
+        column.y += 12.0;
+    }
+}
+
 pub(super) fn cover(column: &mut Column, report: &Report) {
     let lang = report.lang;
-    column.text(&t(lang, "report.title", &[]), 11.0, true, ACCENT);
+    if let Some(brand) = &report.brand {
+        letterhead(column, brand, accent(report));
+    }
+    column.text(&t(lang, "report.title", &[]), 11.0, true, accent(report));
     column.text(&report.name, 22.0, true, INK);
     column.gap(4.0);
     column.text(
@@ -173,7 +217,14 @@ pub(super) fn image_page(column: &mut Column, report: &Report, image: &ReportIma
         if let (Some(view), Some(size)) = (view, Size::from_wh(w, h)) {
             let source = image.source.as_deref();
             draw_view(column.surface, source, view, *opacity, x, top + 16.0, size);
-            draw_marks(column.surface, &image.marks, x, top + 16.0, size);
+            draw_marks(
+                column.surface,
+                &image.marks,
+                x,
+                top + 16.0,
+                size,
+                accent(report),
+            );
         }
     }
     column.y = top + 16.0 + h + 6.0;
@@ -563,7 +614,11 @@ pub(super) fn comparison_page(column: &mut Column, report: &Report) {
             let x = MARGIN + label_width + i as f32 * cell;
             match value {
                 Some(v) => {
-                    let colour = if winner == Some(i) { ACCENT } else { INK };
+                    let colour = if winner == Some(i) {
+                        accent(report)
+                    } else {
+                        INK
+                    };
                     column.put(
                         &value_text(row, *v),
                         x,

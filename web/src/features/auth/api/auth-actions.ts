@@ -15,6 +15,10 @@ export type AuthErrorKey =
   | 'auth.errors.overEmailSendRateLimit'
   | 'auth.errors.overSmsSendRateLimit'
   | 'auth.errors.mfaVerificationFailed'
+  | 'auth.errors.codeAlreadyUsed'
+  | 'auth.errors.recoveryCodeFormat'
+  | 'auth.errors.currentPasswordRequired'
+  | 'auth.errors.currentPasswordInvalid'
   | 'auth.errors.mfaChallengeExpired'
   | 'auth.errors.mfaFactorNameConflict'
   | 'auth.errors.tooManyFactors'
@@ -45,6 +49,9 @@ const CODES: Record<string, AuthErrorKey> = {
   over_email_send_rate_limit: 'auth.errors.overEmailSendRateLimit',
   over_sms_send_rate_limit: 'auth.errors.overSmsSendRateLimit',
   mfa_verification_failed: 'auth.errors.mfaVerificationFailed',
+  mfa_code_already_used: 'auth.errors.codeAlreadyUsed',
+  current_password_required: 'auth.errors.currentPasswordRequired',
+  current_password_invalid: 'auth.errors.currentPasswordInvalid',
   mfa_challenge_expired: 'auth.errors.mfaChallengeExpired',
   mfa_factor_name_conflict: 'auth.errors.mfaFactorNameConflict',
   too_many_enrolled_mfa_factors: 'auth.errors.tooManyFactors',
@@ -194,10 +201,16 @@ export async function requestMagicLink(email: string): Promise<{ ok: true } | { 
   }
 }
 
-/** Sets a new password for the signed-in user (after recovery, or from the account page). */
-export async function updatePassword(password: string): Promise<{ ok: true } | { ok: false; error: AuthErrorKey }> {
+/**
+ * Sets a new password for the signed-in user: after recovery (no current password: the link or
+ * code proved the address), or from the account page, which sends the current one.
+ */
+export async function updatePassword(
+  password: string,
+  currentPassword?: string,
+): Promise<{ ok: true } | { ok: false; error: AuthErrorKey }> {
   try {
-    const { error } = await authClient.updateUser({ password });
+    const { error } = await authClient.updateUser(currentPassword ? { password, current_password: currentPassword } : { password });
     return error ? { ok: false, error: authErrorKey(error) } : { ok: true };
   } catch (error) {
     console.error('Password update failed unexpectedly', error);

@@ -4,11 +4,13 @@ import { useTranslation } from 'react-i18next';
 
 import { Banner } from '@/components/ui/banner';
 import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 
 import { signOut, type AuthErrorKey } from '../api/auth-actions';
 import { challenge, factorsQuery, STALE_CHALLENGE, verify, type AnyFactor } from '../api/mfa';
+import { normaliseRecoveryCode } from '../api/security';
 
 import { CodeInput } from './code-input';
 import { useFactorLabel } from './factor-label';
@@ -19,7 +21,8 @@ type Message = { kind: 'error' | 'info'; key: AuthErrorKey | 'auth.mfa.newChalle
  * The second step after a password or provider sign-in, before any page: a
  * code from the authenticator app or from an SMS. With several factors the
  * user picks one; an SMS can be sent again. An expired challenge is replaced
- * by a new one at once (and the user told); cancelling signs out.
+ * by a new one at once (and the user told); cancelling signs out. A recovery code (account page)
+ * can stand in for the code, once each, when the phone is lost.
  */
 export function MfaChallenge() {
   const { t } = useTranslation();
@@ -33,6 +36,7 @@ export function MfaChallenge() {
   const factor = ordered.find((f) => f.id === chosenId) ?? ordered[0];
   const [challengeId, setChallengeId] = useState<{ factorId: string; id: string } | null>(null);
   const [code, setCode] = useState('');
+  const [recovery, setRecovery] = useState(false);
   const [message, setMessage] = useState<Message | null>(null);
   const [pending, setPending] = useState(false);
   const [cancelling, setCancelling] = useState(false);
@@ -62,8 +66,8 @@ export function MfaChallenge() {
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (!factor || pending) return;
-    if (!/^\d{6}$/.test(code)) {
-      setMessage({ kind: 'error', key: 'auth.errors.mfaVerificationFailed' });
+    if (recovery ? normaliseRecoveryCode(code) === null : !/^\d{6}$/.test(code)) {
+      setMessage({ kind: 'error', key: recovery ? 'auth.errors.recoveryCodeFormat' : 'auth.errors.mfaVerificationFailed' });
       return;
     }
     setPending(true);
@@ -113,7 +117,9 @@ export function MfaChallenge() {
       <h1 id={ids.title} className="auth-form__title">
         {t('auth.mfa.title')}
       </h1>
-      <p className="auth-form__intro">{isPhone ? t('auth.mfa.introSms') : t('auth.mfa.introTotp')}</p>
+      <p className="auth-form__intro">
+        {recovery ? t('auth.mfa.introRecovery') : isPhone ? t('auth.mfa.introSms') : t('auth.mfa.introTotp')}
+      </p>
 
       {factors.isError || (factors.isSuccess && !factor) ? (
         <Banner variant="error">{t('auth.errors.generic')}</Banner>
@@ -146,17 +152,49 @@ export function MfaChallenge() {
             ))}
           </fieldset>
         ) : null}
-        <div className="field">
-          <Label htmlFor={ids.code}>{t('auth.mfa.code')}</Label>
-          <CodeInput id={ids.code} value={code} onChange={setCode} autoFocus />
-        </div>
+        {recovery ? (
+          <div className="field">
+            <Label htmlFor={ids.code}>{t('auth.mfa.recoveryCode')}</Label>
+            <Input
+              id={ids.code}
+              name="recovery-code"
+              className="code-input"
+              autoComplete="off"
+              autoCapitalize="none"
+              spellCheck={false}
+              maxLength={20}
+              required
+              autoFocus
+              placeholder="xxxx-xxxx-xxxx"
+              value={code}
+              onChange={(event) => setCode(event.currentTarget.value)}
+              data-testid="mfa-recovery-code"
+            />
+          </div>
+        ) : (
+          <div className="field">
+            <Label htmlFor={ids.code}>{t('auth.mfa.code')}</Label>
+            <CodeInput id={ids.code} value={code} onChange={setCode} autoFocus />
+          </div>
+        )}
         <Button type="submit" className="auth-form__submit" disabled={pending || !factor} aria-busy={pending} data-testid="mfa-submit">
           {pending ? t('auth.submitting') : t('auth.mfa.submit')}
         </Button>
       </form>
 
       <p className="auth-form__switch auth-form__actions">
-        {isPhone ? (
+        <Button
+          variant="link"
+          onClick={() => {
+            setRecovery(!recovery);
+            setCode('');
+            setMessage(null);
+          }}
+          data-testid="mfa-use-recovery"
+        >
+          {recovery ? t('auth.mfa.useCode') : t('auth.mfa.useRecovery')}
+        </Button>
+        {isPhone && !recovery ? (
           <Button variant="link" onClick={() => void resend()} data-testid="mfa-resend">
             {t('auth.mfa.resend')}
           </Button>

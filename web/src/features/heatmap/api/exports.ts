@@ -2,9 +2,7 @@
 //! and PDF reports (docs/architecture/heatmaps.md, "Exports" and "PDF report"), downloaded as
 //! files to save.
 
-import { useMutation } from '@tanstack/react-query';
-
-import { authorizedFetch, errorOf, queryString } from '@/lib/api';
+import { queryString } from '@/lib/api';
 
 export type ImageExport = 'overlay' | 'fog' | 'side_by_side';
 /** Which map an export draws (`map`): the first glance or the exploration (the server's default). */
@@ -50,30 +48,4 @@ export function compareExportPath(
 export function reportPath(heatmapId: string, language: string, itemIds?: string[]): string {
   const lang = language.startsWith('en') ? 'en' : 'fr';
   return `/heatmaps/${encodeURIComponent(heatmapId)}/report.pdf${queryString({ lang, items: itemIds?.join(',') })}`;
-}
-
-/** A name file systems accept: without `\ / : * ? " < > |`, or `regard` when nothing is left. */
-export function safeFileName(name: string): string {
-  return name.replace(/[\\/:*?"<>|]+/g, '-').trim() || 'regard';
-}
-
-/** Fetches a file from the API (with the session's token) and saves it under `fileName`. */
-export function useDownloadFile() {
-  return useMutation({
-    mutationFn: async ({ path }: { path: string; fileName: string }) => {
-      const response = await authorizedFetch(path);
-      if (!response.ok) throw await errorOf(response);
-      return response.blob();
-    },
-    onSuccess: (blob, { fileName }) => {
-      const url = URL.createObjectURL(blob);
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = fileName;
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
-    },
-  });
 }

@@ -271,6 +271,12 @@ export function sharesQueryOptions(heatmapId: string) {
 /** How often the shared page renews its image links (they last at least 225 s). */
 const SHARED_REFRESH_MS = 3 * 60_000;
 
+/** `GET /shared/{token}/report.pdf`: the shared heatmap's PDF report, for a visitor (no account). */
+export function sharedReportPath(token: string, language: string): string {
+  const lang = language.startsWith('en') ? 'en' : 'fr';
+  return `/api/v1/shared/${encodeURIComponent(token)}/report.pdf?lang=${lang}`;
+}
+
 export function sharedHeatmapQueryOptions(token: string) {
   return queryOptions({
     queryKey: ['shared', token] as const,

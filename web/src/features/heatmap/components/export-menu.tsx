@@ -2,8 +2,9 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { usePopover } from '@/lib/use-popover';
+import { safeFileName, useDownloadFile } from '@/lib/download';
 
-import { imageExportPath, reportPath, safeFileName, useDownloadFile } from '../api/exports';
+import { imageExportPath, reportPath } from '../api/exports';
 import type { ViewState } from '../lib/view-state';
 import { DownloadError } from './download-error';
 

@@ -7,8 +7,9 @@ import { QueryError } from '@/components/query-error';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';
+import { safeFileName, useDownloadFile } from '@/lib/download';
 
-import { compareExportPath, reportPath, safeFileName, useDownloadFile } from '../api/exports';
+import { compareExportPath, reportPath } from '../api/exports';
 import { heatmapQueryOptions } from '../api/heatmaps';
 import { compareVariants, type Row, type Variant } from '../lib/compare';
 import { formatPercent, formatScore } from '../lib/format';

@@ -7,8 +7,9 @@ import { QueryError } from '@/components/query-error';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { formatDateTime } from '@/lib/dates';
+import { safeFileName, useDownloadFile } from '@/lib/download';
 
-import { reportPath, safeFileName, useDownloadFile } from '../api/exports';
+import { reportPath } from '../api/exports';
 import { heatmapQueryOptions } from '../api/heatmaps';
 import { formatScore } from '../lib/format';
 import { itemName } from '../lib/names';

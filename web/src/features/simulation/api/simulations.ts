@@ -210,3 +210,11 @@ export function useAnalyseSimulation() {
     onSuccess: () => invalidate(),
   });
 }
+
+/** `POST /simulations/renders.zip`: the renders of these simulations (those rendered), in one ZIP. */
+export function rendersZipRequest(simulationIds: string[]): { path: string; init: RequestInit } {
+  return {
+    path: '/simulations/renders.zip',
+    init: { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ids: simulationIds }) },
+  };
+}

@@ -10,6 +10,7 @@ import { Label } from '@/components/ui/label';
 import { Select } from '@/components/ui/select';
 import { Spinner } from '@/components/ui/spinner';
 import { apiErrorKey, fieldErrorKey, isApiError } from '@/lib/api';
+import { safeFileName, useDownloadFile } from '@/lib/download';
 
 import {
   creativeOptionsQueryOptions,
@@ -22,6 +23,7 @@ import {
   type CreativeOption,
   type ListedSimulation,
   type LocationOption,
+  rendersZipRequest,
   type SimulationFilters,
 } from '../api/simulations';
 import { fitOutcome, locationPanelAspect } from '../lib/aspect';
@@ -70,6 +72,11 @@ export function SimulationList({ pathOf, currentId, onDeletedCurrent, currentCre
   // The editor's creative may lie beyond the first page of the select.
   const batchCreatives = currentCreative && !creativeOptions.some((c) => c.id === currentCreative.id) ? [currentCreative, ...creativeOptions] : creativeOptions;
   const locationOptions = locations.data?.pages.flatMap((page) => page.items) ?? [];
+  // The archive is named after the filter: "Rendus - Été 2027", "Rendus - Lyon Part-Dieu".
+  const filterName =
+    creativeOptions.find((creative) => creative.id === filters.creative_id)?.name ??
+    locationOptions.find((location) => location.id === filters.location_id)?.name;
+  const zipStem = filterName ? `${t('simulation.zip.fileName')} - ${filterName}` : t('simulation.zip.fileName');
 
   return (
     <section className="sim-list" aria-labelledby={ids.title} data-testid="simulation-list">
@@ -115,6 +122,7 @@ export function SimulationList({ pathOf, currentId, onDeletedCurrent, currentCre
           </Select>
         </div>
         {filters.creative_id ? <p className="field__hint sim-list__sorted">{t('simulation.list.sortedByVisibility')}</p> : null}
+        <RendersZipButton simulations={items} fileStem={zipStem} />
       </div>
       {batchIds ? <BatchProgress ids={batchIds} /> : null}
       {list.isPending ? (
@@ -377,14 +385,52 @@ function BatchProgress({ ids }: { ids: string[] }) {
       : failed > 0
         ? t('simulation.batch.failed', { count: failed, total: count })
         : t('simulation.batch.finished', { count });
+  const finished = results.flatMap((result) => (result.data ? [result.data] : []));
   return (
-    <p className="sim-notice" role="status" data-testid="batch-progress" data-running={running}>
+    <div className="sim-notice" data-testid="batch-progress" data-running={running}>
       {running > 0 ? (
         <span className="ui-spinner ui-spinner--sm" aria-hidden="true">
           <span className="ui-spinner__circle" />
         </span>
       ) : null}
-      <span>{text}</span>
-    </p>
+      <span role="status">{text}</span>
+      {running === 0 ? (
+        <RendersZipButton simulations={finished} fileStem={`${t('simulation.zip.fileName')} - ${finished[0]?.creative?.name ?? ''}`} />
+      ) : null}
+    </div>
+  );
+}
+
+/** Most renders in one ZIP (the server's limit, a batch's worth). */
+const MAX_ZIP = 50;
+
+/**
+ * "Download the renders (ZIP)": the renders of these simulations (those rendered, the first 50),
+ * named after their creative and location. Hidden while none is rendered.
+ */
+function RendersZipButton({ simulations, fileStem }: { simulations: Pick<ListedSimulation, 'id' | 'status'>[]; fileStem: string }) {
+  const { t } = useTranslation();
+  const download = useDownloadFile();
+  const done = simulations.filter((simulation) => simulation.status === 'done').slice(0, MAX_ZIP);
+  if (done.length === 0) return null;
+  const { path, init } = rendersZipRequest(done.map((simulation) => simulation.id));
+  return (
+    <span className="sim-zip">
+      <Button
+        variant="secondary"
+        size="sm"
+        onClick={() => download.mutate({ path, init, fileName: `${safeFileName(fileStem)}.zip` })}
+        disabled={download.isPending}
+        aria-busy={download.isPending}
+        data-testid="download-renders-zip"
+      >
+        {download.isPending ? t('simulation.zip.preparing') : t('simulation.zip.download', { count: done.length })}
+      </Button>
+      {download.isError ? (
+        <span className="form-error" role="alert">
+          {t(apiErrorKey(download.error))}
+        </span>
+      ) : null}
+    </span>
   );
 }

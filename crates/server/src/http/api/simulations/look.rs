@@ -265,27 +265,3 @@ impl AdjustmentsChanges {
         a
     }
 }
-
-/// A background colour: `#rrggbb`, stored lowercase; spaces around it are dropped, however many
-/// (the document's pattern allows them), and an empty text counts as `null`.
-#[derive(Debug)]
-pub(super) struct Background(pub(super) String);
-
-impl FromField for Background {
-    fn from_field(value: Value) -> Result<Option<Self>, FieldCode> {
-        let Value::String(text) = value else {
-            return Err(FieldCode::InvalidType);
-        };
-        match Some(text.trim()).filter(|text| !text.is_empty()) {
-            Some(text)
-                if text.len() == 7
-                    && text.starts_with('#')
-                    && text[1..].bytes().all(|b| b.is_ascii_hexdigit()) =>
-            {
-                Ok(Some(Background(text.to_ascii_lowercase())))
-            }
-            Some(_) => Err(FieldCode::InvalidValue),
-            None => Ok(None),
-        }
-    }
-}

@@ -1,6 +1,7 @@
 //! Simulations: `POST /simulations`, `GET /simulations?limit=&cursor=&q=&creative_id=&location_id=`,
 //! `GET`/`PATCH`/`DELETE /simulations/{id}`, `POST /simulations/batch`,
-//! `POST /simulations/{id}/render` and `POST /simulations/{id}/attention`. Shapes and codes:
+//! `POST /simulations/{id}/render`, `POST /simulations/{id}/attention` and
+//! `POST /simulations/renders.zip`. Shapes and codes:
 //! docs/architecture/simulations.md.
 //!
 //! A simulation places one of the user's creatives on one of their locations' photos; every
@@ -17,7 +18,9 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::body::{Body, Choice, Id, IdList, IdPath, Line, Patch, Problems, Ref, body_pair};
+use super::body::{
+    Body, Choice, HexColour, Id, IdList, IdPath, Line, Patch, Problems, Ref, body_pair,
+};
 use super::error::ApiError;
 use super::input::{ApiUser, ListParams, ListQuery, Paged};
 use super::locations::QuadPoint;
@@ -44,6 +47,7 @@ pub const MIN_QUAD_AREA_PX: f64 = 4.0;
 
 mod answer;
 mod look;
+mod zip;
 
 pub use answer::{
     AttentionQueued, Downloads, RenderError, Simulation, SimulationAttention, SimulationBatch,
@@ -51,13 +55,14 @@ pub use answer::{
 };
 use answer::{legibility, simulation_body};
 pub use look::{AdjustmentsBody, FitMode, NightMode};
-use look::{AdjustmentsChanges, AdjustmentsInput, Background, default_adjustments};
+use look::{AdjustmentsChanges, AdjustmentsInput, default_adjustments};
 
 /// Routes of this module.
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list, create))
         .routes(routes!(batch))
+        .routes(routes!(zip::renders_zip))
         .routes(routes!(get_one, update, delete_one))
         .routes(routes!(render))
         .routes(routes!(attention))
@@ -111,7 +116,7 @@ body_pair! {
         /// `#rrggbb`.
         #[serde(default)]
         #[schema(value_type = String, pattern = r"^\s*#[0-9A-Fa-f]{6}\s*$")]
-        background: Patch<Background>,
+        background: Patch<HexColour>,
         /// Any subset (`null`: back to the defaults).
         #[serde(default)]
         #[schema(value_type = Option<AdjustmentsChanges>)]
@@ -144,7 +149,7 @@ struct BatchFields {
     /// `#rrggbb`.
     #[serde(default)]
     #[schema(value_type = String, pattern = r"^\s*#[0-9A-Fa-f]{6}\s*$")]
-    background: Patch<Background>,
+    background: Patch<HexColour>,
     /// Any subset (`null`: the defaults).
     #[serde(default)]
     #[schema(value_type = Option<AdjustmentsChanges>)]
@@ -205,7 +210,7 @@ async fn find_location(
 struct Settings {
     quad: Patch<Value>,
     fit: Patch<Choice<FitMode, 16>>,
-    background: Patch<Background>,
+    background: Patch<HexColour>,
     adjustments: Patch<AdjustmentsInput>,
     mask_media_id: Patch<Ref>,
 }
@@ -216,14 +221,14 @@ fn apply_look(
     problems: &mut Problems,
     row: &mut SimulationRow,
     fit: Patch<Choice<FitMode, 16>>,
-    background: Patch<Background>,
+    background: Patch<HexColour>,
     adjustments: Patch<AdjustmentsInput>,
     current: &Adjustments,
 ) -> Result<(), ApiError> {
     if let Some(Choice(fit)) = problems.not_null("fit", fit) {
         row.fit = fit.as_str().to_owned();
     }
-    if let Some(Background(background)) = problems.not_null("background", background) {
+    if let Some(HexColour(background)) = problems.not_null("background", background) {
         row.background = background;
     }
     let adjustments = match adjustments {

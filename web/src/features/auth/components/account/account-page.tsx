@@ -7,6 +7,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { userQuery } from '../../api/mfa';
 import { useAuth } from '../../auth-context';
 
+import { BrandingSection } from './branding-section';
 import { EmailSection } from './email-section';
 import { MfaSection } from './mfa-section';
 import { PasswordSection } from './password-section';
@@ -26,11 +27,12 @@ export function AccountSections() {
   return (
     <div className="account">
       <EmailSection user={current} />
-      <PasswordSection />
+      <PasswordSection user={current} />
       <MfaSection />
       <ProvidersSection user={current} />
       <SessionsSection />
       <StorageSection />
+      <BrandingSection />
     </div>
   );
 }

@@ -26,12 +26,18 @@ import {
   type AnyFactor,
   type TotpEnrolment,
 } from '../../api/mfa';
+import { recoveryCodesQuery } from '../../api/security';
 import { CodeInput } from '../code-input';
 import { maskPhone } from '../factor-label';
 
+import { RecoveryCodes } from './recovery-codes';
+
 type Notice = 'account.mfa.totpAdded' | 'account.mfa.phoneAdded' | 'account.mfa.removed';
 
-/** Two-step verification: the factors, adding an authenticator app or a phone, removing one. */
+/**
+ * Two-step verification: the factors, adding an authenticator app or a phone, removing one, and
+ * the recovery codes once a method is active (offered at once after an app is added).
+ */
 export function MfaSection() {
   const { t, i18n } = useTranslation();
   const titleId = useId();
@@ -42,6 +48,7 @@ export function MfaSection() {
   const [removeError, setRemoveError] = useState<AuthErrorKey | null>(null);
   const [removePending, setRemovePending] = useState(false);
   const [notice, setNotice] = useState<Notice | null>(null);
+  const [codesOpen, setCodesOpen] = useState(false);
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: accountKeys.all });
   const language = i18n.resolvedLanguage ?? i18n.language;
@@ -67,6 +74,14 @@ export function MfaSection() {
     setAdding(null);
     setNotice(notice);
     await refresh();
+    // The first app added: its recovery codes are offered at once.
+    if (notice !== 'account.mfa.totpAdded') return;
+    try {
+      const summary = await queryClient.fetchQuery(recoveryCodesQuery());
+      if (summary.total === 0) setCodesOpen(true);
+    } catch {
+      // The section shows the error and the button; nothing to offer now.
+    }
   };
 
   return (
@@ -144,6 +159,8 @@ export function MfaSection() {
           {t('account.mfa.addPhone')}
         </Button>
       </div>
+
+      {active ? <RecoveryCodes showing={codesOpen} onShowingChange={setCodesOpen} /> : null}
 
       {adding === 'totp' ? <TotpEnrolDialog onClose={() => setAdding(null)} onDone={() => void added('account.mfa.totpAdded')} /> : null}
       {adding === 'phone' ? (
