@@ -1,12 +1,11 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
+import { FilePicker } from '@/components/file-picker';
 import { Banner } from '@/components/ui/banner';
 import { Button } from '@/components/ui/button';
-import { Label } from '@/components/ui/label';
 import { apiErrorKey, fieldErrorKey, isApiError } from '@/lib/api';
-import { cn } from '@/lib/cn';
 import fr from '@/locales/fr.json';
 
 import { useImportInventory, type ImportError, type ImportOutcome } from '../api/import';
@@ -47,49 +46,6 @@ function useRequestMessage() {
     }
     return t(apiErrorKey(error));
   };
-}
-
-type FilePickerProps = {
-  label: string;
-  hint: string;
-  accept: string;
-  file: File | null;
-  disabled: boolean;
-  testId: string;
-  onChange: (file: File | null) => void;
-};
-
-/**
- * A labelled file field whose button and "no file" text are the app's words (a bare file input
- * speaks the browser's language); the real input is kept for keyboards and screen readers.
- */
-function FilePicker({ label, hint, accept, file, disabled, testId, onChange }: FilePickerProps) {
-  const { t } = useTranslation();
-  const id = useId();
-  return (
-    <div className="field import__picker">
-      <Label htmlFor={id}>{label}</Label>
-      <div className="import__picker-row">
-        <label htmlFor={id} className={cn('ui-button ui-button--secondary ui-button--sm', disabled && 'is-disabled')} aria-hidden="true">
-          {t('locations.import.choose')}
-        </label>
-        <span className={cn('import__file-name', !file && 'import__file-name--none')}>{file?.name ?? t('locations.import.noFile')}</span>
-        <input
-          id={id}
-          type="file"
-          className="visually-hidden"
-          accept={accept}
-          disabled={disabled}
-          aria-describedby={`${id}-hint`}
-          data-testid={testId}
-          onChange={(event) => onChange(event.target.files?.[0] ?? null)}
-        />
-      </div>
-      <p id={`${id}-hint`} className="field__hint">
-        {hint}
-      </p>
-    </div>
-  );
 }
 
 /** The rows refused, by row and column. */
@@ -230,7 +186,9 @@ export function InventoryImport() {
           label={t('locations.import.file')}
           hint={t('locations.import.fileHint')}
           accept={INVENTORY_ACCEPT}
-          file={file}
+          fileName={file?.name ?? null}
+          chooseLabel={t('locations.import.choose')}
+          emptyLabel={t('locations.import.noFile')}
           disabled={busy}
           testId="import-file"
           onChange={(chosen) => {
@@ -242,7 +200,9 @@ export function InventoryImport() {
           label={t('locations.import.photos')}
           hint={t('locations.import.photosHint')}
           accept={ZIP_ACCEPT}
-          file={photos}
+          fileName={photos?.name ?? null}
+          chooseLabel={t('locations.import.choose')}
+          emptyLabel={t('locations.import.noFile')}
           disabled={busy}
           testId="import-photos"
           onChange={(chosen) => {

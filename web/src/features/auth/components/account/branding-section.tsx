@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 
 import { QueryError } from '@/components/query-error';
 import { Banner } from '@/components/ui/banner';
+import { FilePicker } from '@/components/file-picker';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -40,7 +41,7 @@ export function BrandingSection() {
 function BrandingForm({ saved }: { saved: Branding }) {
   const { t, i18n } = useTranslation();
   const language = i18n.resolvedLanguage ?? i18n.language;
-  const ids = { name: useId(), colour: useId(), colourHint: useId(), logo: useId() };
+  const ids = { name: useId(), colour: useId(), colourHint: useId() };
   const queryClient = useQueryClient();
   const [name, setName] = useState(saved.agency_name ?? '');
   const [colour, setColour] = useState<string | null>(saved.accent_color);
@@ -116,25 +117,24 @@ function BrandingForm({ saved }: { saved: Branding }) {
           {t('account.branding.colourHint')}
         </p>
       </div>
-      <div className="field">
-        <Label htmlFor={ids.logo}>{t('account.branding.logo')}</Label>
+      <div className="branding-form__logo-field">
         {logo ? <img className="branding-form__logo" src={logo.urls.preview} alt={t('account.branding.logoAlt')} data-testid="branding-logo" /> : null}
-        <div className="branding-form__logo-actions">
-          <Input
-            id={ids.logo}
-            type="file"
-            accept="image/png,image/jpeg,image/webp"
-            disabled={uploading}
-            onChange={(event) => void chooseLogo(event.currentTarget.files?.[0])}
-            data-testid="branding-logo-file"
-          />
-          {logo ? (
-            <Button variant="ghost" size="sm" onClick={() => setLogo(null)} data-testid="branding-logo-remove">
-              {t('account.branding.logoRemove')}
-            </Button>
-          ) : null}
-        </div>
-        <p className="field__hint">{uploading ? t('account.branding.uploading') : t('account.branding.logoHint')}</p>
+        <FilePicker
+          label={t('account.branding.logo')}
+          hint={uploading ? t('account.branding.uploading') : t('account.branding.logoHint')}
+          accept="image/png,image/jpeg,image/webp"
+          fileName={logo?.original_name ?? null}
+          chooseLabel={logo ? t('account.branding.logoReplace') : t('account.branding.logoChoose')}
+          emptyLabel={t('account.branding.logoNone')}
+          disabled={uploading}
+          testId="branding-logo-file"
+          onChange={(file) => void chooseLogo(file ?? undefined)}
+        />
+        {logo ? (
+          <Button variant="ghost" size="sm" onClick={() => setLogo(null)} data-testid="branding-logo-remove">
+            {t('account.branding.logoRemove')}
+          </Button>
+        ) : null}
         {uploadError ? (
           <p className="form-error" role="alert">
             {uploadError}
