@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Screenshots of the account screens for a look by eye: login (providers, forgot password), the
-// code screen, the account page (and its TOTP dialog), "choose a new password"; French and English,
+// Screenshots of the account screens for a look by eye: login (providers, forgot password, the
+// recovery mail's code), the code screen, the account page (and its TOTP dialog), "choose a new password"; French and English,
 // light and dark, phone width (390 px) and desktop. The built app is served by `vite preview`;
 // the auth server's answers are stubbed in the page (no server needed), so the screens show
 // whatever state is wanted.
@@ -56,6 +56,7 @@ async function stub(page, { factors = [] } = {}) {
     route.fulfill({ json: { external: { email: true, phone: false, anonymous_users: false, google: true, keycloak: true }, disable_signup: false, mailer_autoconfirm: true } }),
   );
   await page.route('**/auth/v1/user', (route) => route.fulfill({ json: user(factors) }));
+  await page.route('**/auth/v1/recover*', (route) => route.fulfill({ json: {} }));
   await page.route('**/auth/v1/factors/*/challenge', (route) => route.fulfill({ json: { id: 'c1', type: 'totp', expires_at: 4_000_000_000 } }));
   await page.route('**/auth/v1/factors', (route) =>
     route.fulfill({ json: { id: 'f3', type: 'totp', friendly_name: 'Application', totp: { qr_code: fakeQr(), secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', uri: 'otpauth://totp/Regard' } } }),
@@ -92,6 +93,16 @@ async function shoot(browser, { name, lang, theme, width, stored, factors, path,
 const SCREENS = [
   { name: 'login', path: '/creatives' },
   { name: 'forgot', path: '/creatives', act: (page) => page.getByTestId('forgot-password').click() },
+  {
+    name: 'recovery-code',
+    path: '/creatives',
+    act: async (page) => {
+      await page.getByTestId('forgot-password').click();
+      await page.locator('input[type="email"]').fill('ada.lovelace@example.com');
+      await page.getByTestId('auth-submit').click();
+      await page.getByTestId('recovery-code').waitFor();
+    },
+  },
   { name: 'code', path: '/creatives', stored: session('aal1', [totp, phone]), factors: [totp, phone] },
   { name: 'account', path: '/account', stored: session('aal2', [totp, phone]), factors: [totp, phone] },
   {

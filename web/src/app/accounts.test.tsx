@@ -152,6 +152,61 @@ describe('password recovery', () => {
     expect(router.state.location.pathname).toBe('/creatives');
   });
 
+  it('confirms the new password once, in the app, with a toast', async () => {
+    resetAuthMock(null);
+    const { user } = renderApp('/reset-password');
+    await screen.findByRole('heading', { level: 1, name: 'Mot de passe oublié' });
+    act(() => emit('PASSWORD_RECOVERY', fakeSession()));
+    await user.type(await screen.findByLabelText('Nouveau mot de passe'), 'nouveau-secret');
+    await user.type(screen.getByLabelText('Confirmez le mot de passe'), 'nouveau-secret');
+    await user.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }));
+    await screen.findByRole('heading', { level: 1, name: 'Mes créations' });
+    const region = screen.getByRole('status', { name: 'Notifications' });
+    expect(await within(region).findByTestId('toast')).toHaveTextContent('Votre mot de passe a été changé.');
+    expect(within(region).getAllByTestId('toast')).toHaveLength(1);
+  });
+
+  it('takes the code of the recovery mail instead of its link, then asks for the new password', async () => {
+    resetAuthMock(null);
+    const { user, router } = renderApp('/creatives');
+    await user.click(await screen.findByRole('button', { name: 'Mot de passe oublié ?' }));
+    await user.type(screen.getByLabelText('Email'), 'ada@example.com');
+    await user.click(screen.getByRole('button', { name: 'Envoyer le lien' }));
+    await screen.findByRole('heading', { level: 1, name: 'Saisir le code reçu' });
+
+    // As auth-js does: the session is saved, then PASSWORD_RECOVERY announced.
+    authClient.verifyOtp.mockImplementation(() => {
+      const session = fakeSession();
+      authClient.getSession.mockResolvedValue({ data: { session }, error: null });
+      emit('PASSWORD_RECOVERY', session);
+      return Promise.resolve({ data: { user: session.user, session }, error: null });
+    });
+    await user.type(screen.getByLabelText('Code à 6 chiffres'), '482915');
+    await user.click(screen.getByRole('button', { name: 'Vérifier le code' }));
+    expect(authClient.verifyOtp).toHaveBeenCalledWith({ email: 'ada@example.com', token: '482915', type: 'recovery' });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Choisissez un nouveau mot de passe' })).toBeInTheDocument();
+
+    await user.type(screen.getByLabelText('Nouveau mot de passe'), 'nouveau-secret');
+    await user.type(screen.getByLabelText('Confirmez le mot de passe'), 'nouveau-secret');
+    await user.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }));
+    expect(authClient.updateUser).toHaveBeenLastCalledWith({ password: 'nouveau-secret' });
+    // The app opens at its home page (the page behind the login screen may show for a moment first).
+    await waitFor(() => expect(router.state.location.pathname).toBe('/creatives'));
+    await waitFor(() => expect(screen.getByRole('heading', { level: 1, name: 'Mes créations' })).toBeInTheDocument());
+    expect(await screen.findByTestId('toast')).toHaveTextContent('Votre mot de passe a été changé.');
+  });
+
+  it('cancelling the new password after a code signs out, back to the login form', async () => {
+    resetAuthMock(null);
+    const { user } = renderApp('/reset-password');
+    await screen.findByRole('heading', { level: 1, name: 'Mot de passe oublié' });
+    act(() => emit('PASSWORD_RECOVERY', fakeSession()));
+    await user.click(await screen.findByRole('button', { name: 'Annuler' }));
+    expect(authClient.signOut).toHaveBeenCalledWith({ scope: 'local' });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Mot de passe oublié' })).toBeInTheDocument();
+    expect(authClient.updateUser).not.toHaveBeenCalled();
+  });
+
   it('says when the link can no longer be used, and offers a new one', async () => {
     resetAuthMock(null);
     authClient.initialize.mockResolvedValue({

@@ -128,6 +128,36 @@ describe('heatmap list', () => {
     expect(await screen.findByText(/Vous n'avez pas encore de heatmap\./)).toBeInTheDocument();
     expect(screen.getByTestId('new-heatmap')).toHaveAttribute('href', '/heatmap/new');
     expect(screen.queryByTestId('chat-widget')).not.toBeInTheDocument();
+    // Nothing to search or sort: no toolbar over the empty library.
+    expect(screen.queryByRole('search')).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Rechercher')).not.toBeInTheDocument();
+  });
+
+  it('keeps the toolbar when a search matches nothing, so that it can be cleared', async () => {
+    mockApi(({ path, query }) => {
+      if (path !== '/heatmaps') return undefined;
+      const q = (query.get('q') ?? '').toLowerCase();
+      return page([summary()].filter((h) => (h.name ?? '').toLowerCase().includes(q)));
+    });
+    renderApp('/heatmap?q=zzz');
+    expect(await screen.findByText('Aucune heatmap ne correspond à « zzz ».')).toBeInTheDocument();
+    expect(screen.getByRole('search')).toBeInTheDocument();
+    expect(screen.getByLabelText('Rechercher')).toHaveValue('zzz');
+    fireEvent.click(screen.getByRole('button', { name: 'Effacer la recherche' }));
+    expect(await screen.findByRole('link', { name: 'Campagne été' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Rechercher')).toHaveValue('');
+    expect(screen.getByRole('search')).toBeInTheDocument();
+  });
+
+  it('keeps the toolbar on an empty library while a search is typed or shown', async () => {
+    mockApi(({ path }) => (path === '/heatmaps' ? page([]) : undefined));
+    renderApp('/heatmap?q=été');
+    expect(await screen.findByText('Aucune heatmap ne correspond à « été ».')).toBeInTheDocument();
+    expect(screen.getByRole('search')).toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText('Rechercher'), { target: { value: '' } });
+    // Once the empty search reaches the list, the library shows empty and the toolbar goes.
+    expect(await screen.findByText(/Vous n'avez pas encore de heatmap\./)).toBeInTheDocument();
+    expect(screen.queryByRole('search')).not.toBeInTheDocument();
   });
 
   it('lists heatmaps as cards with thumbnail, name, date, status and score', async () => {

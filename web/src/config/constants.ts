@@ -11,3 +11,10 @@ export const AUTH_STORAGE_KEY = 'regard-auth-token';
 
 /** Minimum password length enforced by the login/register form (and by the server). */
 export const MIN_PASSWORD_LENGTH = 6;
+
+/**
+ * Seconds before a recovery mail may be asked for again from the code screen: the server's
+ * default `REGARD_MAIL_MAX_FREQUENCY`. Within it the server sends nothing and still answers
+ * "sent", so the screen would otherwise announce a mail that never comes.
+ */
+export const MAIL_RESEND_SECONDS = 60;

@@ -22,6 +22,7 @@ export const authClient = {
   signInWithOAuth: vi.fn(),
   resetPasswordForEmail: vi.fn(),
   signInWithOtp: vi.fn(),
+  verifyOtp: vi.fn(),
   updateUser: vi.fn(),
   mfa: {
     enroll: vi.fn(),
@@ -83,6 +84,7 @@ export function resetAuthMock(session: Session | null = null) {
   authClient.signInWithOAuth.mockReset().mockResolvedValue({ data: { provider: 'google', url: 'x' }, error: null });
   authClient.resetPasswordForEmail.mockReset().mockResolvedValue({ data: {}, error: null });
   authClient.signInWithOtp.mockReset().mockResolvedValue({ data: { user: null, session: null }, error: null });
+  authClient.verifyOtp.mockReset().mockResolvedValue({ data: { user: null, session: null }, error: null });
   authClient.updateUser.mockReset().mockImplementation(() =>
     Promise.resolve({ data: { user: session?.user ?? null }, error: null }),
   );

@@ -9,6 +9,7 @@ import { LoginForm } from '@/features/auth/components/login-form';
 import { MfaChallenge } from '@/features/auth/components/mfa-challenge';
 import { NewPasswordForm } from '@/features/auth/components/new-password-form';
 import { ThemeSwitch } from '@/features/theme/components/theme-switch';
+import { useToast } from '@/lib/toast';
 
 /** URL parameters an auth redirect leaves behind (auth-js has read them by the time we render). */
 const REDIRECT_PARAMS = ['code', 'error', 'error_code', 'error_description', 'sb'];
@@ -78,10 +79,15 @@ export function MfaScreen() {
   );
 }
 
-/** "Choose a new password" after a recovery link; then the app. */
+/**
+ * "Choose a new password" after a recovery link or code; then the app, where a toast confirms
+ * the change (the app's toasts are drawn by its shell, which this screen replaces).
+ */
 export function NewPasswordScreen() {
+  const { t } = useTranslation();
   const { recovery, endRecovery } = useAuth();
   const navigate = useNavigate();
+  const toast = useToast();
   const leave = () => {
     endRecovery();
     void navigate('/', { replace: true });
@@ -89,7 +95,10 @@ export function NewPasswordScreen() {
   return (
     <AuthCard>
       <NewPasswordForm
-        onDone={leave}
+        onDone={() => {
+          toast.show(t('account.password.changed'), { id: 'password-changed' });
+          leave();
+        }}
         // Came from a recovery link: cancelling signs out. Came here by hand: back to the app.
         onCancel={recovery ? () => void signOut('local') : leave}
       />

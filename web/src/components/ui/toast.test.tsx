@@ -24,6 +24,15 @@ describe('toasts', () => {
     expect(region).toBeEmptyDOMElement();
   });
 
+  it('adds a toast shown before the region existed once the region is there, so that it is announced', async () => {
+    toast('Votre mot de passe a été changé.');
+    render(<Toaster />);
+    const region = screen.getByRole('status', { name: 'Notifications' });
+    expect(region).toBeEmptyDOMElement();
+    expect(await screen.findByTestId('toast')).toHaveTextContent('Votre mot de passe a été changé.');
+    expect(region).toContainElement(screen.getByTestId('toast'));
+  });
+
   it('leaves on its own after five seconds', () => {
     vi.useFakeTimers();
     render(<Toaster />);

@@ -51,13 +51,23 @@ function ToastItem({ toast: item }: { toast: Toast }) {
   );
 }
 
-/** The toasts' live region; mounted once, in the app shell. */
+/**
+ * The toasts' live region; mounted once, in the app shell. Toasts already waiting when it mounts
+ * (one shown just before the shell appears, "password changed" after the new-password screen)
+ * join it a frame later: a region announces what is added to it, not what it starts with.
+ */
 export function Toaster() {
   const { t } = useTranslation();
   const toasts = useToastStore((state) => state.toasts);
+  const [ready, setReady] = useState(() => useToastStore.getState().toasts.length === 0);
+  useEffect(() => {
+    if (ready) return;
+    const frame = requestAnimationFrame(() => setReady(true));
+    return () => cancelAnimationFrame(frame);
+  }, [ready]);
   return (
     <section className="toaster" role="status" aria-label={t('toast.label')}>
-      {toasts.map((item) => (
+      {(ready ? toasts : []).map((item) => (
         <ToastItem key={item.id} toast={item} />
       ))}
     </section>

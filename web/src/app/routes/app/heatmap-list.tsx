@@ -29,8 +29,13 @@ export default function HeatmapListRoute() {
     );
   return (
     <ContentLayout title={t('heatmap.listTitle')} actions={<NewHeatmapLink />}>
-      <HeatmapToolbar draft={draft} onDraft={setDraft} sort={sort} onSort={onSort} />
-      <HeatmapList q={q.trim()} sort={sort} />
+      <HeatmapList
+        q={q.trim()}
+        sort={sort}
+        typing={draft.trim() !== ''}
+        toolbar={<HeatmapToolbar draft={draft} onDraft={setDraft} sort={sort} onSort={onSort} />}
+        onClearSearch={() => setDraft('')}
+      />
     </ContentLayout>
   );
 }

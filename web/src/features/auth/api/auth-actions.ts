@@ -34,6 +34,7 @@ export type AuthErrorKey =
   | 'auth.errors.phoneInvalid'
   | 'auth.errors.validationFailed'
   | 'auth.errors.linkExpired'
+  | 'auth.errors.recoveryCodeInvalid'
   | 'auth.errors.providerEmailNeedsVerification'
   | 'auth.errors.providerDenied'
   | 'auth.errors.providerFailed';
@@ -166,11 +167,33 @@ export async function requestPasswordReset(email: string): Promise<{ ok: true } 
     if (!error) return { ok: true };
     const key = authErrorKey(error);
     // Only what the visitor can act on; anything else would hint at whether the address exists.
-    return key === 'auth.errors.overRequestRateLimit' || key === 'auth.errors.emailInvalid' || key === 'auth.errors.validationFailed'
+    // The mail rate limit counts per client, whatever the address, so it says nothing either.
+    return key === 'auth.errors.overRequestRateLimit' ||
+      key === 'auth.errors.overEmailSendRateLimit' ||
+      key === 'auth.errors.emailInvalid' ||
+      key === 'auth.errors.validationFailed'
       ? { ok: false, error: key }
       : { ok: true };
   } catch (error) {
     console.error('Password reset request failed unexpectedly', error);
+    return { ok: false, error: 'auth.errors.generic' };
+  }
+}
+
+/**
+ * Signs in with the 6-digit code of a recovery mail. On success auth-js announces
+ * PASSWORD_RECOVERY, as after the mail's link, and the app asks for a new password. A wrong,
+ * expired, used or replaced code (the server answers them all alike, `otp_expired`) has its own
+ * message: the one for links would speak of a link.
+ */
+export async function verifyRecoveryCode(email: string, code: string): Promise<{ ok: true } | { ok: false; error: AuthErrorKey }> {
+  try {
+    const { error } = await authClient.verifyOtp({ email, token: code, type: 'recovery' });
+    if (!error) return { ok: true };
+    const key = authErrorKey(error);
+    return { ok: false, error: key === 'auth.errors.linkExpired' ? 'auth.errors.recoveryCodeInvalid' : key };
+  } catch (error) {
+    console.error('Recovery code verification failed unexpectedly', error);
     return { ok: false, error: 'auth.errors.generic' };
   }
 }

@@ -1,7 +1,9 @@
 import { AuthApiError, AuthImplicitGrantRedirectError } from '@supabase/auth-js';
 import { describe, expect, it, vi } from 'vitest';
 
-import { authErrorKey, redirectErrorKey } from './auth-actions';
+import { authClient, authError } from '@/testing/auth-mock';
+
+import { authErrorKey, redirectErrorKey, requestPasswordReset, verifyRecoveryCode } from './auth-actions';
 import { normalisePhone, qrCodeSource } from './mfa';
 import { enabledProviders, providerLabel, type AuthSettings } from './settings';
 
@@ -54,6 +56,38 @@ describe('error codes', () => {
     expect(redirectErrorKey(new AuthImplicitGrantRedirectError('x', { error: 'server_error', code: 'unexpected_failure' }))).toBe(
       'auth.errors.providerFailed',
     );
+  });
+});
+
+describe('the recovery code', () => {
+  it('is verified as a recovery for the address the mail was asked for', async () => {
+    authClient.verifyOtp.mockResolvedValueOnce({ data: { user: null, session: null }, error: null });
+    expect(await verifyRecoveryCode('ada@example.com', '123456')).toEqual({ ok: true });
+    expect(authClient.verifyOtp).toHaveBeenCalledWith({ email: 'ada@example.com', token: '123456', type: 'recovery' });
+  });
+
+  it.each([
+    // Wrong, expired, used or replaced: the server answers them alike; the message speaks of a code, not a link.
+    ['otp_expired', 'auth.errors.recoveryCodeInvalid'],
+    ['over_request_rate_limit', 'auth.errors.overRequestRateLimit'],
+    ['validation_failed', 'auth.errors.validationFailed'],
+    ['unexpected_failure', 'auth.errors.generic'],
+  ])('%s → %s', async (code, key) => {
+    authClient.verifyOtp.mockResolvedValueOnce({ data: { user: null, session: null }, error: authError(code, 'x', 403) });
+    expect(await verifyRecoveryCode('ada@example.com', '000000')).toEqual({ ok: false, error: key });
+  });
+
+  it('reports a failure to reach the server as the generic error', async () => {
+    vi.spyOn(console, 'error').mockImplementationOnce(() => {});
+    authClient.verifyOtp.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    expect(await verifyRecoveryCode('ada@example.com', '000000')).toEqual({ ok: false, error: 'auth.errors.generic' });
+  });
+
+  it('reports the mail rate limit when asking for the mail (it counts per client, whatever the address)', async () => {
+    authClient.resetPasswordForEmail.mockResolvedValueOnce({ data: null, error: authError('over_email_send_rate_limit', 'x', 429) });
+    expect(await requestPasswordReset('ada@example.com')).toEqual({ ok: false, error: 'auth.errors.overEmailSendRateLimit' });
+    authClient.resetPasswordForEmail.mockResolvedValueOnce({ data: null, error: authError('user_not_found', 'x', 404) });
+    expect(await requestPasswordReset('ada@example.com')).toEqual({ ok: true });
   });
 });
 

@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { i18n } from '@/lib/i18n';
 import { mockApi } from '@/testing/api-mock';
@@ -209,37 +209,175 @@ describe('LoginForm mode toggle', () => {
 });
 
 describe('LoginForm: forgot password', () => {
-  it('asks for the e-mail, sends the link to /reset-password and always shows the same notice', async () => {
+  it('asks for the e-mail, sends the link to /reset-password and opens the code screen, the same for every address', async () => {
     const { user } = setup();
     await user.click(screen.getByRole('button', { name: 'Mot de passe oublié ?' }));
     expect(screen.getByRole('heading', { level: 1, name: 'Mot de passe oublié' })).toBeInTheDocument();
+    expect(screen.getByText(/un email avec un lien et un code/)).toBeInTheDocument();
     expect(screen.queryByLabelText('Mot de passe')).not.toBeInTheDocument();
-    await user.type(screen.getByLabelText('Email'), 'nobody@example.com');
+    await user.type(screen.getByLabelText('Email'), ' nobody@example.com ');
     await user.click(screen.getByRole('button', { name: 'Envoyer le lien' }));
     expect(authClient.resetPasswordForEmail).toHaveBeenCalledWith('nobody@example.com', {
       redirectTo: `${window.location.origin}/reset-password`,
     });
-    expect(await screen.findByRole('status')).toHaveTextContent('Si un compte existe pour cette adresse');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Saisir le code reçu' })).toBeInTheDocument();
+    expect(screen.getByTestId('recovery-code-intro')).toHaveTextContent('Si un compte existe pour nobody@example.com, nous venons');
+    // The code field has focus, and says where the code is in the mail (the mail's own words).
+    expect(screen.getByLabelText('Code à 6 chiffres')).toHaveFocus();
+    expect(screen.getByLabelText('Code à 6 chiffres')).toHaveAccessibleDescription(/c'est le nombre qui suit « Ou saisissez ce code dans Regard »/);
   });
 
-  it('shows the same neutral notice when the server answers an error that would reveal something', async () => {
+  it('opens the same code screen when the server answers an error that would reveal something', async () => {
     authClient.resetPasswordForEmail.mockResolvedValue({ data: null, error: authError('user_not_found', 'x', 404) });
     const { user } = setup({ initialMode: 'forgot' });
     await user.type(screen.getByLabelText('Email'), 'ada@example.com');
     await user.click(screen.getByRole('button', { name: 'Envoyer le lien' }));
-    expect(await screen.findByRole('status')).toHaveTextContent('Si un compte existe pour cette adresse');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Saisir le code reçu' })).toBeInTheDocument();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
-  it('says to wait when rate limited, and goes back to the login form', async () => {
-    authClient.resetPasswordForEmail.mockResolvedValue({ data: null, error: authError('over_request_rate_limit', 'x', 429) });
+  it.each([
+    ['over_request_rate_limit', 'Trop de tentatives'],
+    ['over_email_send_rate_limit', "Un email vient déjà d'être envoyé"],
+  ])('says to wait when rate limited (%s), and goes back to the login form', async (code, message) => {
+    authClient.resetPasswordForEmail.mockResolvedValue({ data: null, error: authError(code, 'x', 429) });
     const { user } = setup({ initialMode: 'forgot' });
     await user.type(screen.getByLabelText('Email'), 'ada@example.com');
     await user.click(screen.getByRole('button', { name: 'Envoyer le lien' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Trop de tentatives');
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    expect(screen.getByRole('heading', { level: 1, name: 'Mot de passe oublié' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Retour à la connexion' }));
     expect(screen.getByRole('heading', { level: 1, name: 'Connexion' })).toBeInTheDocument();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+});
+
+describe('LoginForm: the recovery code', () => {
+  async function openCodeScreen(user: ReturnType<typeof userEvent.setup>, email = 'ada@example.com') {
+    await user.type(screen.getByLabelText('Email'), email);
+    await user.click(screen.getByRole('button', { name: 'Envoyer le lien' }));
+    await screen.findByRole('heading', { level: 1, name: 'Saisir le code reçu' });
+  }
+
+  it('verifies the code as a recovery for that address (digits only, six at most)', async () => {
+    const { user } = setup({ initialMode: 'forgot' });
+    await openCodeScreen(user);
+    // On success auth-js announces the recovery session; the app replaces this screen.
+    authClient.verifyOtp.mockReturnValue(new Promise(() => {}));
+    await user.type(screen.getByLabelText('Code à 6 chiffres'), '12 34-5678');
+    expect(screen.getByLabelText('Code à 6 chiffres')).toHaveValue('123456');
+    await user.click(screen.getByRole('button', { name: 'Vérifier le code' }));
+    expect(authClient.verifyOtp).toHaveBeenCalledWith({ email: 'ada@example.com', token: '123456', type: 'recovery' });
+    expect(screen.getByTestId('recovery-code-submit')).toBeDisabled();
+  });
+
+  it('says when the code is wrong or expired, empties the field, and lets the user try again', async () => {
+    const { user } = setup({ initialMode: 'forgot' });
+    await openCodeScreen(user);
+    authClient.verifyOtp.mockResolvedValueOnce({ data: { user: null, session: null }, error: authError('otp_expired', 'x', 403) });
+    await user.type(screen.getByLabelText('Code à 6 chiffres'), '000000');
+    await user.click(screen.getByRole('button', { name: 'Vérifier le code' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent("Ce code ne fonctionne pas : il est erroné, a expiré (il est valable une heure), a déjà servi, ou un email plus récent l'a remplacé.");
+    expect(alert).not.toHaveTextContent('lien');
+    expect(screen.getByLabelText('Code à 6 chiffres')).toHaveValue('');
+    expect(screen.getByLabelText('Code à 6 chiffres')).toHaveFocus();
+    expect(screen.getByTestId('recovery-code-submit')).toBeEnabled();
+  });
+
+  it('asks for the six digits in the app\'s language, not the browser\'s', async () => {
+    const { user } = setup({ initialMode: 'forgot' });
+    await openCodeScreen(user);
+    const field = screen.getByLabelText<HTMLInputElement>('Code à 6 chiffres');
+    await user.type(field, '123');
+    expect(field.checkValidity()).toBe(false);
+    expect(field.validationMessage).toBe('Saisissez les 6 chiffres du code reçu par email.');
+    await user.type(field, '456');
+    expect(field.checkValidity()).toBe(true);
+  });
+
+  it('goes back to the address (kept, to correct it) or to the login form', async () => {
+    const { user } = setup({ initialMode: 'forgot' });
+    await openCodeScreen(user);
+    await user.click(screen.getByRole('button', { name: "Modifier l'adresse" }));
+    expect(screen.getByRole('heading', { level: 1, name: 'Mot de passe oublié' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Email')).toHaveValue('ada@example.com');
+    await user.click(screen.getByRole('button', { name: 'Envoyer le lien' }));
+    await screen.findByRole('heading', { level: 1, name: 'Saisir le code reçu' });
+    await user.click(screen.getByRole('button', { name: 'Retour à la connexion' }));
+    expect(screen.getByRole('heading', { level: 1, name: 'Connexion' })).toBeInTheDocument();
+  });
+
+  it('speaks English too', async () => {
+    await i18n.changeLanguage('en');
+    const { user } = setup({ initialMode: 'forgot' });
+    await user.type(screen.getByLabelText('Email'), 'ada@example.com');
+    await user.click(screen.getByRole('button', { name: 'Send the link' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Enter the code from the email' })).toBeInTheDocument();
+    expect(screen.getByLabelText('6-digit code')).toHaveAccessibleDescription(/after “Or enter this code in Regard”/);
+    expect(screen.getByTestId('recovery-code-resend')).toHaveTextContent('Send the email again in 60 s');
+    authClient.verifyOtp.mockResolvedValueOnce({ data: { user: null, session: null }, error: authError('otp_expired', 'x', 403) });
+    await user.type(screen.getByLabelText('6-digit code'), '000000');
+    await user.click(screen.getByRole('button', { name: 'Verify the code' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('This code does not work');
+  });
+});
+
+describe('LoginForm: sending the recovery mail again', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('waits as long as the server would (one mail a minute), then sends it again to the same address', async () => {
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={queryClient}>
+        <LoginForm initialMode="forgot" />
+      </QueryClientProvider>,
+    );
+    await user.type(screen.getByLabelText('Email'), 'ada@example.com');
+    await user.click(screen.getByRole('button', { name: 'Envoyer le lien' }));
+    const resend = await screen.findByTestId('recovery-code-resend');
+    expect(resend).toBeDisabled();
+    expect(resend).toHaveTextContent("Renvoyer l'email dans 60 s");
+    for (let i = 0; i < 59; i += 1) await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(resend).toHaveTextContent("Renvoyer l'email dans 1 s");
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(resend).toBeEnabled();
+    expect(resend).toHaveTextContent("Renvoyer l'email");
+
+    await user.type(screen.getByLabelText('Code à 6 chiffres'), '12');
+    await user.click(resend);
+    expect(authClient.resetPasswordForEmail).toHaveBeenCalledTimes(2);
+    expect(authClient.resetPasswordForEmail).toHaveBeenLastCalledWith('ada@example.com', {
+      redirectTo: `${window.location.origin}/reset-password`,
+    });
+    expect(await screen.findByRole('status')).toHaveTextContent('un nouvel email vient de lui être envoyé : son code remplace le précédent.');
+    expect(screen.getByLabelText('Code à 6 chiffres')).toHaveValue('');
+    expect(resend).toBeDisabled();
+    expect(resend).toHaveTextContent("Renvoyer l'email dans 60 s");
+  });
+
+  it('says to wait when the server refuses to send again', async () => {
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={queryClient}>
+        <LoginForm initialMode="forgot" />
+      </QueryClientProvider>,
+    );
+    await user.type(screen.getByLabelText('Email'), 'ada@example.com');
+    await user.click(screen.getByRole('button', { name: 'Envoyer le lien' }));
+    await screen.findByTestId('recovery-code-resend');
+    for (let i = 0; i < 60; i += 1) await act(() => vi.advanceTimersByTimeAsync(1000));
+    authClient.resetPasswordForEmail.mockResolvedValueOnce({ data: null, error: authError('over_email_send_rate_limit', 'x', 429) });
+    await user.click(screen.getByTestId('recovery-code-resend'));
+    expect(await screen.findByRole('alert')).toHaveTextContent("Un email vient déjà d'être envoyé");
+    expect(screen.getByRole('heading', { level: 1, name: 'Saisir le code reçu' })).toBeInTheDocument();
   });
 });
 

@@ -13,6 +13,7 @@ import { requestMagicLink, requestPasswordReset, signIn, signUp, type AuthErrorK
 import { authSettingsQuery } from '../api/settings';
 
 import { ProviderButtons } from './provider-buttons';
+import { RecoveryCodeForm } from './recovery-code-form';
 
 export type AuthMode = 'login' | 'register' | 'forgot' | 'magic';
 
@@ -53,11 +54,12 @@ export function LoginForm({ initialMode = 'login', redirectError = null, onDismi
   const ids = { email: useId(), password: useId(), hint: useId(), title: useId() };
   const messages = useValidityMessages();
   const settings = useQuery(authSettingsQuery());
-  const [mode, setMode] = useState<AuthMode>(initialMode);
+  // `recoveryCode`: the recovery mail is asked for, its code is typed next (never a starting mode).
+  const [mode, setMode] = useState<AuthMode | 'recoveryCode'>(initialMode);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<AuthErrorKey | null>(null);
-  const [notice, setNotice] = useState<'confirmEmail' | 'resetSent' | 'magicSent' | null>(null);
+  const [notice, setNotice] = useState<'confirmEmail' | 'magicSent' | null>(null);
   const [pending, setPending] = useState(false);
   const sessionEnded = useSessionEnded();
 
@@ -98,8 +100,10 @@ export function LoginForm({ initialMode = 'login', redirectError = null, onDismi
     if (mode === 'forgot' || mode === 'magic') {
       const outcome = mode === 'forgot' ? await requestPasswordReset(email.trim()) : await requestMagicLink(email.trim());
       setPending(false);
-      if (outcome.ok) setNotice(mode === 'forgot' ? 'resetSent' : 'magicSent');
-      else setError(outcome.error);
+      if (!outcome.ok) setError(outcome.error);
+      // The recovery mail carries a code too: the next screen takes it.
+      else if (mode === 'forgot') setMode('recoveryCode');
+      else setNotice('magicSent');
       return;
     }
     const credentials = { email: email.trim(), password };
@@ -113,6 +117,10 @@ export function LoginForm({ initialMode = 'login', redirectError = null, onDismi
     }
     // On success the session arrives through onAuthStateChange and the app replaces this screen.
   };
+
+  if (mode === 'recoveryCode') {
+    return <RecoveryCodeForm email={email.trim()} onChangeAddress={() => changeMode('forgot')} onBack={() => changeMode('login')} />;
+  }
 
   const isLogin = mode === 'login';
   const isMagic = mode === 'magic';
@@ -144,7 +152,7 @@ export function LoginForm({ initialMode = 'login', redirectError = null, onDismi
       ) : null}
       {notice ? (
         <Banner variant="info" data-testid="auth-notice">
-          {notice === 'confirmEmail' ? t('auth.confirmEmail') : notice === 'magicSent' ? t('auth.magic.sent') : t('auth.forgot.sent')}
+          {notice === 'confirmEmail' ? t('auth.confirmEmail') : t('auth.magic.sent')}
         </Banner>
       ) : null}
 

@@ -1,5 +1,5 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
-import { useId, useRef, useState } from 'react';
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { useId, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
@@ -13,6 +13,7 @@ import { formatDateTime } from '@/lib/dates';
 
 import { HEATMAP_SORTS, heatmapsInfiniteQueryOptions, useDeleteHeatmap, type HeatmapSort, type HeatmapSummary } from '../api/heatmaps';
 import { formatScore } from '../lib/format';
+import { showsHeatmapToolbar } from '../lib/list-toolbar';
 
 import { StatusBadge } from './status-badge';
 
@@ -20,6 +21,12 @@ type HeatmapListProps = {
   /** The committed search (the address's `?q=`). */
   q?: string;
   sort?: HeatmapSort;
+  /** The search and order (`HeatmapToolbar`), drawn above the list unless the library is empty. */
+  toolbar?: ReactNode;
+  /** A search is being typed (not yet committed to `q`): the toolbar stays. */
+  typing?: boolean;
+  /** Empties the search (offered when it matches nothing). */
+  onClearSearch?: () => void;
 };
 
 type HeatmapToolbarProps = {
@@ -64,18 +71,40 @@ export function HeatmapToolbar({ draft, onDraft, sort, onSort }: HeatmapToolbarP
  * name (a link to the results), date, status and score. Deleting asks for confirmation; a failed
  * deletion keeps the dialog open with "Error deleting heatmap".
  */
-export function HeatmapList({ q = '', sort = 'newest' }: HeatmapListProps) {
+export function HeatmapList({ q = '', sort = 'newest', toolbar = null, typing = false, onClearSearch }: HeatmapListProps) {
   const { t, i18n } = useTranslation();
-  const query = useInfiniteQuery(heatmapsInfiniteQueryOptions(q, sort));
+  // A new search or order keeps the last answer on screen (marked busy) until its own arrives.
+  const query = useInfiniteQuery({ ...heatmapsInfiniteQueryOptions(q, sort), placeholderData: keepPreviousData });
   const remove = useDeleteHeatmap();
   const [confirming, setConfirming] = useState<Pick<HeatmapSummary, 'id' | 'name'> | null>(null);
   const listRef = useRef<HTMLUListElement>(null);
 
-  if (query.isPending) return <Spinner />;
-  if (query.isError) {
-    return <QueryError error={query.error} onRetry={() => void query.refetch()} />;
+  const heatmaps = query.data?.pages.flatMap((page) => page.items) ?? [];
+  const shownToolbar = showsHeatmapToolbar({
+    searching: q !== '' || typing,
+    loaded: query.isSuccess,
+    placeholder: query.isPlaceholderData,
+    count: heatmaps.length,
+  })
+    ? toolbar
+    : null;
+
+  if (query.isPending) {
+    return (
+      <>
+        {shownToolbar}
+        <Spinner />
+      </>
+    );
   }
-  const heatmaps = query.data.pages.flatMap((page) => page.items);
+  if (query.isError) {
+    return (
+      <>
+        {shownToolbar}
+        <QueryError error={query.error} onRetry={() => void query.refetch()} />
+      </>
+    );
+  }
   const language = i18n.language;
 
   const close = () => {
@@ -85,10 +114,32 @@ export function HeatmapList({ q = '', sort = 'newest' }: HeatmapListProps) {
 
   return (
     <>
-      {heatmaps.length === 0 ? (
-        <p className="empty-state">{q ? t('heatmap.list.noMatch', { q }) : t('heatmap.list.empty')}</p>
+      {shownToolbar}
+      {heatmaps.length === 0 && query.isPlaceholderData ? (
+        // The last answer was empty: it would say nothing true about the next one.
+        <Spinner />
+      ) : heatmaps.length === 0 && q ? (
+        <div className="empty-state" role="status" data-testid="heatmaps-no-match">
+          <p>{t('heatmap.list.noMatch', { q })}</p>
+          {onClearSearch ? (
+            <Button variant="secondary" size="sm" onClick={onClearSearch}>
+              {t('heatmap.list.clearSearch')}
+            </Button>
+          ) : null}
+        </div>
+      ) : heatmaps.length === 0 ? (
+        <p className="empty-state" data-testid="heatmaps-empty">
+          {t('heatmap.list.empty')}
+        </p>
       ) : (
-        <ul ref={listRef} className="media-grid hm-list" aria-label={t('heatmap.list.label')} tabIndex={-1} data-testid="heatmap-list">
+        <ul
+          ref={listRef}
+          className="media-grid hm-list"
+          aria-label={t('heatmap.list.label')}
+          aria-busy={query.isPlaceholderData}
+          tabIndex={-1}
+          data-testid="heatmap-list"
+        >
           {heatmaps.map((heatmap) => (
             <li key={heatmap.id} className="media-card hm-card" data-testid="heatmap-card">
               <Link to={`/heatmap/results/${encodeURIComponent(heatmap.id)}`} className="media-card__link">
