@@ -165,7 +165,7 @@ export function MfaChallenge() {
               maxLength={20}
               required
               autoFocus
-              placeholder="xxxx-xxxx-xxxx"
+              placeholder={t('auth.mfa.recoveryPlaceholder')}
               value={code}
               onChange={(event) => setCode(event.currentTarget.value)}
               data-testid="mfa-recovery-code"
