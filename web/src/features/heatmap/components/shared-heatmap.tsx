@@ -47,7 +47,7 @@ export function SharedHeatmap({ token }: { token: string }) {
       ) : null}
       <header className="content__header">
         <h1 className="content__title">{heatmap.name}</h1>
-        <a className="ui-button ui-button--secondary" href={sharedReportPath(token, language)} download data-testid="shared-report">
+        <a className="ui-button ui-button--secondary ui-button--md" href={sharedReportPath(token, language)} download data-testid="shared-report">
           {t('shared.downloadReport')}
         </a>
       </header>

@@ -118,7 +118,6 @@ function BrandingForm({ saved }: { saved: Branding }) {
         </p>
       </div>
       <div className="branding-form__logo-field">
-        {logo ? <img className="branding-form__logo" src={logo.urls.preview} alt={t('account.branding.logoAlt')} data-testid="branding-logo" /> : null}
         <FilePicker
           label={t('account.branding.logo')}
           hint={uploading ? t('account.branding.uploading') : t('account.branding.logoHint')}
@@ -130,6 +129,7 @@ function BrandingForm({ saved }: { saved: Branding }) {
           testId="branding-logo-file"
           onChange={(file) => void chooseLogo(file ?? undefined)}
         />
+        {logo ? <img className="branding-form__logo" src={logo.urls.preview} alt={t('account.branding.logoAlt')} data-testid="branding-logo" /> : null}
         {logo ? (
           <Button variant="ghost" size="sm" onClick={() => setLogo(null)} data-testid="branding-logo-remove">
             {t('account.branding.logoRemove')}
