@@ -5,7 +5,9 @@
 // opens at its top and Back returns to where the page was left; dates follow the interface
 // language's region (en-GB) and a first visit follows an English browser; Logout is a
 // navigation entry, unclipped, in the header and in the phone menu; the assistant is hidden on
-// /heatmap/ as on /heatmap. Data is seeded through the API with images drawn in the page.
+// /heatmap/ as on /heatmap; an agency's branding set on the account page signs its share page
+// (logo, name, colour), whose PDF and images download without an account. Data is seeded
+// through the API with images drawn in the page.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServerAndBrowser, stopServerAndBrowser } from './support/browser.mjs';
@@ -250,6 +252,70 @@ describe('Client-ready UX in Chromium', () => {
     await other.getByRole('heading', { level: 1, name: 'Connexion' }).waitFor();
     assert.equal(await other.locator('html').getAttribute('lang'), 'fr');
     await german.close();
+    assert.deepEqual(errors, []);
+  });
+
+  it("signs a share page with the agency's logo, name and colour, with the PDF and each image to download, at 390, 1024 and 1440 px", async () => {
+    // The branding, set on the account page: name, colour and a logo uploaded there.
+    await page.goto('/account');
+    const form = page.getByTestId('account-branding');
+    await form.getByLabel("Nom de l'agence").fill('Agence Lumière');
+    await form.getByTestId('branding-colour').fill('#c2410c');
+    const logo = await page.evaluate(async () => {
+      const canvas = document.createElement('canvas');
+      canvas.width = 300;
+      canvas.height = 100;
+      const ctx = canvas.getContext('2d');
+      ctx.fillStyle = '#c2410c';
+      ctx.fillRect(0, 0, 100, 100);
+      const blob = await new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
+      return Array.from(new Uint8Array(await blob.arrayBuffer()));
+    });
+    await form.getByTestId('branding-logo-file').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: Buffer.from(logo) });
+    await form.getByTestId('branding-logo').waitFor();
+    await form.getByTestId('branding-save').click();
+    await form.getByText('Votre marque a été enregistrée').waitFor();
+    const link = await api(page, `/heatmaps/${seeded.heatmapId}/shares`, { method: 'POST', body: '{}' });
+
+    // A visitor without an account.
+    const visitor = await openContext();
+    for (const width of WIDTHS) {
+      await visitor.page.setViewportSize({ width, height: 900 });
+      await visitor.page.goto(link.path);
+      const brand = visitor.page.getByTestId('shared-brand');
+      await brand.waitFor();
+      assert.equal((await brand.textContent()).trim(), 'Agence Lumière');
+      assert.ok(await brand.getByRole('img').evaluate((img) => img.complete && img.naturalWidth === 300), 'the logo shows');
+      assert.equal(await brand.evaluate((el) => getComputedStyle(el).borderBottomColor), 'rgb(194, 65, 12)');
+      assert.match(await visitor.page.getByTestId('shared-notice').textContent(), /par Agence Lumière\./);
+      const problems = await visitor.page.evaluate(() => {
+        const found = [];
+        const rect = (el) => el.getBoundingClientRect();
+        const overlap = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
+        const title = rect(document.querySelector('.content__title'));
+        const report = rect(document.querySelector('[data-testid="shared-report"]'));
+        const logo = rect(document.querySelector('.shared__logo'));
+        if (overlap(title, report)) found.push('the PDF link runs into the title');
+        if (logo.height > 48.5) found.push(`the logo is ${logo.height} px high`);
+        for (const el of document.querySelectorAll('[data-testid="shared-brand"], [data-testid="shared-report"], [data-testid="shared-image-download"]')) {
+          const r = rect(el);
+          if (r.left < -0.5 || r.right > innerWidth + 0.5) found.push(`${el.dataset.testid} is cut at the side`);
+        }
+        if (document.documentElement.scrollWidth > innerWidth) found.push(`the page scrolls sideways (${document.documentElement.scrollWidth} > ${innerWidth})`);
+        return found;
+      });
+      assert.deepEqual(problems, [], `at ${width} px`);
+    }
+    // The PDF and the image download without an account.
+    const pdf = await visitor.page.evaluate(async (href) => {
+      const answer = await fetch(href);
+      return { status: answer.status, type: answer.headers.get('content-type'), head: new TextDecoder().decode((await answer.arrayBuffer()).slice(0, 5)) };
+    }, await visitor.page.getByTestId('shared-report').getAttribute('href'));
+    assert.deepEqual(pdf, { status: 200, type: 'application/pdf', head: '%PDF-' });
+    const [download] = await Promise.all([visitor.page.waitForEvent('download'), visitor.page.getByTestId('shared-image-download').click()]);
+    // Named after the image as the owner named it (the creative).
+    assert.match(download.suggestedFilename(), /^Affiche été\.(png|jpg)$/);
+    await visitor.context.close();
     assert.deepEqual(errors, []);
   });
 
