@@ -3223,6 +3223,13 @@ export interface operations {
                 opacity?: number;
                 /** @description `1` (the default) draws the areas of interest and the panel; `0` leaves them out. */
                 areas?: string;
+                /**
+                 * @description `1` (the default) adds a caption band under the image: its name, score, map and areas
+                 *     with their share, and the agency's name and logo; `0` gives the bare image.
+                 */
+                caption?: string;
+                /** @description The caption's language: `fr` (the default) or `en`. */
+                lang?: "fr" | "en";
             };
             header?: never;
             path: {
@@ -3346,6 +3353,13 @@ export interface operations {
                 opacity?: number;
                 /** @description `1` (the default) draws the areas of interest and the panel; `0` leaves them out. */
                 areas?: string;
+                /**
+                 * @description `1` (the default) adds a caption band under the image: its name, score, map and areas
+                 *     with their share, and the agency's name and logo; `0` gives the bare image.
+                 */
+                caption?: string;
+                /** @description The caption's language: `fr` (the default) or `en`. */
+                lang?: "fr" | "en";
             };
             header?: never;
             path: {

@@ -3,8 +3,14 @@
 //! a report says what the results page says). [`Report`] is what a report shows, gathered by
 //! [`Report::from_heatmap`] from the stored results; writing the PDF does no I/O.
 
+pub mod caption;
 pub mod pdf;
 pub mod png;
+
+/// The report's type face, DejaVu Sans (licence in assets/fonts), for the PDF and the PNG
+/// exports' captions alike.
+pub(crate) const REGULAR_TTF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+pub(crate) const BOLD_TTF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf");
 
 use std::collections::HashMap;
 
@@ -83,6 +89,18 @@ pub struct ResultSummary {
     /// For a simulation's render: the probability that a passer-by looks at the panel within
     /// the first second (model v3 results).
     pub panel_first_second: Option<f64>,
+}
+
+/// The key of a score's band in the catalogue (`heatmap.score.bands.<key>`): what the score
+/// means in words, as the results page says it.
+pub fn band_key(score: f64) -> &'static str {
+    if score >= 70.0 {
+        "strong"
+    } else if score >= 40.0 {
+        "moderate"
+    } else {
+        "scattered"
+    }
 }
 
 /// A hotspot in the predicted viewing order.

@@ -81,6 +81,21 @@ pub fn decode(bytes: &[u8]) -> Result<RgbImage, ExportError> {
         .map_err(|e| ExportError::Decode(e.to_string()))
 }
 
+/// Decodes a stored image with its transparency laid over white (a logo on a white band), or
+/// `None` when it cannot be decoded.
+pub fn decode_on_white(bytes: &[u8]) -> Option<RgbImage> {
+    let rgba = image::load_from_memory(bytes).ok()?.into_rgba8();
+    let (w, h) = rgba.dimensions();
+    let mut out = RgbImage::new(w, h);
+    for (dst, src) in out.pixels_mut().zip(rgba.pixels()) {
+        let a = f32::from(src.0[3]) / 255.0;
+        for c in 0..3 {
+            dst.0[c] = (f32::from(src.0[c]) * a + 255.0 * (1.0 - a)).round() as u8;
+        }
+    }
+    Some(out)
+}
+
 const AREA_COLOUR: [u8; 3] = [255, 255, 255];
 const MARKER_COLOUR: [u8; 3] = [29, 78, 216];
 const LABEL_COLOUR: [u8; 3] = [17, 24, 39];
@@ -147,6 +162,11 @@ pub fn draw_marks(img: &mut RgbImage, marks: &Marks) {
 
 /// Images side by side at the height of the shortest (at most `max_height`), with a white gap.
 pub fn side_by_side(images: &[RgbImage], max_height: u32) -> RgbImage {
+    side_by_side_spans(images, max_height).0
+}
+
+/// [`side_by_side`], with where each image ended up: `(x, width)` of each, left to right.
+pub fn side_by_side_spans(images: &[RgbImage], max_height: u32) -> (RgbImage, Vec<(u32, u32)>) {
     let height = images
         .iter()
         .map(RgbImage::height)
@@ -170,12 +190,14 @@ pub fn side_by_side(images: &[RgbImage], max_height: u32) -> RgbImage {
     let width = scaled.iter().map(RgbImage::width).sum::<u32>()
         + gap * (scaled.len().saturating_sub(1) as u32);
     let mut out = RgbImage::from_pixel(width.max(1), height, image::Rgb([255, 255, 255]));
+    let mut spans = Vec::with_capacity(scaled.len());
     let mut x = 0;
     for img in &scaled {
         image::imageops::replace(&mut out, img, i64::from(x), 0);
+        spans.push((x, img.width()));
         x += img.width() + gap;
     }
-    out
+    (out, spans)
 }
 
 /// Original | heatmap | fog of one image, at the page's opening opacities, marks on the views.

@@ -52,7 +52,15 @@ async fn an_image_exports_as_heatmap_fog_or_side_by_side_with_its_areas() {
     let user = app.new_user().await;
     let (heatmap, first, _) = done_heatmap(&app, &user).await;
     let hid = heatmap["id"].as_str().unwrap();
-    let path = |query: &str| format!("/heatmaps/{hid}/items/{first}/export.png{query}");
+    // The bare images (`caption=0`): the pixels of the views themselves.
+    let path = |query: &str| {
+        let query = if query.is_empty() {
+            "?caption=0".to_owned()
+        } else {
+            format!("{query}&caption=0")
+        };
+        format!("/heatmaps/{hid}/items/{first}/export.png{query}")
+    };
 
     let (overlay, name) = png_of(get(&app, &user, &path("")).await).await;
     assert_eq!((overlay.width(), overlay.height()), (320, 240));
@@ -110,7 +118,7 @@ async fn variants_export_side_by_side_at_one_height() {
     let user = app.new_user().await;
     let (heatmap, first, second) = done_heatmap(&app, &user).await;
     let hid = heatmap["id"].as_str().unwrap();
-    let path = format!("/heatmaps/{hid}/compare.png?items={first},{second}&view=fog");
+    let path = format!("/heatmaps/{hid}/compare.png?items={first},{second}&view=fog&caption=0");
     let (img, name) = png_of(get(&app, &user, &path).await).await;
     let glance = format!("{path}&map=glance");
     let (first_glance, glance_name) = png_of(get(&app, &user, &glance).await).await;
@@ -129,6 +137,67 @@ async fn variants_export_side_by_side_at_one_height() {
     assert!(img.width() > 500 && img.width() < 540, "{}", img.width());
 }
 
+/// By default an export carries a caption band under the image: the image unchanged above it,
+/// text in the band (under each image of a comparison), the rule in the agency's colour once
+/// it chose one.
+#[tokio::test]
+async fn exports_carry_a_caption_under_the_image_and_the_agencys_colour() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let (heatmap, first, second) = done_heatmap(&app, &user).await;
+    let hid = heatmap["id"].as_str().unwrap();
+    let item = format!("/heatmaps/{hid}/items/{first}/export.png");
+    let (bare, _) = png_of(get(&app, &user, &format!("{item}?caption=0")).await).await;
+    let (captioned, _) = png_of(get(&app, &user, &item).await).await;
+    assert_eq!(captioned.width(), bare.width());
+    assert!(
+        captioned.height() > bare.height() + 40,
+        "{}",
+        captioned.height()
+    );
+    let top = image::imageops::crop_imm(&captioned, 0, 0, bare.width(), bare.height()).to_image();
+    assert_eq!(top, bare, "the image itself is unchanged above the band");
+    let inked = |img: &RgbImage, x: std::ops::Range<u32>, y0: u32| {
+        (y0..img.height())
+            .flat_map(|y| x.clone().map(move |x| (x, y)))
+            .filter(|&(x, y)| img.get_pixel(x, y).0.iter().all(|&c| c < 160))
+            .count()
+    };
+    assert!(
+        inked(&captioned, 0..captioned.width(), bare.height() + 4) > 100,
+        "text in the band"
+    );
+    // Regard's blue rule, then the agency's colour.
+    assert_eq!(captioned.get_pixel(5, bare.height()).0, [29, 78, 216]);
+    let english = get(&app, &user, &format!("{item}?lang=en")).await;
+    let (english, _) = png_of(english).await;
+    assert_ne!(english, captioned, "the caption follows the language");
+    let response = app
+        .api_json(
+            Method::PUT,
+            "/account/branding",
+            &user,
+            &json!({"agency_name": "Agence Lumière", "accent_color": "#c2410c"}),
+        )
+        .await;
+    assert_eq!(response.status(), 200);
+    let (branded, _) = png_of(get(&app, &user, &item).await).await;
+    assert_eq!(branded.get_pixel(5, bare.height()).0, [194, 65, 12]);
+    assert!(
+        branded.height() > captioned.height(),
+        "a signature line is added"
+    );
+
+    // A comparison: a caption under each image.
+    let compare = format!("/heatmaps/{hid}/compare.png?items={first},{second}");
+    let (bare, _) = png_of(get(&app, &user, &format!("{compare}&caption=0")).await).await;
+    let (captioned, _) = png_of(get(&app, &user, &compare).await).await;
+    assert!(captioned.height() > bare.height());
+    let half = captioned.width() / 2;
+    assert!(inked(&captioned, 0..half - 20, bare.height() + 4) > 100);
+    assert!(inked(&captioned, half + 20..captioned.width(), bare.height() + 4) > 100);
+}
+
 #[tokio::test]
 async fn bad_exports_get_clear_errors() {
     let app = spawn_app().await;
@@ -143,6 +212,8 @@ async fn bad_exports_get_clear_errors() {
         ("?opacity=much", "opacity", "invalid_type"),
         ("?areas=maybe", "areas", "invalid_type"),
         ("?map=first", "map", "invalid"),
+        ("?caption=maybe", "caption", "invalid_type"),
+        ("?lang=de", "lang", "invalid_value"),
         ("?zoom=2", "zoom", "unknown_field"),
     ] {
         let body = assert_api_error(

@@ -2,7 +2,10 @@
 //! `GET /heatmaps/{id}/items/{item_id}/export.png?view=overlay|fog|side_by_side&map=&opacity=&areas=`
 //! and `GET /heatmaps/{id}/compare.png?items=<id>,<id>[,…]&view=overlay|fog&map=&areas=`.
 //! `map=glance` draws the first glance (the first second's map and its hotspots) instead of the
-//! exploration map. Query problems answer 422 `validation_failed` with the field's code; an
+//! exploration map. Unless `caption=0`, a band under the image says what a client reading the
+//! file alone needs: each image's name, score, the map shown and its areas with their share,
+//! in `lang`, signed with the agency's branding. Query problems answer 422
+//! `validation_failed` with the field's code; an
 //! image that is not done, or has no first glance stored, answers 409 `not_done`; anything not
 //! the caller's is 404.
 
@@ -21,12 +24,15 @@ use super::error::ApiError;
 use super::input::ApiUser;
 use super::query::{Flag, Fraction, IdTexts, Param, Params, QueryValue, StrictParams};
 use super::reports::{load_images, slug, view_media};
+use crate::assistant::format::{number, percent};
 use crate::codes::{ErrorCode, FieldCode};
+use crate::db;
 use crate::db::heatmaps::{self as hdb, HeatmapWithItems, ItemRow};
 use crate::heatmaps::ItemStatus;
 use crate::heatmaps::result::{HeatmapResult, Moment};
-use crate::reports::marks_of;
+use crate::i18n::{Locale, t};
 use crate::reports::png::{self, ExportError, Layers, View};
+use crate::reports::{Report, caption, marks_of};
 use crate::state::AppState;
 
 /// Routes of this module.
@@ -84,6 +90,15 @@ struct ExportQuery {
     #[serde(default)]
     #[param(value_type = Option<String>, pattern = "^(|0|1|true|false)$")]
     areas: Param<Flag>,
+    /// `1` (the default) adds a caption band under the image: its name, score, map and areas
+    /// with their share, and the agency's name and logo; `0` gives the bare image.
+    #[serde(default)]
+    #[param(value_type = Option<String>, pattern = "^(|0|1|true|false)$")]
+    caption: Param<Flag>,
+    /// The caption's language: `fr` (the default) or `en`.
+    #[serde(default)]
+    #[param(inline, value_type = Option<Locale>)]
+    lang: Param<Locale>,
 }
 
 /// The images of `GET /heatmaps/{id}/compare.png` (unknown parameters refused).
@@ -113,6 +128,15 @@ struct CompareQuery {
     #[serde(default)]
     #[param(value_type = Option<String>, pattern = "^(|0|1|true|false)$")]
     areas: Param<Flag>,
+    /// `1` (the default) adds a caption band under the image: its name, score, map and areas
+    /// with their share, and the agency's name and logo; `0` gives the bare image.
+    #[serde(default)]
+    #[param(value_type = Option<String>, pattern = "^(|0|1|true|false)$")]
+    caption: Param<Flag>,
+    /// The caption's language: `fr` (the default) or `en`.
+    #[serde(default)]
+    #[param(inline, value_type = Option<Locale>)]
+    lang: Param<Locale>,
 }
 
 /// Tallest image a side-by-side export is scaled to (each part), in pixels.
@@ -136,20 +160,132 @@ impl QueryValue for Compared {
     }
 }
 
-/// The map, opacity and areas switch of an export.
+/// The map, opacity, areas and caption switches of an export, and its language.
 struct Options {
     moment: Moment,
     opacity: Option<f32>,
     areas: bool,
+    caption: bool,
+    lang: Locale,
 }
 
 impl Options {
-    fn read(map: Param<Moment>, opacity: Param<Fraction>, areas: Param<Flag>) -> Self {
+    fn read(
+        map: Param<Moment>,
+        opacity: Param<Fraction>,
+        areas: Param<Flag>,
+        caption: Param<Flag>,
+        lang: Param<Locale>,
+    ) -> Self {
         Self {
             moment: map.0.unwrap_or(Moment::Exploration),
             opacity: opacity.0.map(|Fraction(value)| value),
             areas: areas.0.is_none_or(|Flag(on)| on),
+            caption: caption.0.is_none_or(|Flag(on)| on),
+            lang: lang.0.unwrap_or(Locale::Fr),
         }
+    }
+}
+
+/// What the caption band says under each image, and who signs it; `None` without a caption.
+struct Captions {
+    columns: Vec<caption::Column>,
+    signature: caption::Signature,
+}
+
+impl Captions {
+    /// The captions of `items` (in order): each one's name, score and band, the map shown and,
+    /// with `areas`, its areas of interest with their share of attention, numbered as drawn.
+    async fn gather(
+        state: &AppState,
+        owner_id: &str,
+        found: &HeatmapWithItems,
+        items: &[&ItemRow],
+        opts: &Options,
+    ) -> Result<Option<Self>, ApiError> {
+        if !opts.caption {
+            return Ok(None);
+        }
+        let lang = opts.lang;
+        // The report's own summary of each image (no image bytes needed for the words).
+        let report = Report::from_heatmap(found, lang, db::now_ms(), &HashMap::new());
+        let map = t(
+            lang,
+            match opts.moment {
+                Moment::Exploration => "report.caption.exploration",
+                Moment::Glance => "report.caption.glance",
+            },
+            &[],
+        );
+        let columns = items
+            .iter()
+            .map(|item| {
+                let image = found
+                    .items
+                    .iter()
+                    .position(|i| i.id == item.id)
+                    .and_then(|index| report.images.get(index));
+                let mut lines = Vec::new();
+                if let Some(result) = image.and_then(|i| i.result.as_ref()) {
+                    lines.push(t(
+                        lang,
+                        "report.caption.score",
+                        &[
+                            ("score", &number(result.score.round(), 0, lang)),
+                            (
+                                "band",
+                                &t(
+                                    lang,
+                                    &format!(
+                                        "heatmap.score.bands.{}",
+                                        crate::reports::band_key(result.score)
+                                    ),
+                                    &[],
+                                ),
+                            ),
+                        ],
+                    ));
+                }
+                lines.push(map.clone());
+                if opts.areas {
+                    for (n, aoi) in image.map_or(&[][..], |i| &i.aois[..]).iter().enumerate() {
+                        lines.push(t(
+                            lang,
+                            "report.caption.area",
+                            &[
+                                ("n", &(n + 1).to_string()),
+                                ("name", &aoi.name),
+                                ("share", &percent(aoi.share, lang)),
+                            ],
+                        ));
+                    }
+                }
+                caption::Column {
+                    title: image_name(found, item),
+                    lines,
+                }
+            })
+            .collect();
+        let brand = super::account::report_brand(state, owner_id).await?;
+        let signature = match brand {
+            Some(brand) => caption::Signature {
+                name: brand.name,
+                accent: brand.accent.map(|(r, g, b)| [r, g, b]),
+                logo: brand.logo.as_deref().and_then(png::decode_on_white),
+            },
+            None => caption::Signature::default(),
+        };
+        Ok(Some(Self { columns, signature }))
+    }
+
+    /// `img` with the band, the columns under `spans` (one per image, left to right).
+    fn apply(&self, img: &image::RgbImage, spans: &[(u32, u32)]) -> image::RgbImage {
+        let columns: Vec<_> = spans
+            .iter()
+            .copied()
+            .zip(self.columns.iter().cloned())
+            .collect();
+        caption::with_caption(img, &columns, &self.signature)
     }
 }
 
@@ -282,7 +418,13 @@ async fn export_item(
     Params(query): StrictParams<ExportQuery>,
 ) -> Result<Response, ApiError> {
     let view = query.view.0.unwrap_or(View::Overlay);
-    let opts = Options::read(query.map, query.opacity, query.areas);
+    let opts = Options::read(
+        query.map,
+        query.opacity,
+        query.areas,
+        query.caption,
+        query.lang,
+    );
     let found = hdb::find_owned(&state.db, user.id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;
@@ -295,6 +437,7 @@ async fn export_item(
         return Err(not_done());
     }
     let ids = LayerIds::of(item, opts.moment).ok_or_else(not_done)?;
+    let captions = Captions::gather(&state, user.id(), &found, &[item], &opts).await?;
     let (images, held) = load_images(&state, std::iter::once(item), opts.moment).await?;
     let marks = item_marks(item, &found, opts.moment, opts.areas);
     let name = png_name(
@@ -313,7 +456,11 @@ async fn export_item(
             View::Fog => view_or_default(&layers, true, opacity, &marks),
             View::SideBySide => png::triptych(&layers, Some(&marks), MAX_SIDE_HEIGHT),
         }?;
-        png::encode(&img)
+        match &captions {
+            // One image (or its three views): one caption across the whole width.
+            Some(captions) => png::encode(&captions.apply(&img, &[(0, img.width())])),
+            None => png::encode(&img),
+        }
     })
     .await
     .map_err(ApiError::internal)?
@@ -350,7 +497,13 @@ async fn export_compare(
     Params(query): StrictParams<CompareQuery>,
 ) -> Result<Response, ApiError> {
     let fog = query.view.0 == Some(CompareView::Fog);
-    let opts = Options::read(query.map, query.opacity, query.areas);
+    let opts = Options::read(
+        query.map,
+        query.opacity,
+        query.areas,
+        query.caption,
+        query.lang,
+    );
     // Absent (or refused, which the extractor has answered already).
     let Some(Compared(ids)) = query.items.0 else {
         return Err(ApiError::field("items", FieldCode::TooFew));
@@ -375,6 +528,7 @@ async fn export_compare(
         let ids = LayerIds::of(item, opts.moment).ok_or_else(not_done)?;
         parts.push((ids, item_marks(item, &found, opts.moment, opts.areas)));
     }
+    let captions = Captions::gather(&state, user.id(), &found, &items, &opts).await?;
     let (images, held) = load_images(&state, items.iter().copied(), opts.moment).await?;
     let opacity = opts.opacity;
     let name = png_name(
@@ -389,7 +543,12 @@ async fn export_compare(
             views.push(view_or_default(&layers, fog, opacity, marks)?);
         }
         drop(images);
-        png::encode(&png::side_by_side(&views, MAX_SIDE_HEIGHT))
+        let (img, spans) = png::side_by_side_spans(&views, MAX_SIDE_HEIGHT);
+        match &captions {
+            // Each image's caption under it.
+            Some(captions) => png::encode(&captions.apply(&img, &spans)),
+            None => png::encode(&img),
+        }
     })
     .await
     .map_err(ApiError::internal)?

@@ -33,8 +33,7 @@ use pages::{comparison_page, cover, image_page};
 const PAGE: (f32, f32) = (595.28, 841.89);
 const MARGIN: f32 = 42.0;
 const WIDTH: f32 = PAGE.0 - 2.0 * MARGIN;
-const REGULAR_TTF: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans.ttf");
-const BOLD_TTF: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans-Bold.ttf");
+use super::{BOLD_TTF, REGULAR_TTF};
 
 static REGULAR: LazyLock<Font> =
     LazyLock::new(|| Font::new(REGULAR_TTF.into(), 0).expect("the embedded DejaVu Sans parses"));

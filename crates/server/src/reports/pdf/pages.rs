@@ -50,16 +50,6 @@ fn position_key(x: f64, y: f64) -> &'static str {
     KEYS[third(y)][third(x)]
 }
 
-fn band(value: f64) -> &'static str {
-    if value >= 70.0 {
-        "strong"
-    } else if value >= 40.0 {
-        "moderate"
-    } else {
-        "scattered"
-    }
-}
-
 /// The agency's logo (at most 48 pt high and 180 pt wide, its proportions kept) and name at
 /// the top of the cover, over a rule in its colour.
 fn letterhead(column: &mut Column, brand: &super::super::Brand, colour: (u8, u8, u8)) {
@@ -147,7 +137,10 @@ pub(super) fn cover(column: &mut Column, report: &Report) {
                             "band",
                             &t(
                                 lang,
-                                &format!("heatmap.score.bands.{}", band(result.score)),
+                                &format!(
+                                    "heatmap.score.bands.{}",
+                                    super::super::band_key(result.score)
+                                ),
                                 &[],
                             ),
                         ),
@@ -230,7 +223,7 @@ pub(super) fn image_page(column: &mut Column, report: &Report, image: &ReportIma
     column.y = top + 16.0 + h + 6.0;
 
     // Score and what it means.
-    let b = band(result.score);
+    let b = super::super::band_key(result.score);
     let colon = lang.pick("\u{a0}: ", ": ");
     column.text(
         &format!(

@@ -40,13 +40,13 @@ export function ExportMenu({ heatmapId, itemId, name, view, markers, glance = fa
     {
       key: 'view',
       label: t(view.mode === 'fog' ? 'heatmap.export.fogPng' : 'heatmap.export.heatmapPng', { opacity: view.opacity }),
-      path: imageExportPath(heatmapId, itemId, shown, view.opacity / 100, markers, map),
+      path: imageExportPath(heatmapId, itemId, shown, view.opacity / 100, markers, map, i18n.language),
       file: `${base}-${shown === 'fog' ? t('heatmap.export.fogFile') : 'heatmap'}${suffix}.png`,
     },
     {
       key: 'side_by_side',
       label: t('heatmap.export.sideBySide'),
-      path: imageExportPath(heatmapId, itemId, 'side_by_side', undefined, markers, map),
+      path: imageExportPath(heatmapId, itemId, 'side_by_side', undefined, markers, map, i18n.language),
       file: `${base}-${t('heatmap.export.sideBySideFile')}${suffix}.png`,
     },
     {

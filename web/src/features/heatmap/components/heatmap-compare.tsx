@@ -141,7 +141,14 @@ function CompareExports(props: { heatmapId: string; name: string; itemIds: strin
         data-testid="compare-png"
         onClick={() =>
           download.mutate({
-            path: compareExportPath(heatmapId, itemIds, fog ? 'fog' : 'overlay', view.mode === 'original' ? undefined : view.opacity / 100, moment),
+            path: compareExportPath(
+              heatmapId,
+              itemIds,
+              fog ? 'fog' : 'overlay',
+              view.mode === 'original' ? undefined : view.opacity / 100,
+              moment,
+              i18n.language,
+            ),
             fileName: `${base}-${t('heatmap.export.sideBySideFile')}${moment === 'glance' ? `-${t('heatmap.export.glanceFile')}` : ''}.png`,
           })
         }
