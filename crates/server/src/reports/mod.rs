@@ -103,6 +103,15 @@ pub fn band_key(score: f64) -> &'static str {
     }
 }
 
+/// What a score means in words, as the results page says it ("Attention partagée").
+pub fn band_words(lang: Locale, score: f64) -> String {
+    crate::i18n::t(
+        lang,
+        &format!("heatmap.score.bands.{}", band_key(score)),
+        &[],
+    )
+}
+
 /// A hotspot in the predicted viewing order.
 #[derive(Debug, Clone)]
 pub struct Spot {

@@ -186,6 +186,18 @@ async fn a_heatmap_report_is_a_pdf_with_a_cover_and_a_page_per_image_in_both_lan
     assert_api_error(report(&app, &stranger, &hid, "fr").await, 404, "not_found").await;
 }
 
+/// What `GET /api/v1/shared/{token}` answers a visitor (no account).
+async fn open_share(app: &TestApp, token: &str) -> serde_json::Value {
+    app.client
+        .get(format!("{}/api/v1/shared/{token}", app.address))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
 /// An agency's branding: set and read back (validated), printed on the report's cover and in
 /// every footer, shown on its share pages with a share-scoped logo, and on the report a share's
 /// visitor downloads; the logo stays while it is the logo.
@@ -289,15 +301,7 @@ async fn an_agencys_branding_signs_its_reports_and_share_pages() {
         .await
         .unwrap();
     let token = link["token"].as_str().unwrap();
-    let shared: serde_json::Value = app
-        .client
-        .get(format!("{}/api/v1/shared/{token}", app.address))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let shared = open_share(&app, token).await;
     assert_eq!(shared["branding"]["agency_name"], "Agence Lumière");
     assert_eq!(shared["branding"]["accent_color"], "#c2410c");
     let logo_url = shared["branding"]["logo_url"].as_str().unwrap();
@@ -340,14 +344,6 @@ async fn an_agencys_branding_signs_its_reports_and_share_pages() {
         .api_json(Method::PUT, "/account/branding", &user, &json!({}))
         .await;
     assert_eq!(cleared.status(), 200);
-    let shared: serde_json::Value = app
-        .client
-        .get(format!("{}/api/v1/shared/{token}", app.address))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let shared = open_share(&app, token).await;
     assert_eq!(shared["branding"], serde_json::Value::Null);
 }

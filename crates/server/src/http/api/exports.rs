@@ -232,17 +232,7 @@ impl Captions {
                         "report.caption.score",
                         &[
                             ("score", &number(result.score.round(), 0, lang)),
-                            (
-                                "band",
-                                &t(
-                                    lang,
-                                    &format!(
-                                        "heatmap.score.bands.{}",
-                                        crate::reports::band_key(result.score)
-                                    ),
-                                    &[],
-                                ),
-                            ),
+                            ("band", &crate::reports::band_words(lang, result.score)),
                         ],
                     ));
                 }

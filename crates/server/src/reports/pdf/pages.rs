@@ -133,17 +133,7 @@ pub(super) fn cover(column: &mut Column, report: &Report) {
                         ("n", &(index + 1).to_string()),
                         ("name", &image.name),
                         ("score", &number(result.score.round(), 0, lang)),
-                        (
-                            "band",
-                            &t(
-                                lang,
-                                &format!(
-                                    "heatmap.score.bands.{}",
-                                    super::super::band_key(result.score)
-                                ),
-                                &[],
-                            ),
-                        ),
+                        ("band", &super::super::band_words(lang, result.score)),
                     ],
                 );
                 if report.images.len() > 1 && result.score == best {
@@ -231,7 +221,7 @@ pub(super) fn image_page(column: &mut Column, report: &Report, image: &ReportIma
             t(lang, "heatmap.score.title", &[]),
             number(result.score.round(), 0, lang),
             t(lang, "heatmap.score.outOf", &[]),
-            t(lang, &format!("heatmap.score.bands.{b}"), &[])
+            super::super::band_words(lang, result.score)
         ),
         13.0,
         true,
