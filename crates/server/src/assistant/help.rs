@@ -150,15 +150,21 @@ macro_rules! articles {
 /// Every article's slug with its French and English sources, in the Help page's order.
 const SOURCES: &[(&str, &str, &str)] = articles![
     "sign-in",
+    "account-security",
     "creatives",
     "locations",
     "simulations",
+    "render-adjustments",
+    "night-renders",
     "legibility",
     "heatmaps",
     "scores",
     "areas-of-interest",
-    "night-renders",
+    "compare",
+    "benchmarks",
     "exporting",
+    "reports",
+    "sharing",
     "privacy",
     "assistant",
 ];
@@ -395,32 +401,30 @@ impl Hit {
     }
 
     /// The lines of the section that answer the question best: the whole section when it is
-    /// short, otherwise the run of lines of at most `max` characters holding the most of the
-    /// question's terms (the earliest such run).
+    /// short, its opening lines when its heading asks the question, otherwise the run of lines
+    /// of at most `max` characters holding the most of the question's terms (the earliest such
+    /// run).
     pub fn excerpt(&self, question: &str, locale: Locale, max: usize) -> String {
         let lines: Vec<&str> = self.section.text.lines().collect();
         if self.section.text.chars().count() <= max {
             return self.section.text.clone();
         }
         let asked = question_terms(question, locale);
+        // A section headed by the question ("Why does my render look dull?") answers it as a
+        // whole, most likely cause first: the later lines that repeat the question's words
+        // ("render") are not the better part of it.
+        if self.heading_asks(&asked, locale) {
+            return lines[..run_end(&lines, 0, max)].join("\n");
+        }
         let per_line: Vec<Vec<String>> = lines.iter().map(|l| terms(l, locale)).collect();
         let mut best = (0usize, 0usize, 0usize); // (score, start, end)
         for start in 0..lines.len() {
-            let mut len = 0;
-            let mut end = start;
+            let end = run_end(&lines, start, max);
             let mut seen: Vec<&String> = Vec::new();
-            while end < lines.len() {
-                let add = lines[end].chars().count() + 1;
-                if end > start && len + add > max {
-                    break;
+            for t in per_line[start..end].iter().flatten() {
+                if asked.contains(t) && !seen.contains(&t) {
+                    seen.push(t);
                 }
-                len += add;
-                for t in &per_line[end] {
-                    if asked.contains(t) && !seen.contains(&t) {
-                        seen.push(t);
-                    }
-                }
-                end += 1;
             }
             if seen.len() > best.0 || (start == 0 && best.2 == 0) {
                 best = (seen.len(), start, end);
@@ -428,6 +432,29 @@ impl Hit {
         }
         lines[best.1..best.2].join("\n")
     }
+
+    /// Whether the section's heading holds at least half of the question's terms `asked`.
+    fn heading_asks(&self, asked: &[String], locale: Locale) -> bool {
+        let heading = terms(&self.section.heading, locale);
+        let found = asked.iter().filter(|t| heading.contains(t)).count();
+        found > 0 && found * 2 >= asked.len()
+    }
+}
+
+/// The end of the run of `lines` from `start` that fits in `max` characters (one line at
+/// least, each counted with its line break).
+fn run_end(lines: &[&str], start: usize, max: usize) -> usize {
+    let mut len = 0;
+    let mut end = start;
+    while let Some(line) = lines.get(end) {
+        let add = line.chars().count() + 1;
+        if end > start && len + add > max {
+            break;
+        }
+        len += add;
+        end += 1;
+    }
+    end
 }
 
 /// Builds the indexes now (at start-up) rather than on the first question.
@@ -508,7 +535,7 @@ mod tests {
             top("how do I download my render as PNG", Locale::En),
             "exporting"
         );
-        assert_eq!(top("2FA authenticator", Locale::En), "sign-in");
+        assert_eq!(top("2FA authenticator", Locale::En), "account-security");
         assert!(search("?!", Locale::En, 3).is_empty());
         let night = article("night-renders", Locale::En).unwrap();
         assert!(
@@ -523,6 +550,25 @@ mod tests {
             hits.iter()
                 .any(|h| h.section.text.starts_with("1. Open Heatmap"))
         );
+        // A section headed by the question is quoted from its start.
+        let question = "Pourquoi mon rendu paraît terne ?";
+        let adjustments = article("render-adjustments", Locale::Fr).unwrap();
+        let hit = Hit {
+            article: adjustments,
+            section: adjustments
+                .sections
+                .iter()
+                .find(|s| s.heading.starts_with("Pourquoi"))
+                .unwrap(),
+            score: 1.0,
+        };
+        let excerpt = hit.excerpt(question, Locale::Fr, 450);
+        assert!(
+            excerpt.starts_with("- L'Ajustement automatique"),
+            "{excerpt}"
+        );
+        assert_eq!(run_end(&["ab", "cd", "ef"], 0, 6), 2);
+        assert_eq!(run_end(&["a long line"], 0, 3), 1);
         let hit = search("what is the capital of Australia", Locale::En, 1)[0];
         assert_eq!(
             hit.coverage("what is the capital of Australia", Locale::En),

@@ -302,6 +302,8 @@ const LIST: &[&str] = &[
     "give",
     "quels",
     "quelles",
+    "lesquels",
+    "lesquelles",
     "all",
     "tous",
     "toutes",
@@ -597,7 +599,10 @@ pub fn parse(question: &str) -> Parsed {
         }
     };
 
-    let howto = p("how do")
+    // "Combien de temps", "how long": a duration, which the help articles answer, not a count.
+    let duration = p("combien de temps") || p("how long");
+    let howto = duration
+        || p("how do")
         || p("how can")
         || p("how to")
         || p("how should")
@@ -646,7 +651,7 @@ pub fn parse(question: &str) -> Parsed {
         || p("ou puis je");
 
     let mine = has(&words, MINE);
-    let count = has(&words, COUNT_WORDS) || p("how many") || p("number of");
+    let count = !duration && (has(&words, COUNT_WORDS) || p("how many") || p("number of"));
     let best = has(&words, BEST)
         || p("le plus")
         || p("la plus")
@@ -688,6 +693,7 @@ pub fn parse(question: &str) -> Parsed {
     let list = has(&words, LIST)
         || p("what are")
         || p("which are")
+        || p("which ones")
         || p("quels sont")
         || p("quelles sont");
     let greeting = words.len() <= 4 && has(&words, GREETING);
@@ -881,6 +887,20 @@ mod tests {
             &[Kind::Heatmap],
         );
         check("Summer Sale", None, &[]);
+        // How long is a duration, not a count.
+        check(
+            "Combien de temps un lien de partage est-il valable ?",
+            Some(Intent::Help),
+            &[],
+        );
+        check(
+            "how long does a render take?",
+            Some(Intent::Help),
+            &[Kind::Simulation],
+        );
+        // The second half of a two-part question asks "which ones" of the first one's kind.
+        check("lesquels sont à Paris ?", Some(Intent::List), &[]);
+        check("which ones failed?", Some(Intent::List), &[]);
     }
 
     #[test]

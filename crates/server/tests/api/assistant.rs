@@ -101,6 +101,49 @@ async fn the_json_answer_has_exactly_answer_links_and_intent() {
 }
 
 #[tokio::test]
+async fn a_question_of_two_parts_gets_both_answers_in_one_reply() {
+    let app = spawn().await;
+    let (user, _) = user_with_id(&app).await;
+    let bastille = location(&app, &user, "Bastille", "Paris").await;
+    location(&app, &user, "Part-Dieu", "Lyon").await;
+    let reply = ask(
+        &app,
+        &user,
+        &question(
+            "Combien ai-je d'emplacements et lesquels sont à Paris ?",
+            "fr",
+        ),
+    )
+    .await;
+    let keys: Vec<&String> = reply.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["answer", "intent", "links"], "{reply}");
+    // The first part's intent; both parts' answers and links.
+    assert_eq!(reply["intent"], "count");
+    let answer = reply["answer"].as_str().unwrap();
+    let (count, list) = answer.split_once("\n\n").expect("two answers");
+    assert!(count.contains("2 emplacements"), "{reply}");
+    assert!(
+        list.contains("Paris") && list.contains("Bastille") && !list.contains("Part-Dieu"),
+        "{reply}"
+    );
+    let hrefs: Vec<&str> = reply["links"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["href"].as_str().unwrap())
+        .collect();
+    assert!(
+        hrefs.contains(&format!("/locations/{bastille}").as_str()),
+        "{reply}"
+    );
+    assert!(hrefs.contains(&"/locations?q=Paris"), "{reply}");
+    // "Compare two heatmaps" names nothing to compare: it asks how, and the article answers.
+    let reply = ask(&app, &user, &question("compare two heatmaps", "en")).await;
+    assert_eq!(reply["intent"], "help", "{reply}");
+    assert_eq!(reply["links"][0]["href"], "/help/compare", "{reply}");
+}
+
+#[tokio::test]
 async fn a_question_never_reveals_another_users_data() {
     let app = spawn().await;
     let (alice, _) = user_with_id(&app).await;
@@ -317,14 +360,20 @@ async fn help_articles_are_listed_and_rendered_in_both_languages() {
         .collect();
     for slug in [
         "sign-in",
+        "account-security",
         "creatives",
         "locations",
         "simulations",
+        "render-adjustments",
         "heatmaps",
         "scores",
         "areas-of-interest",
+        "compare",
+        "benchmarks",
         "night-renders",
         "exporting",
+        "reports",
+        "sharing",
         "privacy",
     ] {
         assert!(slugs.contains(&slug), "{slug} missing from {slugs:?}");
@@ -340,7 +389,7 @@ async fn help_articles_are_listed_and_rendered_in_both_languages() {
         fr["html"]
             .as_str()
             .unwrap()
-            .contains("<h2>Focalisation (0–100)</h2>"),
+            .contains("<h2>Concentration (0–100)</h2>"),
         "{fr}"
     );
     let en: Value = app

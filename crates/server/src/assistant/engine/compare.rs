@@ -3,6 +3,7 @@
 //! about the panel or a score is missing, else by their attention score.
 
 use super::Ctx;
+use super::help::help_answer;
 use super::shared::{help_link, href, link, reply};
 use crate::assistant::data::{Kind, Panel};
 use crate::assistant::format::{self, quoted};
@@ -18,20 +19,12 @@ struct Figures {
     panel: Option<Panel>,
 }
 
-/// Compares the first two items the question names.
-pub(super) async fn compare(ctx: &Ctx<'_, '_>) -> Result<Reply, DbError> {
+/// Compares the first two items the question (`text`) names.
+pub(super) async fn compare(ctx: &Ctx<'_, '_>, text: &str) -> Result<Reply, DbError> {
     let locale = ctx.locale;
     let items = two_items(ctx);
     if items.len() < 2 {
-        let answer = ctx.l(
-            "Donnez-moi les noms des deux éléments à comparer, par exemple : « compare Soldes d'été et Promo d'hiver ».",
-            "Tell me the names of the two items to compare, for example: “compare Summer Sale and Winter Promo”.",
-        );
-        return reply(
-            Intent::Compare,
-            answer.to_owned(),
-            vec![help_link("assistant", locale)],
-        );
+        return too_few_items(ctx, text);
     }
     let a = figures(ctx, items[0].0, items[0].1).await?;
     let b = figures(ctx, items[1].0, items[1].1).await?;
@@ -44,6 +37,27 @@ pub(super) async fn compare(ctx: &Ctx<'_, '_>) -> Result<Reply, DbError> {
         Some(Metric::PanelShare | Metric::Visibility)
     );
     reply(Intent::Compare, comparison(&a, &b, by_panel, locale), links)
+}
+
+/// A comparison that names fewer than two items. With no name at all it asks how to compare
+/// ("compare two heatmaps"): the help articles answer it when they can. Otherwise the answer
+/// asks for the names.
+fn too_few_items(ctx: &Ctx<'_, '_>, text: &str) -> Result<Reply, DbError> {
+    if ctx.targets.is_empty() {
+        let howto = help_answer(text, ctx.locale, true);
+        if howto.intent == Intent::Help.code() {
+            return Ok(howto);
+        }
+    }
+    let answer = ctx.l(
+        "Donnez-moi les noms des deux éléments à comparer, par exemple : « compare Soldes d'été et Promo d'hiver ».",
+        "Tell me the names of the two items to compare, for example: “compare Summer Sale and Winter Promo”.",
+    );
+    reply(
+        Intent::Compare,
+        answer.to_owned(),
+        vec![help_link("assistant", ctx.locale)],
+    )
 }
 
 /// The distinct items the question names, two of the same kind when the names are shared

@@ -130,8 +130,9 @@ fn sentence(
     }
     let list = list_text(names, locale);
     match (intent, locale) {
-        // English drops the space before every colon of the sentence, the names' included.
-        (Intent::Count, _) => {
+        // English drops the space before every colon of the sentence, the names' included. A
+        // list of one reads as a count: "you have 1 heatmap that failed", not "your 1 heatmap".
+        _ if intent == Intent::Count || n == 1 => {
             format!("{have} {what} : {list}.").replace(" : ", locale.pick(" : ", ": "))
         }
         (_, Locale::Fr) => format!("Vos {what} : {list}."),
@@ -234,6 +235,14 @@ mod tests {
             6,
             Locale::En,
             "Your 6 locations in Lyon: N1, N2, N3, N4, N5 and N6.",
+        );
+        // A list of one is said as a count.
+        check(
+            List,
+            Heatmap,
+            1,
+            Locale::Fr,
+            "Vous avez 1 heatmap in Lyon : N1.",
         );
     }
 

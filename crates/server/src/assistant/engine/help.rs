@@ -148,7 +148,49 @@ mod tests {
         check(
             "Comment activer la vérification en deux étapes ?",
             Locale::Fr,
-            Some("sign-in"),
+            Some("account-security"),
+        );
+        // The features shipped after the first articles have theirs.
+        check(
+            "How do I compare two heatmaps?",
+            Locale::En,
+            Some("compare"),
+        );
+        check(
+            "Comment comparer deux heatmaps ?",
+            Locale::Fr,
+            Some("compare"),
+        );
+        check("Can I export a PDF report?", Locale::En, Some("reports"));
+        check(
+            "Comment exporter le rapport PDF ?",
+            Locale::Fr,
+            Some("reports"),
+        );
+        check(
+            "Pourquoi mon rendu paraît terne ?",
+            Locale::Fr,
+            Some("render-adjustments"),
+        );
+        check(
+            "Why does my render look dull?",
+            Locale::En,
+            Some("render-adjustments"),
+        );
+        check(
+            "How do I share results with a client?",
+            Locale::En,
+            Some("sharing"),
+        );
+        check(
+            "Comment révoquer un lien de partage ?",
+            Locale::Fr,
+            Some("sharing"),
+        );
+        check(
+            "How do I set up two-step verification?",
+            Locale::En,
+            Some("account-security"),
         );
         check("What's the capital of Australia?", Locale::En, None);
         check("Raconte-moi une blague", Locale::Fr, None);

@@ -15,6 +15,7 @@
 //! [`matching`]: super::matching
 //! [`data`]: super::data
 
+mod clauses;
 mod compare;
 mod count;
 mod details;
@@ -80,13 +81,41 @@ impl Deref for Ctx<'_, '_> {
     }
 }
 
-/// Answers a question offline.
+/// Answers a question offline: each of its clauses (usually one; "how many locations do I have
+/// and which are in Paris?" has two), joined into one reply.
 pub async fn answer(data: &Data<'_>, question: &Question) -> Result<Reply, DbError> {
-    let text = question.text();
-    let mut parsed = intent::parse(text);
-    let locale = parsed.language.unwrap_or(question.locale);
-    question::follow_up(&mut parsed, question);
+    // The whole question says the language: a clause alone ("lesquels sont à Paris ?") may not.
+    let locale = reply_locale(question);
+    let mut replies = Vec::new();
+    let mut before: Option<Parsed> = None;
+    for clause in clauses::split(question.text()) {
+        let parsed = read_clause(clause, question, before.as_ref());
+        replies.push(answer_clause(data, question, clause, parsed.clone(), locale).await?);
+        before = Some(parsed);
+    }
+    Ok(clauses::join(replies))
+}
+
+/// Reads one clause: the first takes what the conversation and the page say, a later one the
+/// subject of the clause before it.
+fn read_clause(clause: &str, question: &Question, before: Option<&Parsed>) -> Parsed {
+    let mut parsed = intent::parse(clause);
+    match before {
+        None => question::follow_up(&mut parsed, question),
+        Some(before) => clauses::inherit_subject(&mut parsed, before),
+    }
     question::kind_from_page(&mut parsed, question.path.as_deref());
+    parsed
+}
+
+/// Answers one clause `text` of the question, read as `parsed`.
+async fn answer_clause(
+    data: &Data<'_>,
+    question: &Question,
+    text: &str,
+    parsed: Parsed,
+    locale: Locale,
+) -> Result<Reply, DbError> {
     let mut ctx = Ctx {
         data,
         asked: Asked {
@@ -179,7 +208,7 @@ async fn dispatch(ctx: &Ctx<'_, '_>, intent: Intent, text: &str) -> Result<Reply
         Intent::Latest => latest::latest(ctx).await,
         Intent::Status => status::status(ctx).await,
         Intent::Seen => seen::seen(ctx).await,
-        Intent::Compare => compare::compare(ctx).await,
+        Intent::Compare => compare::compare(ctx, text).await,
         Intent::Navigate => navigate::navigate(ctx).await,
         Intent::Details => details::details(ctx).await,
         Intent::Help | Intent::Unknown => Ok(help_answer(text, ctx.locale, false)),
