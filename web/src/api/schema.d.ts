@@ -1122,14 +1122,11 @@ export interface components {
          *     cleared).
          */
         BrandingFields: {
-            /** @description `#rrggbb`. */
+            /** @description `#rrggbb`; empty or `null` for Regard's colour. */
             accent_color?: string | null;
-            /** @description At most 80 characters. */
+            /** @description At most 80 characters; empty or `null` clears it. */
             agency_name?: string | null;
-            /**
-             * Format: uuid
-             * @description One of the caller's images (`POST /media`).
-             */
+            /** @description One of the caller's images (`POST /media`); empty or `null` clears it. */
             logo_media_id?: string | null;
         };
         /** @description One message of a conversation (other keys are ignored). */

@@ -214,17 +214,20 @@ pub struct Branding {
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 struct BrandingFields {
-    /// At most 80 characters.
+    /// At most 80 characters; empty or `null` clears it.
     #[serde(default)]
-    #[schema(value_type = Option<String>, max_length = 80)]
+    #[schema(value_type = Option<String>, max_length = 80, format = "line")]
     agency_name: Patch<Line<MAX_AGENCY_NAME>>,
-    /// `#rrggbb`.
+    /// `#rrggbb`; empty or `null` for Regard's colour.
     #[serde(default)]
-    #[schema(value_type = Option<String>, pattern = r"^\s*#[0-9A-Fa-f]{6}\s*$")]
+    #[schema(value_type = Option<String>, pattern = r"^\s*(#[0-9A-Fa-f]{6})?\s*$")]
     accent_color: Patch<HexColour>,
-    /// One of the caller's images (`POST /media`).
+    /// One of the caller's images (`POST /media`); empty or `null` clears it.
     #[serde(default)]
-    #[schema(value_type = Option<uuid::Uuid>)]
+    #[schema(
+        value_type = Option<String>,
+        pattern = r"^\s*([0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})?\s*$"
+    )]
     logo_media_id: Patch<Ref>,
 }
 
