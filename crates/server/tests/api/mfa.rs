@@ -28,20 +28,8 @@ fn claims(jwt: &str) -> Value {
     crate::helpers::jwt_claims(jwt)
 }
 
-/// The TOTP code of `secret` for the time step `step_offset` steps from now (RFC 6238 with
-/// totp-rs, independent of the server's own check).
 fn totp_code(secret: &str, step_offset: i64) -> String {
-    let totp = totp_rs::Builder::new()
-        .with_algorithm(totp_rs::Algorithm::SHA1)
-        .with_digits(6)
-        .with_skew(1)
-        .with_step_duration(30)
-        .with_secret(totp_rs::Secret::try_from_base32(secret).unwrap())
-        .with_account_name("test")
-        .build()
-        .unwrap();
-    let now = chrono::Utc::now().timestamp() + step_offset * 30;
-    totp.generate(u64::try_from(now).unwrap()).to_string()
+    crate::helpers::totp_code(secret, step_offset)
 }
 
 async fn call(

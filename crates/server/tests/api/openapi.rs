@@ -469,6 +469,41 @@ async fn answers_conform_to_the_document() {
     )
     .await;
 
+    // The account.
+    c.call(Method::GET, "/account/sessions", "/account/sessions", None)
+        .await;
+    c.call(
+        Method::GET,
+        "/account/recovery-codes",
+        "/account/recovery-codes",
+        None,
+    )
+    .await;
+    c.call(
+        Method::PUT,
+        "/account/branding",
+        "/account/branding",
+        Some(json!({"agency_name": "Agence", "accent_color": "#123456", "logo_media_id": media["id"]})),
+    )
+    .await;
+    c.call(Method::GET, "/account/branding", "/account/branding", None)
+        .await;
+    // Renders as a ZIP: not JSON, but its body is probed below.
+    let zip = app
+        .api_json(
+            Method::POST,
+            "/simulations/renders.zip",
+            &user,
+            &json!({"ids": [simulation["id"]]}),
+        )
+        .await;
+    assert_eq!(zip.status(), 200);
+    assert_eq!(zip.headers()["content-type"], "application/zip");
+    c.paths.insert(
+        "POST /simulations/renders.zip".into(),
+        "/simulations/renders.zip".into(),
+    );
+
     // Every documented field of every JSON body is one the handler reads: sent with a value of
     // no valid type, it is refused for its value, never as an `unknown_field`.
     let mut probed = 0;
@@ -510,6 +545,21 @@ async fn answers_conform_to_the_document() {
         }
     }
     assert!(probed >= 10, "{probed} bodies probed");
+
+    // Recovery codes need two-step verification, which would hold every call above at the
+    // door: a second user has it.
+    let secured = app.with_totp(&app.new_user().await).await;
+    let codes = app
+        .api(Method::POST, "/account/recovery-codes", &secured)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(codes.status(), 201);
+    let codes: Value = codes.json().await.unwrap();
+    let schema = &c.doc["paths"]["/account/recovery-codes"]["post"]["responses"]["201"]["content"]
+        ["application/json"]["schema"];
+    conforms(&c.doc, schema, &codes, "POST /account/recovery-codes").unwrap();
+    c.checked.push("POST /account/recovery-codes".into());
 
     // Every JSON operation of the document was checked above.
     let mut json_operations: Vec<String> = Vec::new();

@@ -165,28 +165,30 @@ pub(super) fn image_page(column: &mut Column, report: &Report, image: &ReportIma
     };
     column.gap(8.0);
 
-    // The heatmap and the fog, side by side, at the image's proportions.
+    // The image itself, its heatmap and its fog, side by side at the image's proportions: the
+    // client sees what was analysed beside what the model predicts.
     let aspect = image.height as f32 / image.width.max(1) as f32;
-    let each = (WIDTH - 12.0) / 2.0;
+    let each = (WIDTH - 24.0) / 3.0;
     let (w, h) = if each * aspect > 300.0 {
         (300.0 / aspect, 300.0)
     } else {
         (each, each * aspect)
     };
-    let captions = [
+    let columns = [
+        (t(lang, "heatmap.viewer.views.original", &[]), None, 1.0),
         (
             t(lang, "heatmap.item.attention", &[]),
-            &image.overlay,
+            Some(&image.overlay),
             OVERLAY_OPACITY,
         ),
         (
             t(lang, "heatmap.viewer.views.fog", &[]),
-            &image.fog,
+            Some(&image.fog),
             FOG_OPACITY,
         ),
     ];
     let top = column.y;
-    for (i, (caption, view, opacity)) in captions.iter().enumerate() {
+    for (i, (caption, view, opacity)) in columns.iter().enumerate() {
         let x = MARGIN + i as f32 * (each + 12.0);
         fill(column.surface, MUTED);
         column.surface.draw_text(
@@ -197,17 +199,33 @@ pub(super) fn image_page(column: &mut Column, report: &Report, image: &ReportIma
             false,
             TextDirection::Auto,
         );
-        if let (Some(view), Some(size)) = (view, Size::from_wh(w, h)) {
-            let source = image.source.as_deref();
-            draw_view(column.surface, source, view, *opacity, x, top + 16.0, size);
-            draw_marks(
-                column.surface,
-                &image.marks,
-                x,
-                top + 16.0,
-                size,
-                accent(report),
-            );
+        let Some(size) = Size::from_wh(w, h) else {
+            continue;
+        };
+        let source = image.source.as_deref();
+        match view {
+            // The original, as analysed, without marks.
+            None => {
+                if let Some(original) = source.and_then(image_of) {
+                    column
+                        .surface
+                        .push_transform(&krilla::geom::Transform::from_translate(x, top + 16.0));
+                    column.surface.draw_image(original, size);
+                    column.surface.pop();
+                }
+            }
+            Some(Some(view)) => {
+                draw_view(column.surface, source, view, *opacity, x, top + 16.0, size);
+                draw_marks(
+                    column.surface,
+                    &image.marks,
+                    x,
+                    top + 16.0,
+                    size,
+                    accent(report),
+                );
+            }
+            Some(None) => {}
         }
     }
     column.y = top + 16.0 + h + 6.0;

@@ -99,7 +99,7 @@ async fn an_event_stream_ends_with_its_session() {
             "/auth/v1/user",
             there["access_token"].as_str().unwrap(),
         )
-        .body(serde_json::json!({"password": "secret2"}).to_string())
+        .body(serde_json::json!({"password": "secret2", "current_password": "secret1"}).to_string())
         .send()
         .await
         .unwrap();
