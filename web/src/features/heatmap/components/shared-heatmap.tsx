@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Spinner } from '@/components/ui/spinner';
 import { apiErrorKey, isApiError } from '@/lib/api';
 import { formatDate, formatDateTime } from '@/lib/dates';
+import { safeFileName } from '@/lib/download';
 
 import { itemOf } from '../api/benchmarks';
 import { sharedHeatmapQueryOptions, sharedReportPath } from '../api/heatmaps';
@@ -79,6 +80,5 @@ export function SharedHeatmap({ token }: { token: string }) {
 /** A file name for a downloaded image: its name and the extension of its type. */
 function downloadName(name: string, mime: string): string {
   const extension = mime === 'image/png' ? 'png' : mime === 'image/webp' ? 'webp' : 'jpg';
-  const stem = name.replace(/[\\/:*?"<>|]+/g, '-').trim() || 'image';
-  return `${stem}.${extension}`;
+  return `${safeFileName(name)}.${extension}`;
 }
