@@ -17,6 +17,7 @@ pub mod identities;
 pub mod jobs;
 pub mod locations;
 pub mod media;
+mod migrations;
 pub mod one_time_tokens;
 pub mod page;
 pub mod recovery_codes;
@@ -176,7 +177,7 @@ impl Db {
                 // set on the connection, around the migrator's own transactions.
                 let mut conn = self.pool.acquire().await?;
                 conn.execute("PRAGMA foreign_keys = OFF").await?;
-                let migrated = sqlx::migrate!("./migrations/sqlite").run(&mut *conn).await;
+                let migrated = migrations::sqlite().run(&mut *conn).await;
                 let violations = sqlx::query("PRAGMA foreign_key_check")
                     .fetch_all(&mut *conn)
                     .await;
@@ -192,11 +193,7 @@ impl Db {
                     )));
                 }
             }
-            Backend::Postgres => {
-                sqlx::migrate!("./migrations/postgres")
-                    .run(&self.pool)
-                    .await?
-            }
+            Backend::Postgres => migrations::postgres().run(&self.pool).await?,
         }
         Ok(())
     }
