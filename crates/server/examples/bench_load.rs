@@ -19,6 +19,9 @@
 //! - `GET /api/v1/files/{id}/thumbnail?exp=&sig=`: a signed image link (signature, a row
 //!   lookup, the object from the media folder).
 //!
+//! `BENCH_ROUTES=healthz,list` loads only the routes named (`healthz`, `list`, `refresh`,
+//! `thumbnail`).
+//!
 //! Prints requests per second, median and 99th-percentile latency, failed requests (non-2xx
 //! answers and socket errors: must be 0), the server's peak resident memory during each
 //! run (VmHWM, reset between runs) and the server's CPU time per answer (user + system, from
@@ -438,8 +441,17 @@ async fn main() {
         "{:<34} {:>9} {:>9} {:>9} {:>9} {:>7} {:>9} {:>12}",
         "route", "req/s", "p50 ms", "p99 ms", "requests", "failed", "peak MiB", "server µs/req"
     );
+    // `BENCH_ROUTES=healthz,list` runs only those (healthz, list, refresh, thumbnail).
+    let only = std::env::var("BENCH_ROUTES").ok();
+    let keys = ["healthz", "list", "refresh", "thumbnail"];
     let pid = server.id().to_string();
-    for (name, args) in scenarios {
+    for ((name, args), key) in scenarios.into_iter().zip(keys) {
+        if only
+            .as_ref()
+            .is_some_and(|only| !only.split(',').any(|k| k == key))
+        {
+            continue;
+        }
         support::reset_peak_rss_of(&pid);
         let cpu_before = support::cpu_ms_of(&pid);
         let run = wrk(&args, &tokens);

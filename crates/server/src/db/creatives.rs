@@ -6,7 +6,7 @@
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use super::media::{self, MediaRow};
+use super::media::{self, MediaCard, MediaRow};
 use super::{Db, DbError, page, search};
 
 /// A stored creative.
@@ -75,6 +75,43 @@ fn from_row(row: &AnyRow) -> Result<CreativeWithMedia, sqlx::Error> {
             updated_at: row.try_get("updated_at")?,
         },
         media,
+    })
+}
+
+/// A creative with what the API shows of its image: a list's row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CreativeCard {
+    pub creative: CreativeRow,
+    pub media: MediaCard,
+}
+
+/// The number of creative columns before the image's in [`card_select`].
+const CARD_CREATIVE_COLUMNS: usize = 9;
+
+/// A list's select: the creative's columns, then its image's card, read by position
+/// ([`card_from_row`]).
+fn card_select() -> String {
+    format!(
+        "SELECT c.id, c.owner_id, c.media_id, c.name, c.brand, c.campaign, c.notes, \
+         c.created_at, c.updated_at, {} FROM creatives c JOIN media m ON m.id = c.media_id",
+        media::card_columns("m")
+    )
+}
+
+fn card_from_row(row: &AnyRow) -> Result<CreativeCard, sqlx::Error> {
+    Ok(CreativeCard {
+        creative: CreativeRow {
+            id: row.try_get(0)?,
+            owner_id: row.try_get(1)?,
+            media_id: row.try_get(2)?,
+            name: row.try_get(3)?,
+            brand: row.try_get(4)?,
+            campaign: row.try_get(5)?,
+            notes: row.try_get(6)?,
+            created_at: row.try_get(7)?,
+            updated_at: row.try_get(8)?,
+        },
+        media: media::card_at(row, CARD_CREATIVE_COLUMNS)?,
     })
 }
 
@@ -211,7 +248,7 @@ pub async fn list_sorted(
     db: &Db,
     owner_id: &str,
     page: &SortedPage<'_>,
-) -> Result<Vec<(CreativeWithMedia, SortKey)>, DbError> {
+) -> Result<Vec<(CreativeCard, SortKey)>, DbError> {
     let (key, descending) = page.sort.key();
     let mut filters = Vec::new();
     if let Some(brand) = page.brand {
@@ -230,7 +267,7 @@ pub async fn list_sorted(
         query: page.query,
         filters: &filters,
     };
-    super::page::sorted(db, &select(), "c", request, from_row).await
+    super::page::sorted(db, &card_select(), "c", request, card_from_row).await
 }
 
 /// The owner's brands and campaigns with how many creatives have each, in alphabetical order

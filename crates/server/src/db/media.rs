@@ -90,6 +90,84 @@ pub(crate) fn from_row(row: &AnyRow, prefix: &str) -> Result<Option<MediaRow>, s
     }))
 }
 
+/// What the API shows of a media row: no owner, no storage keys. Lists read only these
+/// columns (every column a row carries is copied twice on its way out of SQLite).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MediaCard {
+    pub id: String,
+    pub kind: String,
+    pub mime: String,
+    pub width: i64,
+    pub height: i64,
+    pub bytes: i64,
+    pub sha256: String,
+    pub original_name: Option<String>,
+    pub gps_latitude: Option<f64>,
+    pub gps_longitude: Option<f64>,
+    pub created_at: i64,
+}
+
+/// The columns of a [`MediaCard`], in the order [`card_at`] reads them.
+const CARD_FIELDS: [&str; 11] = [
+    "id",
+    "kind",
+    "mime",
+    "width",
+    "height",
+    "bytes",
+    "sha256",
+    "original_name",
+    "gps_latitude",
+    "gps_longitude",
+    "created_at",
+];
+
+impl MediaRow {
+    /// What the API shows of this row.
+    pub fn card(&self) -> MediaCard {
+        MediaCard {
+            id: self.id.clone(),
+            kind: self.kind.clone(),
+            mime: self.mime.clone(),
+            width: self.width,
+            height: self.height,
+            bytes: self.bytes,
+            sha256: self.sha256.clone(),
+            original_name: self.original_name.clone(),
+            gps_latitude: self.gps_latitude,
+            gps_longitude: self.gps_longitude,
+            created_at: self.created_at,
+        }
+    }
+}
+
+/// `alias.col, ...`: the columns of a [`MediaCard`], for a select that reads them by position.
+pub(crate) fn card_columns(alias: &str) -> String {
+    CARD_FIELDS
+        .iter()
+        .map(|f| format!("{alias}.{f}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Reads the [`card_columns`] that start at column `first` (by position: a list's rows are
+/// read without looking their columns up by name).
+pub(crate) fn card_at(row: &AnyRow, first: usize) -> Result<MediaCard, sqlx::Error> {
+    Ok(MediaCard {
+        id: row.try_get(first)?,
+        kind: row.try_get(first + 1)?,
+        mime: row.try_get(first + 2)?,
+        width: row.try_get(first + 3)?,
+        height: row.try_get(first + 4)?,
+        bytes: row.try_get(first + 5)?,
+        sha256: row.try_get(first + 6)?,
+        original_name: row.try_get(first + 7)?,
+        gps_latitude: row.try_get(first + 8)?,
+        gps_longitude: row.try_get(first + 9)?,
+        created_at: row.try_get(first + 10)?,
+    })
+}
+
 /// Inserts a media row.
 pub async fn insert(db: &Db, media: &MediaRow) -> Result<(), DbError> {
     let mut conn = db.pool().acquire().await?;

@@ -137,7 +137,11 @@ impl Db {
         let options = AnyConnectOptions::from_str(url)?;
         let mut pool_options = AnyPoolOptions::new()
             .max_connections(max_connections.max(1))
-            .acquire_timeout(Duration::from_secs(10));
+            .acquire_timeout(Duration::from_secs(10))
+            // A PostgreSQL connection is tested before it is lent (the server may have dropped
+            // it: a restart, a failover). A SQLite connection has no other end to lose: its
+            // "ping" is only a round trip to its own worker thread, two of them a request.
+            .test_before_acquire(backend == Backend::Postgres);
         if backend == Backend::Sqlite {
             pool_options = pool_options.after_connect(|conn, _meta| {
                 Box::pin(async move {

@@ -176,10 +176,12 @@ pub(super) async fn sorted<T>(
     let rows = q.bind(limit + 1).fetch_all(db.pool()).await?;
     rows.iter()
         .map(|row| {
+            // `sort_key` is the select's last column.
+            let last = row.len() - 1;
             let key = if text {
-                SortKey::Text(row.try_get("sort_key")?)
+                SortKey::Text(row.try_get(last)?)
             } else {
-                SortKey::Number(row.try_get("sort_key")?)
+                SortKey::Number(row.try_get(last)?)
             };
             Ok((from_row(row)?, key))
         })

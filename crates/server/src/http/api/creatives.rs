@@ -14,11 +14,12 @@ use utoipa_axum::routes;
 use super::body::{Body, Id, IdPath, Line, Lines, Patch, Ref, body_pair};
 use super::error::ApiError;
 use super::input::{ApiUser, DEFAULT_LIMIT, Paged, SortOrder, rfc3339, sorted_after, sorted_page};
-use super::media::{Media, media_body, now_secs, release};
+use super::media::{self, Media, now_secs, release};
 use super::query::{Limit, Param, Params};
 use crate::codes::FieldCode;
+use crate::db;
+use crate::db::creatives::{CreativeCard, CreativeRow, CreativeWithMedia};
 use crate::db::creatives::{Sort, SortedPage};
-use crate::db::{self, creatives::CreativeRow, creatives::CreativeWithMedia};
 use crate::state::AppState;
 
 /// Longest name, brand and campaign, in characters.
@@ -53,14 +54,26 @@ pub struct Creative {
 }
 
 fn creative_body(item: &CreativeWithMedia, now: u64, state: &AppState) -> Creative {
-    let c = &item.creative;
+    card_body(
+        CreativeCard {
+            creative: item.creative.clone(),
+            media: item.media.card(),
+        },
+        now,
+        state,
+    )
+}
+
+/// [`creative_body`] of a list's row, whose values it takes.
+fn card_body(item: CreativeCard, now: u64, state: &AppState) -> Creative {
+    let c = item.creative;
     Creative {
-        id: c.id.clone(),
-        name: c.name.clone(),
-        brand: c.brand.clone(),
-        campaign: c.campaign.clone(),
-        notes: c.notes.clone(),
-        media: media_body(&state.signer, &item.media, now),
+        id: c.id,
+        name: c.name,
+        brand: c.brand,
+        campaign: c.campaign,
+        notes: c.notes,
+        media: media::card_body(&state.signer, item.media, now),
         created_at: rfc3339(c.created_at),
         updated_at: rfc3339(c.updated_at),
         simulation_count: None,
@@ -217,7 +230,7 @@ async fn list(
         limit,
         rows,
         |row| &row.creative.id,
-        |row| creative_body(row, now, &state),
+        |row| card_body(row, now, &state),
     )))
 }
 

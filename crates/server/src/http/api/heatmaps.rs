@@ -544,7 +544,7 @@ async fn list(
         limit,
         rows,
         |row| &row.heatmap.id,
-        |row| list_summary(&state, row, now),
+        |row| list_summary(&state, &row, now),
     )))
 }
 

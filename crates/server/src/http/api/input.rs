@@ -230,7 +230,7 @@ pub fn sorted_page<T, I>(
     limit: i64,
     mut rows: Vec<(T, SortKey)>,
     id: impl Fn(&T) -> &str,
-    item: impl FnMut(&T) -> I,
+    item: impl FnMut(T) -> I,
 ) -> Paged<I> {
     let more = rows.len() as i64 > limit;
     rows.truncate(usize::try_from(limit).unwrap_or(0));
@@ -238,7 +238,7 @@ pub fn sorted_page<T, I>(
         Some((last, key)) if more => Some(encode_sorted_cursor(sort, id(last), key)),
         _ => None,
     };
-    let items = rows.iter().map(|(row, _)| row).map(item).collect();
+    let items = rows.into_iter().map(|(row, _)| row).map(item).collect();
     Paged { items, next_cursor }
 }
 

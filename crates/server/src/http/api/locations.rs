@@ -654,7 +654,7 @@ async fn list(
         limit,
         rows,
         |row| &row.location.id,
-        |row| location_body(row, now, &state),
+        |row| location_body(&row, now, &state),
     )))
 }
 

@@ -20,7 +20,7 @@ use super::body::{Id, IdPath};
 use super::error::ApiError;
 use super::input::{ApiUser, rfc3339};
 use crate::codes::{ErrorCode, FieldCode};
-use crate::db::{self, media::MediaRow};
+use crate::db::{self, media::MediaCard, media::MediaRow};
 use crate::media::signing::{SignatureError, UrlSigner};
 use crate::media::{self as ingest, MediaError, MediaLimits, VariantKind, quota};
 use crate::state::AppState;
@@ -111,6 +111,11 @@ pub struct Media {
 
 /// A media row, with signed URLs of its three variants.
 pub fn media_body(signer: &UrlSigner, media: &MediaRow, now: u64) -> Media {
+    card_body(signer, media.card(), now)
+}
+
+/// [`media_body`] of what a list read of a media row.
+pub fn card_body(signer: &UrlSigner, media: MediaCard, now: u64) -> Media {
     let exp = signer.expiry(now);
     let gps = match (media.gps_latitude, media.gps_longitude) {
         (Some(latitude), Some(longitude)) => Some(Gps {
@@ -119,21 +124,22 @@ pub fn media_body(signer: &UrlSigner, media: &MediaRow, now: u64) -> Media {
         }),
         _ => None,
     };
+    let urls = MediaUrls {
+        original: signer.cached_url(&media.id, "original", exp),
+        preview: signer.cached_url(&media.id, "preview", exp),
+        thumbnail: signer.cached_url(&media.id, "thumbnail", exp),
+    };
     Media {
-        id: media.id.clone(),
+        id: media.id,
         kind: MediaKind::parse(&media.kind).unwrap_or(MediaKind::Upload),
-        mime: media.mime.clone(),
+        mime: media.mime,
         width: media.width,
         height: media.height,
         bytes: media.bytes,
-        sha256: media.sha256.clone(),
-        original_name: media.original_name.clone(),
+        sha256: media.sha256,
+        original_name: media.original_name,
         gps,
-        urls: MediaUrls {
-            original: signer.cached_url(&media.id, "original", exp),
-            preview: signer.cached_url(&media.id, "preview", exp),
-            thumbnail: signer.cached_url(&media.id, "thumbnail", exp),
-        },
+        urls,
         urls_expire_at: rfc3339(i64::try_from(exp).unwrap_or(i64::MAX / 1000) * 1000),
         created_at: rfc3339(media.created_at),
     }
