@@ -24,9 +24,12 @@ pub fn gaussian(plane: &mut Plane, sigma: f32) {
     }
 }
 
+/// Rows the row pass blurs together (see [`box_lines`]).
+const ROWS: usize = 4;
+
 /// What the passes need besides the plane, allocated once per [`gaussian`]: a copy of the
-/// plane (the column pass reads the rows it has already overwritten), the running sums and
-/// the divisors.
+/// plane (the column pass reads the rows it has already overwritten), the running sums of
+/// [`ROWS`] lines and the divisors.
 struct Scratch {
     copy: Vec<f32>,
     sums: Vec<f64>,
@@ -37,16 +40,21 @@ impl Scratch {
     fn new(w: usize, h: usize) -> Scratch {
         Scratch {
             copy: vec![0.0; w * h],
-            sums: vec![0.0; w.max(h)],
+            sums: vec![0.0; ROWS * w.max(h)],
             counts: vec![0.0; w.max(h)],
         }
     }
 }
 
-/// Box blur along rows with radius `r` (averaging only inside the image).
+/// Box blur along rows with radius `r` (averaging only inside the image), [`ROWS`] rows at a
+/// time.
 fn box_h(p: &mut Plane, r: usize, s: &mut Scratch) {
     let w = p.width;
-    for row in p.data.chunks_exact_mut(w) {
+    let mut blocks = p.data.chunks_exact_mut(ROWS * w);
+    for block in &mut blocks {
+        box_lines(block, w, r, &mut s.sums[..ROWS * w], &mut s.counts[..w]);
+    }
+    for row in blocks.into_remainder().chunks_exact_mut(w) {
         box_line(row, r, &mut s.sums[..w], &mut s.counts[..w]);
     }
 }
@@ -108,6 +116,42 @@ fn box_line(line: &mut [f32], r: usize, sums: &mut [f64], counts: &mut [f64]) {
     }
     for ((v, &s), &c) in line.iter_mut().zip(sums.iter()).zip(counts.iter()) {
         *v = (s / c) as f32;
+    }
+}
+
+/// [`box_line`] on the [`ROWS`] lines of `block`, each `n` long: the same sums and divisions
+/// line by line. A line's running sum is a chain of dependent additions; the lines' chains are
+/// independent, so making them side by side lets them overlap instead of waiting on each other.
+fn box_lines(block: &mut [f32], n: usize, r: usize, sums: &mut [f64], counts: &mut [f64]) {
+    let lines: [&[f32]; ROWS] = std::array::from_fn(|k| &block[k * n..(k + 1) * n]);
+    let mut sum = [0.0f64; ROWS];
+    for i in 0..r.min(n) {
+        for k in 0..ROWS {
+            sum[k] += lines[k][i] as f64;
+        }
+    }
+    for i in 0..n {
+        if i + r < n {
+            for k in 0..ROWS {
+                sum[k] += lines[k][i + r] as f64;
+            }
+        }
+        if i > r {
+            for k in 0..ROWS {
+                sum[k] -= lines[k][i - r - 1] as f64;
+            }
+        }
+        for k in 0..ROWS {
+            sums[k * n + i] = sum[k];
+        }
+        let lo = i.saturating_sub(r);
+        let hi = (i + r).min(n - 1);
+        counts[i] = (hi - lo + 1) as f64;
+    }
+    for (line, sums) in block.chunks_exact_mut(n).zip(sums.chunks_exact(n)) {
+        for ((v, &s), &c) in line.iter_mut().zip(sums).zip(counts.iter()) {
+            *v = (s / c) as f32;
+        }
     }
 }
 

@@ -427,8 +427,8 @@ pub fn render_with_stats(
     if out.len() != photo.data().len() {
         return Err(RenderError::InvalidValue("output"));
     }
-    out.copy_from_slice(photo.data());
-    render_in_place_with_stats(
+    render_over(
+        Some(photo.data()),
         out,
         pw,
         ph,
@@ -482,7 +482,25 @@ pub fn render_in_place_with_stats(
     if photo.len() != pw * ph * 3 {
         return Err(RenderError::InvalidValue("photo"));
     }
-    let out = photo;
+    render_over(None, photo, pw, ph, creative, mask, spec, stats, scratch)
+}
+
+/// The render into `out`, which holds the photo already when `source` is `None` and is
+/// otherwise first filled from `source` (the photo, of `out`'s size), in the same pass that
+/// darkens it at night: one pass over the photo instead of a copy and then the darkening.
+/// The spec and the sizes are checked by the caller.
+#[allow(clippy::too_many_arguments)]
+fn render_over(
+    source: Option<&[u8]>,
+    out: &mut [u8],
+    pw: usize,
+    ph: usize,
+    creative: &RgbImage<'_>,
+    mask: Option<&Mask<'_>>,
+    spec: &RenderSpec,
+    stats: &PhotoStats,
+    scratch: &mut Scratch,
+) -> Result<(), RenderError> {
     let Scratch { pyramid } = scratch;
     let params = PanelParams::new(&spec.adjustments, stats);
     let srgb = Srgb::get();
@@ -523,12 +541,29 @@ pub fn render_in_place_with_stats(
         .night
         .is_some()
         .then(|| night::darken_tables(params.photo_gain));
-    if let Some(t) = &dark {
-        for (y, row) in out.chunks_exact_mut(pw * 3).enumerate() {
-            let (xa, xb) = row_span(y).unwrap_or((0, 0));
-            let (left, rest) = row.split_at_mut(xa * 3);
-            night::darken_in_place(left, t);
-            night::darken_in_place(&mut rest[(xb - xa) * 3..], t);
+    match (&dark, source) {
+        (None, Some(src)) => out.copy_from_slice(src),
+        (None, None) => {}
+        (Some(t), src) => {
+            for (y, row) in out.chunks_exact_mut(pw * 3).enumerate() {
+                let (xa, xb) = row_span(y).unwrap_or((0, 0));
+                let (left, rest) = row.split_at_mut(xa * 3);
+                let (span, right) = rest.split_at_mut((xb - xa) * 3);
+                match src {
+                    Some(src) => {
+                        let src = &src[y * pw * 3..(y + 1) * pw * 3];
+                        let (src_left, rest) = src.split_at(xa * 3);
+                        let (src_span, src_right) = rest.split_at((xb - xa) * 3);
+                        night::darken(src_left, left, t);
+                        span.copy_from_slice(src_span);
+                        night::darken(src_right, right, t);
+                    }
+                    None => {
+                        night::darken_in_place(left, t);
+                        night::darken_in_place(right, t);
+                    }
+                }
+            }
         }
     }
     let dark = dark.as_ref();

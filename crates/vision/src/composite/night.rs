@@ -103,22 +103,29 @@ impl Bloom {
 
     /// [`Bloom::add`] for the `n ≤ LANES` pixels from `(x0, y)` along a row, `light[channel][k]`
     /// for pixel `x0 + k`: the same sums in the same order, the cells found by counting instead
-    /// of two divisions a pixel.
+    /// of two divisions a pixel. The weighted light is made eight lanes at a time (the same
+    /// products), and each cell's sums are made in a register, stored once per cell: adding
+    /// through memory would chain every pixel's sum on the store of the previous one.
     #[inline(always)]
     pub fn add_run(&mut self, x0: i64, y: i64, light: &[[f32; LANES]; 3], n: usize) {
         let f = self.factor as u32;
         let rx = (x0 - self.origin.0) as u32;
-        let (mut i, mut rem) = ((rx / f) as usize, rx % f);
+        let (mut i, rem) = ((rx / f) as usize, (rx % f) as usize);
         let row = ((y - self.origin.1) as u32 / f) as usize * self.planes[0].width;
-        for k in 0..n {
-            for c in 0..3 {
-                self.planes[c].data[row + i] += light[c][k] * self.cell_weight;
+        let weight = f32x8::splat(self.cell_weight);
+        let light = light.map(|l| (f32x8::from(l) * weight).to_array());
+        // Pixels `k..end` fall in cell `i`: the first cell takes `f - rem` of them.
+        let (mut k, mut end) = (0, (f as usize - rem).min(n));
+        while k < n {
+            for (plane, l) in self.planes.iter_mut().zip(&light) {
+                let cell = &mut plane.data[row + i];
+                let mut sum = *cell;
+                for &v in &l[k..end] {
+                    sum += v;
+                }
+                *cell = sum;
             }
-            rem += 1;
-            if rem == f {
-                rem = 0;
-                i += 1;
-            }
+            (k, end, i) = (end, (end + f as usize).min(n), i + 1);
         }
     }
 
