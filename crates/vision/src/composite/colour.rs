@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use wide::{f32x8, i32x8};
+use wide::{f32x8, i16x8, i32x8, u8x16};
 
 use super::adjust::LANES;
 
@@ -27,6 +27,9 @@ pub fn linear_to_srgb(l: f64) -> f64 {
 }
 
 const BUCKETS: usize = 4096;
+
+/// Cap of the scaled value in [`Srgb::encode_lanes_f32`]: whole, below `2 · BUCKETS`.
+const CAP: f32 = (2 * BUCKETS - 1) as f32;
 
 /// The conversion tables, built once per process.
 pub struct Srgb {
@@ -128,11 +131,12 @@ impl Srgb {
     /// The same codes as [`Srgb::encode`] for every input (NaN and out-of-range included).
     #[inline(always)]
     pub fn encode_lanes(&self, l: &[f32; LANES]) -> [u8; LANES] {
-        let code = self.encode_lanes_f32(l).trunc_int().to_array();
+        // The codes are whole numbers in 0..=255: a plain conversion and two packs make the
+        // bytes (no NaN or overflow to fix up).
+        let code = i16x8::from_i32x8_saturate(self.encode_lanes_f32(l).fast_trunc_int());
+        let bytes = u8x16::narrow_i16x8(code, i16x8::ZERO).to_array();
         let mut out = [0u8; LANES];
-        for i in 0..LANES {
-            out[i] = code[i] as u8;
-        }
+        out.copy_from_slice(&bytes[..LANES]);
         out
     }
 
@@ -140,18 +144,23 @@ impl Srgb {
     /// to them before rounding (grain).
     #[inline(always)]
     pub fn encode_lanes_f32(&self, l: &[f32; LANES]) -> f32x8 {
-        let idx = (f32x8::from(*l) * f32x8::splat(BUCKETS as f32))
-            .trunc_int()
+        // Capped below 2 · BUCKETS before the conversion, so that only NaN and values below
+        // −2³¹ convert to i32::MIN, which the `max` sends to bucket 0 like any value ≤ 0
+        // (`fast_min` keeps its argument when that is NaN). An index past BUCKETS reads an
+        // entry that repeats the last: the same as clamping to BUCKETS. The `min` changes
+        // nothing but tells the compiler that the index is in range.
+        let idx = f32x8::splat(CAP)
+            .fast_min(f32x8::from(*l) * f32x8::splat(BUCKETS as f32))
+            .fast_trunc_int()
             .max(i32x8::splat(0))
-            .min(i32x8::splat(BUCKETS as i32))
+            .min(i32x8::splat(CAP as i32))
             .to_array();
         let (mut threshold, mut level) = ([0f32; LANES], [0f32; LANES]);
         for i in 0..LANES {
-            // The index is in 0..=BUCKETS already; the mask only spares the bounds check.
+            // The index is in 0..2 · BUCKETS already; the mask only spares the bounds check.
             [threshold[i], level[i]] = self.bucket[idx[i] as usize & (2 * BUCKETS - 1)];
         }
-        // level + (l ≥ threshold); NaN compares false: it lands in bucket 0 (trunc_int maps it
-        // to 0) and gives 0.
+        // level + (l ≥ threshold); NaN compares false: it lands in bucket 0 and gives 0.
         let up = f32x8::from(*l).simd_ge(f32x8::from(threshold)) & f32x8::splat(1.0);
         f32x8::from(level) + up
     }
