@@ -8,19 +8,23 @@
 //!
 //! Seeds a temporary data folder (SQLite, or the empty PostgreSQL database named by
 //! `BENCH_DATABASE_URL`) with one user and 10,000 creatives, starts `target/release/regard
-//! serve` on it, and loads four routes for SECONDS (30) at CONNECTIONS (64) each:
+//! serve` on it, and loads five scenarios for SECONDS (30) at CONNECTIONS (64) each:
 //!
 //! - `GET /healthz`: the floor of this server and this machine (no token, no query), measured
 //!   in the same run so the other figures can be read against it;
-//! - `GET /api/v1/creatives?limit=50` with a bearer token (token check, one keyset query, 150
-//!   signed URLs, a 53 KB body);
+//! - `GET /api/v1/creatives?limit=50` with a bearer token: the same page again and again, as a
+//!   reload or a second tab asks for it (the token check, then the answer the server keeps for
+//!   this caller, library revision and query: `answers.rs`);
+//! - the same list "made anew": each request with a parameter the server ignores, different
+//!   every time, so that no answer is kept from one to the next (the token check, one keyset
+//!   query, 150 signed URLs, a 53 KB body written);
 //! - `POST /auth/v1/token?grant_type=refresh_token`: every connection its own session, each
 //!   request with the refresh token the previous answer gave (a rotation: a write);
 //! - `GET /api/v1/files/{id}/thumbnail?exp=&sig=`: a signed image link (signature, a row
 //!   lookup, the object from the media folder).
 //!
-//! `BENCH_ROUTES=healthz,list` loads only the routes named (`healthz`, `list`, `refresh`,
-//! `thumbnail`).
+//! `BENCH_ROUTES=healthz,list` loads only the routes named (`healthz`, `list`, `list_new`,
+//! `refresh`, `thumbnail`).
 //!
 //! Prints requests per second, median and 99th-percentile latency, failed requests (non-2xx
 //! answers and socket errors: must be 0), the server's peak resident memory during each
@@ -242,6 +246,18 @@ function response(status, headers, body)
 end
 "#;
 
+/// The list with a parameter the server ignores, different on every request: no answer is
+/// kept from one request to the next (the server keeps answers by query string), so each is
+/// read and written anew.
+const LIST_NEW_LUA: &str = r#"
+local tag = tostring({}):match("0x(%x+)") or "0"
+local counter = 0
+function request()
+  counter = counter + 1
+  return wrk.format("GET", "/api/v1/creatives?limit=50&n=" .. tag .. "-" .. counter)
+end
+"#;
+
 /// Counts the answers by status, for the fault run.
 const STATUS_LUA: &str = r#"
 local threads = {}
@@ -385,6 +401,8 @@ async fn main() {
     }
     let script = dir.path().join("refresh.lua");
     std::fs::write(&script, REFRESH_LUA).unwrap();
+    let list_new = dir.path().join("list-new.lua");
+    std::fs::write(&list_new, LIST_NEW_LUA).unwrap();
     let duration = format!("{seconds}s");
     let conns = connections.to_string();
     let scenarios: Vec<(&str, Vec<String>)> = vec![
@@ -409,6 +427,20 @@ async fn main() {
                 "-H".into(),
                 format!("Authorization: Bearer {access}"),
                 format!("{base}/api/v1/creatives?limit=50"),
+            ],
+        ),
+        (
+            "GET /api/v1/creatives, made anew",
+            vec![
+                "--latency".into(),
+                "-t2".into(),
+                format!("-c{conns}"),
+                format!("-d{duration}"),
+                "-H".into(),
+                format!("Authorization: Bearer {access}"),
+                "-s".into(),
+                list_new.display().to_string(),
+                base.clone(),
             ],
         ),
         (
@@ -441,9 +473,10 @@ async fn main() {
         "{:<34} {:>9} {:>9} {:>9} {:>9} {:>7} {:>9} {:>12}",
         "route", "req/s", "p50 ms", "p99 ms", "requests", "failed", "peak MiB", "server µs/req"
     );
-    // `BENCH_ROUTES=healthz,list` runs only those (healthz, list, refresh, thumbnail).
+    // `BENCH_ROUTES=healthz,list` runs only those (healthz, list, list_new, refresh,
+    // thumbnail).
     let only = std::env::var("BENCH_ROUTES").ok();
-    let keys = ["healthz", "list", "refresh", "thumbnail"];
+    let keys = ["healthz", "list", "list_new", "refresh", "thumbnail"];
     let pid = server.id().to_string();
     for ((name, args), key) in scenarios.into_iter().zip(keys) {
         if only

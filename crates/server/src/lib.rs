@@ -1,5 +1,6 @@
 //! The Regard server library: everything behind the `regard` binary.
 
+pub mod answers;
 pub mod archive;
 pub mod assistant;
 pub mod auth;

@@ -291,6 +291,7 @@ pub async fn open_state(
         metrics,
         upload_reservations: Arc::default(),
         job_handlers: job_handlers(),
+        answers: Arc::new(crate::answers::Answers::new(crate::answers::BUDGET)),
         config: Arc::new(config),
     })
 }

@@ -60,6 +60,8 @@ pub struct AppState {
     pub upload_reservations: Arc<crate::media::quota::Reservations>,
     /// What each kind of job does (registered by `startup`).
     pub job_handlers: crate::jobs::Handlers,
+    /// Recent list answers, by caller and library revision.
+    pub answers: Arc<crate::answers::Answers>,
 }
 
 impl AppState {

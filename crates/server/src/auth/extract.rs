@@ -95,6 +95,8 @@ pub struct AuthUser {
     pub claims: Claims,
     /// Whether the user has a verified second factor (read with the user and the session).
     pub has_verified_factor: bool,
+    /// The revision of the user's library, read with the user (see `db::users::SignedIn`).
+    pub library_revision: i64,
 }
 
 /// The token of an `Authorization: Bearer <token>` header.
@@ -187,6 +189,7 @@ impl FromRequestParts<AppState> for AuthUser {
                 session_id: session.id,
                 claims,
                 has_verified_factor: found.has_verified_factor,
+                library_revision: found.library_revision,
             }),
             _ => Err(AuthError::new(
                 StatusCode::FORBIDDEN,

@@ -170,6 +170,9 @@ pub struct SignedIn {
     pub user: UserRow,
     pub session: Option<super::sessions::SessionRow>,
     pub has_verified_factor: bool,
+    /// The revision of the user's library (creatives and media): raised by every write to
+    /// them (migration `20261203000000_library_revision`).
+    pub library_revision: i64,
 }
 
 /// [`SignedIn`] of user `user_id` and session `session_id`; `None` when the user does not exist
@@ -188,6 +191,7 @@ pub async fn find_signed_in(
         format!(
             "SELECT {user_columns}, s.id AS session_id, s.user_id AS session_user_id, \
              s.aal AS session_aal, s.created_at AS session_created_at, \
+             u.library_revision AS library_revision, \
              (SELECT COUNT(*) FROM mfa_factors f \
               WHERE f.user_id = u.id AND f.status = 'verified') AS verified_factors \
              FROM users u LEFT JOIN sessions s ON s.id = $2 \
@@ -213,6 +217,7 @@ pub async fn find_signed_in(
         user: from_row(&row)?,
         session,
         has_verified_factor: row.try_get::<i64, _>("verified_factors")? > 0,
+        library_revision: row.try_get("library_revision")?,
     }))
 }
 

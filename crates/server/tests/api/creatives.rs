@@ -485,3 +485,81 @@ async fn names_sort_without_regard_to_accents_and_notes_are_searched() {
         0
     );
 }
+
+/// The raw bytes of `GET /creatives{query}`.
+async fn list_bytes(app: &TestApp, user: &User, query: &str) -> Vec<u8> {
+    let response = app
+        .api_send(Method::GET, &format!("/creatives{query}"), user)
+        .await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(
+        response.headers()["content-type"],
+        "application/json",
+        "GET /creatives{query}"
+    );
+    response.bytes().await.unwrap().to_vec()
+}
+
+#[tokio::test]
+async fn a_kept_list_answer_is_never_older_than_the_library() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let other = app.new_user().await;
+    let media = app.upload_ok(&user, "poster.png", png(40, 30)).await;
+    let created: Value = create(
+        &app,
+        &user,
+        json!({"media_id": media["id"], "name": "Avant"}),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    let id = created["id"].as_str().unwrap();
+    let first = list_bytes(&app, &user, "?limit=10").await;
+    assert_eq!(list_bytes(&app, &user, "?limit=10").await, first, "kept");
+    assert_eq!(app.state.answers.size().0, 1);
+    // Another caller, or another query, is another answer.
+    assert!(names(&list(&app, &other, "?limit=10").await).is_empty());
+    assert_eq!(names(&list(&app, &user, "?limit=9").await), ["Avant"]);
+
+    // A change through the API.
+    let response = app
+        .api_json(
+            Method::PATCH,
+            &format!("/creatives/{id}"),
+            &user,
+            &json!({"name": "Après"}),
+        )
+        .await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(names(&list(&app, &user, "?limit=10").await), ["Après"]);
+
+    // Writes that no handler of this process made (another node, an administrator's SQL):
+    // the database raises the revision itself, on the creative's row and on its image's.
+    sqlx::query("UPDATE creatives SET name = 'Par SQL' WHERE id = $1")
+        .bind(id)
+        .execute(app.state.db.pool())
+        .await
+        .unwrap();
+    assert_eq!(names(&list(&app, &user, "?limit=10").await), ["Par SQL"]);
+    sqlx::query("UPDATE media SET original_name = 'renamed.png' WHERE id = $1")
+        .bind(media["id"].as_str().unwrap())
+        .execute(app.state.db.pool())
+        .await
+        .unwrap();
+    let page = list(&app, &user, "?limit=10").await;
+    assert_eq!(page["items"][0]["media"]["original_name"], "renamed.png");
+    sqlx::query("DELETE FROM creatives WHERE id = $1")
+        .bind(id)
+        .execute(app.state.db.pool())
+        .await
+        .unwrap();
+    assert!(names(&list(&app, &user, "?limit=10").await).is_empty());
+    // The answers kept are the fresh ones, byte for byte.
+    let kept = list_bytes(&app, &user, "?limit=10").await;
+    assert_eq!(
+        serde_json::from_slice::<Value>(&kept).unwrap(),
+        json!({"items": [], "next_cursor": null})
+    );
+}

@@ -4,8 +4,10 @@
 //! a name and optional brand, campaign and notes.
 
 use axum::Json;
-use axum::extract::State;
-use axum::http::StatusCode;
+use axum::body::Bytes;
+use axum::extract::{RawQuery, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -16,6 +18,7 @@ use super::error::ApiError;
 use super::input::{ApiUser, DEFAULT_LIMIT, Paged, SortOrder, rfc3339, sorted_after, sorted_page};
 use super::media::{self, Media, now_secs, release};
 use super::query::{Limit, Param, Params};
+use crate::answers::AnswerKey;
 use crate::codes::FieldCode;
 use crate::db;
 use crate::db::creatives::{CreativeCard, CreativeRow, CreativeWithMedia};
@@ -201,8 +204,21 @@ async fn create(
 async fn list(
     State(state): State<AppState>,
     user: ApiUser,
+    RawQuery(raw): RawQuery,
     Params(query): Params<CreativeQuery>,
-) -> Result<Json<Paged<Creative>>, ApiError> {
+) -> Result<Response, ApiError> {
+    // The same caller, library revision, URL expiry window and query: the same answer.
+    let now = now_secs();
+    let key = AnswerKey {
+        route: "creatives",
+        user_id: user.id().to_owned(),
+        revision: user.0.library_revision,
+        expiry: state.signer.expiry(now),
+        query: raw.unwrap_or_default(),
+    };
+    if let Some(answer) = state.answers.get(&key) {
+        return Ok(json_answer(answer));
+    }
     let limit = query.limit.0.map_or(DEFAULT_LIMIT, |Limit(n)| n);
     let sort = query.sort.0.unwrap_or(Sort::Newest);
     // Blank texts filter nothing.
@@ -224,14 +240,21 @@ async fn list(
         campaign: campaign.as_deref(),
     };
     let rows = db::creatives::list_sorted(&state.db, user.id(), &page).await?;
-    let now = now_secs();
-    Ok(Json(sorted_page(
+    let page = sorted_page(
         sort,
         limit,
         rows,
         |row| &row.creative.id,
         |row| card_body(row, now, &state),
-    )))
+    );
+    let answer = Bytes::from(serde_json::to_vec(&page).map_err(ApiError::internal)?);
+    state.answers.put(key, answer.clone());
+    Ok(json_answer(answer))
+}
+
+/// A JSON answer's bytes as the response.
+fn json_answer(answer: Bytes) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], answer).into_response()
 }
 
 /// The query of `GET /creatives`: the page, the search, the order and the filters. The cursor
