@@ -52,10 +52,10 @@ fn box_h(p: &mut Plane, r: usize, s: &mut Scratch) {
     let w = p.width;
     let mut blocks = p.data.chunks_exact_mut(ROWS * w);
     for block in &mut blocks {
-        box_lines(block, w, r, &mut s.sums[..ROWS * w], &mut s.counts[..w]);
+        box_lines::<ROWS>(block, w, r, &mut s.sums[..ROWS * w], &mut s.counts[..w]);
     }
     for row in blocks.into_remainder().chunks_exact_mut(w) {
-        box_line(row, r, &mut s.sums[..w], &mut s.counts[..w]);
+        box_lines::<1>(row, w, r, &mut s.sums[..w], &mut s.counts[..w]);
     }
 }
 
@@ -94,54 +94,37 @@ fn box_v(p: &mut Plane, r: usize, s: &mut Scratch) {
     }
 }
 
-/// One line's box blur in place: the running sums first (serial), then the divisions, which
-/// then vectorise (the same values as dividing each sum as it is made).
-fn box_line(line: &mut [f32], r: usize, sums: &mut [f64], counts: &mut [f64]) {
-    let n = line.len();
-    let mut sum = 0.0f64;
-    for &v in &line[..r.min(n)] {
-        sum += v as f64;
-    }
-    for i in 0..n {
-        if i + r < n {
-            sum += line[i + r] as f64;
-        }
-        if i > r {
-            sum -= line[i - r - 1] as f64;
-        }
-        sums[i] = sum;
-        let lo = i.saturating_sub(r);
-        let hi = (i + r).min(n - 1);
-        counts[i] = (hi - lo + 1) as f64;
-    }
-    for ((v, &s), &c) in line.iter_mut().zip(sums.iter()).zip(counts.iter()) {
-        *v = (s / c) as f32;
-    }
-}
-
-/// [`box_line`] on the [`ROWS`] lines of `block`, each `n` long: the same sums and divisions
-/// line by line. A line's running sum is a chain of dependent additions; the lines' chains are
-/// independent, so making them side by side lets them overlap instead of waiting on each other.
-fn box_lines(block: &mut [f32], n: usize, r: usize, sums: &mut [f64], counts: &mut [f64]) {
-    let lines: [&[f32]; ROWS] = std::array::from_fn(|k| &block[k * n..(k + 1) * n]);
-    let mut sum = [0.0f64; ROWS];
+/// The box blur in place of the `K` lines of `block`, each `n` long: the running sums first
+/// (serial), then the divisions, which then vectorise (the same values as dividing each sum as
+/// it is made). A line's running sum is a chain of dependent additions; the lines' chains are
+/// independent, so making `K` of them side by side lets them overlap instead of waiting on
+/// each other.
+fn box_lines<const K: usize>(
+    block: &mut [f32],
+    n: usize,
+    r: usize,
+    sums: &mut [f64],
+    counts: &mut [f64],
+) {
+    let lines: [&[f32]; K] = std::array::from_fn(|k| &block[k * n..(k + 1) * n]);
+    let mut sum = [0.0f64; K];
     for i in 0..r.min(n) {
-        for k in 0..ROWS {
+        for k in 0..K {
             sum[k] += lines[k][i] as f64;
         }
     }
     for i in 0..n {
         if i + r < n {
-            for k in 0..ROWS {
+            for k in 0..K {
                 sum[k] += lines[k][i + r] as f64;
             }
         }
         if i > r {
-            for k in 0..ROWS {
+            for k in 0..K {
                 sum[k] -= lines[k][i - r - 1] as f64;
             }
         }
-        for k in 0..ROWS {
+        for k in 0..K {
             sums[k * n + i] = sum[k];
         }
         let lo = i.saturating_sub(r);
