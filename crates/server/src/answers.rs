@@ -1,7 +1,8 @@
-//! Recent list answers, kept under what makes them: the route, the caller, the revision of the
-//! caller's library, the signed URLs' expiry window and the query string. The revision is
-//! raised by the database itself on every write to the library's rows (triggers, migration
-//! `20261203000000_library_revision`) and read with the user on every request, so the same key
+//! Recent list answers, kept under what makes them: the route, the workspace, the revision of
+//! its library, the signed URLs' expiry window and the query string. The revision is raised by
+//! the database itself on every write to the library's rows (triggers, migrations
+//! `20261203000000_library_revision` and `20261204000000_workspaces`) and read with the
+//! caller's membership on every request, so the same key
 //! means the same rows on every node, and a write is seen by the next request wherever it
 //! lands. A repeated request (a reload, a second tab, a return to the list) is answered from
 //! here without reading the page or writing its JSON again: the same bytes as a fresh answer.
@@ -21,8 +22,9 @@ pub const BUDGET: usize = 16 << 20;
 pub struct AnswerKey {
     /// The route (a list's name).
     pub route: &'static str,
-    pub user_id: String,
-    /// The caller's library revision, read with the user.
+    /// The workspace the list is of (the answer is the same for each of its members).
+    pub workspace_id: String,
+    /// The workspace's library revision, read with the caller.
     pub revision: i64,
     /// The expiry of the URLs the answer signs (`UrlSigner::expiry`): one per window.
     pub expiry: u64,
@@ -99,7 +101,7 @@ mod tests {
     fn key(query: &str, revision: i64) -> AnswerKey {
         AnswerKey {
             route: "creatives",
-            user_id: "u".into(),
+            workspace_id: "u".into(),
             revision,
             expiry: 60,
             query: query.into(),
@@ -117,7 +119,7 @@ mod tests {
         assert_eq!(answers.get(&key("limit=50", 2)), None);
         assert_eq!(answers.get(&key("limit=49", 1)), None);
         let mut other = key("limit=50", 1);
-        other.user_id = "v".into();
+        other.workspace_id = "v".into();
         assert_eq!(answers.get(&other), None);
     }
 

@@ -116,6 +116,24 @@ wire_enum! {
         /// No valid access token; `details.reason` says why (`no_authorization`, `bad_jwt`, ...).
         Unauthorized = "unauthorized", UNAUTHORIZED,
             "Sign in again: a valid bearer access token is required";
+        /// The caller's role in the workspace does not allow this (a viewer's change, a
+        /// non-owner managing members or settings).
+        ForbiddenRole = "forbidden_role", FORBIDDEN,
+            "Your role in this workspace does not allow this";
+        /// A personal workspace cannot be deleted, shared or left.
+        PersonalWorkspace = "personal_workspace", CONFLICT,
+            "Your personal workspace is yours alone: create a workspace to work with others";
+        /// The change would leave the workspace without an owner.
+        LastOwner = "last_owner", CONFLICT,
+            "A workspace keeps at least one owner: make someone else owner first";
+        /// The invited address is already a member.
+        AlreadyMember = "already_member", CONFLICT, "This person is already a member";
+        /// An invitation link past its expiry (7 days).
+        InvitationExpired = "invitation_expired", GONE,
+            "This invitation has expired: ask for a new one";
+        /// An invitation sent to another address than the signed-in account's.
+        InvitationForAnotherAccount = "invitation_for_another_account", FORBIDDEN,
+            "This invitation was sent to another address: sign in with that address";
         /// The user has a verified second factor and the session has not used it yet.
         InsufficientAal = "insufficient_aal", FORBIDDEN,
             "Enter your two-step verification code to continue";

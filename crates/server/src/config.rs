@@ -464,7 +464,7 @@ pub struct Config {
     #[arg(long, env = "REGARD_JOB_FAIR_QUEUE", default_value_t = true, action = clap::ArgAction::Set)]
     pub job_fair_queue: bool,
 
-    /// Storage each user may fill, in MB of stored originals (uploads, renders and heatmap
+    /// Storage each workspace may fill, in MB of stored originals (uploads, renders and heatmap
     /// layers; previews and thumbnails are not counted). An upload that would pass it is
     /// refused with 413 `storage_quota_exceeded`. 0 = no quota.
     #[arg(long, env = "REGARD_STORAGE_QUOTA_MB", default_value_t = 5000)]

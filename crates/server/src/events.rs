@@ -42,6 +42,9 @@ pub enum EventName {
     Simulation,
     /// The stream fell behind and missed events: refetch what is shown.
     Resync,
+    /// The workspace's members or roles changed: the stream checks that its caller is still a
+    /// member (a removed member's stream ends there) and the app reads its role again.
+    Members,
 }
 
 impl EventName {
@@ -52,15 +55,16 @@ impl EventName {
             EventName::HeatmapItem => "heatmap_item",
             EventName::Simulation => "simulation",
             EventName::Resync => "resync",
+            EventName::Members => "members",
         }
     }
 }
 
-/// Something that happened to one user's data.
+/// Something that happened to one workspace's data.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Event {
-    /// Whose streams receive it; `None`: every stream (a `resync`).
-    pub user_id: Option<String>,
+    /// The workspace whose streams receive it; `None`: every stream (a `resync`).
+    pub workspace_id: Option<String>,
     /// SSE event name.
     pub name: EventName,
     /// SSE data: the JSON text of the domain's typed event (`HeatmapItemEvent`,
@@ -69,10 +73,10 @@ pub struct Event {
 }
 
 impl Event {
-    /// An event for one user's streams, its data a typed value of the domain.
-    pub fn for_user(user_id: &str, name: EventName, data: &impl Serialize) -> Self {
+    /// An event for one workspace's streams, its data a typed value of the domain.
+    pub fn for_workspace(workspace_id: &str, name: EventName, data: &impl Serialize) -> Self {
         Self {
-            user_id: Some(user_id.to_owned()),
+            workspace_id: Some(workspace_id.to_owned()),
             name,
             // The domains' event types are plain structs of texts and numbers: always JSON.
             data: serde_json::to_string(data).unwrap_or_else(|_| EMPTY.to_owned()),
@@ -82,7 +86,7 @@ impl Event {
     /// Tells every stream that events may have been missed.
     pub fn resync() -> Self {
         Self {
-            user_id: None,
+            workspace_id: None,
             name: EventName::Resync,
             data: EMPTY.to_owned(),
         }

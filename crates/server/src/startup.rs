@@ -381,6 +381,13 @@ impl Application {
                         Err(err) => tracing::warn!(error = %err, "sweeping orphaned media failed"),
                     }
                 }
+                // A workspace's activity is kept 180 days.
+                if minutes % 60 == 10
+                    && let Err(err) =
+                        db::activity::prune(&sweep_db, db::now_ms() - db::activity::KEEP_MS).await
+                {
+                    tracing::warn!(error = %err, "pruning old activity failed");
+                }
                 // Tokens of ended sessions are kept a week for `session_not_found` answers.
                 let cutoff = db::now_ms() - TOKEN_RETENTION.as_millis() as i64;
                 if let Err(err) = db::refresh_tokens::prune(&sweep_db, cutoff).await {

@@ -730,6 +730,67 @@ async fn api_nodes_see_the_work_of_a_separate_worker() {
     db.close().await;
     // The full map, overlay and fog, and the first glance's.
     assert_eq!(backing.heatmap_media_rows(&user.id).await, 6);
+
+    // A member removed on node 1 loses access on node 2 at once, open event stream included.
+    let workspace = post_json(
+        &client,
+        &node1,
+        &user,
+        "/api/v1/workspaces",
+        json!({"name": "Agence"}),
+        201,
+    )
+    .await;
+    let workspace_id = workspace["id"].as_str().unwrap().to_owned();
+    let member = sign_up(&client, &node2).await;
+    // Joined as an accepted invitation would make them (the invitation itself is tested in
+    // the API suite).
+    let db = backing.db().await;
+    sqlx::query(
+        "INSERT INTO workspace_members (workspace_id, user_id, role, created_at) \
+         VALUES ($1, $2, 'editor', 0)",
+    )
+    .bind(&workspace_id)
+    .bind(&member.id)
+    .execute(db.pool())
+    .await
+    .unwrap();
+    db.close().await;
+    let in_workspace = |server: &Server, method: reqwest::Method, path: &str| {
+        client
+            .request(method, server.url(path))
+            .bearer_auth(&member.token)
+            .header("X-Workspace-Id", &workspace_id)
+    };
+    let response = in_workspace(&node2, reqwest::Method::GET, "/api/v1/events")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let mut member_events = EventStream::open(response).await;
+    let response = client
+        .delete(node1.url(&format!(
+            "/api/v1/workspaces/{workspace_id}/members/{}",
+            member.id
+        )))
+        .bearer_auth(&user.token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 204);
+    // Well before the periodic session check: the `members` event reached node 2.
+    member_events
+        .end_before(tokio::time::Instant::now() + Duration::from_secs(5))
+        .await;
+    let response = in_workspace(&node2, reqwest::Method::GET, "/api/v1/creatives")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        response.status(),
+        404,
+        "node 2 refuses the removed member at once"
+    );
 }
 
 /// A server is killed (SIGKILL) in the middle of a render; the next one renders the simulation

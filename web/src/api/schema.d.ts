@@ -277,6 +277,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/heatmaps/{id}/approval": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /heatmaps/{id}/approval` → `{status, set_by, set_at}` (`pending` until set). */
+        get: operations["reviews_heatmap_approval"];
+        /** `PUT /heatmaps/{id}/approval {status}` (any member) → the status, with who set it. */
+        put: operations["reviews_review_heatmap"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/heatmaps/{id}/benchmarks": {
         parameters: {
             query?: never;
@@ -289,6 +307,41 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/heatmaps/{id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /heatmaps/{id}/comments` → `{items}`, oldest first. */
+        get: operations["reviews_heatmap_comments"];
+        put?: never;
+        /** `POST /heatmaps/{id}/comments {body}` → 201 the comment (any member; mentions are mailed). */
+        post: operations["reviews_comment_heatmap"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/heatmaps/{id}/comments/{comment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** `DELETE /heatmaps/{id}/comments/{comment_id}` (its author or an owner) → 204. */
+        delete: operations["reviews_delete_heatmap_comment"];
         options?: never;
         head?: never;
         patch?: never;
@@ -463,6 +516,28 @@ export interface paths {
         get: operations["assistant_get_help"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invitations/{token}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `POST /invitations/{token}/accept` (signed in as the invited address) → `{workspace_id,
+         *     role}`. 404 `not_found` for a token that is not (or no longer) an invitation: used,
+         *     revoked, or made up; 410 `invitation_expired` after 7 days; 403
+         *     `invitation_for_another_account` when the caller's address is not the invited one.
+         */
+        post: operations["workspaces_accept"];
         delete?: never;
         options?: never;
         head?: never;
@@ -823,6 +898,24 @@ export interface paths {
         patch: operations["simulations_update"];
         trace?: never;
     };
+    "/simulations/{id}/approval": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /simulations/{id}/approval` → `{status, set_by, set_at}` (`pending` until set). */
+        get: operations["reviews_simulation_approval"];
+        /** `PUT /simulations/{id}/approval {status}` (any member) → the status, with who set it. */
+        put: operations["reviews_review_simulation"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/simulations/{id}/attention": {
         parameters: {
             query?: never;
@@ -838,6 +931,41 @@ export interface paths {
          */
         post: operations["simulations_attention"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simulations/{id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /simulations/{id}/comments` → `{items}`, oldest first. */
+        get: operations["reviews_simulation_comments"];
+        put?: never;
+        /** `POST /simulations/{id}/comments {body}` → 201 the comment (any member; mentions are mailed). */
+        post: operations["reviews_comment_simulation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simulations/{id}/comments/{comment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** `DELETE /simulations/{id}/comments/{comment_id}` (its author or an owner) → 204. */
+        delete: operations["reviews_delete_simulation_comment"];
         options?: never;
         head?: never;
         patch?: never;
@@ -883,10 +1011,195 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workspaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /workspaces` → `{items: [{id, name, role, personal}]}`. */
+        get: operations["workspaces_list"];
+        put?: never;
+        /** `POST /workspaces {name}` → 201 `{id, name, role: "owner", personal: false}`. */
+        post: operations["workspaces_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * `DELETE /workspaces/{id}` (owner) → 204: the workspace and its whole library go, for every
+         *     member at once. 409 `personal_workspace` for a personal one.
+         */
+        delete: operations["workspaces_delete"];
+        options?: never;
+        head?: never;
+        /** `PATCH /workspaces/{id} {name}` (owner) → the workspace. */
+        patch: operations["workspaces_rename"];
+        trace?: never;
+    };
+    "/workspaces/{id}/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /workspaces/{id}/activity` → one page of `{items, next_cursor}`, newest first. */
+        get: operations["workspaces_activity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{id}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /workspaces/{id}/invitations` (owner) → `{items}`: those waiting for an answer. */
+        get: operations["workspaces_invitations"];
+        put?: never;
+        /**
+         * `POST /workspaces/{id}/invitations {email, role}` (owner) → 201 `{id, email, role,
+         *     expires_at}`, and a mail carrying the link. 409 `already_member` for a member's address,
+         *     `personal_workspace` for a personal workspace.
+         */
+        post: operations["workspaces_invite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{id}/invitations/{invitation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** `DELETE /workspaces/{id}/invitations/{invitation_id}` (owner) → 204: its link stops working. */
+        delete: operations["workspaces_revoke_invitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{id}/invitations/{invitation_id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `POST /workspaces/{id}/invitations/{invitation_id}/resend` (owner) → the invitation with a
+         *     new link (the old one stops working) valid 7 days from now, mailed again.
+         */
+        post: operations["workspaces_resend_invitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /workspaces/{id}/members` → `{items: [{user_id, email, role}]}`. */
+        get: operations["workspaces_members"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{id}/members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * `DELETE /workspaces/{id}/members/{user_id}` (owner, or the member themselves to leave) →
+         *     204; the member loses access at once, open event streams included. 409 `last_owner` for
+         *     the last owner, `personal_workspace` to leave one's personal workspace.
+         */
+        delete: operations["workspaces_remove_member"];
+        options?: never;
+        head?: never;
+        /**
+         * `PATCH /workspaces/{id}/members/{user_id} {role}` (owner) → the member. 409 `last_owner`
+         *     when it would leave no owner.
+         */
+        patch: operations["workspaces_change_member"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description One thing done in a workspace. */
+        Activity: {
+            action: components["schemas"]["ActivityAction"];
+            actor?: null | components["schemas"]["Actor"];
+            /** @description RFC 3339. */
+            created_at: string;
+            id: string;
+            subject_id: string;
+            /** @description Its name when it was done (kept after the subject is deleted). */
+            subject_name?: string | null;
+            subject_type: components["schemas"]["ActivitySubject"];
+        };
+        /**
+         * @description What was done.
+         * @enum {string}
+         */
+        ActivityAction: "created" | "changed" | "rendered" | "exported" | "shared" | "deleted" | "commented" | "reviewed" | "invited" | "joined";
+        /**
+         * @description What it was done to.
+         * @enum {string}
+         */
+        ActivitySubject: "media" | "creative" | "location" | "simulation" | "heatmap" | "workspace" | "member" | "invitation";
+        /** @description Who did it. */
+        Actor: {
+            /** @description `null` for an account without an address. */
+            email: string | null;
+            user_id: string;
+        };
         /** @description How the creative is made to look real (regard_vision's `Adjustments`). */
         AdjustmentsBody: {
             /** @description Match the creative's exposure and colour cast to the light of the photo (its white surfaces). */
@@ -1057,6 +1370,22 @@ export interface components {
          * @enum {string}
          */
         AoiShapeKind: "rect" | "polygon";
+        /** @description Where a heatmap or a simulation stands with its reviewers. */
+        Approval: {
+            /** @description RFC 3339; `null` while nobody has set it. */
+            set_at: string | null;
+            set_by: null | components["schemas"]["Actor"];
+            status: components["schemas"]["ApprovalStatus"];
+        };
+        /** @description The body of `PUT …/approval`. */
+        ApprovalChange: {
+            status?: components["schemas"]["ApprovalStatus"];
+        };
+        /**
+         * @description Where a heatmap or a simulation stands with its reviewers.
+         * @enum {string}
+         */
+        ApprovalStatus: "pending" | "approved" | "changes_requested";
         /**
          * @description An area of interest's share of attention and where it stands among areas of the same name
          *     (library) and random areas of its size (reference).
@@ -1143,6 +1472,20 @@ export interface components {
             /** @description The page the user is on (`/creatives/…`), for context. */
             path?: string | null;
         };
+        /** @description A comment. */
+        Comment: {
+            author: null | components["schemas"]["Actor"];
+            body: string;
+            /** @description RFC 3339. */
+            created_at: string;
+            id: string;
+            /** @description The user ids of the members the body mentions. */
+            mentions: string[];
+        };
+        /** @description The comments on a heatmap or a simulation, oldest first. */
+        CommentList: {
+            items: components["schemas"]["Comment"][];
+        };
         /** @description A creative: an uploaded image with a name and optional brand, campaign and notes. */
         Creative: {
             brand: string | null;
@@ -1197,7 +1540,7 @@ export interface components {
          * @description The `code` of an `/api/v1` error answer (`{code, message, details}`).
          * @enum {string}
          */
-        ErrorCode: "not_found" | "method_not_allowed" | "unauthorized" | "insufficient_aal" | "validation_failed" | "invalid_json" | "invalid_query" | "invalid_multipart" | "payload_too_large" | "unsupported_media_type" | "file_too_large" | "storage_quota_exceeded" | "image_too_large" | "invalid_image" | "upload_failed" | "media_in_use" | "invalid_signature" | "url_expired" | "range_not_satisfiable" | "already_rendering" | "not_rendered" | "not_done" | "not_failed" | "too_many_aois" | "mfa_not_enabled" | "share_expired" | "rate_limited" | "unavailable" | "internal";
+        ErrorCode: "not_found" | "method_not_allowed" | "unauthorized" | "forbidden_role" | "personal_workspace" | "last_owner" | "already_member" | "invitation_expired" | "invitation_for_another_account" | "insufficient_aal" | "validation_failed" | "invalid_json" | "invalid_query" | "invalid_multipart" | "payload_too_large" | "unsupported_media_type" | "file_too_large" | "storage_quota_exceeded" | "image_too_large" | "invalid_image" | "upload_failed" | "media_in_use" | "invalid_signature" | "url_expired" | "range_not_satisfiable" | "already_rendering" | "not_rendered" | "not_done" | "not_failed" | "too_many_aois" | "mfa_not_enabled" | "share_expired" | "rate_limited" | "unavailable" | "internal";
         /** @description A value of a filter and how many creatives have it. */
         Facet: {
             /** Format: int64 */
@@ -1474,6 +1817,18 @@ export interface components {
             /** @description Sorted by row, then column. */
             errors: components["schemas"]["ImportError"][];
         };
+        /** @description An invitation (its token only ever goes into the mail). */
+        Invitation: {
+            email: string;
+            /** @description RFC 3339. */
+            expires_at: string;
+            id: string;
+            role: components["schemas"]["WorkspaceRole"];
+        };
+        /** @description A workspace's invitations waiting for an answer, newest first (expired ones included). */
+        InvitationList: {
+            items: components["schemas"]["Invitation"][];
+        };
         /** @description The benchmarks of one done image. */
         ItemBenchmarks: {
             aois: components["schemas"]["AreaBenchmark"][];
@@ -1508,6 +1863,12 @@ export interface components {
             code: components["schemas"]["JobErrorCode"];
             /** @description English, for logs; the web app shows its translation of `code`. */
             message: string;
+        };
+        /** @description What accepting an invitation did. */
+        Joined: {
+            /** @description The caller's role there now. */
+            role: components["schemas"]["WorkspaceRole"];
+            workspace_id: string;
         };
         /**
          * @description What an analysed image is in the library.
@@ -1811,6 +2172,14 @@ export interface components {
             /** @description At most 400 pixels on its longer side. */
             thumbnail: string;
         };
+        /** @description The body of `PATCH /workspaces/{id}/members/{user_id}`. */
+        MemberChanges: {
+            role?: components["schemas"]["WorkspaceRole"];
+        };
+        /** @description A workspace's members, oldest first. */
+        MemberList: {
+            items: components["schemas"]["WorkspaceMember"][];
+        };
         /** @description One measure of an image and where it stands. */
         MetricBenchmark: {
             library: null | components["schemas"]["LibraryStanding"];
@@ -1826,6 +2195,11 @@ export interface components {
             points?: components["schemas"]["Point"][];
             /** @description A rectangle, at least 1% of the image; not with `points`. */
             rect?: components["schemas"]["Rect"];
+        };
+        /** @description The body of `POST …/comments`. */
+        NewComment: {
+            /** @description 1 to 5000 characters, several lines; `@address` mentions a member. */
+            body?: string;
         };
         /** @description The body of `POST /creatives`. */
         NewCreative: {
@@ -1849,6 +2223,16 @@ export interface components {
             media_ids: string[];
             /** @description At most 200 characters. */
             name: string;
+        };
+        /** @description The body of `POST /workspaces/{id}/invitations`. */
+        NewInvitation: {
+            /**
+             * Format: email
+             * @description The address the invitation is mailed to; only an account with it can accept.
+             */
+            email?: string;
+            /** @description The role the invited person gets. */
+            role?: components["schemas"]["WorkspaceRole"];
         };
         /** @description The body of `POST /locations`: the fields of [`LocationChanges`], `name` required. */
         NewLocation: {
@@ -1976,6 +2360,22 @@ export interface components {
          * @enum {string}
          */
         NightMode: "backlit" | "led";
+        /** @description One page of a list. */
+        Paged_Activity: {
+            items: {
+                action: components["schemas"]["ActivityAction"];
+                actor: null | components["schemas"]["Actor"];
+                /** @description RFC 3339. */
+                created_at: string;
+                id: string;
+                subject_id: string;
+                /** @description Its name when it was done (kept after the subject is deleted). */
+                subject_name: string | null;
+                subject_type: components["schemas"]["ActivitySubject"];
+            }[];
+            /** @description Pass as `cursor` to get the next page; `null` on the last one. */
+            next_cursor: string | null;
+        };
         /** @description One page of a list. */
         Paged_Creative: {
             items: {
@@ -2549,10 +2949,6 @@ export interface components {
             kind: components["schemas"]["LabelKind"];
             name: string;
         };
-        /**
-         * @description One event of the stream as a client reads it: the schema of each item of the
-         *     `text/event-stream` answer, whose wire format is its `event:` and `data:` lines.
-         */
         StreamEvent: {
             /**
              * @description JSON text: `{}` for `ready` and `resync`, a `HeatmapItemEvent` for `heatmap_item`, a
@@ -2563,7 +2959,7 @@ export interface components {
              * @description The name of a live event: the `event:` line of `GET /api/v1/events`.
              * @enum {string}
              */
-            event: "ready" | "heatmap_item" | "simulation" | "resync";
+            event: "ready" | "heatmap_item" | "simulation" | "resync" | "members";
         };
         /** @description The body of `POST /media`. */
         UploadForm: {
@@ -2641,6 +3037,37 @@ export interface components {
              */
             time_in_view_s: number;
         };
+        /** @description A workspace, as the caller sees it. */
+        Workspace: {
+            id: string;
+            /** @description Empty for a personal workspace (the app names it in the reader's language). */
+            name: string;
+            /** @description Whether it is the caller's personal workspace. */
+            personal: boolean;
+            /** @description The caller's role in it. */
+            role: components["schemas"]["WorkspaceRole"];
+        };
+        /** @description The caller's workspaces: the personal one first, then by name. */
+        WorkspaceList: {
+            items: components["schemas"]["Workspace"][];
+        };
+        /** @description A member of a workspace. */
+        WorkspaceMember: {
+            /** @description `null` for an account without an address (phone-only). */
+            email: string | null;
+            role: components["schemas"]["WorkspaceRole"];
+            user_id: string;
+        };
+        /** @description The body of `POST /workspaces` and `PATCH /workspaces/{id}`. */
+        WorkspaceName: {
+            /** @description 1 to 200 characters. */
+            name?: string;
+        };
+        /**
+         * @description A member's role in a workspace.
+         * @enum {string}
+         */
+        WorkspaceRole: "owner" | "editor" | "viewer";
         /** @description The body of `POST /simulations/renders.zip`. */
         ZipFields: {
             format?: null | components["schemas"]["RenderFormat"];
@@ -2809,7 +3236,10 @@ export interface operations {
     assistant_chat: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2851,7 +3281,10 @@ export interface operations {
                 /** @description Keeps the creatives of exactly this campaign. */
                 campaign?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2872,7 +3305,10 @@ export interface operations {
     creatives_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2897,7 +3333,10 @@ export interface operations {
     creatives_facets: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2918,7 +3357,10 @@ export interface operations {
     creatives_get_one: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 /** @description The creative's id */
                 id: string;
@@ -2942,7 +3384,10 @@ export interface operations {
     creatives_delete_one: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 /** @description The creative's id */
                 id: string;
@@ -2964,7 +3409,10 @@ export interface operations {
     creatives_update: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 /** @description The creative's id */
                 id: string;
@@ -2992,7 +3440,10 @@ export interface operations {
     events_events: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3067,7 +3518,10 @@ export interface operations {
                 /** @description The order (`newest` by default). */
                 sort?: "newest" | "oldest" | "name" | "name_desc";
             };
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3088,7 +3542,10 @@ export interface operations {
     heatmaps_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3113,7 +3570,10 @@ export interface operations {
     heatmaps_get_one: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 /** @description The heatmap's id */
                 id: string;
@@ -3137,7 +3597,10 @@ export interface operations {
     heatmaps_delete_one: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 /** @description The heatmap's id */
                 id: string;
@@ -3159,7 +3622,10 @@ export interface operations {
     areas_copy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 /** @description The heatmap's id */
                 id: string;
@@ -3184,10 +3650,71 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    reviews_heatmap_approval: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                /** @description The heatmap's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Its review status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Approval"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    reviews_review_heatmap: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                /** @description The heatmap's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApprovalChange"];
+            };
+        };
+        responses: {
+            /** @description Its review status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Approval"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
     heatmaps_benchmarks: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 /** @description The heatmap's id */
                 id: string;
@@ -3204,6 +3731,91 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Benchmarks"];
                 };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    reviews_heatmap_comments: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                /** @description The heatmap's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Its comments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentList"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    reviews_comment_heatmap: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                /** @description The heatmap's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewComment"];
+            };
+        };
+        responses: {
+            /** @description The comment */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    reviews_delete_heatmap_comment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                /** @description The heatmap's id */
+                id: string;
+                /** @description The comment's id */
+                comment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             default: components["responses"]["Error"];
         };
@@ -3228,7 +3840,10 @@ export interface operations {
                 /** @description The caption's language: `fr` (the default) or `en`. */
                 lang?: "fr" | "en";
             };
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 /** @description The heatmap's id */
                 id: string;
@@ -3252,7 +3867,10 @@ export interface operations {
     areas_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 /** @description The heatmap's id */
                 id: string;
@@ -3282,7 +3900,10 @@ export interface operations {
     areas_delete_one: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 /** @description The heatmap's id */
                 id: string;
@@ -3308,7 +3929,10 @@ export interface operations {
     areas_update: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 /** @description The heatmap's id */
                 id: string;
@@ -3358,7 +3982,10 @@ export interface operations {
                 /** @description The caption's language: `fr` (the default) or `en`. */
                 lang?: "fr" | "en";
             };
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 /** @description The heatmap's id */
                 id: string;
@@ -3384,7 +4011,10 @@ export interface operations {
     heatmaps_retry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 /** @description The heatmap's id */
                 id: string;
@@ -3415,7 +4045,10 @@ export interface operations {
                 /** @description Comma-separated image ids: only these, in this order (all images by default). */
                 items?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 /** @description The heatmap's id */
                 id: string;
@@ -3439,7 +4072,10 @@ export interface operations {
     deliverables_list: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 /** @description The heatmap's id */
                 id: string;
@@ -3463,7 +4099,10 @@ export interface operations {
     deliverables_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 /** @description The heatmap's id */
                 id: string;
@@ -3491,7 +4130,10 @@ export interface operations {
     deliverables_revoke: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 /** @description The heatmap's id */
                 id: string;
@@ -3563,6 +4205,30 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    workspaces_accept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invitation's token, from its mail */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Joined */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Joined"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
     locations_list: {
         parameters: {
             query?: {
@@ -3584,7 +4250,10 @@ export interface operations {
                 /** @description Keeps the locations seen by this audience. */
                 audience?: components["schemas"]["Audience"];
             };
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3605,7 +4274,10 @@ export interface operations {
     locations_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3630,7 +4302,10 @@ export interface operations {
     locations_facets: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3651,7 +4326,10 @@ export interface operations {
     locations_formats: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3679,7 +4357,10 @@ export interface operations {
                  */
                 dry_run?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3724,7 +4405,10 @@ export interface operations {
                 /** @description Keeps the locations seen by this audience. */
                 audience?: components["schemas"]["Audience"];
             };
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3745,7 +4429,10 @@ export interface operations {
     locations_get_one: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 /** @description The location's id */
                 id: string;
@@ -3769,7 +4456,10 @@ export interface operations {
     locations_delete_one: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 /** @description The location's id */
                 id: string;
@@ -3791,7 +4481,10 @@ export interface operations {
     locations_update: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 /** @description The location's id */
                 id: string;
@@ -3819,7 +4512,10 @@ export interface operations {
     locations_map: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3840,7 +4536,10 @@ export interface operations {
     media_upload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3865,7 +4564,10 @@ export interface operations {
     media_get_one: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 /** @description The media id */
                 id: string;
@@ -3889,7 +4591,10 @@ export interface operations {
     media_delete_one: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 /** @description The media id */
                 id: string;
@@ -3911,7 +4616,10 @@ export interface operations {
     heatmaps_for_media: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 /** @description The media id */
                 id: string;
@@ -4021,7 +4729,10 @@ export interface operations {
                 /** @description Only the simulations at this location. */
                 location_id?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4042,7 +4753,10 @@ export interface operations {
     simulations_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4067,7 +4781,10 @@ export interface operations {
     simulations_batch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4092,7 +4809,10 @@ export interface operations {
     deliverables_renders_zip: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4126,7 +4846,10 @@ export interface operations {
     simulations_get_one: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 /** @description The simulation's id */
                 id: string;
@@ -4150,7 +4873,10 @@ export interface operations {
     simulations_delete_one: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 /** @description The simulation's id */
                 id: string;
@@ -4172,7 +4898,10 @@ export interface operations {
     simulations_update: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 /** @description The simulation's id */
                 id: string;
@@ -4197,10 +4926,71 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    reviews_simulation_approval: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                /** @description The simulation's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Its review status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Approval"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    reviews_review_simulation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                /** @description The simulation's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApprovalChange"];
+            };
+        };
+        responses: {
+            /** @description Its review status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Approval"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
     simulations_attention: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 /** @description The simulation's id */
                 id: string;
@@ -4221,10 +5011,98 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    reviews_simulation_comments: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                /** @description The simulation's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Its comments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentList"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    reviews_comment_simulation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                /** @description The simulation's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewComment"];
+            };
+        };
+        responses: {
+            /** @description The comment */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    reviews_delete_simulation_comment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
+            path: {
+                /** @description The simulation's id */
+                id: string;
+                /** @description The comment's id */
+                comment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            default: components["responses"]["Error"];
+        };
+    };
     simulations_render: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 /** @description The simulation's id */
                 id: string;
@@ -4248,7 +5126,10 @@ export interface operations {
     media_usage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4261,6 +5142,319 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Usage"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    workspaces_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's workspaces */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceList"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    workspaces_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkspaceName"];
+            };
+        };
+        responses: {
+            /** @description The new workspace; the caller owns it */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    workspaces_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted with its library */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    workspaces_rename: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkspaceName"];
+            };
+        };
+        responses: {
+            /** @description The renamed workspace */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    workspaces_activity: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100 (50 by default). */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+                /** @description Only this kind of action. */
+                action?: "created" | "changed" | "rendered" | "exported" | "shared" | "deleted" | "commented" | "reviewed" | "invited" | "joined";
+                /** @description Only what was done to this kind of subject. */
+                subject_type?: "media" | "creative" | "location" | "simulation" | "heatmap" | "workspace" | "member" | "invitation";
+                /** @description Only what this member did. */
+                actor_id?: string;
+                /** @description Only what was done to this subject. */
+                subject_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The workspace's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the activity */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Paged_Activity"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    workspaces_invitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Pending invitations, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationList"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    workspaces_invite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewInvitation"];
+            };
+        };
+        responses: {
+            /** @description The invitation, mailed */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    workspaces_revoke_invitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id */
+                id: string;
+                /** @description The invitation's id */
+                invitation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    workspaces_resend_invitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id */
+                id: string;
+                /** @description The invitation's id */
+                invitation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sent again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    workspaces_members: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Its members, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberList"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    workspaces_remove_member: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id */
+                id: string;
+                /** @description The member's user id */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    workspaces_change_member: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace's id */
+                id: string;
+                /** @description The member's user id */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemberChanges"];
+            };
+        };
+        responses: {
+            /** @description The member with their new role */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceMember"];
                 };
             };
             default: components["responses"]["Error"];

@@ -355,11 +355,14 @@ pub async fn update(
         .ok_or_else(user_not_found)
 }
 
-/// Deletes a user. Hard: the row and everything the user owns, then their stored files that
-/// no other row shares. Soft: the row stays (GoTrue's `should_soft_delete`), the address,
-/// phone number, password, sessions, identities and factors go.
+/// Deletes a user. Hard: the row and everything the user owns (their personal workspace, and
+/// the shared ones they are the only member of), then their stored files that no other row
+/// shares. Soft: the row stays (GoTrue's `should_soft_delete`), the address, phone number,
+/// password, sessions, identities and factors go. Either way, a shared workspace they were the
+/// only owner of passes to its longest-standing member first (`db::workspaces::hand_over`).
 pub async fn remove(state: &AppState, user: &UserRow, soft: bool) -> Result<(), AuthError> {
     let now = db::now_ms();
+    let alone = db::workspaces::hand_over(&state.db, &user.id).await?;
     if soft {
         if !users::soft_delete(&state.db, &user.id, now).await? {
             return Err(user_not_found());
@@ -367,9 +370,15 @@ pub async fn remove(state: &AppState, user: &UserRow, soft: bool) -> Result<(), 
         tracing::info!(user_id = %user.id, "user soft-deleted by an administrator");
         return Ok(());
     }
-    let media = db::media::all_owned(&state.db, &user.id).await?;
+    let mut media = db::media::all_owned(&state.db, &user.id).await?;
+    for workspace in &alone {
+        media.extend(db::media::all_owned(&state.db, workspace).await?);
+    }
     if !users::delete(&state.db, &user.id).await? {
         return Err(user_not_found());
+    }
+    for workspace in &alone {
+        db::workspaces::delete(&state.db, workspace).await?;
     }
     for item in &media {
         crate::media::delete_objects_if_orphaned(&state.db, state.storage.as_ref(), item).await;

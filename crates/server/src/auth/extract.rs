@@ -95,8 +95,20 @@ pub struct AuthUser {
     pub claims: Claims,
     /// Whether the user has a verified second factor (read with the user and the session).
     pub has_verified_factor: bool,
-    /// The revision of the user's library, read with the user (see `db::users::SignedIn`).
-    pub library_revision: i64,
+    /// The user's membership of the workspace the request acts in: the one named by the
+    /// [`WORKSPACE_HEADER`], else the personal one. Read with the user (see
+    /// `db::users::SignedIn`); `None` when the user is not a member of the named one.
+    pub membership: Option<crate::db::workspaces::Membership>,
+}
+
+/// The request header naming the workspace an `/api/v1` request acts in.
+pub const WORKSPACE_HEADER: &str = "x-workspace-id";
+
+/// The workspace a request names, or `None` without the header. A value that is not text
+/// names no workspace (it matches no row).
+pub fn named_workspace(parts: &Parts) -> Option<&str> {
+    let value = parts.headers.get(WORKSPACE_HEADER)?;
+    Some(value.to_str().unwrap_or("").trim())
 }
 
 /// The token of an `Authorization: Bearer <token>` header.
@@ -159,7 +171,9 @@ impl FromRequestParts<AppState> for AuthUser {
         }
         // The user, the session and the second-factor flag in one statement; the checks
         // below keep GoTrue's order (a malformed session id is reported after a missing user).
-        let found = users::find_signed_in(&state.db, &claims.sub, &claims.session_id)
+        // A personal workspace's id is its account's.
+        let workspace = named_workspace(parts).unwrap_or(&claims.sub);
+        let found = users::find_signed_in(&state.db, &claims.sub, &claims.session_id, workspace)
             .await?
             .ok_or_else(|| {
                 AuthError::new(
@@ -189,7 +203,7 @@ impl FromRequestParts<AppState> for AuthUser {
                 session_id: session.id,
                 claims,
                 has_verified_factor: found.has_verified_factor,
-                library_revision: found.library_revision,
+                membership: found.membership,
             }),
             _ => Err(AuthError::new(
                 StatusCode::FORBIDDEN,

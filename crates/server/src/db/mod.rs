@@ -5,6 +5,7 @@
 //! Portability rules for every query here: `$N` placeholders, ids as TEXT uuids, times as
 //! BIGINT epoch milliseconds, booleans, JSON as TEXT.
 
+pub mod activity;
 pub mod aois;
 pub mod assistant;
 pub mod backup;
@@ -22,11 +23,13 @@ pub mod one_time_tokens;
 pub mod page;
 pub mod recovery_codes;
 pub mod refresh_tokens;
+pub mod reviews;
 pub mod search;
 pub mod sessions;
 pub mod shares;
 pub mod simulations;
 pub mod users;
+pub mod workspaces;
 
 use std::str::FromStr;
 use std::time::Duration;

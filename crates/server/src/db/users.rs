@@ -170,17 +170,17 @@ pub struct SignedIn {
     pub user: UserRow,
     pub session: Option<super::sessions::SessionRow>,
     pub has_verified_factor: bool,
-    /// The revision of the user's library (creatives and media): raised by every write to
-    /// them (migration `20261203000000_library_revision`).
-    pub library_revision: i64,
+    /// The user's membership of the workspace the request names (`None`: not a member).
+    pub membership: Option<super::workspaces::Membership>,
 }
 
-/// [`SignedIn`] of user `user_id` and session `session_id`; `None` when the user does not exist
-/// (or was deleted).
+/// [`SignedIn`] of user `user_id` and session `session_id`, with the user's membership of
+/// workspace `workspace_id`; `None` when the user does not exist (or was deleted).
 pub async fn find_signed_in(
     db: &Db,
     user_id: &str,
     session_id: &str,
+    workspace_id: &str,
 ) -> Result<Option<SignedIn>, DbError> {
     static SQL: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
         let user_columns = COLUMNS
@@ -191,19 +191,33 @@ pub async fn find_signed_in(
         format!(
             "SELECT {user_columns}, s.id AS session_id, s.user_id AS session_user_id, \
              s.aal AS session_aal, s.created_at AS session_created_at, \
-             u.library_revision AS library_revision, \
+             m.role AS member_role, w.personal_of AS personal_of, \
+             w.library_revision AS library_revision, \
              (SELECT COUNT(*) FROM mfa_factors f \
               WHERE f.user_id = u.id AND f.status = 'verified') AS verified_factors \
              FROM users u LEFT JOIN sessions s ON s.id = $2 \
+             LEFT JOIN workspace_members m ON m.workspace_id = $3 AND m.user_id = u.id \
+             LEFT JOIN workspaces w ON w.id = m.workspace_id \
              WHERE u.id = $1 AND u.deleted_at IS NULL"
         )
     });
     let row = sqlx::query(&SQL)
         .bind(user_id)
         .bind(session_id)
+        .bind(workspace_id)
         .fetch_optional(db.pool())
         .await?;
     let Some(row) = row else { return Ok(None) };
+    let membership = match row.try_get::<Option<String>, _>("member_role")? {
+        Some(role) => Some(super::workspaces::Membership {
+            workspace_id: workspace_id.to_owned(),
+            role: super::workspaces::WorkspaceRole::parse(&role)
+                .ok_or_else(|| sqlx::Error::Decode(format!("unknown role {role:?}").into()))?,
+            personal: row.try_get::<Option<String>, _>("personal_of")?.is_some(),
+            library_revision: row.try_get("library_revision")?,
+        }),
+        None => None,
+    };
     let session = match row.try_get::<Option<String>, _>("session_id")? {
         Some(id) => Some(super::sessions::SessionRow {
             id,
@@ -217,7 +231,7 @@ pub async fn find_signed_in(
         user: from_row(&row)?,
         session,
         has_verified_factor: row.try_get::<i64, _>("verified_factors")? > 0,
-        library_revision: row.try_get("library_revision")?,
+        membership,
     }))
 }
 

@@ -63,7 +63,11 @@ pub async fn publish(
     };
     // A struct of strings and numbers always serialises; the bus carries JSON across nodes.
     ctx.bus
-        .publish(Event::for_user(owner_id, EventName::HeatmapItem, &event))
+        .publish(Event::for_workspace(
+            owner_id,
+            EventName::HeatmapItem,
+            &event,
+        ))
         .await;
 }
 

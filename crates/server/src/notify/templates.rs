@@ -153,6 +153,107 @@ pub fn email_change_notice(lang: Locale, to: &str, new_email: &str) -> Mail {
     }
 }
 
+/// The invitation to join workspace `workspace` as `role`, sent by `inviter` (their address;
+/// empty when they have none), whose button leads to `link`.
+pub fn workspace_invitation(
+    lang: Locale,
+    to: &str,
+    inviter: &str,
+    workspace: &str,
+    role: crate::db::workspaces::WorkspaceRole,
+    link: &str,
+) -> Mail {
+    let role = t(
+        lang,
+        &format!("mail.workspace_invitation.role.{}", role.as_str()),
+        &[],
+    );
+    let values = [
+        ("workspace", workspace),
+        ("inviter", inviter),
+        ("role", role.as_str()),
+    ];
+    let subject = t(lang, "mail.workspace_invitation.subject", &values);
+    let intro_key = if inviter.is_empty() {
+        "mail.workspace_invitation.intro_anonymous"
+    } else {
+        "mail.workspace_invitation.intro"
+    };
+    let intro = t(lang, intro_key, &values);
+    let action = t(lang, "mail.workspace_invitation.action", &[]);
+    let outro = t(lang, "mail.workspace_invitation.outro", &[]);
+    let colon = lang.pick(" :", ":");
+    let text = format!("{intro}\n\n{action}{colon}\n{link}\n\n{outro}\n\n— Regard\n");
+    let html = format!(
+        "<!doctype html>\n<html lang=\"{lang}\"><body style=\"margin:0;padding:24px;background:#f5f5f4;\
+         font-family:system-ui,-apple-system,'Segoe UI',sans-serif;color:#1c1917\">\
+         <div style=\"max-width:520px;margin:0 auto;background:#fff;border-radius:12px;padding:32px\">\
+         <p style=\"font-size:20px;font-weight:600;margin:0 0 16px\">Regard</p>\
+         <p style=\"line-height:1.5\">{intro}</p>\
+         <p style=\"margin:24px 0\"><a href=\"{href}\" style=\"display:inline-block;background:#1c1917;\
+         color:#fff;text-decoration:none;padding:12px 20px;border-radius:8px\">{action}</a></p>\
+         <p style=\"font-size:13px;color:#57534e;line-height:1.5\">{outro}</p>\
+         <p style=\"font-size:12px;color:#78716c;word-break:break-all\">{href}</p>\
+         </div></body></html>\n",
+        lang = lang.code(),
+        intro = escape(&intro),
+        href = escape(link),
+        action = escape(&action),
+        outro = escape(&outro),
+    );
+    Mail {
+        to: to.to_owned(),
+        subject,
+        text,
+        html,
+    }
+}
+
+/// The mail to a member that `author` (their address) mentioned in a comment on `subject`
+/// (a heatmap's or a simulation's name), quoting the comment, whose button leads to `link`.
+pub fn mention(
+    lang: Locale,
+    to: &str,
+    author: &str,
+    subject: &str,
+    comment: &str,
+    link: &str,
+) -> Mail {
+    let values = [("author", author), ("subject", subject)];
+    let subject_line = t(lang, "mail.mention.subject", &values);
+    let intro = t(lang, "mail.mention.intro", &values);
+    let action = t(lang, "mail.mention.action", &[]);
+    let outro = t(lang, "mail.mention.outro", &[]);
+    let colon = lang.pick(" :", ":");
+    let quoted: String = comment.lines().map(|line| format!("> {line}\n")).collect();
+    let text = format!("{intro}\n\n{quoted}\n{action}{colon}\n{link}\n\n{outro}\n\n— Regard\n");
+    let html = format!(
+        "<!doctype html>\n<html lang=\"{lang}\"><body style=\"margin:0;padding:24px;background:#f5f5f4;\
+         font-family:system-ui,-apple-system,'Segoe UI',sans-serif;color:#1c1917\">\
+         <div style=\"max-width:520px;margin:0 auto;background:#fff;border-radius:12px;padding:32px\">\
+         <p style=\"font-size:20px;font-weight:600;margin:0 0 16px\">Regard</p>\
+         <p style=\"line-height:1.5\">{intro}</p>\
+         <blockquote style=\"margin:0;padding:8px 16px;border-left:3px solid #d6d3d1;color:#44403c;\
+         white-space:pre-wrap;line-height:1.5\">{comment}</blockquote>\
+         <p style=\"margin:24px 0\"><a href=\"{href}\" style=\"display:inline-block;background:#1c1917;\
+         color:#fff;text-decoration:none;padding:12px 20px;border-radius:8px\">{action}</a></p>\
+         <p style=\"font-size:13px;color:#57534e;line-height:1.5\">{outro}</p>\
+         </div></body></html>\n",
+        lang = lang.code(),
+        intro = escape(&intro),
+        comment = escape(comment),
+        href = escape(link),
+        action = escape(&action),
+        outro = escape(&outro),
+    );
+    Mail {
+        to: to.to_owned(),
+        subject: subject_line,
+        text,
+        html,
+    }
+}
+
 /// The SMS carrying a second-factor code.
 pub fn sms_code(lang: Locale, code: &str) -> String {
     t(lang, "sms.code", &[("code", code)])

@@ -61,7 +61,11 @@ pub async fn publish(
     };
     // A struct of strings always serialises; the bus carries JSON across nodes.
     ctx.bus
-        .publish(Event::for_user(owner_id, EventName::Simulation, &event))
+        .publish(Event::for_workspace(
+            owner_id,
+            EventName::Simulation,
+            &event,
+        ))
         .await;
 }
 

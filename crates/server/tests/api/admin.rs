@@ -17,7 +17,7 @@ fn admin_token(app: &TestApp) -> String {
         .unwrap()
 }
 
-fn admin(app: &TestApp, method: Method, path: &str) -> reqwest::RequestBuilder {
+pub(crate) fn admin(app: &TestApp, method: Method, path: &str) -> reqwest::RequestBuilder {
     app.with_token(method, &format!("/auth/v1{path}"), &admin_token(app))
 }
 

@@ -46,3 +46,4 @@ mod sweep;
 mod unavailable;
 mod user;
 mod viewing;
+mod workspaces;

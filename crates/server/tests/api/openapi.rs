@@ -469,6 +469,132 @@ async fn answers_conform_to_the_document() {
     )
     .await;
 
+    // Workspaces: one made, renamed, a guest invited (the mail sent again), who accepts and
+    // is made editor.
+    let workspace = c
+        .call(
+            Method::POST,
+            "/workspaces",
+            "/workspaces",
+            Some(json!({"name": "Agence"})),
+        )
+        .await;
+    let ws_path = format!("/workspaces/{}", id(&workspace));
+    c.call(Method::GET, "/workspaces", "/workspaces", None)
+        .await;
+    c.call(
+        Method::PATCH,
+        "/workspaces/{id}",
+        &ws_path,
+        Some(json!({"name": "Agence Lumière"})),
+    )
+    .await;
+    let guest_email = crate::helpers::unique_email();
+    let guest = app.sign_up(&guest_email, "secret1").await;
+    let guest_id = crate::helpers::jwt_claims(guest["access_token"].as_str().unwrap())["sub"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let invitation = c
+        .call(
+            Method::POST,
+            "/workspaces/{id}/invitations",
+            &format!("{ws_path}/invitations"),
+            Some(json!({"email": guest_email, "role": "viewer"})),
+        )
+        .await;
+    c.call(
+        Method::GET,
+        "/workspaces/{id}/invitations",
+        &format!("{ws_path}/invitations"),
+        None,
+    )
+    .await;
+    c.call(
+        Method::POST,
+        "/workspaces/{id}/invitations/{invitation_id}/resend",
+        &format!("{ws_path}/invitations/{}/resend", id(&invitation)),
+        None,
+    )
+    .await;
+    let token = crate::workspaces::invitation_token(&app, &guest_email);
+    let guest = User {
+        token: guest["access_token"].as_str().unwrap().to_owned(),
+    };
+    let joined = app
+        .api(
+            Method::POST,
+            &format!("/invitations/{token}/accept"),
+            &guest,
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(joined.status(), 200);
+    let joined: Value = joined.json().await.unwrap();
+    let schema = &c.doc["paths"]["/invitations/{token}/accept"]["post"]["responses"]["200"]["content"]
+        ["application/json"]["schema"];
+    conforms(&c.doc, schema, &joined, "POST /invitations/{token}/accept").unwrap();
+    c.checked.push("POST /invitations/{token}/accept".into());
+    c.call(
+        Method::GET,
+        "/workspaces/{id}/members",
+        &format!("{ws_path}/members"),
+        None,
+    )
+    .await;
+    c.call(
+        Method::PATCH,
+        "/workspaces/{id}/members/{user_id}",
+        &format!("{ws_path}/members/{guest_id}"),
+        Some(json!({"role": "editor"})),
+    )
+    .await;
+
+    // Comments, approval and the activity they leave.
+    for base in [heatmap_path.clone(), sim_path.clone()] {
+        let kind = if base.starts_with("/heatmaps") {
+            "heatmaps"
+        } else {
+            "simulations"
+        };
+        c.call(
+            Method::POST,
+            &format!("/{kind}/{{id}}/comments"),
+            &format!("{base}/comments"),
+            Some(json!({"body": "Validé côté client ?"})),
+        )
+        .await;
+        c.call(
+            Method::GET,
+            &format!("/{kind}/{{id}}/comments"),
+            &format!("{base}/comments"),
+            None,
+        )
+        .await;
+        c.call(
+            Method::GET,
+            &format!("/{kind}/{{id}}/approval"),
+            &format!("{base}/approval"),
+            None,
+        )
+        .await;
+        c.call(
+            Method::PUT,
+            &format!("/{kind}/{{id}}/approval"),
+            &format!("{base}/approval"),
+            Some(json!({"status": "changes_requested"})),
+        )
+        .await;
+    }
+    c.call(
+        Method::GET,
+        "/workspaces/{id}/activity",
+        &format!("{ws_path}/activity?limit=5"),
+        None,
+    )
+    .await;
+
     // The account.
     c.call(Method::GET, "/account/sessions", "/account/sessions", None)
         .await;

@@ -72,7 +72,7 @@ async fn list_sessions(
     State(state): State<AppState>,
     user: ApiUser,
 ) -> Result<Json<SessionList>, ApiError> {
-    let items = sessions::for_user(&state.db, user.id())
+    let items = sessions::for_user(&state.db, user.user_id())
         .await?
         .into_iter()
         .map(|s| Session {
@@ -105,7 +105,7 @@ async fn end_session(
 ) -> Result<StatusCode, ApiError> {
     let ended = sessions::delete(
         &state.db,
-        user.id(),
+        user.user_id(),
         sessions::Scope::Only(&id),
         db::now_ms(),
     )
@@ -148,7 +148,7 @@ async fn recovery_summary(
     State(state): State<AppState>,
     user: ApiUser,
 ) -> Result<Json<RecoveryCodesSummary>, ApiError> {
-    let summary = recovery_codes::summary(&state.db, user.id()).await?;
+    let summary = recovery_codes::summary(&state.db, user.user_id()).await?;
     Ok(Json(RecoveryCodesSummary {
         remaining: u32::try_from(summary.remaining).unwrap_or(0),
         total: u32::try_from(summary.total).unwrap_or(0),
@@ -171,7 +171,7 @@ async fn new_recovery_codes(
     State(state): State<AppState>,
     user: ApiUser,
 ) -> Result<(StatusCode, Json<NewRecoveryCodes>), ApiError> {
-    let verified = factors::for_user(&state.db, user.id())
+    let verified = factors::for_user(&state.db, user.user_id())
         .await?
         .iter()
         .any(factors::FactorRow::is_verified);
@@ -182,11 +182,11 @@ async fn new_recovery_codes(
     let hashes: Vec<String> = codes
         .iter()
         .filter_map(|code| recovery::normalize(code))
-        .map(|canonical| recovery::hash(&state.sealer, user.id(), &canonical))
+        .map(|canonical| recovery::hash(&state.sealer, user.user_id(), &canonical))
         .collect();
     let now = db::now_ms();
-    recovery_codes::replace(&state.db, user.id(), &hashes, now).await?;
-    tracing::info!(user_id = %user.id(), "recovery codes made anew");
+    recovery_codes::replace(&state.db, user.user_id(), &hashes, now).await?;
+    tracing::info!(user_id = %user.user_id(), "recovery codes made anew");
     Ok((
         StatusCode::CREATED,
         Json(NewRecoveryCodes {
@@ -257,7 +257,7 @@ async fn get_branding(
     State(state): State<AppState>,
     user: ApiUser,
 ) -> Result<Json<Branding>, ApiError> {
-    Ok(Json(branding_body(&state, user.id()).await?))
+    Ok(Json(branding_body(&state, user.user_id()).await?))
 }
 
 /// `PUT /account/branding {agency_name?, accent_color?, logo_media_id?}` → 200 the branding.
@@ -282,7 +282,7 @@ async fn put_branding(
         .map(|HexColour(colour)| colour);
     let logo_media_id = body.logo_media_id.apply(None).map(|Ref(id)| id);
     if let Some(id) = &logo_media_id
-        && db::media::find_owned(&state.db, user.id(), id)
+        && db::media::find_owned(&state.db, user.user_id(), id)
             .await?
             .is_none()
     {
@@ -294,8 +294,8 @@ async fn put_branding(
         accent_color,
         logo_media_id,
     };
-    branding::put(&state.db, user.id(), &row, db::now_ms()).await?;
-    Ok(Json(branding_body(&state, user.id()).await?))
+    branding::put(&state.db, user.user_id(), &row, db::now_ms()).await?;
+    Ok(Json(branding_body(&state, user.user_id()).await?))
 }
 
 /// The account's branding as the reports draw it (the logo's preview read from storage), or

@@ -15,7 +15,7 @@ use utoipa_axum::routes;
 use super::body::{Body, Id, IdList, IdPath, Line, Patch, Problems, body_pair};
 use super::error::ApiError;
 use super::heatmaps::{Aoi, Heatmap, Point, Rect, aoi_body, heatmap_body};
-use super::input::ApiUser;
+use super::input::Member;
 use super::media::now_secs;
 use crate::codes::{ErrorCode, FieldCode};
 use crate::db::aois::{self as adb, AoiRow, AoiShape, AoiWriteError};
@@ -93,11 +93,11 @@ struct AoiCopy {
 /// The caller's heatmap and one of its items, or 404.
 async fn owned_item(
     state: &AppState,
-    user: &ApiUser,
+    user: &Member,
     id: &str,
     item_id: &str,
 ) -> Result<(HeatmapWithItems, ItemRow), ApiError> {
-    let found = hdb::find_owned(&state.db, user.id(), id)
+    let found = hdb::find_owned(&state.db, user.workspace_id(), id)
         .await?
         .ok_or_else(ApiError::not_found)?;
     let item = found
@@ -212,7 +212,7 @@ fn answer(item: &ItemRow, aoi: &AoiRow) -> Aoi {
 )]
 async fn create(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     IdPath((id, item_id)): IdPath<(Id, Id)>,
     Body(input, mut problems): Body<NewAoi>,
 ) -> Result<(StatusCode, Json<Aoi>), ApiError> {
@@ -230,7 +230,7 @@ async fn create(
         id: uuid::Uuid::new_v4().to_string(),
         item_id: item.id.clone(),
         heatmap_id: found.heatmap.id.clone(),
-        owner_id: user.id().to_owned(),
+        owner_id: user.workspace_id().to_owned(),
         name,
         shape: shape.kind.to_owned(),
         points: shape.points_json().to_string(),
@@ -258,7 +258,7 @@ async fn create(
 )]
 async fn update(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     IdPath((id, item_id, Id(aoi_id))): IdPath<(Id, Id, Id)>,
     Body(input, mut problems): Body<AoiChanges>,
 ) -> Result<Json<Aoi>, ApiError> {
@@ -275,7 +275,7 @@ async fn update(
     });
     adb::update(
         &state.db,
-        user.id(),
+        user.workspace_id(),
         &aoi_id,
         name.as_deref(),
         shape.as_ref(),
@@ -284,9 +284,15 @@ async fn update(
     .await
     .map_err(write_error)?
     .ok_or_else(ApiError::not_found)?;
-    let saved = adb::find_owned(&state.db, user.id(), &found.heatmap.id, &item.id, &aoi_id)
-        .await?
-        .ok_or_else(ApiError::not_found)?;
+    let saved = adb::find_owned(
+        &state.db,
+        user.workspace_id(),
+        &found.heatmap.id,
+        &item.id,
+        &aoi_id,
+    )
+    .await?
+    .ok_or_else(ApiError::not_found)?;
     Ok(Json(answer(&item, &saved)))
 }
 
@@ -304,11 +310,11 @@ async fn update(
 )]
 async fn delete_one(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     IdPath((id, item_id, aoi_id)): IdPath<(Id, Id, Id)>,
 ) -> Result<StatusCode, ApiError> {
     let (_, item) = owned_item(&state, &user, &id, &item_id).await?;
-    if adb::delete(&state.db, user.id(), &item.id, &aoi_id).await? {
+    if adb::delete(&state.db, user.workspace_id(), &item.id, &aoi_id).await? {
         Ok(StatusCode::NO_CONTENT)
     } else {
         Err(ApiError::not_found())
@@ -329,11 +335,11 @@ async fn delete_one(
 )]
 async fn copy(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     IdPath(id): IdPath<Id>,
     Body(copy, mut problems): Body<AoiCopy>,
 ) -> Result<Json<Heatmap>, ApiError> {
-    let found = hdb::find_owned(&state.db, user.id(), &id)
+    let found = hdb::find_owned(&state.db, user.workspace_id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;
     let item_of = |raw: &str| {
@@ -395,7 +401,7 @@ async fn copy(
     )
     .await
     .map_err(write_error)?;
-    let found = hdb::find_owned(&state.db, user.id(), &id)
+    let found = hdb::find_owned(&state.db, user.workspace_id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;
     Ok(Json(heatmap_body(&state, &found, now_secs())))

@@ -23,7 +23,7 @@ use utoipa_axum::routes;
 
 use super::body::{Body, FromField, Line, Patch, read_object_ignoring_unknown, report};
 use super::error::ApiError;
-use super::input::ApiUser;
+use super::input::{ApiUser, Reader};
 use super::query::{Param, Params};
 use crate::assistant::{
     Locale, MAX_MESSAGE_CHARS, MAX_MESSAGES, Message, Question, Reply, Role, help, sentences,
@@ -255,19 +255,19 @@ fn wants_stream(headers: &HeaderMap) -> bool {
 )]
 async fn chat(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Reader,
     headers: HeaderMap,
     body: Body<ChatRequest>,
 ) -> Result<Response, ApiError> {
     let question = read_question(body)?;
     state
         .limits
-        .assistant(user.id())
+        .assistant(user.user_id())
         .map_err(|wait| ApiError::new(ErrorCode::RateLimited).retry_after(wait))?;
     let started = std::time::Instant::now();
     let reply = state
         .assistant
-        .answer(&state.db, user.id(), &question)
+        .answer(&state.db, user.workspace_id(), &question)
         .await?;
     tracing::info!(
         intent = %reply.intent,

@@ -8,7 +8,7 @@ use utoipa_axum::routes;
 
 use super::body::{Id, IdPath};
 use super::error::ApiError;
-use super::input::ApiUser;
+use super::input::Member;
 use crate::db::heatmaps::{self as hdb, HeatmapWithItems};
 use crate::db::{self, DbError};
 use crate::heatmaps::benchmark::{Benchmarks, Library, heatmap_benchmarks};
@@ -29,10 +29,10 @@ pub fn router() -> OpenApiRouter<AppState> {
 )]
 async fn benchmarks(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     IdPath(id): IdPath<Id>,
 ) -> Result<Json<Benchmarks>, ApiError> {
-    let found = hdb::find_owned(&state.db, user.id(), &id)
+    let found = hdb::find_owned(&state.db, user.workspace_id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;
     Ok(Json(load(&state, &found).await?))

@@ -13,14 +13,16 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::activity::record;
 use super::body::{Body, Id, IdPath, Line, Lines, Patch, Ref, body_pair};
 use super::error::ApiError;
-use super::input::{ApiUser, DEFAULT_LIMIT, Paged, SortOrder, rfc3339, sorted_after, sorted_page};
+use super::input::{DEFAULT_LIMIT, Member, Paged, SortOrder, rfc3339, sorted_after, sorted_page};
 use super::media::{self, Media, now_secs, release};
 use super::query::{Limit, Param, Params};
 use crate::answers::AnswerKey;
 use crate::codes::FieldCode;
 use crate::db;
+use crate::db::activity::{ActivityAction, ActivitySubject};
 use crate::db::creatives::{CreativeCard, CreativeRow, CreativeWithMedia};
 use crate::db::creatives::{Sort, SortedPage};
 use crate::state::AppState;
@@ -145,11 +147,11 @@ fn name_from_file(original_name: Option<&str>) -> Option<String> {
 )]
 async fn create(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     Body(new, mut problems): Body<NewCreative>,
 ) -> Result<(StatusCode, Json<Creative>), ApiError> {
     let media = match problems.required("media_id", new.media_id) {
-        Some(Ref(id)) => db::media::find_owned(&state.db, user.id(), &id).await?,
+        Some(Ref(id)) => db::media::find_owned(&state.db, user.workspace_id(), &id).await?,
         None => None,
     };
     if media.is_none() {
@@ -174,7 +176,7 @@ async fn create(
     let now = db::now_ms();
     let creative = CreativeRow {
         id: uuid::Uuid::new_v4().to_string(),
-        owner_id: user.id().to_owned(),
+        owner_id: user.workspace_id().to_owned(),
         media_id: media.id.clone(),
         name,
         brand: new.brand.map(|b| b.0).apply(None),
@@ -184,6 +186,15 @@ async fn create(
         updated_at: now,
     };
     db::creatives::insert(&state.db, &creative).await?;
+    record(
+        &state,
+        &user,
+        ActivityAction::Created,
+        ActivitySubject::Creative,
+        &creative.id,
+        Some(&creative.name),
+    )
+    .await;
     let item = CreativeWithMedia { creative, media };
     let mut body = creative_body(&item, now_secs(), &state);
     body.simulation_count = Some(0);
@@ -203,16 +214,16 @@ async fn create(
 )]
 async fn list(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     RawQuery(raw): RawQuery,
     Params(query): Params<CreativeQuery>,
 ) -> Result<Response, ApiError> {
-    // The same caller, library revision, URL expiry window and query: the same answer.
+    // The same workspace, library revision, URL expiry window and query: the same answer.
     let now = now_secs();
     let key = AnswerKey {
         route: "creatives",
-        user_id: user.id().to_owned(),
-        revision: user.0.library_revision,
+        workspace_id: user.workspace_id().to_owned(),
+        revision: user.1.library_revision,
         expiry: state.signer.expiry(now),
         query: raw.unwrap_or_default(),
     };
@@ -239,7 +250,7 @@ async fn list(
         brand: brand.as_deref(),
         campaign: campaign.as_deref(),
     };
-    let rows = db::creatives::list_sorted(&state.db, user.id(), &page).await?;
+    let rows = db::creatives::list_sorted(&state.db, user.workspace_id(), &page).await?;
     let page = sorted_page(
         sort,
         limit,
@@ -324,8 +335,8 @@ pub struct Facets {
     tag = "creatives",
     responses((status = 200, description = "Brands and campaigns in use", body = Facets))
 )]
-async fn facets(State(state): State<AppState>, user: ApiUser) -> Result<Json<Facets>, ApiError> {
-    let (brands, campaigns) = db::creatives::facets(&state.db, user.id()).await?;
+async fn facets(State(state): State<AppState>, user: Member) -> Result<Json<Facets>, ApiError> {
+    let (brands, campaigns) = db::creatives::facets(&state.db, user.workspace_id()).await?;
     let list = |values: Vec<(String, i64)>| -> Vec<Facet> {
         values
             .into_iter()
@@ -338,19 +349,20 @@ async fn facets(State(state): State<AppState>, user: ApiUser) -> Result<Json<Fac
     }))
 }
 
-async fn find(state: &AppState, user: &ApiUser, id: &str) -> Result<CreativeWithMedia, ApiError> {
-    db::creatives::find(&state.db, user.id(), id)
+async fn find(state: &AppState, user: &Member, id: &str) -> Result<CreativeWithMedia, ApiError> {
+    db::creatives::find(&state.db, user.workspace_id(), id)
         .await?
         .ok_or_else(ApiError::not_found)
 }
 
 async fn detail_body(
     state: &AppState,
-    user: &ApiUser,
+    user: &Member,
     item: &CreativeWithMedia,
 ) -> Result<Creative, ApiError> {
     let count =
-        db::simulations::count_for_creative(&state.db, user.id(), &item.creative.id).await?;
+        db::simulations::count_for_creative(&state.db, user.workspace_id(), &item.creative.id)
+            .await?;
     let mut body = creative_body(item, now_secs(), state);
     body.simulation_count = Some(count);
     Ok(body)
@@ -366,7 +378,7 @@ async fn detail_body(
 )]
 async fn get_one(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     IdPath(id): IdPath<Id>,
 ) -> Result<Json<Creative>, ApiError> {
     let item = find(&state, &user, &id).await?;
@@ -385,7 +397,7 @@ async fn get_one(
 )]
 async fn update(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     IdPath(id): IdPath<Id>,
     Body(changes, mut problems): Body<CreativeChanges>,
 ) -> Result<Json<Creative>, ApiError> {
@@ -403,6 +415,15 @@ async fn update(
     if !db::creatives::update(&state.db, c).await? {
         return Err(ApiError::not_found());
     }
+    record(
+        &state,
+        &user,
+        ActivityAction::Changed,
+        ActivitySubject::Creative,
+        &c.id,
+        Some(&c.name),
+    )
+    .await;
     Ok(Json(detail_body(&state, &user, &item).await?))
 }
 
@@ -417,12 +438,22 @@ async fn update(
 )]
 async fn delete_one(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     IdPath(id): IdPath<Id>,
 ) -> Result<StatusCode, ApiError> {
-    let media = db::creatives::delete(&state.db, user.id(), &id)
+    let name = find(&state, &user, &id).await?.creative.name;
+    let media = db::creatives::delete(&state.db, user.workspace_id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;
+    record(
+        &state,
+        &user,
+        ActivityAction::Deleted,
+        ActivitySubject::Creative,
+        &id,
+        Some(&name),
+    )
+    .await;
     for media_id in media {
         release(&state, &media_id).await;
     }

@@ -21,7 +21,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::error::ApiError;
-use super::input::ApiUser;
+use super::input::Member;
 use crate::codes::ErrorCode;
 use crate::events::{Event, EventName};
 use crate::state::AppState;
@@ -40,6 +40,8 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// Where a stream is.
 struct Cursor {
     receiver: broadcast::Receiver<Arc<Event>>,
+    /// The workspace whose events the stream carries.
+    workspace_id: String,
     user_id: String,
     session_id: String,
     db: crate::db::Db,
@@ -57,6 +59,19 @@ struct Cursor {
 
 /// One event of the stream as a client reads it: the schema of each item of the
 /// `text/event-stream` answer, whose wire format is its `event:` and `data:` lines.
+impl Cursor {
+    /// Whether the stream may go on: its session still open and its caller still a member of
+    /// the workspace (a signed-out session's or a removed member's stream ends, on whichever
+    /// node it is open).
+    async fn still_allowed(&self) -> Result<bool, crate::db::DbError> {
+        Ok(crate::db::sessions::find(&self.db, &self.session_id)
+            .await?
+            .is_some()
+            && crate::db::workspaces::is_member(&self.db, &self.workspace_id, &self.user_id)
+                .await?)
+    }
+}
+
 #[derive(utoipa::ToSchema)]
 struct StreamEvent<'a> {
     #[schema(inline)]
@@ -94,13 +109,13 @@ fn bare(event: EventName) -> SseEvent {
 )]
 async fn events(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
 ) -> Result<impl IntoResponse, ApiError> {
     // Past the cap, new streams are refused rather than old ones closed: closing the oldest
     // would let whoever holds a token push the user's own tabs off (docs/operations.md).
     let slot = state
         .event_streams
-        .open(user.id())
+        .open(user.user_id())
         .ok_or_else(|| ApiError::new(ErrorCode::RateLimited).retry_after(STREAM_CAP_RETRY_SECS))?;
     let now = crate::db::now_ms() / 1000;
     let left = u64::try_from(user.0.claims.exp - now).unwrap_or(0);
@@ -109,7 +124,8 @@ async fn events(
     session_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let cursor = Cursor {
         receiver: state.bus.subscribe(),
-        user_id: user.id().to_owned(),
+        workspace_id: user.workspace_id().to_owned(),
+        user_id: user.user_id().to_owned(),
         session_id: user.0.session_id.clone(),
         db: state.db.clone(),
         session_check,
@@ -132,7 +148,17 @@ async fn events(
             tokio::select! {
                 received = cursor.receiver.recv() => match received {
                     Ok(event) => {
-                        let mine = event.user_id.as_deref().is_none_or(|id| id == cursor.user_id);
+                        let mine = event
+                            .workspace_id
+                            .as_deref()
+                            .is_none_or(|id| id == cursor.workspace_id);
+                        // A change of members is checked at once, not at the next tick.
+                        if mine
+                            && event.name == EventName::Members
+                            && matches!(cursor.still_allowed().await, Ok(false))
+                        {
+                            return None;
+                        }
                         if mine {
                             let out = StreamEvent {
                                 event: event.name,
@@ -151,9 +177,9 @@ async fn events(
                 },
                 () = tokio::time::sleep_until(cursor.until) => return None,
                 _ = cursor.session_check.tick() => {
-                    match crate::db::sessions::find(&cursor.db, &cursor.session_id).await {
-                        Ok(Some(_)) => {}
-                        Ok(None) => return None,
+                    match cursor.still_allowed().await {
+                        Ok(true) => {}
+                        Ok(false) => return None,
                         // The database is away for a moment: keep the stream, check again later.
                         Err(err) => tracing::warn!(error = %err, "event stream session check failed"),
                     }

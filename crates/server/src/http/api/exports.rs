@@ -19,14 +19,16 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::activity::record;
 use super::body::{Id, IdPath};
 use super::error::ApiError;
-use super::input::ApiUser;
+use super::input::Member;
 use super::query::{Flag, Fraction, IdTexts, Param, Params, QueryValue, StrictParams};
 use super::reports::{load_images, slug, view_media};
 use crate::assistant::format::{number, percent};
 use crate::codes::{ErrorCode, FieldCode};
 use crate::db;
+use crate::db::activity::{ActivityAction, ActivitySubject};
 use crate::db::heatmaps::{self as hdb, HeatmapWithItems, ItemRow};
 use crate::heatmaps::ItemStatus;
 use crate::heatmaps::result::{HeatmapResult, Moment};
@@ -403,7 +405,7 @@ fn image_name(found: &HeatmapWithItems, item: &ItemRow) -> String {
 )]
 async fn export_item(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     IdPath((id, Id(item_id))): IdPath<(Id, Id)>,
     Params(query): StrictParams<ExportQuery>,
 ) -> Result<Response, ApiError> {
@@ -415,9 +417,18 @@ async fn export_item(
         query.caption,
         query.lang,
     );
-    let found = hdb::find_owned(&state.db, user.id(), &id)
+    let found = hdb::find_owned(&state.db, user.workspace_id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;
+    record(
+        &state,
+        &user,
+        ActivityAction::Exported,
+        ActivitySubject::Heatmap,
+        &found.heatmap.id,
+        Some(&found.heatmap.name),
+    )
+    .await;
     let item = found
         .items
         .iter()
@@ -427,7 +438,7 @@ async fn export_item(
         return Err(not_done());
     }
     let ids = LayerIds::of(item, opts.moment).ok_or_else(not_done)?;
-    let captions = Captions::gather(&state, user.id(), &found, &[item], &opts).await?;
+    let captions = Captions::gather(&state, user.workspace_id(), &found, &[item], &opts).await?;
     let (images, held) = load_images(&state, std::iter::once(item), opts.moment).await?;
     let marks = item_marks(item, &found, opts.moment, opts.areas);
     let name = png_name(
@@ -482,7 +493,7 @@ fn view_or_default(
 )]
 async fn export_compare(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     IdPath(id): IdPath<Id>,
     Params(query): StrictParams<CompareQuery>,
 ) -> Result<Response, ApiError> {
@@ -498,9 +509,18 @@ async fn export_compare(
     let Some(Compared(ids)) = query.items.0 else {
         return Err(ApiError::field("items", FieldCode::TooFew));
     };
-    let found = hdb::find_owned(&state.db, user.id(), &id)
+    let found = hdb::find_owned(&state.db, user.workspace_id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;
+    record(
+        &state,
+        &user,
+        ActivityAction::Exported,
+        ActivitySubject::Heatmap,
+        &found.heatmap.id,
+        Some(&found.heatmap.name),
+    )
+    .await;
     let mut items = Vec::new();
     for raw in &ids {
         let item = uuid::Uuid::parse_str(raw)
@@ -518,7 +538,7 @@ async fn export_compare(
         let ids = LayerIds::of(item, opts.moment).ok_or_else(not_done)?;
         parts.push((ids, item_marks(item, &found, opts.moment, opts.areas)));
     }
-    let captions = Captions::gather(&state, user.id(), &found, &items, &opts).await?;
+    let captions = Captions::gather(&state, user.workspace_id(), &found, &items, &opts).await?;
     let (images, held) = load_images(&state, items.iter().copied(), opts.moment).await?;
     let opacity = opts.opacity;
     let name = png_name(

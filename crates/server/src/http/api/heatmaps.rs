@@ -11,12 +11,14 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::activity::record;
 use super::body::{Body, Id, IdList, IdPath, Line, Patch};
 use super::error::ApiError;
-use super::input::{ApiUser, DEFAULT_LIMIT, Paged, SortOrder, rfc3339, sorted_after, sorted_page};
+use super::input::{DEFAULT_LIMIT, Member, Paged, SortOrder, rfc3339, sorted_after, sorted_page};
 use super::media::{Media, media_body, now_secs};
 use super::query::{Limit, Param, Params};
 use crate::codes::{ErrorCode, FieldCode, JobErrorCode};
+use crate::db::activity::{ActivityAction, ActivitySubject};
 use crate::db::aois::AoiRow;
 use crate::db::heatmaps::{
     self as hdb, HeatmapRow, HeatmapSort, HeatmapSummary as DbHeatmapSummary, HeatmapWithItems,
@@ -439,7 +441,7 @@ pub(super) fn aoi_body(aoi: &AoiRow, attention: Option<&ItemAttention>) -> Aoi {
 )]
 async fn create(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     Body(new, mut problems): Body<NewHeatmap>,
 ) -> Result<(StatusCode, Json<Heatmap>), ApiError> {
     let name = problems.required("name", new.name).map(|name| name.0);
@@ -447,7 +449,7 @@ async fn create(
     let mut sources = Vec::new();
     if let Some(IdList(ids)) = &ids {
         for id in ids {
-            match db::media::find_owned(&state.db, user.id(), id).await? {
+            match db::media::find_owned(&state.db, user.workspace_id(), id).await? {
                 // Only images the user can see as images: uploads and renders, not our outputs.
                 Some(media) if media.kind != "heatmap" => sources.push(media),
                 _ => {
@@ -470,7 +472,16 @@ async fn create(
             aoi: None,
         })
         .collect();
-    let found = service::create(&state.job_context(), user.id(), name, &images).await?;
+    let found = service::create(&state.job_context(), user.workspace_id(), name, &images).await?;
+    record(
+        &state,
+        &user,
+        ActivityAction::Created,
+        ActivitySubject::Heatmap,
+        &found.heatmap.id,
+        Some(&found.heatmap.name),
+    )
+    .await;
     Ok((
         StatusCode::ACCEPTED,
         Json(heatmap_body(&state, &found, now_secs())),
@@ -523,7 +534,7 @@ impl SortOrder for HeatmapSort {
 )]
 async fn list(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     Params(query): Params<HeatmapQuery>,
 ) -> Result<Json<Paged<HeatmapSummary>>, ApiError> {
     let limit = query.limit.0.map_or(DEFAULT_LIMIT, |Limit(n)| n);
@@ -531,7 +542,7 @@ async fn list(
     let after = sorted_after(sort, query.cursor.0.as_deref())?;
     let rows = hdb::list(
         &state.db,
-        user.id(),
+        user.workspace_id(),
         sort,
         limit,
         after.as_ref().map(|(key, id)| (key, id.as_str())),
@@ -558,10 +569,10 @@ async fn list(
 )]
 async fn get_one(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     IdPath(id): IdPath<Id>,
 ) -> Result<Json<Heatmap>, ApiError> {
-    let found = hdb::find_owned(&state.db, user.id(), &id)
+    let found = hdb::find_owned(&state.db, user.workspace_id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;
     Ok(Json(heatmap_body(&state, &found, now_secs())))
@@ -578,10 +589,24 @@ async fn get_one(
 )]
 async fn delete_one(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     IdPath(id): IdPath<Id>,
 ) -> Result<StatusCode, ApiError> {
-    if service::delete(&state.job_context(), user.id(), &id).await? {
+    let name = hdb::find_owned(&state.db, user.workspace_id(), &id)
+        .await?
+        .ok_or_else(ApiError::not_found)?
+        .heatmap
+        .name;
+    if service::delete(&state.job_context(), user.workspace_id(), &id).await? {
+        record(
+            &state,
+            &user,
+            ActivityAction::Deleted,
+            ActivitySubject::Heatmap,
+            &id,
+            Some(&name),
+        )
+        .await;
         Ok(StatusCode::NO_CONTENT)
     } else {
         Err(ApiError::not_found())
@@ -602,10 +627,10 @@ async fn delete_one(
 )]
 async fn retry(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     IdPath((id, item_id)): IdPath<(Id, Id)>,
 ) -> Result<(StatusCode, Json<HeatmapItem>), ApiError> {
-    match service::retry(&state.job_context(), user.id(), &id, &item_id).await? {
+    match service::retry(&state.job_context(), user.workspace_id(), &id, &item_id).await? {
         Retry::NotFound => return Err(ApiError::not_found()),
         Retry::NotFailed => return Err(ApiError::new(ErrorCode::NotFailed)),
         Retry::Queued => {}
@@ -614,8 +639,12 @@ async fn retry(
         .await?
         .ok_or_else(ApiError::not_found)?;
     let aois = db::aois::for_item(&state.db, &item_id).await?;
-    let labels =
-        db::media::labels(&state.db, user.id(), std::slice::from_ref(&item.source.id)).await?;
+    let labels = db::media::labels(
+        &state.db,
+        user.workspace_id(),
+        std::slice::from_ref(&item.source.id),
+    )
+    .await?;
     Ok((
         StatusCode::ACCEPTED,
         Json(item_body(
@@ -639,14 +668,14 @@ async fn retry(
 )]
 async fn for_media(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     IdPath(Id(id)): IdPath<Id>,
 ) -> Result<Json<MediaHeatmap>, ApiError> {
-    let media = db::media::find_owned(&state.db, user.id(), &id)
+    let media = db::media::find_owned(&state.db, user.workspace_id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;
     let now = now_secs();
-    let latest = hdb::latest_for_media(&state.db, user.id(), &id).await?;
+    let latest = hdb::latest_for_media(&state.db, user.workspace_id(), &id).await?;
     let (heatmap, item) = match &latest {
         Some((heatmap, item)) => (
             Some(HeatmapRef {
@@ -657,7 +686,7 @@ async fn for_media(
             Some(item_body(
                 &state,
                 item,
-                db::media::labels(&state.db, user.id(), std::slice::from_ref(&id))
+                db::media::labels(&state.db, user.workspace_id(), std::slice::from_ref(&id))
                     .await?
                     .get(&id),
                 &db::aois::for_item(&state.db, &item.id).await?,

@@ -1,4 +1,5 @@
-//! Request inputs of `/api/v1`: the signed-in user ([`ApiUser`]) and list pagination. JSON
+//! Request inputs of `/api/v1`: the signed-in user ([`ApiUser`]), their membership of the
+//! workspace the request acts in ([`Member`], [`Reader`]) and list pagination. JSON
 //! bodies and ids in paths are read by `body` ([`super::body::Body`], [`super::body::IdPath`]).
 
 use crate::db::page::SortKey;
@@ -12,6 +13,7 @@ use super::error::ApiError;
 use super::query::{Cursor, Limit, Param, Params};
 use crate::auth::AuthUser;
 use crate::codes::{ErrorCode, FieldCode};
+use crate::db::workspaces::{Membership, WorkspaceRole};
 use crate::state::AppState;
 
 /// The signed-in user of an `/api/v1` request. Wraps [`AuthUser`] (same checks: valid token,
@@ -22,8 +24,8 @@ use crate::state::AppState;
 pub struct ApiUser(pub AuthUser);
 
 impl ApiUser {
-    /// The user's id (the owner of everything they create).
-    pub fn id(&self) -> &str {
+    /// The user's id.
+    pub fn user_id(&self) -> &str {
         &self.0.user.id
     }
 }
@@ -54,6 +56,81 @@ impl FromRequestParts<AppState> for ApiUser {
             Err(err) if err.status.is_server_error() => Err(ApiError::new(ErrorCode::Internal)),
             Err(err) => Err(ApiError::unauthorized(err.code)),
         }
+    }
+}
+
+/// A member of the workspace an `/api/v1` request acts in (named by `X-Workspace-Id`, else
+/// the caller's personal one), on a route of the library. The checks of [`ApiUser`], then:
+/// - a workspace the caller is not a member of answers 404 `not_found`, exactly as an unknown
+///   id does (so ids of other workspaces cannot be told apart from made-up ones);
+/// - a viewer's request with a method that changes things (anything but GET and HEAD) answers
+///   403 `forbidden_role`. Routes that only read whatever their method take [`Reader`].
+///
+/// So a new route is closed to viewers' changes unless it says otherwise.
+#[derive(Debug, Clone)]
+pub struct Member(pub AuthUser, pub Membership);
+
+/// [`Member`] of any role whatever the method: for routes that use POST but change nothing
+/// in the library (exports, reports, the assistant).
+#[derive(Debug, Clone)]
+pub struct Reader(pub Member);
+
+impl Member {
+    /// The workspace the request acts in: the owner of everything it reads and writes.
+    pub fn workspace_id(&self) -> &str {
+        &self.1.workspace_id
+    }
+
+    /// The signed-in user's id (who does it).
+    pub fn user_id(&self) -> &str {
+        &self.0.user.id
+    }
+
+    pub fn role(&self) -> WorkspaceRole {
+        self.1.role
+    }
+}
+
+impl std::ops::Deref for Reader {
+    type Target = Member;
+    fn deref(&self) -> &Member {
+        &self.0
+    }
+}
+
+/// The membership of an authenticated request, or 404 `not_found`.
+async fn membership(parts: &mut Parts, state: &AppState) -> Result<Member, ApiError> {
+    let ApiUser(mut auth) = ApiUser::from_request_parts(parts, state).await?;
+    let membership = auth
+        .membership
+        .take()
+        .ok_or_else(|| ApiError::new(ErrorCode::NotFound))?;
+    Ok(Member(auth, membership))
+}
+
+impl FromRequestParts<AppState> for Member {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let member = membership(parts, state).await?;
+        if !member.role().can_write() && !parts.method.is_safe() {
+            return Err(ApiError::new(ErrorCode::ForbiddenRole));
+        }
+        Ok(member)
+    }
+}
+
+impl FromRequestParts<AppState> for Reader {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        Ok(Reader(membership(parts, state).await?))
     }
 }
 

@@ -14,13 +14,15 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::activity::record;
 use super::body::{Body, Choice, Id, IdPath, Line, Lines, Patch, Problems, Ref, body_pair};
 use super::creatives::Facet;
 use super::error::ApiError;
-use super::input::{ApiUser, DEFAULT_LIMIT, Paged, SortOrder, rfc3339, sorted_after, sorted_page};
+use super::input::{DEFAULT_LIMIT, Member, Paged, SortOrder, rfc3339, sorted_after, sorted_page};
 use super::media::{Media, media_body, now_secs, release};
 use super::query::{Limit, Param, Params};
 use crate::codes::FieldCode;
+use crate::db::activity::{ActivityAction, ActivitySubject};
 use crate::db::locations::{LocationFilters, LocationSort};
 use crate::db::{self, locations::LocationRow, locations::LocationWithPhoto};
 pub use crate::ooh::PanelFormat;
@@ -388,7 +390,7 @@ fn apply_viewing(body: &LocationChanges, problems: &mut Problems, row: &mut Loca
 /// and the rules between them. The caller calls `problems.finish()`.
 pub(super) async fn apply_body(
     state: &AppState,
-    user: &ApiUser,
+    user: &Member,
     body: LocationChanges,
     problems: &mut Problems,
     row: &mut LocationRow,
@@ -453,10 +455,12 @@ pub(super) async fn apply_body(
         .apply(row.orientation_deg);
 
     match body.photo_media_id {
-        Patch::Value(Ref(id)) => match db::media::find_owned(&state.db, user.id(), &id).await? {
-            Some(media) => row.photo_media_id = Some(media.id),
-            None => problems.add("photo_media_id", FieldCode::NotFound),
-        },
+        Patch::Value(Ref(id)) => {
+            match db::media::find_owned(&state.db, user.workspace_id(), &id).await? {
+                Some(media) => row.photo_media_id = Some(media.id),
+                None => problems.add("photo_media_id", FieldCode::NotFound),
+            }
+        }
         Patch::Null => row.photo_media_id = None,
         Patch::Absent => {}
     }
@@ -484,13 +488,13 @@ pub(super) async fn apply_body(
 )]
 async fn create(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     Body(body, mut problems): Body<NewLocation>,
 ) -> Result<(StatusCode, Json<Location>), ApiError> {
     let now = db::now_ms();
     let mut row = LocationRow {
         id: uuid::Uuid::new_v4().to_string(),
-        owner_id: user.id().to_owned(),
+        owner_id: user.workspace_id().to_owned(),
         format: "other".to_owned(),
         illumination: "none".to_owned(),
         created_at: now,
@@ -500,9 +504,18 @@ async fn create(
     apply_body(&state, &user, body.into(), &mut problems, &mut row, true).await?;
     problems.finish()?;
     db::locations::insert(&state.db, &row).await?;
-    let item = db::locations::find(&state.db, user.id(), &row.id)
+    let item = db::locations::find(&state.db, user.workspace_id(), &row.id)
         .await?
         .ok_or_else(|| ApiError::internal("a location vanished right after its insert"))?;
+    record(
+        &state,
+        &user,
+        ActivityAction::Created,
+        ActivitySubject::Location,
+        &item.location.id,
+        Some(&item.location.name),
+    )
+    .await;
     Ok((
         StatusCode::CREATED,
         Json(location_body(&item, now_secs(), &state)),
@@ -533,7 +546,7 @@ pub struct FormatInfo {
     tag = "locations",
     responses((status = 200, description = "The panel formats and their sizes", body = Vec<FormatInfo>))
 )]
-async fn formats(_user: ApiUser) -> Json<Vec<FormatInfo>> {
+async fn formats(_user: Member) -> Json<Vec<FormatInfo>> {
     Json(
         ooh::FORMATS
             .iter()
@@ -631,7 +644,7 @@ impl SortOrder for LocationSort {
 )]
 async fn list(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     Params(query): Params<LocationQuery>,
     Params(filters): Params<FilterQuery>,
 ) -> Result<Json<Paged<Location>>, ApiError> {
@@ -640,7 +653,7 @@ async fn list(
     let after = sorted_after(sort, query.cursor.0.as_deref())?;
     let rows = db::locations::list_sorted(
         &state.db,
-        user.id(),
+        user.workspace_id(),
         sort,
         limit,
         after.as_ref().map(|(key, id)| (key, id.as_str())),
@@ -676,9 +689,9 @@ pub struct LocationFacets {
 )]
 async fn facets(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
 ) -> Result<Json<LocationFacets>, ApiError> {
-    let (cities, formats) = db::locations::facets(&state.db, user.id()).await?;
+    let (cities, formats) = db::locations::facets(&state.db, user.workspace_id()).await?;
     let list = |values: Vec<(String, i64)>| -> Vec<Facet> {
         values
             .into_iter()
@@ -736,13 +749,13 @@ struct PositionQuery {
 )]
 async fn positions(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     Params(query): Params<PositionQuery>,
     Params(filters): Params<FilterQuery>,
 ) -> Result<Json<LocationPositions>, ApiError> {
     let mut rows = db::locations::positions(
         &state.db,
-        user.id(),
+        user.workspace_id(),
         query.q.0.as_deref().unwrap_or("").trim(),
         filters.filters(),
         MAX_POSITIONS + 1,
@@ -767,8 +780,8 @@ async fn positions(
     }))
 }
 
-async fn find(state: &AppState, user: &ApiUser, id: &str) -> Result<LocationWithPhoto, ApiError> {
-    db::locations::find(&state.db, user.id(), id)
+async fn find(state: &AppState, user: &Member, id: &str) -> Result<LocationWithPhoto, ApiError> {
+    db::locations::find(&state.db, user.workspace_id(), id)
         .await?
         .ok_or_else(ApiError::not_found)
 }
@@ -783,12 +796,13 @@ async fn find(state: &AppState, user: &ApiUser, id: &str) -> Result<LocationWith
 )]
 async fn get_one(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     IdPath(id): IdPath<Id>,
 ) -> Result<Json<Location>, ApiError> {
     let item = find(&state, &user, &id).await?;
     let count =
-        db::simulations::count_for_location(&state.db, user.id(), &item.location.id).await?;
+        db::simulations::count_for_location(&state.db, user.workspace_id(), &item.location.id)
+            .await?;
     let mut body = location_body(&item, now_secs(), &state);
     body.simulation_count = Some(count);
     Ok(Json(body))
@@ -806,7 +820,7 @@ async fn get_one(
 )]
 async fn update(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     IdPath(id): IdPath<Id>,
     Body(body, mut problems): Body<LocationChanges>,
 ) -> Result<Json<Location>, ApiError> {
@@ -824,6 +838,15 @@ async fn update(
         release(&state, old).await;
     }
     let item = find(&state, &user, &row.id).await?;
+    record(
+        &state,
+        &user,
+        ActivityAction::Changed,
+        ActivitySubject::Location,
+        &item.location.id,
+        Some(&item.location.name),
+    )
+    .await;
     Ok(Json(location_body(&item, now_secs(), &state)))
 }
 
@@ -838,12 +861,22 @@ async fn update(
 )]
 async fn delete_one(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     IdPath(id): IdPath<Id>,
 ) -> Result<StatusCode, ApiError> {
-    let media = db::locations::delete(&state.db, user.id(), &id)
+    let name = find(&state, &user, &id).await?.location.name;
+    let media = db::locations::delete(&state.db, user.workspace_id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;
+    record(
+        &state,
+        &user,
+        ActivityAction::Deleted,
+        ActivitySubject::Location,
+        &id,
+        Some(&name),
+    )
+    .await;
     for media_id in media {
         release(&state, &media_id).await;
     }

@@ -26,12 +26,13 @@ use utoipa_axum::routes;
 
 use super::body::read_object;
 use super::error::ApiError;
-use super::input::ApiUser;
+use super::input::Member;
 use super::locations::{LocationChanges, NewLocation, apply_body};
 use super::media::{clean_file_name, reserve};
 use super::query::{Param, Params, QueryValue};
 use crate::archive::{self, Archive, ArchiveError, EntryError, EntryId, Lookup};
 use crate::codes::{ErrorCode, FieldCode};
+use crate::db::activity::{ActivityAction, ActivitySubject};
 use crate::db::{self, locations::LocationRow};
 use crate::inventory::{self, Cell, FileError, ImportColumn, ImportRow, TableError};
 use crate::media::{self as ingest, AcceptError, MediaError, MediaLimits, Upload, quota};
@@ -217,14 +218,14 @@ fn rows_header() -> HeaderName {
 )]
 async fn import(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     query: Result<Params<ImportQuery>, ApiError>,
     multipart: Result<Multipart, MultipartRejection>,
 ) -> Result<Response, Refusal> {
     let Params(query) = query?;
     state
         .limits
-        .upload(user.id())
+        .upload(user.user_id())
         .map_err(|wait| ApiError::new(ErrorCode::RateLimited).retry_after(wait))?;
     let form = read_form(&state, multipart).await?;
     let dry_run = query.dry_run.0.is_some_and(|DryRun(on)| on) || form.dry_run;
@@ -265,8 +266,23 @@ async fn import(
     if dry_run {
         return Ok(answer(Vec::new(), errors, count));
     }
+    let names: Vec<String> = locations.iter().map(|l| l.name.clone()).collect();
     let created = store(&state, &user, &rows, locations, photos).await?;
     tracing::info!(rows = count, "inventory imported");
+    let subjects: Vec<(String, String)> = created.iter().cloned().zip(names).collect();
+    if let Err(err) = crate::db::activity::record_many(
+        &state.db,
+        user.workspace_id(),
+        user.user_id(),
+        ActivityAction::Created,
+        ActivitySubject::Location,
+        &subjects,
+        db::now_ms(),
+    )
+    .await
+    {
+        tracing::warn!(error = %err, "recording an import's activity failed");
+    }
     Ok(answer(created, Vec::new(), count))
 }
 
@@ -552,14 +568,14 @@ fn location_body(row: &ImportRow) -> Map<String, Value> {
 /// A row as the location it would make, and its problems by column.
 async fn check_row(
     state: &AppState,
-    user: &ApiUser,
+    user: &Member,
     row: &ImportRow,
     at: i64,
 ) -> Result<(LocationRow, Vec<ImportError>), ApiError> {
     let (body, mut problems) = read_object::<NewLocation>(location_body(row))?;
     let mut location = LocationRow {
         id: uuid::Uuid::new_v4().to_string(),
-        owner_id: user.id().to_owned(),
+        owner_id: user.workspace_id().to_owned(),
         format: "other".to_owned(),
         illumination: "none".to_owned(),
         created_at: at,
@@ -622,7 +638,7 @@ fn photo_errors(rows: &[ImportRow], photo: &Photo, code: FieldCode) -> Vec<Impor
 /// their rows are written (as an upload holds its own).
 async fn check_photos(
     state: &AppState,
-    user: &ApiUser,
+    user: &Member,
     rows: &[ImportRow],
     archive: Option<(Archive<std::fs::File>, Upload)>,
     errors: &mut Vec<ImportError>,
@@ -674,7 +690,7 @@ async fn check_photos(
     // The photos count against the quota as uploads do, before anything is inflated.
     let bytes: u64 = photos.iter().map(|p| archive.size(p.entry)).sum();
     let quota = state.config.storage_quota_mb.saturating_mul(quota::MB);
-    let reserved = reserve(state, user.id(), bytes, quota).await?;
+    let reserved = reserve(state, user.workspace_id(), bytes, quota).await?;
 
     let tmp = state.config.data_dir.join("tmp");
     let entries: Vec<EntryId> = photos.iter().map(|p| p.entry).collect();
@@ -792,7 +808,7 @@ async fn release(state: &AppState, photos: &[StoredPhoto]) {
 /// transaction. On any failure the stored objects are taken back and nothing is written.
 async fn store(
     state: &AppState,
-    user: &ApiUser,
+    user: &Member,
     rows: &[ImportRow],
     mut locations: Vec<LocationRow>,
     photos: Vec<Photo>,
@@ -808,7 +824,8 @@ async fn store(
                 let result = match photo.prepared.take() {
                     Some(prepared) => {
                         let name = clean_file_name(&photo.name);
-                        ingest::stage(storage, gate, &limits, prepared, user.id(), name).await
+                        ingest::stage(storage, gate, &limits, prepared, user.workspace_id(), name)
+                            .await
                     }
                     None => Err(AcceptError::Internal("a photo was not prepared".into())),
                 };

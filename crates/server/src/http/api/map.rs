@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::input::ApiUser;
+use super::input::Member;
 use crate::state::AppState;
 
 /// Routes of this module.
@@ -36,7 +36,7 @@ pub struct MapSettings {
     tag = "locations",
     responses((status = 200, description = "The map's tiles", body = MapSettings))
 )]
-async fn map(State(state): State<AppState>, _user: ApiUser) -> Json<MapSettings> {
+async fn map(State(state): State<AppState>, _user: Member) -> Json<MapSettings> {
     Json(MapSettings {
         tiles_url: state.config.map_tiles_url.clone(),
         attribution: state.config.map_attribution.clone(),

@@ -16,10 +16,12 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::activity::record;
 use super::body::{Id, IdPath};
 use super::error::ApiError;
-use super::input::{ApiUser, rfc3339};
+use super::input::{Member, rfc3339};
 use crate::codes::{ErrorCode, FieldCode};
+use crate::db::activity::{ActivityAction, ActivitySubject};
 use crate::db::{self, media::MediaCard, media::MediaRow};
 use crate::media::signing::{SignatureError, UrlSigner};
 use crate::media::{self as ingest, MediaError, MediaLimits, VariantKind, quota};
@@ -213,16 +215,16 @@ struct UploadForm {
 )]
 async fn upload(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     multipart: Result<Multipart, MultipartRejection>,
 ) -> Result<(StatusCode, Json<Media>), ApiError> {
     state
         .limits
-        .upload(user.id())
+        .upload(user.user_id())
         .map_err(|wait| ApiError::new(ErrorCode::RateLimited).retry_after(wait))?;
     let quota = state.config.storage_quota_mb.saturating_mul(quota::MB);
     // A user already at the quota is refused before the body is read.
-    reserve(&state, user.id(), 0, quota).await?;
+    reserve(&state, user.workspace_id(), 0, quota).await?;
     let mut multipart = multipart.map_err(|_| invalid_multipart())?;
     let limits = state.config.media_limits();
     let mut upload = None;
@@ -259,7 +261,7 @@ async fn upload(
     };
     // Held until the row is written (or the upload failed): uploads of this user running at
     // once count each other.
-    let _reserved = reserve(&state, user.id(), data.len(), quota).await?;
+    let _reserved = reserve(&state, user.workspace_id(), data.len(), quota).await?;
 
     let gate = ingest::IngestGate {
         slots: state.ingest_slots.clone(),
@@ -271,11 +273,20 @@ async fn upload(
         state.storage.as_ref(),
         &gate,
         &limits,
-        user.id(),
+        user.workspace_id(),
         original_name,
         data,
     )
     .await?;
+    record(
+        &state,
+        &user,
+        ActivityAction::Created,
+        ActivitySubject::Media,
+        &row.id,
+        row.original_name.as_deref(),
+    )
+    .await;
     Ok((
         StatusCode::CREATED,
         Json(media_body(&state.signer, &row, now_secs())),
@@ -323,8 +334,8 @@ pub struct Usage {
     tag = "media",
     responses((status = 200, description = "The user's storage", body = Usage))
 )]
-async fn usage(State(state): State<AppState>, user: ApiUser) -> Result<Json<Usage>, ApiError> {
-    let (used_bytes, media_count) = quota::usage(&state.db, user.id()).await?;
+async fn usage(State(state): State<AppState>, user: Member) -> Result<Json<Usage>, ApiError> {
+    let (used_bytes, media_count) = quota::usage(&state.db, user.workspace_id()).await?;
     let limit = state.config.storage_quota_mb.saturating_mul(quota::MB);
     Ok(Json(Usage {
         used_bytes,
@@ -343,10 +354,10 @@ async fn usage(State(state): State<AppState>, user: ApiUser) -> Result<Json<Usag
 )]
 async fn get_one(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     IdPath(id): IdPath<Id>,
 ) -> Result<Json<Media>, ApiError> {
-    let media = db::media::find_owned(&state.db, user.id(), &id)
+    let media = db::media::find_owned(&state.db, user.workspace_id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;
     Ok(Json(media_body(&state.signer, &media, now_secs())))
@@ -362,15 +373,24 @@ async fn get_one(
 )]
 async fn delete_one(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     IdPath(id): IdPath<Id>,
 ) -> Result<StatusCode, ApiError> {
-    let media = db::media::find_owned(&state.db, user.id(), &id)
+    let media = db::media::find_owned(&state.db, user.workspace_id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;
     if !db::media::delete_if_unreferenced(&state.db, &id).await? {
         return Err(ApiError::new(ErrorCode::MediaInUse));
     }
+    record(
+        &state,
+        &user,
+        ActivityAction::Deleted,
+        ActivitySubject::Media,
+        &id,
+        media.original_name.as_deref(),
+    )
+    .await;
     delete_objects_if_orphaned(&state, &media).await;
     Ok(StatusCode::NO_CONTENT)
 }

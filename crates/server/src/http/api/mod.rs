@@ -5,6 +5,7 @@
 //! `/api/v1/openapi.json`); docs/architecture/api.md explains the conventions.
 
 pub mod account;
+pub mod activity;
 pub mod aois;
 pub mod assistant;
 pub mod benchmarks;
@@ -22,8 +23,10 @@ pub mod media;
 pub mod openapi;
 pub mod query;
 pub mod reports;
+pub mod reviews;
 pub mod shares;
 pub mod simulations;
+pub mod workspaces;
 
 use std::sync::OnceLock;
 
@@ -62,6 +65,9 @@ fn routes(
         .merge(simulations::router())
         .merge(events::router())
         .merge(assistant::router())
+        .merge(workspaces::router())
+        .merge(activity::router())
+        .merge(reviews::router())
         .routes(routes!(openapi_json))
         .layer(DefaultBodyLimit::max(max_body_bytes))
         // Merged after the layer above so their own body limits are the only ones that apply.

@@ -55,6 +55,8 @@ pub const BEARER: &str = "bearer";
         (name = "deliverables", description = "Exports, reports and share links"),
         (name = "events", description = "The live event stream"),
         (name = "assistant", description = "The chat assistant and the help articles"),
+        (name = "workspaces", description = "Shared workspaces: members, roles, invitations, activity"),
+        (name = "reviews", description = "Comments and approval on heatmaps and simulations"),
         (name = "meta", description = "This document")
     )
 )]
@@ -135,7 +137,89 @@ pub fn finish(mut doc: utoipa::openapi::OpenApi) -> Value {
     require_answer_fields(&mut value);
     text_patterns(&mut value);
     add_links(&mut value);
+    scope_to_workspaces(&mut value);
     value
+}
+
+/// The tags whose operations act in a workspace (the library).
+const WORKSPACE_TAGS: [&str; 10] = [
+    "media",
+    "creatives",
+    "locations",
+    "simulations",
+    "heatmaps",
+    "areas",
+    "deliverables",
+    "events",
+    "assistant",
+    "reviews",
+];
+
+/// Operations of those tags that do not: the help articles are the same for everyone.
+const NOT_IN_A_WORKSPACE: [&str; 2] = ["assistant_list_help", "assistant_get_help"];
+
+/// Operations a viewer may call although their method is not GET (their handlers take
+/// `input::Reader`): those that change nothing in the library, and the review's comments and
+/// status (a viewer is often the client who approves).
+pub const VIEWER_MAY_CALL: [&str; 8] = [
+    "assistant_chat",
+    "deliverables_renders_zip",
+    "reviews_comment_heatmap",
+    "reviews_delete_heatmap_comment",
+    "reviews_review_heatmap",
+    "reviews_comment_simulation",
+    "reviews_delete_simulation_comment",
+    "reviews_review_simulation",
+];
+
+/// The request header naming the workspace (see `auth::extract::WORKSPACE_HEADER`).
+const WORKSPACE_PARAMETER: &str = "X-Workspace-Id";
+
+/// Gives each operation that acts in a workspace (see [`WORKSPACE_TAGS`]; not the public ones)
+/// the optional `X-Workspace-Id` header and `x-workspace-roles`, the roles that may call it:
+/// every role for a read (GET) or one of [`VIEWER_MAY_CALL`], owners and editors otherwise.
+/// The authorisation test reads both, so a new route is checked as soon as it is documented.
+fn scope_to_workspaces(doc: &mut Value) {
+    let Some(paths) = doc["paths"].as_object_mut() else {
+        return;
+    };
+    let operations = paths
+        .values_mut()
+        .filter_map(Value::as_object_mut)
+        .flat_map(|item| item.iter_mut())
+        .filter(|(method, _)| METHODS.contains(&method.as_str()));
+    for (method, operation) in operations {
+        let tag = operation["tags"][0].as_str().unwrap_or("");
+        let id = operation["operationId"].as_str().unwrap_or("").to_owned();
+        let public = operation["security"].as_array().is_some_and(|s| {
+            s.iter()
+                .all(|r| r.as_object().is_some_and(|r| r.is_empty()))
+        });
+        if !WORKSPACE_TAGS.contains(&tag) || NOT_IN_A_WORKSPACE.contains(&id.as_str()) || public {
+            continue;
+        }
+        let reads = method == "get" || VIEWER_MAY_CALL.contains(&id.as_str());
+        let roles: &[&str] = if reads {
+            &["owner", "editor", "viewer"]
+        } else {
+            &["owner", "editor"]
+        };
+        operation["x-workspace-roles"] = serde_json::json!(roles);
+        let parameter = serde_json::json!({
+            "name": WORKSPACE_PARAMETER,
+            "in": "header",
+            "required": false,
+            "description": "The workspace the request acts in (an id from `GET /workspaces`); \
+                the caller's personal workspace without it. A workspace the caller is not a \
+                member of answers 404 `not_found`, as an unknown id does; a change by a \
+                viewer answers 403 `forbidden_role`.",
+            "schema": { "type": "string", "format": "uuid" }
+        });
+        match operation["parameters"].as_array_mut() {
+            Some(parameters) => parameters.push(parameter),
+            None => operation["parameters"] = Value::Array(vec![parameter]),
+        }
+    }
 }
 
 /// An OpenAPI link: which ids of a creation's answer the operations on what it created take,

@@ -13,12 +13,14 @@ use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::activity::record;
 use super::body::{Id, IdPath};
 use super::error::ApiError;
-use super::input::ApiUser;
+use super::input::Member;
 use super::query::{IdTexts, Param, Params};
 use crate::assistant::Locale;
 use crate::codes::FieldCode;
+use crate::db::activity::{ActivityAction, ActivitySubject};
 use crate::db::heatmaps::{self as hdb, ItemRow};
 use crate::db::{self};
 use crate::heatmaps::ItemStatus;
@@ -151,13 +153,13 @@ pub(super) async fn load_images<'a>(
 )]
 async fn report(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     IdPath(id): IdPath<Id>,
     Params(query): Params<ReportQuery>,
 ) -> Result<Response, ApiError> {
     // French, the product's default, unless English is asked for.
     let lang = query.lang.0.unwrap_or(Locale::Fr);
-    let mut found = hdb::find_owned(&state.db, user.id(), &id)
+    let mut found = hdb::find_owned(&state.db, user.workspace_id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;
     // `items=<id>,<id>…`: one image's report, or a chosen comparison, in the order given.
@@ -178,7 +180,16 @@ async fn report(
         }
         found.items = chosen;
     }
-    pdf_response(&state, user.id(), found, lang, true).await
+    record(
+        &state,
+        &user,
+        ActivityAction::Exported,
+        ActivitySubject::Heatmap,
+        &found.heatmap.id,
+        Some(&found.heatmap.name),
+    )
+    .await;
+    pdf_response(&state, user.workspace_id(), found, lang, true).await
 }
 
 /// The report of `found` (its owner's, with their branding) as a PDF download: benchmarks

@@ -24,14 +24,16 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::activity::record;
 use super::body::{Body, Id, IdPath, Patch};
 use super::error::ApiError;
 use super::heatmaps::{Heatmap, heatmap_body, result_urls};
-use super::input::{ApiUser, rfc3339};
+use super::input::{Member, rfc3339};
 use super::media::{MediaUrls, now_secs};
 use super::query::{Param, Params};
 use crate::auth::tokens::{REFRESH_TOKEN_LENGTH, is_well_formed, random_token};
 use crate::codes::ErrorCode;
+use crate::db::activity::{ActivityAction, ActivitySubject};
 use crate::db::heatmaps as hdb;
 use crate::db::shares::{self as sdb, ShareRow};
 use crate::db::{self};
@@ -137,8 +139,8 @@ fn share_body(share: &ShareRow, now_ms: i64) -> Share {
     }
 }
 
-async fn owned_heatmap(state: &AppState, user: &ApiUser, id: &str) -> Result<String, ApiError> {
-    hdb::find_owned(&state.db, user.id(), id)
+async fn owned_heatmap(state: &AppState, user: &Member, id: &str) -> Result<String, ApiError> {
+    hdb::find_owned(&state.db, user.workspace_id(), id)
         .await?
         .map(|found| found.heatmap.id)
         .ok_or_else(ApiError::not_found)
@@ -155,7 +157,7 @@ async fn owned_heatmap(state: &AppState, user: &ApiUser, id: &str) -> Result<Str
 )]
 async fn create(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     IdPath(id): IdPath<Id>,
     Body(request, mut problems): Body<ShareRequest>,
 ) -> Result<(StatusCode, Json<NewShare>), ApiError> {
@@ -171,12 +173,21 @@ async fn create(
     let share = ShareRow {
         id: uuid::Uuid::new_v4().to_string(),
         heatmap_id,
-        owner_id: user.id().to_owned(),
+        owner_id: user.workspace_id().to_owned(),
         expires_at: now + days * DAY_MS,
         created_at: now,
     };
     let token = random_token();
     sdb::insert(&state.db, &share, &token_hash(&token)).await?;
+    record(
+        &state,
+        &user,
+        ActivityAction::Shared,
+        ActivitySubject::Heatmap,
+        &share.heatmap_id,
+        None,
+    )
+    .await;
     let path = format!("/shared/{token}");
     Ok((
         StatusCode::CREATED,
@@ -198,12 +209,12 @@ async fn create(
 )]
 async fn list(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     IdPath(id): IdPath<Id>,
 ) -> Result<Json<ShareList>, ApiError> {
     let heatmap_id = owned_heatmap(&state, &user, &id).await?;
     let now = db::now_ms();
-    let items = sdb::for_heatmap(&state.db, user.id(), &heatmap_id)
+    let items = sdb::for_heatmap(&state.db, user.workspace_id(), &heatmap_id)
         .await?
         .iter()
         .map(|share| share_body(share, now))
@@ -224,11 +235,11 @@ async fn list(
 )]
 async fn revoke(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     IdPath((id, share_id)): IdPath<(Id, Id)>,
 ) -> Result<StatusCode, ApiError> {
     let heatmap_id = owned_heatmap(&state, &user, &id).await?;
-    if sdb::delete(&state.db, user.id(), &heatmap_id, &share_id).await? {
+    if sdb::delete(&state.db, user.workspace_id(), &heatmap_id, &share_id).await? {
         Ok(StatusCode::NO_CONTENT)
     } else {
         Err(ApiError::not_found())

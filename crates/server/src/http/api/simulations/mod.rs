@@ -18,15 +18,17 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::activity::record;
 use super::body::{
     Body, Choice, HexColour, Id, IdList, IdPath, Line, Patch, Problems, Ref, body_pair,
 };
 use super::error::ApiError;
-use super::input::{ApiUser, ListParams, ListQuery, Paged};
+use super::input::{ListParams, ListQuery, Member, Paged};
 use super::locations::QuadPoint;
 use super::media::now_secs;
 use super::query::{FilterId, Param, Params};
 use crate::codes::{ErrorCode, FieldCode};
+use crate::db::activity::{ActivityAction, ActivitySubject};
 use crate::db::creatives::CreativeWithMedia;
 use crate::db::locations::LocationWithPhoto;
 use crate::db::simulations::{
@@ -172,11 +174,11 @@ struct SimulationFilters {
 
 async fn find_creative(
     state: &AppState,
-    user: &ApiUser,
+    user: &Member,
     problems: &mut Problems,
     id: &str,
 ) -> Result<Option<CreativeWithMedia>, ApiError> {
-    let found = db::creatives::find(&state.db, user.id(), id).await?;
+    let found = db::creatives::find(&state.db, user.workspace_id(), id).await?;
     if found.is_none() {
         problems.add("creative_id", FieldCode::NotFound);
     }
@@ -186,12 +188,12 @@ async fn find_creative(
 /// The user's location `id`, which must have a photo (`key`: `requires_photo`).
 async fn find_location(
     state: &AppState,
-    user: &ApiUser,
+    user: &Member,
     problems: &mut Problems,
     key: &str,
     id: &str,
 ) -> Result<Option<LocationWithPhoto>, ApiError> {
-    match db::locations::find(&state.db, user.id(), id).await? {
+    match db::locations::find(&state.db, user.workspace_id(), id).await? {
         None => {
             problems.add(key, FieldCode::NotFound);
             Ok(None)
@@ -244,7 +246,7 @@ fn apply_look(
 
 async fn read_settings(
     state: &AppState,
-    user: &ApiUser,
+    user: &Member,
     problems: &mut Problems,
     settings: Settings,
     row: &mut SimulationRow,
@@ -267,10 +269,12 @@ async fn read_settings(
         &current,
     )?;
     match settings.mask_media_id {
-        Patch::Value(Ref(id)) => match db::media::find_owned(&state.db, user.id(), &id).await? {
-            Some(media) if media.kind == "upload" => row.mask_media_id = Some(media.id),
-            _ => problems.add("mask_media_id", FieldCode::NotFound),
-        },
+        Patch::Value(Ref(id)) => {
+            match db::media::find_owned(&state.db, user.workspace_id(), &id).await? {
+                Some(media) if media.kind == "upload" => row.mask_media_id = Some(media.id),
+                _ => problems.add("mask_media_id", FieldCode::NotFound),
+            }
+        }
         Patch::Null => row.mask_media_id = None,
         Patch::Absent => {}
     }
@@ -317,7 +321,7 @@ fn default_name(creative: &CreativeWithMedia, location: &LocationWithPhoto) -> S
 
 /// A fresh row for `owner`, queued (with a token) or a draft.
 fn new_row(
-    user: &ApiUser,
+    user: &Member,
     creative_id: &str,
     location_id: &str,
     render: bool,
@@ -325,7 +329,7 @@ fn new_row(
 ) -> SimulationRow {
     SimulationRow {
         id: uuid::Uuid::new_v4().to_string(),
-        owner_id: user.id().to_owned(),
+        owner_id: user.workspace_id().to_owned(),
         creative_id: creative_id.to_owned(),
         location_id: location_id.to_owned(),
         fit: "cover".into(),
@@ -345,15 +349,15 @@ fn new_row(
     }
 }
 
-async fn find(state: &AppState, user: &ApiUser, id: &str) -> Result<SimulationView, ApiError> {
-    sdb::find(&state.db, user.id(), id)
+async fn find(state: &AppState, user: &Member, id: &str) -> Result<SimulationView, ApiError> {
+    sdb::find(&state.db, user.workspace_id(), id)
         .await?
         .ok_or_else(ApiError::not_found)
 }
 
 /// Answers a simulation read back after a write.
-async fn respond(state: &AppState, user: &ApiUser, id: &str) -> Result<Simulation, ApiError> {
-    let view = sdb::find(&state.db, user.id(), id)
+async fn respond(state: &AppState, user: &Member, id: &str) -> Result<Simulation, ApiError> {
+    let view = sdb::find(&state.db, user.workspace_id(), id)
         .await?
         .ok_or_else(ApiError::not_found)?;
     let mut body = simulation_body(state, &view, now_secs());
@@ -371,7 +375,7 @@ async fn respond(state: &AppState, user: &ApiUser, id: &str) -> Result<Simulatio
 )]
 async fn create(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     Body(body, mut problems): Body<NewSimulationFields>,
 ) -> Result<(StatusCode, Json<Simulation>), ApiError> {
     // `render` is `true` when absent or `null`.
@@ -413,14 +417,21 @@ async fn create(
     let id = row.id.clone();
     service::create(
         &state.job_context(),
-        user.id(),
+        user.workspace_id(),
         &[NewSimulation { row, job_id }],
     )
     .await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(respond(&state, &user, &id).await?),
-    ))
+    let created = respond(&state, &user, &id).await?;
+    record(
+        &state,
+        &user,
+        ActivityAction::Created,
+        ActivitySubject::Simulation,
+        &id,
+        Some(&created.name),
+    )
+    .await;
+    Ok((StatusCode::CREATED, Json(created)))
 }
 
 /// `POST /simulations/batch {creative_id, location_ids, fit?, adjustments?, background?}` →
@@ -434,7 +445,7 @@ async fn create(
 )]
 async fn batch(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     Body(body, mut problems): Body<BatchFields>,
 ) -> Result<(StatusCode, Json<SimulationBatch>), ApiError> {
     let creative_id = problems.required("creative_id", body.creative_id);
@@ -506,7 +517,18 @@ async fn batch(
             }
         })
         .collect();
-    service::create(&state.job_context(), user.id(), &new).await?;
+    service::create(&state.job_context(), user.workspace_id(), &new).await?;
+    for n in &new {
+        record(
+            &state,
+            &user,
+            ActivityAction::Created,
+            ActivitySubject::Simulation,
+            &n.row.id,
+            Some(&n.row.name),
+        )
+        .await;
+    }
     let ids: Vec<&str> = new.iter().map(|n| n.row.id.as_str()).collect();
     let mut items = Vec::with_capacity(ids.len());
     for id in &ids {
@@ -525,7 +547,7 @@ async fn batch(
 )]
 async fn list(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     list: ListQuery,
     Params(filters): Params<SimulationFilters>,
 ) -> Result<Json<Paged<Simulation>>, ApiError> {
@@ -535,7 +557,7 @@ async fn list(
     };
     let rows = sdb::list(
         &state.db,
-        user.id(),
+        user.workspace_id(),
         list.page.limit,
         list.after(),
         &list.q,
@@ -560,7 +582,7 @@ async fn list(
 )]
 async fn get_one(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     IdPath(id): IdPath<Id>,
 ) -> Result<Json<Simulation>, ApiError> {
     let view = find(&state, &user, &id).await?;
@@ -583,7 +605,7 @@ async fn get_one(
 )]
 async fn update(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     IdPath(id): IdPath<Id>,
     Body(body, mut problems): Body<SimulationChanges>,
 ) -> Result<Json<Simulation>, ApiError> {
@@ -620,7 +642,9 @@ async fn update(
             problems.require("location_id");
             None
         }
-        Patch::Absent => db::locations::find(&state.db, user.id(), &row.location_id).await?,
+        Patch::Absent => {
+            db::locations::find(&state.db, user.workspace_id(), &row.location_id).await?
+        }
     };
     if let Some(location) = &location {
         row.location_id = location.location.id.clone();
@@ -662,9 +686,30 @@ async fn update(
         }
     }
     row.updated_at = db::now_ms().max(row.updated_at);
-    if !service::update(&state.job_context(), user.id(), &before, &row, &change).await? {
+    if !service::update(
+        &state.job_context(),
+        user.workspace_id(),
+        &before,
+        &row,
+        &change,
+    )
+    .await?
+    {
         return Err(ApiError::not_found());
     }
+    let action = match change {
+        RenderChange::Queue { .. } => ActivityAction::Rendered,
+        _ => ActivityAction::Changed,
+    };
+    record(
+        &state,
+        &user,
+        action,
+        ActivitySubject::Simulation,
+        &row.id,
+        Some(&row.name),
+    )
+    .await;
     Ok(Json(respond(&state, &user, &row.id).await?))
 }
 
@@ -679,10 +724,20 @@ async fn update(
 )]
 async fn delete_one(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     IdPath(id): IdPath<Id>,
 ) -> Result<StatusCode, ApiError> {
-    if service::delete(&state.job_context(), user.id(), &id).await? {
+    let name = find(&state, &user, &id).await?.sim.name;
+    if service::delete(&state.job_context(), user.workspace_id(), &id).await? {
+        record(
+            &state,
+            &user,
+            ActivityAction::Deleted,
+            ActivitySubject::Simulation,
+            &id,
+            Some(&name),
+        )
+        .await;
         Ok(StatusCode::NO_CONTENT)
     } else {
         Err(ApiError::not_found())
@@ -700,13 +755,13 @@ async fn delete_one(
 )]
 async fn render(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     IdPath(id): IdPath<Id>,
 ) -> Result<(StatusCode, Json<Simulation>), ApiError> {
     let view = find(&state, &user, &id).await?;
     // The settings may have become unrenderable since (the location's photo was removed).
     let mut problems = Problems::default();
-    match db::locations::find(&state.db, user.id(), &view.sim.location_id).await? {
+    match db::locations::find(&state.db, user.workspace_id(), &view.sim.location_id).await? {
         Some(location) if location.photo.is_some() => {
             check_renderable(&mut problems, &view.sim, &location)
         }
@@ -714,11 +769,20 @@ async fn render(
     }
     problems.finish()?;
     let id = view.sim.id;
-    match service::queue_render(&state.job_context(), user.id(), &id).await? {
+    match service::queue_render(&state.job_context(), user.workspace_id(), &id).await? {
         Render::NotFound => return Err(ApiError::not_found()),
         Render::AlreadyRendering => return Err(ApiError::new(ErrorCode::AlreadyRendering)),
         Render::Queued => {}
     }
+    record(
+        &state,
+        &user,
+        ActivityAction::Rendered,
+        ActivitySubject::Simulation,
+        &id,
+        Some(&view.sim.name),
+    )
+    .await;
     Ok((
         StatusCode::ACCEPTED,
         Json(respond(&state, &user, &id).await?),
@@ -736,7 +800,7 @@ async fn render(
 )]
 async fn attention(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Member,
     IdPath(id): IdPath<Id>,
 ) -> Result<(StatusCode, Json<AttentionQueued>), ApiError> {
     let view = find(&state, &user, &id).await?;
@@ -751,8 +815,14 @@ async fn attention(
         .and_then(quad::read_stored)
         .map(|quad| quad_json(&quad).to_string())
         .ok_or_else(not_rendered)?;
-    let heatmap_id =
-        service::analyse(&state.job_context(), user.id(), &view.sim.name, output, aoi).await?;
+    let heatmap_id = service::analyse(
+        &state.job_context(),
+        user.workspace_id(),
+        &view.sim.name,
+        output,
+        aoi,
+    )
+    .await?;
     Ok((StatusCode::ACCEPTED, Json(AttentionQueued { heatmap_id })))
 }
 

@@ -18,7 +18,7 @@ use utoipa::ToSchema;
 
 use super::super::body::{Body, Choice, IdList, Patch};
 use super::super::error::ApiError;
-use super::super::input::ApiUser;
+use super::super::input::Reader;
 use super::MAX_BATCH;
 use crate::codes::{ErrorCode, FieldCode};
 use crate::db::{self, simulations as sdb};
@@ -67,7 +67,7 @@ pub(super) struct ZipFields {
 )]
 pub(super) async fn renders_zip(
     State(state): State<AppState>,
-    user: ApiUser,
+    user: Reader,
     Body(body, mut problems): Body<ZipFields>,
 ) -> Result<Response, ApiError> {
     let ids = problems.required("ids", body.ids).map(|ids| ids.0);
@@ -77,7 +77,7 @@ pub(super) async fn renders_zip(
     };
     let mut found = Vec::new();
     for id in ids.iter().flatten() {
-        match sdb::find(&state.db, user.id(), id).await? {
+        match sdb::find(&state.db, user.workspace_id(), id).await? {
             Some(view) => found.push(view),
             None => {
                 problems.add("ids", FieldCode::NotFound);
