@@ -138,6 +138,9 @@ describe('signed in', () => {
       expect(menuButton()).toHaveAttribute('aria-expanded', 'true');
       expect(nav).toHaveClass('topbar__nav--open');
 
+      // The workspace comes first in the panel, then the sections.
+      await user.tab();
+      expect(within(nav).getByTestId('workspace-switcher')).toHaveFocus();
       await user.tab();
       expect(within(nav).getByRole('link', { name: 'Créations' })).toHaveFocus();
       await user.keyboard('{Escape}');

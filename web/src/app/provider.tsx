@@ -8,10 +8,11 @@ import { useApplyTheme } from '@/features/theme/use-apply-theme';
 import { closeLiveEvents } from '@/lib/events';
 import { createQueryClient } from '@/lib/react-query';
 import { useToastStore } from '@/lib/toast';
+import { resetWorkspace } from '@/lib/workspace';
 
 /**
  * Another user must never see the previous user's cached data (nor receive their live events,
- * nor read their conversation with the assistant).
+ * nor read their conversation with the assistant, nor start in their workspace).
  */
 function ClearCacheOnSignOut() {
   const { status } = useAuth();
@@ -21,6 +22,7 @@ function ClearCacheOnSignOut() {
     closeLiveEvents();
     queryClient.clear();
     clearConversation();
+    resetWorkspace();
     useToastStore.getState().clear();
   }, [status, queryClient]);
   return null;

@@ -1,9 +1,11 @@
 //! Route table. Every page is code-split with React.lazy; the layout shows a
 //! spinner (Suspense) while a page's chunk loads.
 import { lazy, Suspense, useState } from 'react';
-import { createBrowserRouter, Navigate, RouterProvider, type RouteObject } from 'react-router';
+import { createBrowserRouter, Navigate, Outlet, RouterProvider, type RouteObject } from 'react-router';
 
 import { FullScreenSpinner } from '@/components/ui/spinner';
+import { clearConversation } from '@/features/chat/lib/conversation';
+import { WorkspaceProvider } from '@/features/workspaces/components/workspace-provider';
 
 import { AppLayout } from './layouts/app-layout';
 import { AuthGate } from './routes/auth-gate';
@@ -24,6 +26,8 @@ const SharedRoute = lazy(() => import('./routes/shared'));
 const AccountRoute = lazy(() => import('./routes/app/account'));
 const HelpRoute = lazy(() => import('./routes/app/help'));
 const HelpArticleRoute = lazy(() => import('./routes/app/help-article'));
+const WorkspaceRoute = lazy(() => import('./routes/app/workspace'));
+const InvitationRoute = lazy(() => import('./routes/invitation'));
 const NotFoundRoute = lazy(() => import('./routes/not-found'));
 
 export const paths = {
@@ -49,6 +53,8 @@ export const paths = {
   help: '/help',
   helpArticle: (slug: string) => `/help/${encodeURIComponent(slug)}`,
   resetPassword: '/reset-password',
+  workspace: '/workspace',
+  invitation: (token: string) => `/invitations/${encodeURIComponent(token)}`,
 } as const;
 
 /**
@@ -56,6 +62,10 @@ export const paths = {
  * (the gate renders it in place of the pages), so after signing in they land
  * on the page they asked for. /reset-password has no page of its own: the
  * gate shows "choose a new password" there (or "send me a link" signed out).
+ *
+ * Signed in, every page is inside the workspace provider (features/workspaces): the app and the
+ * invitation page (`/invitations/:token`, the link of an invitation mail, in the login card).
+ * Switching workspace forgets the assistant's conversation, which was about the old library.
  */
 export function createAppRoutes(): RouteObject[] {
   return [
@@ -74,26 +84,44 @@ export function createAppRoutes(): RouteObject[] {
       errorElement: <RouteError />,
       children: [
         {
-          element: <AppLayout />,
+          element: (
+            <WorkspaceProvider onSwitch={clearConversation}>
+              <Outlet />
+            </WorkspaceProvider>
+          ),
           children: [
-            { index: true, element: <Navigate to={paths.creatives} replace /> },
-            { path: 'creatives', element: <CreativesRoute /> },
-            { path: 'creatives/:id', element: <CreativeDetailRoute /> },
-            { path: 'locations', element: <LocationsRoute /> },
-            { path: 'locations/new', element: <LocationEditRoute /> },
-            { path: 'locations/import', element: <LocationsImportRoute /> },
-            { path: 'locations/:id', element: <LocationEditRoute /> },
-            { path: 'simulation', element: <SimulationRoute /> },
-            { path: 'simulation/:id', element: <SimulationRoute /> },
-            { path: 'heatmap', element: <HeatmapListRoute /> },
-            { path: 'heatmap/new', element: <HeatmapNewRoute /> },
-            { path: 'heatmap/results/:id', element: <HeatmapResultsRoute /> },
-            { path: 'heatmap/results/:id/compare', element: <HeatmapCompareRoute /> },
-            { path: 'heatmap/:mediaId', element: <HeatmapMediaRoute /> },
-            { path: 'account', element: <AccountRoute /> },
-            { path: 'help', element: <HelpRoute /> },
-            { path: 'help/:slug', element: <HelpArticleRoute /> },
-            { path: '*', element: <NotFoundRoute /> },
+            {
+              path: 'invitations/:token',
+              element: (
+                <Suspense fallback={<FullScreenSpinner />}>
+                  <InvitationRoute />
+                </Suspense>
+              ),
+            },
+            {
+              element: <AppLayout />,
+              children: [
+                { index: true, element: <Navigate to={paths.creatives} replace /> },
+                { path: 'creatives', element: <CreativesRoute /> },
+                { path: 'creatives/:id', element: <CreativeDetailRoute /> },
+                { path: 'locations', element: <LocationsRoute /> },
+                { path: 'locations/new', element: <LocationEditRoute /> },
+                { path: 'locations/import', element: <LocationsImportRoute /> },
+                { path: 'locations/:id', element: <LocationEditRoute /> },
+                { path: 'simulation', element: <SimulationRoute /> },
+                { path: 'simulation/:id', element: <SimulationRoute /> },
+                { path: 'heatmap', element: <HeatmapListRoute /> },
+                { path: 'heatmap/new', element: <HeatmapNewRoute /> },
+                { path: 'heatmap/results/:id', element: <HeatmapResultsRoute /> },
+                { path: 'heatmap/results/:id/compare', element: <HeatmapCompareRoute /> },
+                { path: 'heatmap/:mediaId', element: <HeatmapMediaRoute /> },
+                { path: 'account', element: <AccountRoute /> },
+                { path: 'help', element: <HelpRoute /> },
+                { path: 'help/:slug', element: <HelpArticleRoute /> },
+                { path: 'workspace', element: <WorkspaceRoute /> },
+                { path: '*', element: <NotFoundRoute /> },
+              ],
+            },
           ],
         },
       ],

@@ -18,3 +18,9 @@ export const MIN_PASSWORD_LENGTH = 6;
  * "sent", so the screen would otherwise announce a mail that never comes.
  */
 export const MAIL_RESEND_SECONDS = 60;
+
+/**
+ * sessionStorage key of the workspace this tab works in (zustand persist format): per tab, so
+ * two tabs can work in two workspaces. Absent: the personal workspace.
+ */
+export const WORKSPACE_STORAGE_KEY = 'regard-workspace';

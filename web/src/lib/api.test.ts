@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { answer, api, ApiError, apiErrorKey, errorFromBody, fieldErrorKey, postForm, publicApi, queryString, uploadMedia } from '@/lib/api';
 import { i18n } from '@/lib/i18n';
+import { useWorkspaceStore } from '@/lib/workspace';
 import { calls, mockApi, requestOf, sentHeader } from '@/testing/api-mock';
 import { authClient, fakeSession, resetAuthMock } from '@/testing/auth-mock';
 
@@ -226,6 +227,23 @@ describe('uploadMedia', () => {
     expect(progress).toHaveBeenCalledWith(5, 10);
     xhr.answer(201, { id: 'm1' });
     await expect(promise).resolves.toEqual({ id: 'm1' });
+  });
+
+  it('names the shared workspace the tab works in, and none for the personal one', async () => {
+    useWorkspaceStore.getState().set('w-shared');
+    const shared = uploadMedia(new File(['png'], 'a.png', { type: 'image/png' }));
+    const xhr = await started();
+    expect(xhr.headers['X-Workspace-Id']).toBe('w-shared');
+    xhr.answer(201, { id: 'm1' });
+    await shared;
+
+    FakeXhr.last = null;
+    useWorkspaceStore.getState().set(null);
+    const personal = uploadMedia(new File(['png'], 'a.png', { type: 'image/png' }));
+    const next = await started();
+    expect(next.headers).not.toHaveProperty('X-Workspace-Id');
+    next.answer(201, { id: 'm2' });
+    await personal;
   });
 
   it('rejects with the server error code', async () => {

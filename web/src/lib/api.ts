@@ -9,13 +9,15 @@
 //! request fails with `session_ended`. `publicApi` reads a share link's page without a token.
 //! `postForm` posts a multipart form with XMLHttpRequest, the only browser API that reports
 //! upload progress (`uploadMedia`, the inventory import); `authorizedFetch` fetches the files
-//! made on the server (PNG, PDF).
+//! made on the server (PNG, PDF). While a shared workspace is current (lib/workspace.ts), every
+//! one of these requests names it in `X-Workspace-Id`; `/auth/v1` (auth-js) never gets it.
 import createClient from 'openapi-fetch';
 
 import type { components, paths } from '@/api/schema';
 import { authClient } from '@/lib/auth';
 import en from '@/locales/en.json';
 import { renewAfterUnauthorized, trackUpload } from '@/lib/session';
+import { workspaceHeaders } from '@/lib/workspace';
 
 export const API_BASE = '/api/v1';
 
@@ -117,6 +119,8 @@ export async function sendWithSession(request: Request): Promise<Response> {
     // A copy each time: a body can be read only once, and a retry sends it again.
     const copy = request.clone();
     if (token) copy.headers.set('Authorization', `Bearer ${token}`);
+    // Read at sending time: a request sent after a switch acts in the new workspace.
+    for (const [name, value] of Object.entries(workspaceHeaders())) copy.headers.set(name, value);
     return send(copy);
   };
   const token = await accessToken();
@@ -249,6 +253,7 @@ function sendForm(path: string, body: FormData, token: string | null, options: F
     xhr.open('POST', `${API_BASE}${path}`);
     xhr.setRequestHeader('Accept', 'application/json');
     if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    for (const [name, value] of Object.entries(workspaceHeaders())) xhr.setRequestHeader(name, value);
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable) onProgress?.(event.loaded, event.total);
     };

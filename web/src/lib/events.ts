@@ -11,11 +11,17 @@
 //! and a fresh token. A 401 goes through `renewAfterUnauthorized` (lib/session.ts),
 //! which ends the session when the server no longer knows it. Events are not replayed, so every `ready` (the first one
 //! and each after a reconnect) tells listeners to refetch what they show.
+//!
+//! The stream carries the events of the tab's workspace (lib/workspace.ts, `X-Workspace-Id`):
+//! switching reopens it (`restartLiveEvents`). `members` says the workspace's members or roles
+//! changed; a stream refused with 404 (the workspace is gone, or the user is no longer a
+//! member) is told to listeners as `workspace_unavailable`, and the stream keeps retrying.
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 
 import { accessToken, API_BASE, type JobErrorCode, type Schemas } from '@/lib/api';
 import { renewAfterUnauthorized } from '@/lib/session';
+import { workspaceHeaders } from '@/lib/workspace';
 
 // ---------- Events (docs/architecture/heatmaps.md, "Live events") ----------
 // The events' data are the document's types (the server's own structs).
@@ -32,10 +38,16 @@ export type JobError = Schemas['JobFailure'];
 export type SimulationStatus = Schemas['SimulationStatus'];
 export type SimulationEvent = Schemas['SimulationEvent'];
 
+/** `data` of a `members` event: the workspace whose members or roles changed. */
+export type MembersEvent = { workspace_id: string };
+
 export type LiveEvent =
   | { type: 'ready' }
   | { type: 'heatmap_item'; data: HeatmapItemEvent }
-  | { type: 'simulation'; data: SimulationEvent };
+  | { type: 'simulation'; data: SimulationEvent }
+  | { type: 'members'; data: MembersEvent }
+  /** Not an event of the server: the stream was refused with 404 (see the module's comment). */
+  | { type: 'workspace_unavailable' };
 
 const SIMULATION_STATUSES = new Set<string>(['draft', 'queued', 'rendering', 'done', 'failed']);
 
@@ -54,6 +66,7 @@ export function parseLiveEvent(message: EventSourceMessage): LiveEvent | null {
   // new subscription: refetch everything shown.
   if (message.event === 'ready' || message.event === 'resync') return { type: 'ready' };
   if (message.event === 'simulation') return parseSimulationEvent(message.data);
+  if (message.event === 'members') return parseMembersEvent(message.data);
   if (message.event !== 'heatmap_item') return null;
   let data: unknown;
   try {
@@ -78,6 +91,17 @@ export function parseLiveEvent(message: EventSourceMessage): LiveEvent | null {
           : null,
     },
   };
+}
+
+function parseMembersEvent(text: string): LiveEvent | null {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!isRecord(data) || typeof data.workspace_id !== 'string') return null;
+  return { type: 'members', data: { workspace_id: data.workspace_id } };
 }
 
 function parseSimulationEvent(text: string): LiveEvent | null {
@@ -130,6 +154,8 @@ export type EventStreamOptions = {
   onEvent: (event: LiveEvent) => void;
   onStatus?: (status: StreamStatus) => void;
   url?: string;
+  /** Extra request headers, read at each connection (the workspace's). */
+  headers?: () => Record<string, string>;
   /** Defaults to the global `fetch`, looked up at each connection. */
   fetch?: typeof fetch;
   random?: () => number;
@@ -192,11 +218,12 @@ export class EventStream {
       if (!token) throw new Error('no session');
       const fetchFn = this.options.fetch ?? globalThis.fetch;
       const response = await fetchFn(this.options.url ?? `${API_BASE}/events`, {
-        headers: { Accept: 'text/event-stream', Authorization: `Bearer ${token}` },
+        headers: { Accept: 'text/event-stream', Authorization: `Bearer ${token}`, ...this.options.headers?.() },
         cache: 'no-store',
         signal: controller.signal,
       });
       if (response.status === 401) throw new Unauthorized();
+      if (response.status === 404) this.options.onEvent({ type: 'workspace_unavailable' });
       if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
       this.refresh = false;
 
@@ -295,6 +322,7 @@ export function holdLiveEvents(): () => void {
   lingerTimer = null;
   stream ??= new EventStream({
     getToken: streamToken,
+    headers: workspaceHeaders,
     onEvent: dispatch,
     onStatus: publishStatus,
   });
@@ -313,6 +341,16 @@ export function closeLiveEvents() {
   stream?.stop();
   stream = null;
   publishStatus('idle');
+}
+
+/**
+ * Reconnects the connection if it is open (another workspace is now current: its stream carries
+ * that workspace's events), keeping the pages that hold it. Listeners get a new `ready`.
+ */
+export function restartLiveEvents() {
+  if (!stream) return;
+  stream.stop();
+  stream.start();
 }
 
 export function getLiveStatus(): StreamStatus {

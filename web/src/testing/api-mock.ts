@@ -1,10 +1,10 @@
 //! A stand-in for the server behind `fetch('/api/v1/...')`. `mockApi(handler)`
 //! replaces the global fetch; the handler sees method, path (without /api/v1),
-//! query and JSON body, and returns `{status, body}` (undefined → 404 not_found).
+//! query, JSON body and headers, and returns `{status, body}` (undefined → 404 not_found).
 //! Calls come as a `Request` (the `api` client) or as a URL and its init (the live events).
 import { vi } from 'vitest';
 
-export type ApiCall = { method: string; path: string; query: URLSearchParams; body: unknown };
+export type ApiCall = { method: string; path: string; query: URLSearchParams; body: unknown; headers: Headers };
 export type ApiAnswer = { status?: number; body?: unknown } | undefined;
 export type ApiHandler = (call: ApiCall) => ApiAnswer | Promise<ApiAnswer>;
 
@@ -29,7 +29,9 @@ export function mockApi(handler: ApiHandler) {
     const request = requestOf(input, init);
     const text = await request.clone().text();
     const body = text ? (JSON.parse(text) as unknown) : undefined;
-    return respond(await handler({ method: request.method, path: pathOf(request), query: new URL(request.url).searchParams, body }));
+    return respond(
+      await handler({ method: request.method, path: pathOf(request), query: new URL(request.url).searchParams, body, headers: request.headers }),
+    );
   });
   vi.stubGlobal('fetch', fetchMock);
   return fetchMock;

@@ -3,6 +3,7 @@ import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach } from 'vitest';
 
 import { i18n } from '@/lib/i18n';
+import { resetWorkspace } from '@/lib/workspace';
 import { emptyLists, mockApi } from '@/testing/api-mock';
 
 // `findBy…` and `waitFor` give up after 1 s by default: too short when the test command runs
@@ -17,6 +18,8 @@ window.scrollTo = () => {};
 beforeEach(async () => {
   window.localStorage.clear();
   window.sessionStorage.clear();
+  // Every test starts in the personal workspace (the tab's choice lives in memory too).
+  resetWorkspace();
   mockApi(emptyLists);
   await i18n.changeLanguage('fr');
 });

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 
 import { LanguageSwitch } from '@/components/language-switch';
+import { Banner } from '@/components/ui/banner';
 import { signOut, RESET_PASSWORD_PATH } from '@/features/auth/api/auth-actions';
 import { useAuth } from '@/features/auth/auth-context';
 import { LoginForm } from '@/features/auth/components/login-form';
@@ -14,8 +15,11 @@ import { useToast } from '@/lib/toast';
 /** URL parameters an auth redirect leaves behind (auth-js has read them by the time we render). */
 const REDIRECT_PARAMS = ['code', 'error', 'error_code', 'error_description', 'sb'];
 
-/** The card every signed-out (or not yet fully signed-in) screen sits in, with the preferences below. */
-function AuthCard({ children }: { children: ReactNode }) {
+/**
+ * The card every signed-out (or not yet fully signed-in) screen sits in, with the preferences
+ * below; the invitation page uses it too.
+ */
+export function AuthCard({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const appName = t('app.name');
   useEffect(() => {
@@ -41,9 +45,11 @@ function AuthCard({ children }: { children: ReactNode }) {
  * The only screen a signed-out visitor sees, at whatever address they opened. At the
  * reset-password address it opens on "send me a link". Wherever a link led (recovery, sign-in
  * link), it says so when the link can no longer be used (expired, already used, or opened in
- * another browser).
+ * another browser). Opened from an invitation's link, it says that signing in (or up) with the
+ * invited address comes first.
  */
-export function LoginScreen() {
+export function LoginScreen({ invitation = false }: { invitation?: boolean }) {
+  const { t } = useTranslation();
   const { redirectError, clearRedirectError } = useAuth();
   const location = useLocation();
   const navigate = useNavigate();
@@ -65,6 +71,11 @@ export function LoginScreen() {
   const error = redirectError ?? (leftoverCode ? 'auth.errors.linkExpired' : null);
   return (
     <AuthCard>
+      {invitation ? (
+        <Banner variant="info" className="login__notice" data-testid="invitation-sign-in">
+          {t('invitation.signInFirst')}
+        </Banner>
+      ) : null}
       <LoginForm initialMode={onResetPage ? 'forgot' : 'login'} redirectError={error} onDismissRedirectError={clearRedirectError} />
     </AuthCard>
   );

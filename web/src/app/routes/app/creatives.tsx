@@ -9,6 +9,7 @@ import { CreativesGrid } from '@/features/creatives/components/creatives-grid';
 import { CreativesToolbar } from '@/features/creatives/components/creatives-toolbar';
 import { NewCreativeButton } from '@/features/creatives/components/new-creative-button';
 import { useSearchDraft } from '@/lib/use-search-draft';
+import { useWorkspace } from '@/lib/workspace';
 
 const PANEL_ID = 'creative-upload';
 
@@ -29,6 +30,7 @@ export default function CreativesRoute() {
   const [params, setParams] = useSearchParams();
   const filters = readFilters(params);
   const { draft, setDraft } = useSearchDraft();
+  const { canEdit } = useWorkspace();
 
   const change = (patch: Partial<CreativeFilters>) => {
     if (patch.q !== undefined) setDraft(patch.q);
@@ -48,9 +50,9 @@ export default function CreativesRoute() {
   return (
     <ContentLayout
       title={t('creatives.title')}
-      actions={<NewCreativeButton onClick={() => setUploading(true)} expanded={uploading} controls={PANEL_ID} />}
+      actions={canEdit ? <NewCreativeButton onClick={() => setUploading(true)} expanded={uploading} controls={PANEL_ID} /> : null}
     >
-      {uploading ? <CreativeUploadPanel id={PANEL_ID} onClose={() => setUploading(false)} /> : null}
+      {uploading && canEdit ? <CreativeUploadPanel id={PANEL_ID} onClose={() => setUploading(false)} /> : null}
       <CreativesToolbar draft={draft} onDraft={setDraft} filters={filters} onChange={change} />
       <CreativesGrid filters={filters} onClear={() => change({ q: '', brand: '', campaign: '' })} />
     </ContentLayout>

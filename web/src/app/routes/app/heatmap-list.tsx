@@ -7,6 +7,7 @@ import { HEATMAP_SORTS, type HeatmapSort } from '@/features/heatmap/api/heatmaps
 import { HeatmapList, HeatmapToolbar } from '@/features/heatmap/components/heatmap-list';
 import { NewHeatmapLink } from '@/features/heatmap/components/new-heatmap-link';
 import { useSearchDraft } from '@/lib/use-search-draft';
+import { useWorkspace } from '@/lib/workspace';
 
 export default function HeatmapListRoute() {
   const { t } = useTranslation();
@@ -17,6 +18,7 @@ export default function HeatmapListRoute() {
   const raw = params.get('sort') ?? '';
   const sort: HeatmapSort = (HEATMAP_SORTS as readonly string[]).includes(raw) ? (raw as HeatmapSort) : 'newest';
   const { q, draft, setDraft } = useSearchDraft();
+  const { canEdit } = useWorkspace();
   const onSort = (next: HeatmapSort) =>
     setParams(
       (current) => {
@@ -28,7 +30,7 @@ export default function HeatmapListRoute() {
       { replace: true },
     );
   return (
-    <ContentLayout title={t('heatmap.listTitle')} actions={<NewHeatmapLink />}>
+    <ContentLayout title={t('heatmap.listTitle')} actions={canEdit ? <NewHeatmapLink /> : null}>
       <HeatmapList
         q={q.trim()}
         sort={sort}

@@ -7,6 +7,7 @@ import { LocationsList } from '@/features/locations/components/locations-list';
 import { LocationsMap } from '@/features/locations/components/locations-map';
 import { LocationsToolbar, type LocationsView } from '@/features/locations/components/locations-toolbar';
 import { useSearchDraft } from '@/lib/use-search-draft';
+import { useWorkspace } from '@/lib/workspace';
 
 /** The list's filters, order and view live in the URL (?q=&format=&city=&audience=&sort=&view=): reload, back and links keep them. */
 function readFilters(params: URLSearchParams): LocationFilters {
@@ -26,6 +27,7 @@ export default function LocationsRoute() {
   const filters = readFilters(params);
   const view: LocationsView = params.get('view') === 'map' ? 'map' : 'list';
   const { draft, setDraft } = useSearchDraft();
+  const { canEdit } = useWorkspace();
 
   const change = (patch: Partial<LocationFilters> & { view?: LocationsView }) => {
     if (patch.q !== undefined) setDraft(patch.q);
@@ -47,14 +49,16 @@ export default function LocationsRoute() {
     <ContentLayout
       title={t('locations.title')}
       actions={
-        <>
-          <Link to="/locations/import" className="ui-button ui-button--secondary ui-button--md" data-testid="import-locations">
-            {t('locations.import.link')}
-          </Link>
-          <Link to="/locations/new" className="ui-button ui-button--primary ui-button--md" data-testid="new-location">
-            {t('locations.new')}
-          </Link>
-        </>
+        canEdit ? (
+          <>
+              <Link to="/locations/import" className="ui-button ui-button--secondary ui-button--md" data-testid="import-locations">
+              {t('locations.import.link')}
+            </Link>
+            <Link to="/locations/new" className="ui-button ui-button--primary ui-button--md" data-testid="new-location">
+              {t('locations.new')}
+            </Link>
+          </>
+        ) : null
       }
     >
       <LocationsToolbar draft={draft} onDraft={setDraft} filters={filters} onChange={change} view={view} onView={(next) => change({ view: next })} />

@@ -6,13 +6,15 @@ import { ContentLayout } from '@/components/layouts/content-layout';
 import type { CreativeOption } from '@/features/simulation/api/simulations';
 import { SimulationList } from '@/features/simulation/components/simulation-list';
 import { SimulationWorkspace } from '@/features/simulation/components/simulation-workspace';
+import { useWorkspace } from '@/lib/workspace';
 
 import { paths } from '@/app/router';
 
 /**
  * `/simulation` (a new simulation; `?creative=…&location=…` pre-select either or both) and
  * `/simulation/:id` (a saved one): the editor (configuration · adjustments · preview), then the
- * list of saved simulations.
+ * list of saved simulations. A viewer of the workspace sees a saved simulation's render and
+ * legibility, not the editor, and no new simulation.
  */
 export default function SimulationRoute() {
   const { t } = useTranslation();
@@ -22,16 +24,20 @@ export default function SimulationRoute() {
   const navigate = useNavigate();
   // The editor's creative, which the batch dialog of the list starts with.
   const [creative, setCreative] = useState<CreativeOption | null>(null);
+  const { canEdit } = useWorkspace();
   return (
     <ContentLayout
       title={t('simulation.title')}
       actions={
-        <Link className="ui-button ui-button--primary ui-button--md" to={paths.simulation} data-testid="new-simulation">
-          {t('simulation.new')}
-        </Link>
+        canEdit ? (
+          <Link className="ui-button ui-button--primary ui-button--md" to={paths.simulation} data-testid="new-simulation">
+            {t('simulation.new')}
+          </Link>
+        ) : null
       }
     >
       <SimulationWorkspace
+        readOnly={!canEdit}
         id={id}
         creativeId={search.get('creative')}
         locationId={search.get('location')}
@@ -42,6 +48,7 @@ export default function SimulationRoute() {
         onCreativeChange={setCreative}
       />
       <SimulationList
+        readOnly={!canEdit}
         pathOf={paths.simulationOf}
         currentId={id}
         onDeletedCurrent={() => void navigate(paths.simulation)}

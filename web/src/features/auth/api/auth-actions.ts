@@ -121,12 +121,22 @@ export async function signIn(credentials: Credentials): Promise<AuthOutcome> {
   }
 }
 
+/**
+ * Where a mailed link (sign-up confirmation, sign-in link) brings the user back: the page the
+ * login screen was shown at (the gate shows it at any address: an invitation's page, say), or
+ * the home page from the reset-password page, which would otherwise ask for a new password.
+ */
+function returnAddress(): string {
+  const { origin, pathname } = window.location;
+  return pathname === RESET_PASSWORD_PATH ? `${origin}/` : `${origin}${pathname}`;
+}
+
 export async function signUp(credentials: Credentials): Promise<AuthOutcome> {
   try {
     const { data, error } = await authClient.signUp({
       ...credentials,
       // The confirmation link (when the server asks for one) brings the user back here.
-      options: { emailRedirectTo: `${window.location.origin}/` },
+      options: { emailRedirectTo: returnAddress() },
     });
     if (error) return { ok: false, error: authErrorKey(error) };
     // Without a session the server asks for e-mail confirmation first.
@@ -208,7 +218,7 @@ export async function requestMagicLink(email: string): Promise<{ ok: true } | { 
   try {
     const { error } = await authClient.signInWithOtp({
       email,
-      options: { shouldCreateUser: false, emailRedirectTo: `${window.location.origin}/` },
+      options: { shouldCreateUser: false, emailRedirectTo: returnAddress() },
     });
     if (!error) return { ok: true };
     const key = authErrorKey(error);

@@ -14,6 +14,7 @@ import { apiErrorKey, fieldErrorKey, isApiError } from '@/lib/api';
 import { isLowResolution, MIN_SHORT_SIDE } from '@/lib/resolution';
 import { useToast } from '@/lib/toast';
 import { useUnsavedChanges } from '@/lib/use-unsaved-changes';
+import { useWorkspace } from '@/lib/workspace';
 
 import { creativeQueryOptions, useDeleteCreative, useUpdateCreative, type Creative } from '../api/creatives';
 
@@ -23,7 +24,7 @@ export type CreativeDetailProps = {
   onDeleted: () => void;
 };
 
-/** One creative: the full image, its details, rename, edit, delete. */
+/** One creative: the full image, its details, rename, edit, delete (a viewer of the workspace reads the details only). */
 export function CreativeDetail({ id, onDeleted }: CreativeDetailProps) {
   const { t } = useTranslation();
   const query = useQuery(creativeQueryOptions(id));
@@ -45,6 +46,7 @@ function CreativeView({ creative, onDeleted }: { creative: Creative; onDeleted: 
   const toast = useToast();
   const [confirming, setConfirming] = useState(false);
   const simulations = creative.simulation_count ?? 0;
+  const { canEdit } = useWorkspace();
 
   return (
     <article className="detail">
@@ -74,15 +76,21 @@ function CreativeView({ creative, onDeleted }: { creative: Creative; onDeleted: 
           </figcaption>
         </figure>
         <div className="detail__side">
-          <RenameField creative={creative} />
-          <MetadataForm creative={creative} update={update} />
-          <Link
-            className="ui-button ui-button--primary ui-button--md"
-            to={`/simulation?creative=${encodeURIComponent(creative.id)}`}
-            data-testid="simulate-creative"
-          >
-            {t('creatives.simulate')}
-          </Link>
+          {canEdit ? (
+            <>
+              <RenameField creative={creative} />
+              <MetadataForm creative={creative} update={update} />
+              <Link
+                className="ui-button ui-button--primary ui-button--md"
+                to={`/simulation?creative=${encodeURIComponent(creative.id)}`}
+                data-testid="simulate-creative"
+              >
+                {t('creatives.simulate')}
+              </Link>
+            </>
+          ) : (
+            <CreativeDetails creative={creative} />
+          )}
           <Link
             className="ui-button ui-button--secondary ui-button--md"
             to={`/heatmap/${encodeURIComponent(creative.media.id)}`}
@@ -90,9 +98,11 @@ function CreativeView({ creative, onDeleted }: { creative: Creative; onDeleted: 
           >
             {t('creatives.heatmap')}
           </Link>
-          <Button variant="danger" onClick={() => setConfirming(true)} data-testid="delete-creative">
-            {t('creatives.delete')}
-          </Button>
+          {canEdit ? (
+            <Button variant="danger" onClick={() => setConfirming(true)} data-testid="delete-creative">
+              {t('creatives.delete')}
+            </Button>
+          ) : null}
         </div>
       </div>
       {confirming ? (
@@ -119,6 +129,31 @@ function CreativeView({ creative, onDeleted }: { creative: Creative; onDeleted: 
         </ConfirmDialog>
       ) : null}
     </article>
+  );
+}
+
+/** The name, brand, campaign and notes as text (a viewer's page). */
+function CreativeDetails({ creative }: { creative: Creative }) {
+  const { t } = useTranslation();
+  const rows = [
+    ['brand', creative.brand],
+    ['campaign', creative.campaign],
+    ['notes', creative.notes],
+  ] as const;
+  return (
+    <>
+      <h2 className="rename__title" data-testid="creative-name">
+        {creative.name}
+      </h2>
+      <dl className="detail__facts" data-testid="creative-facts">
+        {rows.map(([field, value]) => (
+          <div key={field} className="detail__fact">
+            <dt>{t(`creatives.fields.${field}`)}</dt>
+            <dd>{value || '—'}</dd>
+          </div>
+        ))}
+      </dl>
+    </>
   );
 }
 

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 
 import { Button } from '@/components/ui/button';
 import { apiErrorKey } from '@/lib/api';
+import { useWorkspace } from '@/lib/workspace';
 
 import { useItemBenchmarks, type ItemStanding } from '../api/benchmarks';
 import { useRetryItem, type HeatmapItem, type HeatmapResult, type PanelShare } from '../api/heatmaps';
@@ -25,7 +26,10 @@ export type HeatmapItemViewProps = {
   heatmapId: string;
   /** How many other images the heatmap has (areas can be copied onto them). */
   others?: number;
-  /** A share link's page: nothing to draw, rename, copy or retry. */
+  /**
+   * A share link's page: nothing to draw, rename, copy or retry, no link into the library, no
+   * export. (A viewer of the workspace gets the first part of that alone: see `useWorkspace`.)
+   */
   readOnly?: boolean;
   /** A share link's page: the benchmarks that came with the heatmap (else they are fetched). */
   sharedBenchmarks?: ItemStanding | null;
@@ -89,6 +93,9 @@ type ItemResultProps = {
 
 function ItemResult({ item, result, name, heatmapId, others, readOnly, sharedBenchmarks }: ItemResultProps) {
   const { t } = useTranslation();
+  // Areas are drawn, renamed and copied by those who may change the workspace's library.
+  const { canEdit } = useWorkspace();
+  const editable = !readOnly && canEdit;
   const hintId = useId();
   const drawing = useAoiDrawing({ heatmapId, item });
   // Shared by the viewer and the analysis text, which follows the map shown.
@@ -113,11 +120,11 @@ function ItemResult({ item, result, name, heatmapId, others, readOnly, sharedBen
         view={view}
         panel={item.aoi}
         aois={item.aois}
-        onDraw={readOnly ? undefined : drawing.onDraw}
+        onDraw={editable ? drawing.onDraw : undefined}
         tool={drawing.tool}
-        onDrawPolygon={readOnly ? undefined : drawing.onDrawPolygon}
+        onDrawPolygon={editable ? drawing.onDrawPolygon : undefined}
         pending={drawing.pending}
-        hintId={readOnly ? undefined : hintId}
+        hintId={editable ? hintId : undefined}
         actions={
           readOnly
             ? undefined
@@ -125,7 +132,7 @@ function ItemResult({ item, result, name, heatmapId, others, readOnly, sharedBen
                 <ExportMenu heatmapId={heatmapId} itemId={item.id} name={name} view={shown} markers={markers} glance={hasGlance(result)} />
               )
         }
-        below={<AoiPanel heatmapId={heatmapId} item={item} result={result} others={others} drawing={drawing} hintId={hintId} readOnly={readOnly} />}
+        below={<AoiPanel heatmapId={heatmapId} item={item} result={result} others={others} drawing={drawing} hintId={hintId} readOnly={!editable} />}
       />
       <div className="hm-item__insights">
         {result.panel ? <PanelSummary panel={result.panel} /> : null}
@@ -187,6 +194,7 @@ const FAILURE_KEYS = {
 /** Failed: the spec's message, the reason when known, and a retry (only this item is affected). */
 function ItemFailed({ item, heatmapId, readOnly }: { item: HeatmapItem; heatmapId: string; readOnly: boolean }) {
   const { t } = useTranslation();
+  const { canEdit } = useWorkspace();
   const retry = useRetryItem();
   const code = item.error?.code;
   const reason = code && code in FAILURE_KEYS ? t(FAILURE_KEYS[code as keyof typeof FAILURE_KEYS]) : null;
@@ -198,7 +206,7 @@ function ItemFailed({ item, heatmapId, readOnly }: { item: HeatmapItem; heatmapI
           {t('heatmap.item.failed')}
         </p>
         {reason ? <p className="field__hint">{reason}</p> : null}
-        {readOnly ? null : (
+        {readOnly || !canEdit ? null : (
         <Button
           variant="secondary"
           onClick={() => retry.mutate({ heatmapId, itemId: item.id })}

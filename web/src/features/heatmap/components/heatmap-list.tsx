@@ -10,6 +10,7 @@ import { Select } from '@/components/ui/select';
 import { Spinner } from '@/components/ui/spinner';
 import { ToolbarSearch } from '@/components/ui/toolbar-search';
 import { formatDateTime } from '@/lib/dates';
+import { useWorkspace } from '@/lib/workspace';
 
 import { HEATMAP_SORTS, heatmapsInfiniteQueryOptions, useDeleteHeatmap, type HeatmapSort, type HeatmapSummary } from '../api/heatmaps';
 import { formatScore } from '../lib/format';
@@ -76,6 +77,7 @@ export function HeatmapList({ q = '', sort = 'newest', toolbar = null, typing = 
   // A new search or order keeps the last answer on screen (marked busy) until its own arrives.
   const query = useInfiniteQuery({ ...heatmapsInfiniteQueryOptions(q, sort), placeholderData: keepPreviousData });
   const remove = useDeleteHeatmap();
+  const { canEdit } = useWorkspace();
   const [confirming, setConfirming] = useState<Pick<HeatmapSummary, 'id' | 'name'> | null>(null);
   const listRef = useRef<HTMLUListElement>(null);
 
@@ -163,18 +165,20 @@ export function HeatmapList({ q = '', sort = 'newest', toolbar = null, typing = 
               </div>
               <div className="hm-card__row">
                 <span className="media-card__meta">{t('heatmap.list.images', { count: heatmap.item_count })}</span>
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  aria-label={t('heatmap.list.deleteLabel', { name: heatmap.name })}
-                  onClick={() => {
-                    remove.reset();
-                    setConfirming(heatmap);
-                  }}
-                  data-testid="delete-heatmap"
-                >
-                  {t('heatmap.list.delete')}
-                </Button>
+                {canEdit ? (
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    aria-label={t('heatmap.list.deleteLabel', { name: heatmap.name })}
+                    onClick={() => {
+                      remove.reset();
+                      setConfirming(heatmap);
+                    }}
+                    data-testid="delete-heatmap"
+                  >
+                    {t('heatmap.list.delete')}
+                  </Button>
+                ) : null}
               </div>
             </li>
           ))}

@@ -8,6 +8,7 @@ import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { formatDateTime } from '@/lib/dates';
 import { safeFileName, useDownloadFile } from '@/lib/download';
+import { useWorkspace } from '@/lib/workspace';
 
 import { reportPath } from '../api/exports';
 import { heatmapQueryOptions } from '../api/heatmaps';
@@ -28,6 +29,7 @@ export function HeatmapResults({ id }: { id: string }) {
   const { t, i18n } = useTranslation();
   const query = useQuery(heatmapQueryOptions(id));
   const [sharing, setSharing] = useState(false);
+  const { canEdit } = useWorkspace();
 
   if (query.isPending) return <Spinner />;
   if (query.isError) {
@@ -58,16 +60,18 @@ export function HeatmapResults({ id }: { id: string }) {
           </span>
         ) : null}
         <ReportButton heatmapId={heatmap.id} name={heatmap.name} />
-        <Button variant="secondary" size="sm" aria-expanded={sharing} onClick={() => setSharing((open) => !open)} data-testid="share-toggle">
-          {t('heatmap.share.open')}
-        </Button>
+        {canEdit ? (
+          <Button variant="secondary" size="sm" aria-expanded={sharing} onClick={() => setSharing((open) => !open)} data-testid="share-toggle">
+            {t('heatmap.share.open')}
+          </Button>
+        ) : null}
         {heatmap.done_count >= 2 ? (
           <Link className="ui-button ui-button--secondary ui-button--sm" to={`/heatmap/results/${encodeURIComponent(heatmap.id)}/compare`} data-testid="compare-link">
             {t('heatmap.compare.link')}
           </Link>
         ) : null}
       </div>
-      {sharing ? <SharePanel heatmapId={heatmap.id} /> : null}
+      {sharing && canEdit ? <SharePanel heatmapId={heatmap.id} /> : null}
       <div className="hm-items" aria-label={t('heatmap.results.itemsLabel')} role="group">
         {items.map((item) => (
           <HeatmapItemView key={item.id} item={item} heatmapId={heatmap.id} others={items.length - 1} />

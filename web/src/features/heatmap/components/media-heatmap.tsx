@@ -7,6 +7,7 @@ import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { apiErrorKey, type Media } from '@/lib/api';
 import { formatDate } from '@/lib/dates';
+import { useWorkspace } from '@/lib/workspace';
 
 import { heatmapKeys, MAX_NAME_LENGTH, mediaHeatmapQueryOptions, useCreateHeatmap, type MediaHeatmap } from '../api/heatmaps';
 import { baseName } from '../lib/format';
@@ -50,6 +51,7 @@ function GeneratePanel({ mediaId, media }: { mediaId: string; media: Media }) {
   const queryClient = useQueryClient();
   const create = useCreateHeatmap();
   const name = baseName(media.original_name) || media.id;
+  const { canEdit } = useWorkspace();
 
   const generate = () => {
     const fallback = t('heatmap.media.defaultName', { date: formatDate(new Date(), i18n.language) });
@@ -72,9 +74,11 @@ function GeneratePanel({ mediaId, media }: { mediaId: string; media: Media }) {
       <img className="hm-media__image" src={media.urls.preview} alt={t('heatmap.media.imageAlt', { name })} width={media.width} height={media.height} />
       <div className="hm-media__side">
         <p>{t('heatmap.media.none')}</p>
-        <Button onClick={generate} disabled={create.isPending} data-testid="generate-heatmap">
-          {create.isPending ? t('heatmap.media.generating') : t('heatmap.media.generate')}
-        </Button>
+        {canEdit ? (
+          <Button onClick={generate} disabled={create.isPending} data-testid="generate-heatmap">
+            {create.isPending ? t('heatmap.media.generating') : t('heatmap.media.generate')}
+          </Button>
+        ) : null}
         {create.isError ? (
           <p role="alert" className="form-error">
             {t(apiErrorKey(create.error))}

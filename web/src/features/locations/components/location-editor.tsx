@@ -9,6 +9,7 @@ import { ConfirmDialog } from '@/components/ui/dialog';
 import { Spinner } from '@/components/ui/spinner';
 import { apiErrorKey } from '@/lib/api';
 import { useToast } from '@/lib/toast';
+import { useWorkspace } from '@/lib/workspace';
 
 import { locationQueryOptions, useDeleteLocation, type Location } from '../api/locations';
 
@@ -20,13 +21,17 @@ export type LocationEditorProps = {
   onDeleted: () => void;
 };
 
-/** Loads a location into the form, with a delete button behind a confirmation. */
+/**
+ * Loads a location into the form, with a delete button behind a confirmation; a viewer of the
+ * workspace sees the form read-only.
+ */
 export function LocationEditor({ id, onSaved, onDeleted }: LocationEditorProps) {
   const { t } = useTranslation();
   const query = useQuery(locationQueryOptions(id));
   const remove = useDeleteLocation();
   const toast = useToast();
   const [confirming, setConfirming] = useState(false);
+  const { canEdit } = useWorkspace();
 
   if (query.isPending) return <Spinner />;
   if (query.isError) return <Banner variant="error">{t(apiErrorKey(query.error))}</Banner>;
@@ -37,15 +42,18 @@ export function LocationEditor({ id, onSaved, onDeleted }: LocationEditorProps) 
       <LocationForm
         location={location}
         onSaved={onSaved}
+        readOnly={!canEdit}
         extraActions={
           <>
-            <Link
-              className="ui-button ui-button--secondary ui-button--md"
-              to={`/simulation?location=${encodeURIComponent(location.id)}`}
-              data-testid="simulate-location"
-            >
-              {t('locations.simulate')}
-            </Link>
+            {canEdit ? (
+              <Link
+                className="ui-button ui-button--secondary ui-button--md"
+                to={`/simulation?location=${encodeURIComponent(location.id)}`}
+                data-testid="simulate-location"
+              >
+                {t('locations.simulate')}
+              </Link>
+            ) : null}
             {location.photo_media_id ? (
               <Link
                 className="ui-button ui-button--secondary ui-button--md"
@@ -55,9 +63,11 @@ export function LocationEditor({ id, onSaved, onDeleted }: LocationEditorProps) 
                 {t('locations.heatmap')}
               </Link>
             ) : null}
-            <Button variant="danger" onClick={() => setConfirming(true)} data-testid="delete-location">
-              {t('locations.delete')}
-            </Button>
+            {canEdit ? (
+              <Button variant="danger" onClick={() => setConfirming(true)} data-testid="delete-location">
+                {t('locations.delete')}
+              </Button>
+            ) : null}
           </>
         }
       />

@@ -100,6 +100,8 @@ export type LocationFormProps = {
   onSaved: (location: Location) => void;
   /** Extra buttons (e.g. delete) next to Save. */
   extraActions?: ReactNode;
+  /** A viewer of the workspace: the fields show the location, nothing can be changed or saved. */
+  readOnly?: boolean;
 };
 
 /** The corners the form opens with: the saved ones, else a default quad on a photo. */
@@ -114,7 +116,7 @@ function isBlank(values: Values, photo: Media | null): boolean {
 }
 
 /** Create or edit a location: site, panel, photo and the panel's four corners on it. */
-export function LocationForm({ location, onSaved, extraActions }: LocationFormProps) {
+export function LocationForm({ location, onSaved, extraActions, readOnly = false }: LocationFormProps) {
   const { t, i18n } = useTranslation();
   const save = useSaveLocation(location?.id);
   const formats = useQuery(formatsQueryOptions());
@@ -289,7 +291,7 @@ export function LocationForm({ location, onSaved, extraActions }: LocationFormPr
         <Banner variant="error">{otherError ? t(apiErrorKey(save.error)) : t('apiErrors.validation_failed')}</Banner>
       ) : null}
 
-      <fieldset className="form-section">
+      <fieldset className="form-section" disabled={readOnly}>
         <legend className="form-section__title">{t('locations.sections.site')}</legend>
         {textInput('name', { required: true, maxLength: 200 })}
         {textInput('address', { maxLength: 500 })}
@@ -314,7 +316,7 @@ export function LocationForm({ location, onSaved, extraActions }: LocationFormPr
         />
       </fieldset>
 
-      <fieldset className="form-section">
+      <fieldset className="form-section" disabled={readOnly}>
         <legend className="form-section__title">{t('locations.sections.panel')}</legend>
         <div className="form-grid">
           <div className="field">
@@ -424,9 +426,18 @@ export function LocationForm({ location, onSaved, extraActions }: LocationFormPr
         <ViewingSummary viewing={viewing} />
       </fieldset>
 
-      <fieldset className="form-section">
+      <fieldset className="form-section" disabled={readOnly}>
         <legend className="form-section__title">{t('locations.sections.photo')}</legend>
-        {photo && quad ? (
+        {photo && readOnly ? (
+          <img
+            className="location-form__photo"
+            src={photo.urls.preview}
+            alt={t('locations.photoAlt', { name: location?.name ?? '' })}
+            width={photo.width}
+            height={photo.height}
+            data-testid="location-photo"
+          />
+        ) : photo && quad ? (
           <>
             <QuadEditor help={t('locations.quad.help')} src={photo.urls.preview} loupeSrc={photo.urls.original} width={photo.width} height={photo.height} quad={quad} onChange={setQuad} />
             <div className="form-actions">
@@ -453,13 +464,15 @@ export function LocationForm({ location, onSaved, extraActions }: LocationFormPr
         ) : null}
         {errorOf('panel_quad')}
         {errorOf('photo_media_id')}
-        <DropZone
-          onFiles={(files) => void onPhoto(files)}
-          multiple={false}
-          disabled={photoState.status === 'uploading'}
-          buttonLabel={photo ? t('locations.photoReplace') : t('locations.photoChoose')}
-          testId="photo-drop-zone"
-        />
+        {readOnly ? null : (
+          <DropZone
+            onFiles={(files) => void onPhoto(files)}
+            multiple={false}
+            disabled={photoState.status === 'uploading'}
+            buttonLabel={photo ? t('locations.photoReplace') : t('locations.photoChoose')}
+            testId="photo-drop-zone"
+          />
+        )}
         {photoState.status === 'uploading' ? (
           <div className="photo-progress">
             <progress
@@ -480,9 +493,11 @@ export function LocationForm({ location, onSaved, extraActions }: LocationFormPr
       </fieldset>
 
       <div className="form-actions">
-        <Button type="submit" disabled={save.isPending || photoState.status === 'uploading'} data-testid="save-location">
-          {save.isPending ? t('common.saving') : location ? t('common.save') : t('locations.create')}
-        </Button>
+        {readOnly ? null : (
+          <Button type="submit" disabled={save.isPending || photoState.status === 'uploading'} data-testid="save-location">
+            {save.isPending ? t('common.saving') : location ? t('common.save') : t('locations.create')}
+          </Button>
+        )}
         {extraActions}
       </div>
     </form>

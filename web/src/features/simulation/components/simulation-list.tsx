@@ -43,6 +43,8 @@ export type SimulationListProps = {
   onDeletedCurrent?: () => void;
   /** The creative in the editor: the batch dialog starts with it. */
   currentCreative?: CreativeOption | null;
+  /** A viewer of the workspace: no batch, no delete (the renders can still be downloaded). */
+  readOnly?: boolean;
 };
 
 /**
@@ -51,7 +53,7 @@ export type SimulationListProps = {
  * compare locations for one creative) or by location; delete behind a confirmation; the batch
  * action that simulates one creative on several locations.
  */
-export function SimulationList({ pathOf, currentId, onDeletedCurrent, currentCreative = null }: SimulationListProps) {
+export function SimulationList({ pathOf, currentId, onDeletedCurrent, currentCreative = null, readOnly = false }: SimulationListProps) {
   const { t } = useTranslation();
   const ids = { creative: useId(), location: useId(), title: useId() };
   const [filters, setFilters] = useState<SimulationFilters>({});
@@ -84,9 +86,11 @@ export function SimulationList({ pathOf, currentId, onDeletedCurrent, currentCre
         <h2 id={ids.title} className="sim-list__title">
           {t('simulation.list.title')}
         </h2>
-        <Button variant="secondary" onClick={() => setBatchOpen(true)} data-testid="open-batch">
-          {t('simulation.batch.open')}
-        </Button>
+        {readOnly ? null : (
+          <Button variant="secondary" onClick={() => setBatchOpen(true)} data-testid="open-batch">
+            {t('simulation.batch.open')}
+          </Button>
+        )}
       </header>
       <div className="sim-list__filters">
         <div className="field">
@@ -141,7 +145,7 @@ export function SimulationList({ pathOf, currentId, onDeletedCurrent, currentCre
               simulation={simulation}
               href={pathOf(simulation.id)}
               current={simulation.id === currentId}
-              onDelete={() => setDeleting(simulation)}
+              onDelete={readOnly ? undefined : () => setDeleting(simulation)}
             />
           ))}
         </ul>
@@ -189,7 +193,7 @@ export function SimulationList({ pathOf, currentId, onDeletedCurrent, currentCre
   );
 }
 
-function SimulationCard({ simulation, href, current, onDelete }: { simulation: ListedSimulation; href: string; current: boolean; onDelete: () => void }) {
+function SimulationCard({ simulation, href, current, onDelete }: { simulation: ListedSimulation; href: string; current: boolean; onDelete?: () => void }) {
   const { t, i18n } = useTranslation();
   const thumbnail = simulation.output?.urls.thumbnail ?? simulation.location?.photo?.urls.thumbnail ?? null;
   const attention = simulation.attention;
@@ -222,9 +226,11 @@ function SimulationCard({ simulation, href, current, onDelete }: { simulation: L
               })}
             </span>
           ) : null}
-          <Button variant="ghost" size="sm" className="sim-card__delete" onClick={onDelete} aria-label={t('simulation.list.deleteOne', { name: simulation.name })} data-testid="delete-simulation">
-            {t('common.delete')}
-          </Button>
+          {onDelete ? (
+            <Button variant="ghost" size="sm" className="sim-card__delete" onClick={onDelete} aria-label={t('simulation.list.deleteOne', { name: simulation.name })} data-testid="delete-simulation">
+              {t('common.delete')}
+            </Button>
+          ) : null}
         </div>
       </div>
     </li>

@@ -16,7 +16,7 @@ const FAILURES = ['source_missing', 'invalid_image', 'internal'] as const;
  * The saved simulation's state under the editor: status (live), the full-resolution render with
  * its downloads when done, the failure with Retry, and "Analyse attention" with its result.
  */
-export function SimulationResult({ simulation }: { simulation: Simulation }) {
+export function SimulationResult({ simulation, readOnly = false }: { simulation: Simulation; readOnly?: boolean }) {
   const { t, i18n } = useTranslation();
   const render = useRenderSimulation();
   const analyse = useAnalyseSimulation();
@@ -42,9 +42,11 @@ export function SimulationResult({ simulation }: { simulation: Simulation }) {
           <p role="alert" className="form-error" data-testid="sim-error">
             {t(`simulation.result.errors.${failure}`)}
           </p>
-          <Button variant="secondary" onClick={() => render.mutate(simulation.id)} disabled={render.isPending} data-testid="retry-render">
-            {render.isPending ? t('simulation.result.retrying') : t('common.retry')}
-          </Button>
+          {readOnly ? null : (
+            <Button variant="secondary" onClick={() => render.mutate(simulation.id)} disabled={render.isPending} data-testid="retry-render">
+              {render.isPending ? t('simulation.result.retrying') : t('common.retry')}
+            </Button>
+          )}
           {render.isError ? (
             <p role="alert" className="form-error">
               {t(apiErrorKey(render.error))}
@@ -129,14 +131,16 @@ export function SimulationResult({ simulation }: { simulation: Simulation }) {
             ) : null}
             {attention?.status === 'failed' ? <p className="form-error">{t('simulation.attention.failed')}</p> : null}
             <div className="sim-result__actions">
-              <Button
-                variant={attention ? 'secondary' : 'primary'}
-                onClick={() => analyse.mutate(simulation.id)}
-                disabled={analyse.isPending || Boolean(analysing)}
-                data-testid="analyse"
-              >
-                {analyse.isPending ? t('simulation.attention.starting') : attention ? t('simulation.attention.again') : t('simulation.attention.run')}
-              </Button>
+              {readOnly ? null : (
+                <Button
+                  variant={attention ? 'secondary' : 'primary'}
+                  onClick={() => analyse.mutate(simulation.id)}
+                  disabled={analyse.isPending || Boolean(analysing)}
+                  data-testid="analyse"
+                >
+                  {analyse.isPending ? t('simulation.attention.starting') : attention ? t('simulation.attention.again') : t('simulation.attention.run')}
+                </Button>
+              )}
               {attention ? (
                 <Link to={`/heatmap/results/${encodeURIComponent(attention.heatmap_id)}`} data-testid="heatmap-link">
                   {t('simulation.attention.open')}

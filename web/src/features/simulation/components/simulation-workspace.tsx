@@ -9,7 +9,9 @@ import { apiErrorKey } from '@/lib/api';
 import { useSimulationLiveUpdates } from '../api/live-updates';
 import { simulationQueryOptions, type CreativeOption } from '../api/simulations';
 
+import { LegibilityPanel } from './legibility-panel';
 import { SimulationEditor } from './simulation-editor';
+import { SimulationResult } from './simulation-result';
 
 export type SimulationWorkspaceProps = {
   /** The saved simulation to open, or none for a new one. */
@@ -21,6 +23,8 @@ export type SimulationWorkspaceProps = {
   onCreated: (id: string) => void;
   /** The creative chosen in the editor (or none). */
   onCreativeChange?: (creative: CreativeOption | null) => void;
+  /** A viewer of the workspace: a saved simulation's render and legibility, no editor. */
+  readOnly?: boolean;
 };
 
 /**
@@ -28,13 +32,28 @@ export type SimulationWorkspaceProps = {
  * (a saved one, live). A simulation this editor has just created keeps the same editor (its
  * state, its preview) when the page moves to the new address.
  */
-export function SimulationWorkspace({ id, creativeId, locationId, navigationKey, onCreated, onCreativeChange }: SimulationWorkspaceProps) {
+export function SimulationWorkspace({ id, creativeId, locationId, navigationKey, onCreated, onCreativeChange, readOnly = false }: SimulationWorkspaceProps) {
   const { t } = useTranslation();
   useSimulationLiveUpdates();
   const [aliases] = useState(() => new Map<string, string>());
   const newKey = `new:${navigationKey}:${creativeId ?? ''}:${locationId ?? ''}`;
   const query = useQuery({ ...simulationQueryOptions(id ?? ''), enabled: Boolean(id) });
 
+  if (readOnly) {
+    if (!id) return null;
+    if (query.isPending) return <Spinner />;
+    if (query.isError) return <Banner variant="error">{t(apiErrorKey(query.error))}</Banner>;
+    return (
+      <div className="sim-read-only" data-testid="simulation-read-only">
+        <h2 className="sim-read-only__title">{query.data.name}</h2>
+        <p className="field__hint">
+          {[query.data.creative?.name, query.data.location?.name].filter(Boolean).join(' · ')}
+        </p>
+        <SimulationResult simulation={query.data} readOnly />
+        <LegibilityPanel simulation={query.data} />
+      </div>
+    );
+  }
   if (!id) {
     return (
       <SimulationEditor

@@ -16,11 +16,13 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
+use super::super::activity::record;
 use super::super::body::{Body, Choice, IdList, Patch};
 use super::super::error::ApiError;
 use super::super::input::Reader;
 use super::MAX_BATCH;
 use crate::codes::{ErrorCode, FieldCode};
+use crate::db::activity::{ActivityAction, ActivitySubject};
 use crate::db::{self, simulations as sdb};
 use crate::state::AppState;
 use crate::storage::StorageKey;
@@ -160,6 +162,17 @@ pub(super) async fn renders_zip(
             .and_then(|v| v.creative.as_ref())
             .map(|c| c.name.as_str()),
     );
+    for view in &found {
+        record(
+            &state,
+            &user,
+            ActivityAction::Exported,
+            ActivitySubject::Simulation,
+            &view.sim.id,
+            Some(&view.sim.name),
+        )
+        .await;
+    }
     let disposition = HeaderValue::from_str(&format!("attachment; filename=\"{name}\""))
         .map_err(ApiError::internal)?;
     Ok((
