@@ -12,7 +12,8 @@ real PNG, a valid outline, an inventory file that names its photo in a real ZIP.
 else stays as generated, and negative cases (requests
 the document says are invalid) are sent untouched, so the server must still refuse them.
 
-Path ids are left as generated: an id of nothing is a 404, which every check accepts.
+Path ids are left as generated: an id of nothing is a 404, which every check accepts. A
+workspace named in `X-Workspace-Id` is the caller's personal one (its id is the caller's).
 """
 
 import io
@@ -94,6 +95,10 @@ def fresh_rows(media: str | None = None) -> dict:
 
 
 seed()
+
+# The caller's personal workspace: a library request that names a workspace (`X-Workspace-Id`)
+# names this one in positive cases, since a made-up one is a 404 before anything is checked.
+PERSONAL = call("GET", "/workspaces")["items"][0]["id"]
 
 NUMBERS = itertools.count(1)
 
@@ -261,6 +266,14 @@ def real_inventory(ctx, body):
 
 @schemathesis.hook
 def before_call(ctx, case, **kwargs):
+    path, method = case.operation.path, case.method.upper()
+    # The session the checks run in stays, whatever the case (a negative case or a step of the
+    # stateful phase can name it too): ending it would leave every later call signed out.
+    session_id = (case.path_parameters or {}).get("id")
+    if path == "/account/sessions/{id}" and method == "DELETE" and session_id:
+        current = [s["id"] for s in call("GET", "/account/sessions")["items"] if s["current"]]
+        if session_id in current:
+            case.path_parameters["id"] = str(uuid.uuid4())
     meta = case.meta
     if meta is None or not meta.generation.mode.is_positive:
         return
@@ -268,7 +281,8 @@ def before_call(ctx, case, **kwargs):
     # while one part was made invalid).
     if any(not component.mode.is_positive for component in meta.components.values()):
         return
-    path, method = case.operation.path, case.method.upper()
+    if case.headers and "X-Workspace-Id" in case.headers:
+        case.headers["X-Workspace-Id"] = PERSONAL
     if isinstance(case.body, dict) and path == "/locations/import":
         # The coverage phase's files (a 1-pixel PNG) come without `map_body`. A body changed
         # here is checked against the schema again, which takes no `Binary` for a string: the
@@ -289,12 +303,6 @@ def before_call(ctx, case, **kwargs):
                 case.body["to_item_ids"] = items[1:] or items
         if items and case.query and case.query.get("items"):
             case.query["items"] = ",".join(items[:2])
-    # The session the checks run in stays: ending it would leave every later call signed out.
-    session_id = (case.path_parameters or {}).get("id")
-    if path == "/account/sessions/{id}" and method == "DELETE" and session_id:
-        current = [s["id"] for s in call("GET", "/account/sessions")["items"] if s["current"]]
-        if session_id in current:
-            case.path_parameters["id"] = str(uuid.uuid4())
     if case.query and "cursor" in case.query:
         cursor = server_cursor(path, case.query)
         if cursor is None:

@@ -1379,7 +1379,7 @@ export interface components {
         };
         /** @description The body of `PUT …/approval`. */
         ApprovalChange: {
-            status?: components["schemas"]["ApprovalStatus"];
+            status: components["schemas"]["ApprovalStatus"];
         };
         /**
          * @description Where a heatmap or a simulation stands with its reviewers.
@@ -2174,7 +2174,7 @@ export interface components {
         };
         /** @description The body of `PATCH /workspaces/{id}/members/{user_id}`. */
         MemberChanges: {
-            role?: components["schemas"]["WorkspaceRole"];
+            role: components["schemas"]["WorkspaceRole"];
         };
         /** @description A workspace's members, oldest first. */
         MemberList: {
@@ -2199,7 +2199,7 @@ export interface components {
         /** @description The body of `POST …/comments`. */
         NewComment: {
             /** @description 1 to 5000 characters, several lines; `@address` mentions a member. */
-            body?: string;
+            body: string;
         };
         /** @description The body of `POST /creatives`. */
         NewCreative: {
@@ -2230,9 +2230,9 @@ export interface components {
              * Format: email
              * @description The address the invitation is mailed to; only an account with it can accept.
              */
-            email?: string;
+            email: string;
             /** @description The role the invited person gets. */
-            role?: components["schemas"]["WorkspaceRole"];
+            role: components["schemas"]["WorkspaceRole"];
         };
         /** @description The body of `POST /locations`: the fields of [`LocationChanges`], `name` required. */
         NewLocation: {
@@ -3061,7 +3061,7 @@ export interface components {
         /** @description The body of `POST /workspaces` and `PATCH /workspaces/{id}`. */
         WorkspaceName: {
             /** @description 1 to 200 characters. */
-            name?: string;
+            name: string;
         };
         /**
          * @description A member's role in a workspace.

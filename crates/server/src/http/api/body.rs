@@ -707,6 +707,7 @@ mod tests {
             regex::Regex::new(text).unwrap()
         };
         let (line, name, lines) = (pattern("line"), pattern("name"), pattern("lines"));
+        let several = pattern("text");
         // Spaces (trimmed), controls that are spaces, controls that are not, and ordinary text.
         let parts = [
             "", " ", "a", "é b", "\t", "\n", "\r", "\u{b}", "\u{85}", "\u{a0}", "\u{3000}",
@@ -725,6 +726,11 @@ mod tests {
                         "name {sample:?}"
                     );
                     assert_eq!(lines.is_match(&sample), multi.is_ok(), "lines {sample:?}");
+                    assert_eq!(
+                        several.is_match(&sample),
+                        matches!(multi, Ok(Some(_))),
+                        "text {sample:?}"
+                    );
                 }
             }
         }

@@ -306,11 +306,12 @@ fn add_links(doc: &mut Value) {
 /// - `line`: one line, may be empty (it then clears the field);
 /// - `name`: one line with at least one character that is not a space (a name cannot be
 ///   cleared: an empty one is `required`);
-/// - `lines`: several lines, may be empty.
+/// - `lines`: several lines, may be empty;
+/// - `text`: several lines with at least one character that is not a space (a comment).
 ///
 /// Each pattern is: spaces, then nothing or a text that starts and ends with a character that
 /// is neither a space nor refused, with no refused character inside, then spaces.
-pub const TEXT_FORMATS: [(&str, &str); 3] = [
+pub const TEXT_FORMATS: [(&str, &str); 4] = [
     (
         "line",
         r"^[\t\n\u000b\u000c\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*(?:[^\t\n\u000b\u000c\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\u0000-\u001f\u007f-\u009f](?:[^\u0000-\u001f\u007f-\u009f]*[^\t\n\u000b\u000c\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\u0000-\u001f\u007f-\u009f])?)?[\t\n\u000b\u000c\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$",
@@ -322,6 +323,10 @@ pub const TEXT_FORMATS: [(&str, &str); 3] = [
     (
         "lines",
         r"^[\t\n\u000b\u000c\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*(?:[^\t\n\u000b\u000c\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f](?:[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]*[^\t\n\u000b\u000c\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f])?)?[\t\n\u000b\u000c\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$",
+    ),
+    (
+        "text",
+        r"^[\t\n\u000b\u000c\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*[^\t\n\u000b\u000c\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f](?:[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]*[^\t\n\u000b\u000c\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f])?[\t\n\u000b\u000c\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$",
     ),
 ];
 

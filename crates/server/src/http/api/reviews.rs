@@ -74,7 +74,7 @@ pub struct Approval {
 struct NewComment {
     /// 1 to 5000 characters, several lines; `@address` mentions a member.
     #[serde(default)]
-    #[schema(value_type = String, max_length = 5000, format = "lines")]
+    #[schema(value_type = String, required = true, max_length = 5000, format = "text")]
     body: super::body::Patch<Lines<MAX_COMMENT>>,
 }
 
@@ -83,7 +83,7 @@ struct NewComment {
 #[serde(deny_unknown_fields)]
 struct ApprovalChange {
     #[serde(default)]
-    #[schema(value_type = ApprovalStatus)]
+    #[schema(value_type = ApprovalStatus, required = true)]
     status: super::body::Patch<Choice<ApprovalStatus, 32>>,
 }
 

@@ -119,7 +119,7 @@ pub struct Joined {
 struct WorkspaceName {
     /// 1 to 200 characters.
     #[serde(default)]
-    #[schema(value_type = String, max_length = 200, format = "name")]
+    #[schema(value_type = String, required = true, max_length = 200, format = "name")]
     name: Patch<Line<MAX_NAME>>,
 }
 
@@ -129,11 +129,11 @@ struct WorkspaceName {
 struct NewInvitation {
     /// The address the invitation is mailed to; only an account with it can accept.
     #[serde(default)]
-    #[schema(value_type = String, format = "email")]
+    #[schema(value_type = String, required = true, format = "email")]
     email: Patch<String>,
     /// The role the invited person gets.
     #[serde(default)]
-    #[schema(value_type = WorkspaceRole)]
+    #[schema(value_type = WorkspaceRole, required = true)]
     role: Patch<Choice<WorkspaceRole, 16>>,
 }
 
@@ -142,7 +142,7 @@ struct NewInvitation {
 #[serde(deny_unknown_fields)]
 struct MemberChanges {
     #[serde(default)]
-    #[schema(value_type = WorkspaceRole)]
+    #[schema(value_type = WorkspaceRole, required = true)]
     role: Patch<Choice<WorkspaceRole, 16>>,
 }
 
