@@ -1,10 +1,11 @@
 //! sRGB ↔ linear light (rendering.md "Conventions") with tables: a 256-entry decode table and
 //! an encoder that rounds exactly (a 4096-bucket table gives the first candidate level, the 255
-//! decision thresholds correct it), plus fast `log2`/`exp2` for the per-pixel powers.
+//! decision thresholds correct it; eight values at a time, buckets that follow the value's
+//! exponent), plus fast `log2`/`exp2` for the per-pixel powers.
 
 use std::sync::OnceLock;
 
-use wide::{f32x8, i16x8, i32x8, u8x16};
+use wide::{bytemuck, f32x8, i16x8, i32x8, u8x16};
 
 use super::adjust::LANES;
 
@@ -28,8 +29,22 @@ pub fn linear_to_srgb(l: f64) -> f64 {
 
 const BUCKETS: usize = 4096;
 
-/// Cap of the scaled value in [`Srgb::encode_lanes_f32`]: whole, below `2 · BUCKETS`.
-const CAP: f32 = (2 * BUCKETS - 1) as f32;
+/// Mantissa bits that [`Srgb::encode_lanes_i32`]'s buckets take from a value: each octave
+/// `[2^e, 2^(e+1))` is cut into 128 buckets, each at most 1/128 (0.78 %) of its lower end
+/// wide, while consecutive thresholds are at least 0.89 % apart (the last two, a factor
+/// `(269.5 / 268.5)^2.4`; near black, in the linear segment, much more), so a bucket holds at
+/// most one threshold (checked in the tests).
+const OCTAVE_BITS: i32 = 7;
+/// The lanes' bucket index of a value `m ≥ 0` is `(m.to_bits() >> 16) - FIRST`: bucket 1 starts
+/// at 2^-13, and bucket 0 holds everything below (all of it encodes to 0: the first threshold
+/// is 1.5e-4, above 2^-13 ≈ 1.2e-4). A bucket `b` in between holds exactly the values whose
+/// bits are `(b + FIRST) << 16` plus 0 to 0xffff.
+const FIRST: i32 = ((127 - 13) << OCTAVE_BITS) - 1;
+/// The lanes' bucket of 1.0 and above (and of +∞).
+const TOP: i32 = (127 << OCTAVE_BITS) - FIRST;
+/// Entries of the lanes' bucket table, a power of two above [`TOP`] (the rest repeat the top
+/// bucket), so that a masked index needs no bounds check.
+const LANE_BUCKETS: usize = (TOP as usize + 1).next_power_of_two();
 
 /// The conversion tables, built once per process.
 pub struct Srgb {
@@ -39,10 +54,15 @@ pub struct Srgb {
     thresholds: [f32; 256],
     /// The level of the lower end of each bucket of `[0, 1)`.
     start: Vec<u8>,
-    /// Per bucket, and one more for 1.0: `[threshold above its start level, start level]`,
-    /// so that [`Srgb::encode_lanes`] needs one load per value. A power-of-two array (the
-    /// entries past 4096 repeat the last), so that a masked index needs no bounds check.
-    bucket: Box<[[f32; 2]; 2 * BUCKETS]>,
+    /// Per bucket of [`Srgb::encode_lanes_i32`] (see [`FIRST`]): its start level plus one
+    /// (bits 17 up), and the threshold above it as the low 16 bits of its bits, or 0x10000
+    /// when it lies beyond the bucket (bits 0 to 16). A value in the bucket is at or above the
+    /// threshold exactly when its own low 16 bits are at least that, since positive floats
+    /// order as their bits: one 4-byte load per value and integer compares. The buckets follow
+    /// the value's exponent, so that they are narrow near black and wide near white as the
+    /// levels are: 1666 buckets (6.7 kB) do what 4096 uniform ones did (pairs of f32, 32 kB,
+    /// the whole L1 cache of most x86 cores, which the render's other tables also need).
+    bucket: Box<[u32; LANE_BUCKETS]>,
     /// A quarter of the smallest distance between a code's linear value and the thresholds
     /// around it: adding less than this (in magnitude) to any `decode[v]` encodes back to `v`
     /// (the gap is ≈ 1.5e-4 in the linear segment near black; checked for every code in the tests).
@@ -83,23 +103,29 @@ impl Srgb {
                 above.min(below)
             })
             .fold(f32::INFINITY, f32::min);
-        let bucket = start
-            .iter()
-            .chain(std::iter::repeat_n(&255u8, BUCKETS))
-            // Level 255 has no threshold above it; NaN compares false even against +∞.
-            .map(|&l| {
-                [
-                    if l == 255 {
-                        f32::NAN
-                    } else {
-                        thresholds[l as usize]
-                    },
-                    l as f32,
-                ]
+        // A bucket's start level is the number of thresholds at or below its lower end.
+        let bucket = (0..LANE_BUCKETS as i32)
+            .map(|b| {
+                let b = b.min(TOP);
+                let lower = ((b + FIRST) as u32) << 16;
+                let level = match b {
+                    0 => 0,
+                    _ => thresholds
+                        .iter()
+                        .take_while(|&&t| f32::from_bits(lower) >= t)
+                        .count(),
+                };
+                // Bucket 0 and the top one span several octaves: no threshold in them.
+                let above = if b == 0 || b == TOP || level == 255 {
+                    0x10000
+                } else {
+                    (thresholds[level].to_bits() - lower).min(0x10000)
+                };
+                ((level as u32 + 1) << 17) | above
             })
             .collect::<Vec<_>>()
             .try_into()
-            .expect("2 · BUCKETS entries");
+            .expect("LANE_BUCKETS entries");
         Srgb {
             decode,
             thresholds,
@@ -131,9 +157,8 @@ impl Srgb {
     /// The same codes as [`Srgb::encode`] for every input (NaN and out-of-range included).
     #[inline(always)]
     pub fn encode_lanes(&self, l: &[f32; LANES]) -> [u8; LANES] {
-        // The codes are whole numbers in 0..=255: a plain conversion and two packs make the
-        // bytes (no NaN or overflow to fix up).
-        let code = i16x8::from_i32x8_saturate(self.encode_lanes_f32(l).fast_trunc_int());
+        // The codes are in 0..=255: two packs make the bytes.
+        let code = i16x8::from_i32x8_saturate(self.encode_lanes_i32(l));
         let bytes = u8x16::narrow_i16x8(code, i16x8::ZERO).to_array();
         let mut out = [0u8; LANES];
         out.copy_from_slice(&bytes[..LANES]);
@@ -144,25 +169,32 @@ impl Srgb {
     /// to them before rounding (grain).
     #[inline(always)]
     pub fn encode_lanes_f32(&self, l: &[f32; LANES]) -> f32x8 {
-        // Capped below 2 · BUCKETS before the conversion, so that only NaN and values below
-        // −2³¹ convert to i32::MIN, which the `max` sends to bucket 0 like any value ≤ 0
-        // (`fast_min` keeps its argument when that is NaN). An index past BUCKETS reads an
-        // entry that repeats the last: the same as clamping to BUCKETS. The `min` changes
-        // nothing but tells the compiler that the index is in range.
-        let idx = f32x8::splat(CAP)
-            .fast_min(f32x8::from(*l) * f32x8::splat(BUCKETS as f32))
-            .fast_trunc_int()
-            .max(i32x8::splat(0))
-            .min(i32x8::splat(CAP as i32))
+        self.encode_lanes_i32(l).round_float()
+    }
+
+    /// [`Srgb::encode_lanes`]'s codes as i32.
+    #[inline(always)]
+    pub fn encode_lanes_i32(&self, l: &[f32; LANES]) -> i32x8 {
+        // The bucket from the value's bits (see `FIRST`). NaN and values ≤ 0 are made +0 first
+        // (`fast_max` gives its second operand when either is NaN), so they land in bucket 0
+        // and encode to 0 like the values just above 0; 1.0 and above, +∞ included, land in
+        // the top bucket. The `min` also tells the compiler that the index is in range.
+        let m = f32x8::from(*l).fast_max(f32x8::ZERO);
+        let bits: i32x8 = bytemuck::cast(m);
+        let idx = ((bits - i32x8::splat(FIRST << 16)).max(i32x8::splat(0)) >> 16_i32)
+            .min(i32x8::splat(TOP))
             .to_array();
-        let (mut threshold, mut level) = ([0f32; LANES], [0f32; LANES]);
+        let mut entry = [0i32; LANES];
         for i in 0..LANES {
-            // The index is in 0..2 · BUCKETS already; the mask only spares the bounds check.
-            [threshold[i], level[i]] = self.bucket[idx[i] as usize & (2 * BUCKETS - 1)];
+            // The index is in 0..=TOP already; the mask only spares the bounds check.
+            entry[i] = self.bucket[idx[i] as usize & (LANE_BUCKETS - 1)] as i32;
         }
-        // level + (l ≥ threshold); NaN compares false: it lands in bucket 0 and gives 0.
-        let up = f32x8::from(*l).simd_ge(f32x8::from(threshold)) & f32x8::splat(1.0);
-        f32x8::from(level) + up
+        let entry = i32x8::from(entry);
+        // level + (m ≥ threshold) = (level + 1) + `below`, −1 where the threshold's low bits
+        // are above m's and 0 elsewhere. The values of bucket 0 and the top one never reach
+        // their 0x10000.
+        let below = (entry & i32x8::splat(0x1ffff)).simd_gt(bits & i32x8::splat(0xffff));
+        (entry >> 17_i32) + below
     }
 }
 
@@ -252,6 +284,17 @@ mod tests {
             let inside = s.thresholds.iter().filter(|&&t| t > a && t < b).count();
             assert!(inside <= 1, "bucket {i}: {inside} thresholds");
         }
+        // Likewise the lanes' buckets, between the lower ends of consecutive ones (bucket 0
+        // ends at 2^-13, below the first threshold; the top one starts at 1.0, above the last).
+        let lower = |b: i32| f32::from_bits(((b + FIRST) as u32) << 16);
+        assert!(s.thresholds[0] > lower(1));
+        assert_eq!(lower(TOP), 1.0);
+        assert!(s.thresholds[254] < 1.0);
+        for b in 1..TOP {
+            let (a, c) = (lower(b), lower(b + 1));
+            let inside = s.thresholds.iter().filter(|&&t| t > a && t < c).count();
+            assert!(inside <= 1, "lane bucket {b}: {inside} thresholds");
+        }
     }
 
     #[test]
@@ -266,6 +309,11 @@ mod tests {
             ]
         }));
         values.extend(s.decode);
+        // The lanes' bucket boundaries, and the values just below them.
+        values.extend((1..=TOP + 1).flat_map(|b| {
+            let lower = ((b + FIRST) as u32) << 16;
+            [f32::from_bits(lower), f32::from_bits(lower - 1)]
+        }));
         values.extend([
             f32::NAN,
             -f32::NAN,

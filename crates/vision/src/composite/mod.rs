@@ -533,15 +533,17 @@ fn render_over(
         Some((xa, xb.max(xa)))
     };
 
-    // At night the photo is darkened and cooled through three 8-bit tables: here everywhere
-    // but where the shading goes, which reads the photo as it was to blend partly covered
-    // pixels, and darkens the pixels it leaves uncovered itself.
+    // At night the photo is darkened and cooled through three 8-bit tables (the night's
+    // `photo_gain` is always `NIGHT_PHOTO`): here everywhere but where the shading goes, which
+    // reads the photo as it was to blend partly covered pixels, and darkens the pixels it
+    // leaves uncovered itself.
     let dark = spec
         .adjustments
         .night
         .is_some()
-        .then(|| night::darken_tables(params.photo_gain));
-    match (&dark, source) {
+        .then(night::Darkening::night);
+    debug_assert!(dark.is_none() || params.photo_gain == adjust::NIGHT_PHOTO);
+    match (dark, source) {
         (None, Some(src)) => out.copy_from_slice(src),
         (None, None) => {}
         (Some(t), src) => {
@@ -554,19 +556,18 @@ fn render_over(
                         let src = &src[y * pw * 3..(y + 1) * pw * 3];
                         let (src_left, rest) = src.split_at(xa * 3);
                         let (src_span, src_right) = rest.split_at((xb - xa) * 3);
-                        night::darken(src_left, left, t);
+                        t.copy(src_left, left);
                         span.copy_from_slice(src_span);
-                        night::darken(src_right, right, t);
+                        t.copy(src_right, right);
                     }
                     None => {
-                        night::darken_in_place(left, t);
-                        night::darken_in_place(right, t);
+                        t.in_place(left);
+                        t.in_place(right);
                     }
                 }
             }
         }
     }
-    let dark = dark.as_ref();
 
     let (wc, hc) = (creative.width(), creative.height());
     pyramid.rebuild(wc, hc, creative.data());
@@ -659,12 +660,12 @@ fn render_over(
         };
         let alpha = a_edge * (1.0 - m);
         if let Some(b) = bloom.as_mut() {
-            b.add(x as i64, y as i64, panel.map(|v| v * a_edge));
+            b.add(x as i64, panel.map(|v| v * a_edge));
         }
         let i = (y * pw + x) * 3;
         if alpha <= 0.0 {
             if let Some(t) = dark {
-                night::darken_in_place(&mut out[i..i + 3], t);
+                t.in_place(&mut out[i..i + 3]);
             }
             return;
         }
@@ -742,7 +743,7 @@ fn render_over(
         let (mut c, cb) = (pyramid::channels(&a), pyramid::channels(&b));
         params.apply_lanes(&mut c, &cb, &st[0], &st[1]);
         if let Some(b) = bloom.as_mut() {
-            b.add_run(x0 as i64, y as i64, &c, n);
+            b.add_run(x0 as i64, &c, n);
         }
         let mut codes = [[0u8; LANES]; 3];
         if params.grain > 0.0 {
@@ -803,17 +804,21 @@ fn render_over(
                 (a > 0.0).then_some(a)
             }
         };
-        // A pixel of the span that the quad does not touch is the photo (darkened at night).
-        let uncovered = |out: &mut [u8], x: usize| {
+        // A pixel of the span that the quad does not touch is the photo (darkened at night),
+        // and emits no light.
+        let uncovered = |out: &mut [u8], bloom: &mut Option<Bloom>, x: usize| {
             if let Some(t) = dark {
                 let i = (y * pw + x) * 3;
-                night::darken_in_place(&mut out[i..i + 3], t);
+                t.in_place(&mut out[i..i + 3]);
+            }
+            if let Some(b) = bloom.as_mut() {
+                b.add(x as i64, [0.0; 3]);
             }
         };
         for x in xa..ia {
             match edge_cover(x) {
                 Some(a_edge) => shade(out, &mut bloom, x, y, a_edge, mask_row),
-                None => uncovered(out, x),
+                None => uncovered(out, &mut bloom, x),
             }
         }
         if mask.is_none() && !contain {
@@ -831,8 +836,11 @@ fn render_over(
         for x in ib..xb {
             match edge_cover(x) {
                 Some(a_edge) => shade(out, &mut bloom, x, y, a_edge, mask_row),
-                None => uncovered(out, x),
+                None => uncovered(out, &mut bloom, x),
             }
+        }
+        if let Some(b) = bloom.as_mut() {
+            b.end_row(y as i64, xa as i64, xb as i64);
         }
     }
 

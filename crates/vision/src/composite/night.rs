@@ -1,14 +1,16 @@
 //! Night scenes (rendering.md §4): the whole photo darkened and cooled through three 8-bit
-//! tables, and the panel's bloom accumulated at up to a quarter of the resolution, blurred with the
-//! crate's box-blur Gaussian and added back bilinearly around the panel.
+//! tables (looked up two bytes at a time), and the panel's bloom accumulated at up to a
+//! quarter of the resolution, blurred with the crate's box-blur Gaussian and added back
+//! bilinearly around the panel.
 
-use wide::f32x8;
+use wide::{f32x4, f32x8};
 
-use super::adjust::LANES;
+use super::adjust::{LANES, NIGHT_PHOTO};
 use super::colour::Srgb;
 use crate::blur;
 use crate::image::Plane;
 use std::ops::Range;
+use std::sync::OnceLock;
 
 /// Largest downsampling factor of the bloom plane.
 pub const BLOOM_FACTOR: i64 = 4;
@@ -31,21 +33,89 @@ pub fn darken_tables(gain: [f32; 3]) -> [[u8; 256]; 3] {
     t
 }
 
-/// Copies `photo` into `out` through the per-channel tables.
-pub fn darken(photo: &[u8], out: &mut [u8], t: &[[u8; 256]; 3]) {
-    for (o, p) in out.chunks_exact_mut(3).zip(photo.chunks_exact(3)) {
-        o[0] = t[0][p[0] as usize];
-        o[1] = t[1][p[1] as usize];
-        o[2] = t[2][p[2] as usize];
-    }
+/// The darkening of a night scene: [`darken_tables`], and the same per pair of consecutive
+/// bytes.
+pub struct Darkening {
+    /// Per channel, the darkened code of each code.
+    bytes: [[u8; 256]; 3],
+    /// `pairs[c][a | b << 8]`: the bytes `a`, `b` of channels `c`, `c + 1` (mod 3) darkened,
+    /// the same way (little-endian). Four pixels are six pairs, so that a 12-byte step takes
+    /// six look-ups of 16 bits instead of twelve of 8 bits, and two loads and two stores
+    /// instead of twelve each; the byte look-ups were bound by inserting each byte into a
+    /// vector (3 × 128 kB, which the L2 cache holds).
+    pairs: [Box<[u16; 1 << 16]>; 3],
 }
 
-/// [`darken`] in place.
-pub fn darken_in_place(pixels: &mut [u8], t: &[[u8; 256]; 3]) {
-    for p in pixels.chunks_exact_mut(3) {
-        p[0] = t[0][p[0] as usize];
-        p[1] = t[1][p[1] as usize];
-        p[2] = t[2][p[2] as usize];
+impl Darkening {
+    /// The tables of [`NIGHT_PHOTO`], the gains of every night render, built once per process
+    /// (384 kB: about 0.15 ms to build).
+    pub fn night() -> &'static Darkening {
+        static TABLES: OnceLock<Darkening> = OnceLock::new();
+        TABLES.get_or_init(|| Darkening::new(NIGHT_PHOTO))
+    }
+
+    /// The tables for the channel gains `gain`.
+    pub fn new(gain: [f32; 3]) -> Darkening {
+        let bytes = darken_tables(gain);
+        let pairs = [0, 1, 2].map(|c| {
+            let (first, second) = (&bytes[c], &bytes[(c + 1) % 3]);
+            let mut t: Box<[u16; 1 << 16]> = vec![0u16; 1 << 16].try_into().expect("2^16");
+            for (row, &b) in t.chunks_exact_mut(256).zip(second) {
+                for (e, &a) in row.iter_mut().zip(first) {
+                    *e = u16::from(a) | u16::from(b) << 8;
+                }
+            }
+            t
+        });
+        Darkening { bytes, pairs }
+    }
+
+    /// Darkens the whole pixels (RGB) of `pixels` in place.
+    pub fn in_place(&self, pixels: &mut [u8]) {
+        let mut steps = pixels.chunks_exact_mut(12);
+        for p in &mut steps {
+            let (lo, hi) = self.step(p);
+            p[..8].copy_from_slice(&lo.to_le_bytes());
+            p[8..].copy_from_slice(&hi.to_le_bytes());
+        }
+        self.by_bytes(steps.into_remainder());
+    }
+
+    /// Copies the whole pixels of `photo` into `out`, darkened.
+    pub fn copy(&self, photo: &[u8], out: &mut [u8]) {
+        let mut steps = out.chunks_exact_mut(12);
+        let mut from = photo.chunks_exact(12);
+        for (o, p) in (&mut steps).zip(&mut from) {
+            let (lo, hi) = self.step(p);
+            o[..8].copy_from_slice(&lo.to_le_bytes());
+            o[8..].copy_from_slice(&hi.to_le_bytes());
+        }
+        let (out, photo) = (steps.into_remainder(), from.remainder());
+        out.copy_from_slice(photo);
+        self.by_bytes(out);
+    }
+
+    /// Four pixels (12 bytes, starting at red) darkened: bytes 0–7 and 8–11.
+    #[inline(always)]
+    fn step(&self, p: &[u8]) -> (u64, u32) {
+        let lo = u64::from_le_bytes(p[..8].try_into().unwrap());
+        let hi = u64::from(u32::from_le_bytes(p[8..12].try_into().unwrap()));
+        // The pairs start at red, blue, green, red, blue, green.
+        let [rg, gb, br] = [&self.pairs[0], &self.pairs[1], &self.pairs[2]];
+        let at =
+            |t: &[u16; 1 << 16], v: u64, shift: u32| u64::from(t[(v >> shift) as u16 as usize]);
+        let lo = at(rg, lo, 0) | at(br, lo, 16) << 16 | at(gb, lo, 32) << 32 | at(rg, lo, 48) << 48;
+        let hi = at(br, hi, 0) | at(gb, hi, 16) << 16;
+        (lo, hi as u32)
+    }
+
+    /// Darkens the whole pixels of `pixels` one byte at a time.
+    fn by_bytes(&self, pixels: &mut [u8]) {
+        for p in pixels.chunks_exact_mut(3) {
+            for (v, t) in p.iter_mut().zip(&self.bytes) {
+                *v = t[*v as usize];
+            }
+        }
     }
 }
 
@@ -64,6 +134,11 @@ pub struct Bloom {
     sigma: f64,
     /// `1 / factor²`, the weight of one pixel in its cell's mean.
     cell_weight: f32,
+    /// Photo column of the first value of `pending`: the box's left edge.
+    row_x0: i64,
+    /// The current photo row's weighted light, per channel and photo column, not yet added to
+    /// its cells (see [`Bloom::end_row`]).
+    pending: [Vec<f32>; 3],
 }
 
 impl Bloom {
@@ -84,48 +159,62 @@ impl Bloom {
             factor: f,
             sigma,
             cell_weight: 1.0 / (f * f) as f32,
+            row_x0: x0,
+            pending: [0, 1, 2].map(|_| vec![0.0; (x1 - x0).max(0) as usize]),
         }
     }
 
-    /// Adds the light of photo pixel `(x, y)`.
+    /// Adds the light of photo pixel `x` of the current row (see [`Bloom::end_row`]).
     #[inline(always)]
-    pub fn add(&mut self, x: i64, y: i64, light: [f32; 3]) {
-        // Offsets from the grid's origin are non-negative and small: a 32-bit unsigned
-        // division is several times cheaper than a 64-bit signed one.
-        let f = self.factor as u32;
-        let i = ((x - self.origin.0) as u32 / f) as usize;
-        let j = ((y - self.origin.1) as u32 / f) as usize;
-        let w = self.planes[0].width;
-        for c in 0..3 {
-            self.planes[c].data[j * w + i] += light[c] * self.cell_weight;
+    pub fn add(&mut self, x: i64, light: [f32; 3]) {
+        let k = (x - self.row_x0) as usize;
+        for (pending, l) in self.pending.iter_mut().zip(light) {
+            pending[k] = l * self.cell_weight;
         }
     }
 
-    /// [`Bloom::add`] for the `n ≤ LANES` pixels from `(x0, y)` along a row, `light[channel][k]`
-    /// for pixel `x0 + k`: the same sums in the same order, the cells found by counting instead
-    /// of two divisions a pixel. The weighted light is made eight lanes at a time (the same
-    /// products), and each cell's sums are made in a register, stored once per cell: adding
-    /// through memory would chain every pixel's sum on the store of the previous one.
+    /// [`Bloom::add`] for the `n ≤ LANES` pixels from `x0` along the current row,
+    /// `light[channel][k]` for pixel `x0 + k`: the same products, made eight lanes at a time.
     #[inline(always)]
-    pub fn add_run(&mut self, x0: i64, y: i64, light: &[[f32; LANES]; 3], n: usize) {
-        let f = self.factor as u32;
-        let rx = (x0 - self.origin.0) as u32;
-        let (mut i, rem) = ((rx / f) as usize, (rx % f) as usize);
-        let row = ((y - self.origin.1) as u32 / f) as usize * self.planes[0].width;
+    pub fn add_run(&mut self, x0: i64, light: &[[f32; LANES]; 3], n: usize) {
+        let k = (x0 - self.row_x0) as usize;
         let weight = f32x8::splat(self.cell_weight);
-        let light = light.map(|l| (f32x8::from(l) * weight).to_array());
-        // Pixels `k..end` fall in cell `i`: the first cell takes `f - rem` of them.
-        let (mut k, mut end) = (0, (f as usize - rem).min(n));
-        while k < n {
-            for (plane, l) in self.planes.iter_mut().zip(&light) {
-                let cell = &mut plane.data[row + i];
-                let mut sum = *cell;
-                for &v in &l[k..end] {
-                    sum += v;
-                }
-                *cell = sum;
+        for (pending, l) in self.pending.iter_mut().zip(light) {
+            let l = (f32x8::from(*l) * weight).to_array();
+            pending[k..k + n].copy_from_slice(&l[..n]);
+        }
+    }
+
+    /// Adds the light of photo row `y`, columns `xa..xb`, to its cells: every pixel of them
+    /// must have been given to [`Bloom::add`] or [`Bloom::add_run`] since the last row (a pixel
+    /// without light as zero, which changes no sum: a sum that starts at +0 is never −0). Each
+    /// cell's sum takes its pixels in the order of the row, rows in order, as adding each pixel
+    /// as it comes would, so the same sums. Adding a row at a time lets the cells of a row be
+    /// summed side by side, instead of every pixel's addition waiting on the previous one's
+    /// store (the lanes of a run fall in two or three cells).
+    pub fn end_row(&mut self, y: i64, xa: i64, xb: i64) {
+        if xa >= xb {
+            return;
+        }
+        let f = self.factor as usize;
+        let row = (y - self.origin.1) as usize / f * self.planes[0].width;
+        let rx = (xa - self.origin.0) as usize;
+        let (first, rem) = (row + rx / f, rx % f);
+        let span = (xa - self.row_x0) as usize..(xb - self.row_x0) as usize;
+        for (plane, pending) in self.planes.iter_mut().zip(&self.pending) {
+            let values = &pending[span.clone()];
+            let cells = &mut plane.data[first..];
+            // The first cell takes the `f - rem` first values (all of them when fewer), then
+            // each cell `f` values.
+            let (head, rest) = values.split_at((f - rem).min(values.len()));
+            add_in_order(&mut cells[0], head);
+            let cells = &mut cells[1..];
+            match f {
+                4 => add_cells::<4>(cells, rest),
+                3 => add_cells::<3>(cells, rest),
+                2 => add_cells::<2>(cells, rest),
+                _ => add_cells::<1>(cells, rest),
             }
-            (k, end, i) = (end, (end + f as usize).min(n), i + 1);
         }
     }
 
@@ -174,11 +263,12 @@ impl Bloom {
     /// wide) in linear light: per channel `encode(decode(o) + strength · at(x, y))`, the same
     /// operations in the same order as [`Bloom::at`], so the same bytes. The horizontal
     /// interpolation of a cell row does not depend on the photo row, so it is done once per cell
-    /// row (two kept at a time); a pixel whose light on both cell rows is below
-    /// [`Srgb::negligible`] (after `strength`) cannot change any code and is skipped, so each
-    /// row is only walked over the span where the light is not negligible. The values are
-    /// taken [`LANES`] at a time: the light and the sum lane by lane, the codes by
-    /// [`Srgb::encode_lanes`] (the same codes as [`Srgb::encode`]).
+    /// row (two kept at a time, a pixel's three channels as one f32x4); a pixel whose four
+    /// cells' light is below [`Srgb::negligible`] (after `strength`) has negligible light
+    /// too, cannot change any code and is skipped, so each row is only walked over the span
+    /// of columns that take a cell with more light. The values are taken [`LANES`] at a time:
+    /// the light and the sum lane by lane, the codes by [`Srgb::encode_lanes`] (the same codes
+    /// as [`Srgb::encode`]).
     pub fn add_back(
         &self,
         out: &mut [u8],
@@ -191,44 +281,57 @@ impl Bloom {
         let f = self.factor as f32;
         let w = self.planes[0].width;
         let n = xs.len();
-        // Per column: cells and weight, as in `at_row`.
-        let cols: Vec<(usize, usize, f32)> = xs
+        // Per column: its left cell and weight, as in `at_row`. Its right cell is the next
+        // one: `cells` below repeats the last cell once, which `at_row` takes for both when
+        // the left one is the last.
+        let cols: Vec<(usize, f32)> = xs
             .clone()
             .map(|x| {
                 let px = ((x as i64 - self.origin.0) as f32 + 0.5) / f - 0.5;
                 let px = px.clamp(0.0, (w - 1) as f32);
                 let x0 = px as usize;
-                (x0, (x0 + 1).min(w - 1), px - x0 as f32)
+                (x0, px - x0 as f32)
             })
             .collect();
-        // One horizontally interpolated cell row (RGB interleaved) and the span of columns
-        // where its light is not negligible (`(n, 0)` when empty).
-        let fill = |j: usize, buf: &mut [f32]| -> (usize, usize) {
-            let mut span = (n, 0);
+        let right = |x0: usize| (x0 + 1).min(w - 1);
+        let (sp, negligible) = (f32x4::splat(strength), f32x4::splat(s.negligible));
+        // One horizontally interpolated cell row (RGB interleaved, `buf` one value longer)
+        // and the span of columns where its light may not be negligible (`(n, 0)` when it is
+        // negligible everywhere): the columns that take a cell whose light is not negligible
+        // (a value between two negligible ones is negligible too). A cell's three channels are
+        // one f32x4 (the same operations lane by lane as three f32).
+        let fill = |j: usize, cells: &mut [f32x4], buf: &mut [f32]| -> (usize, usize) {
             let rows = [0, 1, 2].map(|c| &self.planes[c].data[j * w..(j + 1) * w]);
-            for (i, (&(x0, x1, fx), px)) in cols.iter().zip(buf.chunks_exact_mut(3)).enumerate() {
-                let mut big = false;
-                for c in 0..3 {
-                    let d = rows[c];
-                    let v = d[x0] + (d[x1] - d[x0]) * fx;
-                    px[c] = v;
-                    big |= (strength * v).abs() >= s.negligible;
-                }
-                if big {
-                    span = (span.0.min(i), i + 1);
+            let (mut first, mut last) = (w, 0);
+            for (k, cell) in cells[..w].iter_mut().enumerate() {
+                *cell = f32x4::from([rows[0][k], rows[1][k], rows[2][k], 0.0]);
+                if (sp * *cell).abs().simd_ge(negligible).any() {
+                    (first, last) = (first.min(k), k + 1);
                 }
             }
-            span
+            cells[w] = cells[w - 1];
+            for (i, &(x0, fx)) in cols.iter().enumerate() {
+                let (a, b) = (cells[x0], cells[x0 + 1]);
+                // The padding lane goes into the next column's first value, written next.
+                buf[3 * i..3 * i + 4].copy_from_slice(&(a + (b - a) * f32x4::splat(fx)).to_array());
+            }
+            if first >= last {
+                return (n, 0);
+            }
+            let lo = cols.partition_point(|&(x0, _)| right(x0) < first);
+            let hi = cols.partition_point(|&(x0, _)| x0 < last);
+            (lo, hi)
         };
+        let mut cells = vec![f32x4::ZERO; w + 1];
         let mut slot_row = [usize::MAX; 2];
-        let mut slot = [vec![0f32; 3 * n], vec![0f32; 3 * n]];
+        let mut slot = [vec![0f32; 3 * n + 1], vec![0f32; 3 * n + 1]];
         let mut span = [(n, 0); 2];
         for y in ys {
             let (y0, y1, fy) = self.row(y as i64);
             for j in [y0, y1] {
                 if slot_row[0] != j && slot_row[1] != j {
                     let k = usize::from(slot_row[0] == y0 || slot_row[0] == y1);
-                    span[k] = fill(j, &mut slot[k]);
+                    span[k] = fill(j, &mut cells, &mut slot[k]);
                     slot_row[k] = j;
                 }
             }
@@ -265,9 +368,70 @@ impl Bloom {
     }
 }
 
+/// Adds `values` one after the other to `cell`.
+#[inline(always)]
+fn add_in_order(cell: &mut f32, values: &[f32]) {
+    let mut sum = *cell;
+    for &v in values {
+        sum += v;
+    }
+    *cell = sum;
+}
+
+/// Adds `values` to `cells`, `F` consecutive values to each cell in order (the last cell
+/// takes what remains). The cells' sums are independent: they are made [`LANES`] cells at a
+/// time, lane `j` of the `k`-th vector holding the `k`-th value of cell `j`.
+#[inline(always)]
+fn add_cells<const F: usize>(cells: &mut [f32], values: &[f32]) {
+    let blocks = values.chunks_exact(F * LANES);
+    let rest = blocks.remainder();
+    let done = blocks.len() * LANES;
+    for (c, v) in cells.chunks_exact_mut(LANES).zip(blocks) {
+        let mut sum = f32x8::from(<[f32; LANES]>::try_from(&*c).unwrap());
+        for k in 0..F {
+            sum += f32x8::from(std::array::from_fn::<f32, LANES, _>(|j| v[F * j + k]));
+        }
+        c.copy_from_slice(&sum.to_array());
+    }
+    let chunks = rest.chunks_exact(F);
+    let last = done + chunks.len();
+    let tail = chunks.remainder();
+    for (cell, v) in cells[done..].iter_mut().zip(chunks) {
+        add_in_order(cell, v);
+    }
+    if !tail.is_empty() {
+        add_in_order(&mut cells[last], tail);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_pairs_darken_like_the_byte_tables() {
+        let gain = [0.3, 0.55, 0.8];
+        let (d, t) = (Darkening::new(gain), darken_tables(gain));
+        // Every pair of codes at each of the three pair positions (`a b a b a b` for each
+        // pair), and lengths that leave 0 to 3 pixels after the 4-pixel steps.
+        let photo: Vec<u8> = (0..1usize << 16)
+            .flat_map(|k| [k as u8, (k >> 8) as u8].repeat(3))
+            .collect();
+        for len in [6 << 16, (6 << 16) - 3, (6 << 16) - 6, 33, 27, 15, 3, 0] {
+            let photo = &photo[..len];
+            let want: Vec<u8> = photo
+                .iter()
+                .enumerate()
+                .map(|(i, &v)| t[i % 3][v as usize])
+                .collect();
+            let mut out = vec![0u8; photo.len()];
+            d.copy(photo, &mut out);
+            assert!(out == want, "copy of {len}");
+            let mut inplace = photo.to_vec();
+            d.in_place(&mut inplace);
+            assert!(inplace == want, "in place {len}");
+        }
+    }
 
     #[test]
     fn add_back_matches_the_per_pixel_bilinear_light() {
@@ -280,8 +444,9 @@ mod tests {
             for y in y0..y1 {
                 for x in x0..x1 {
                     let v = ((x * 13 + y * 7) % 50) as f32 / 50.0;
-                    b.add(x, y, [v, 1.0 - v, 0.5 * v]);
+                    b.add(x, [v, 1.0 - v, 0.5 * v]);
                 }
+                b.end_row(y, x0, x1);
             }
             b.blur();
             let m = b.margin;
