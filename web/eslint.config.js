@@ -6,7 +6,7 @@ import reactRefresh from 'eslint-plugin-react-refresh';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const features = ['auth', 'theme', 'chat', 'creatives', 'locations', 'simulation', 'heatmap', 'workspaces'];
+const features = ['auth', 'theme', 'chat', 'creatives', 'locations', 'simulation', 'heatmap', 'workspaces', 'reviews'];
 
 export default tseslint.config(
   { ignores: ['dist', 'coverage', 'node_modules', 'public'] },

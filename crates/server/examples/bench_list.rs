@@ -160,7 +160,7 @@ async fn main() {
             let start = Instant::now();
             let (status, body) = request(&router, "GET", &uri, Some(&token), "").await;
             times.push(start.elapsed());
-            assert_eq!(status, StatusCode::OK);
+            assert_eq!(status, StatusCode::OK, "{}", String::from_utf8_lossy(&body));
             let page: Value = serde_json::from_slice(&body).unwrap();
             assert_eq!(page["items"].as_array().unwrap().len(), expected);
         }

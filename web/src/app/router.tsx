@@ -27,6 +27,7 @@ const AccountRoute = lazy(() => import('./routes/app/account'));
 const HelpRoute = lazy(() => import('./routes/app/help'));
 const HelpArticleRoute = lazy(() => import('./routes/app/help-article'));
 const WorkspaceRoute = lazy(() => import('./routes/app/workspace'));
+const WorkspaceActivityRoute = lazy(() => import('./routes/app/workspace-activity'));
 const InvitationRoute = lazy(() => import('./routes/invitation'));
 const NotFoundRoute = lazy(() => import('./routes/not-found'));
 
@@ -35,6 +36,7 @@ export const paths = {
   creatives: '/creatives',
   creative: (id: string) => `/creatives/${encodeURIComponent(id)}`,
   locations: '/locations',
+  location: (id: string) => `/locations/${encodeURIComponent(id)}`,
   locationsImport: '/locations/import',
   simulation: '/simulation',
   simulationOf: (id: string) => `/simulation/${encodeURIComponent(id)}`,
@@ -54,6 +56,7 @@ export const paths = {
   helpArticle: (slug: string) => `/help/${encodeURIComponent(slug)}`,
   resetPassword: '/reset-password',
   workspace: '/workspace',
+  workspaceActivity: '/workspace/activity',
   invitation: (token: string) => `/invitations/${encodeURIComponent(token)}`,
 } as const;
 
@@ -119,6 +122,7 @@ export function createAppRoutes(): RouteObject[] {
                 { path: 'help', element: <HelpRoute /> },
                 { path: 'help/:slug', element: <HelpArticleRoute /> },
                 { path: 'workspace', element: <WorkspaceRoute /> },
+                { path: 'workspace/activity', element: <WorkspaceActivityRoute /> },
                 { path: '*', element: <NotFoundRoute /> },
               ],
             },

@@ -21,3 +21,23 @@ export function formatDateTime(iso: string, language: string): string {
   if (Number.isNaN(date.getTime())) return iso;
   return new Intl.DateTimeFormat(dateLocale(language), { dateStyle: 'medium', timeStyle: 'short' }).format(date);
 }
+
+/** The local day of an RFC 3339 string, as `YYYY-MM-DD` (for grouping by day); the string itself when it is not a date. */
+export function dayKey(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/** A day written out: "jeudi 26 novembre 2026", "Thursday 26 November 2026". */
+export function formatLongDate(date: Date, language: string): string {
+  return new Intl.DateTimeFormat(dateLocale(language), { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(date);
+}
+
+/** The time of an RFC 3339 string: "14:05"; the string itself when it is not a date. */
+export function formatTime(iso: string, language: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return new Intl.DateTimeFormat(dateLocale(language), { timeStyle: 'short' }).format(date);
+}

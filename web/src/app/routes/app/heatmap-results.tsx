@@ -7,7 +7,12 @@ import { heatmapQueryOptions } from '@/features/heatmap/api/heatmaps';
 import { useHeatmapLiveConnection } from '@/features/heatmap/api/live-updates';
 import { HeatmapResults } from '@/features/heatmap/components/heatmap-results';
 
-/** `/heatmap/results/:id`: the heatmap's name as the title (a generic one until it is known). */
+import { SubjectReview } from '@/app/subject-review';
+
+/**
+ * `/heatmap/results/:id`: the heatmap's name as the title (a generic one until it is known), its
+ * results, then its comments and approval.
+ */
 export default function HeatmapResultsRoute() {
   const { t } = useTranslation();
   const { id = '' } = useParams();
@@ -19,6 +24,7 @@ export default function HeatmapResultsRoute() {
         <Link to="/heatmap">{t('heatmap.back')}</Link>
       </p>
       <HeatmapResults key={id} id={id} />
+      {data ? <SubjectReview key={`review-${id}`} subject={{ kind: 'heatmap', id: data.id }} /> : null}
     </ContentLayout>
   );
 }

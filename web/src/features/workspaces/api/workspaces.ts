@@ -2,7 +2,7 @@
 //! Everything lives under the `['workspaces']` prefix: the list, each workspace's members and
 //! invitations; every mutation invalidates it. These routes name their workspace in the path,
 //! so they work whatever workspace the tab is in.
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { answer, api, type Schemas } from '@/lib/api';
 import type { WorkspaceRole } from '@/lib/workspace';
@@ -10,12 +10,42 @@ import type { WorkspaceRole } from '@/lib/workspace';
 export type WorkspaceMember = Schemas['WorkspaceMember'];
 export type Invitation = Schemas['Invitation'];
 export type Joined = Schemas['Joined'];
+export type Activity = Schemas['Paged_Activity']['items'][number];
+export type ActivityAction = Schemas['ActivityAction'];
+export type ActivitySubject = Schemas['ActivitySubject'];
+
+export const ACTIVITY_ACTIONS = [
+  'created',
+  'changed',
+  'rendered',
+  'exported',
+  'shared',
+  'deleted',
+  'commented',
+  'reviewed',
+  'invited',
+  'joined',
+] as const satisfies readonly ActivityAction[];
+export const ACTIVITY_SUBJECTS = [
+  'creative',
+  'location',
+  'simulation',
+  'heatmap',
+  'media',
+  'member',
+  'invitation',
+  'workspace',
+] as const satisfies readonly ActivitySubject[];
+
+/** What the activity page shows: every filter is optional (empty: all). */
+export type ActivityFilters = { action?: ActivityAction; subject_type?: ActivitySubject; actor_id?: string };
 
 export const workspaceKeys = {
   all: ['workspaces'] as const,
   list: ['workspaces', 'list'] as const,
   members: (id: string) => ['workspaces', id, 'members'] as const,
   invitations: (id: string) => ['workspaces', id, 'invitations'] as const,
+  activity: (id: string) => ['workspaces', id, 'activity'] as const,
 };
 
 /** The user's workspaces, the personal one first. */
@@ -40,6 +70,26 @@ export function invitationsQueryOptions(id: string) {
     queryFn: ({ signal }) => answer(api.GET('/workspaces/{id}/invitations', { params: { path: { id } }, signal })),
   });
 }
+
+/** What was done in the workspace, newest first, a page at a time (`next_cursor`). */
+export function activityInfiniteQueryOptions(id: string, filters: ActivityFilters = {}) {
+  const { action, subject_type, actor_id } = filters;
+  return infiniteQueryOptions({
+    queryKey: [...workspaceKeys.activity(id), action ?? '', subject_type ?? '', actor_id ?? ''] as const,
+    initialPageParam: null as string | null,
+    queryFn: ({ signal, pageParam }) =>
+      answer(
+        api.GET('/workspaces/{id}/activity', {
+          params: { path: { id }, query: { limit: ACTIVITY_PAGE, action, subject_type, actor_id, cursor: pageParam ?? undefined } },
+          signal,
+        }),
+      ),
+    getNextPageParam: (last) => last.next_cursor,
+  });
+}
+
+/** Lines of activity per page. */
+export const ACTIVITY_PAGE = 50;
 
 /** A mutation whose success refreshes everything under `['workspaces']`. */
 function useWorkspaceMutation<TVariables, TData>(mutationFn: (variables: TVariables) => Promise<TData>) {

@@ -9,6 +9,7 @@ import { usePopover } from '@/lib/use-popover';
 import { hasUnsavedChanges } from '@/lib/use-unsaved-changes';
 import { useWorkspace } from '@/lib/workspace';
 
+import { ACTIVITY_PATH } from '../lib/activity';
 import { WORKSPACE_PATH } from '../lib/address';
 
 import { CreateWorkspaceDialog } from './create-workspace-dialog';
@@ -17,9 +18,10 @@ import { workspaceName } from './workspace-name';
 
 /**
  * The header's workspace menu: the current workspace's name (with the user's role there when it
- * is shared) on the button; in the menu every workspace of the user, "New workspace…" and, for a
- * shared workspace, "Members and settings". Closes on Escape, on a click elsewhere and when the
- * page changes. Switching leaves the page: a form with unsaved changes asks first.
+ * is shared) on the button; in the menu every workspace of the user, "New workspace…", for a
+ * shared workspace "Members and settings", and the workspace's activity. Closes on Escape, on a
+ * click elsewhere and when the page changes. Switching leaves the page: a form with unsaved
+ * changes asks first.
  */
 export function WorkspaceSwitcher() {
   const { t } = useTranslation();
@@ -40,7 +42,7 @@ export function WorkspaceSwitcher() {
       <button
         ref={buttonRef}
         type="button"
-        className={cn('ws-switcher__button', pathname === WORKSPACE_PATH && 'ws-switcher__button--active')}
+        className={cn('ws-switcher__button', (pathname === WORKSPACE_PATH || pathname === ACTIVITY_PATH) && 'ws-switcher__button--active')}
         aria-expanded={open}
         aria-controls={menuId}
         aria-label={t('workspace.switcher.label', { name })}
@@ -97,6 +99,9 @@ export function WorkspaceSwitcher() {
               {t('workspace.switcher.settings')}
             </Link>
           )}
+          <Link className="user-menu__item" to={ACTIVITY_PATH} onClick={close} data-testid="workspace-activity-link">
+            {t('workspace.switcher.activity')}
+          </Link>
         </div>
       </div>
       {confirming ? (
