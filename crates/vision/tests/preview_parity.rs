@@ -8,7 +8,9 @@
 //! preview_parity` (and change the preview to match, in the same commit).
 
 use regard_vision::RgbImage;
-use regard_vision::composite::{Adjustments, Fit, RenderSpec, Site, View, photo_stats, render};
+use regard_vision::composite::{
+    Adjustments, Fit, Night, RenderSpec, Site, View, photo_stats, render,
+};
 use serde_json::{Value, json};
 
 const FIXTURE: &str = concat!(
@@ -184,6 +186,22 @@ fn scenes() -> Vec<Scene> {
             site: Some(site),
             ..scene("noise contained from 120 m", "noise", 1.0)
         },
+        Scene {
+            // The darkened photo, the panel and its light around it, each in one encode.
+            adjustments: Adjustments {
+                night: Some(Night::Led),
+                ..plain
+            },
+            ..scene("checker 0.5× at night (LED)", "checker", 0.5)
+        },
+        Scene {
+            adjustments: Adjustments {
+                night: Some(Night::Backlit),
+                contrast: 0.3,
+                ..plain
+            },
+            ..scene("noise 0.8× at night (backlit)", "noise", 0.8)
+        },
     ]
 }
 
@@ -225,7 +243,15 @@ fn fixture() -> Value {
                 site: s.site,
             };
             let out = render(&photo, &RgbImage::new(cw, ch, &c).unwrap(), None, &spec).unwrap();
+            // At night the two blur the light differently (rendering.md §4): the preview with
+            // a Gaussian kernel renormalised at the photo's borders, the server with three box
+            // blurs on a grid that extends beyond them. Both stay far within the bound of 3.
+            let tolerance = s
+                .adjustments
+                .night
+                .map(|_| json!({ "mad": 0.5, "worst": 8 }));
             json!({
+                "tolerance": tolerance,
                 "name": s.name,
                 "creative": { "pattern": s.pattern, "width": cw, "height": ch },
                 "quad": s.quad,

@@ -45,12 +45,34 @@ impl Edges {
         }
     }
 
+    /// Coverage of the square `[x, x+size) × [y, y+size)` (a bloom cell): the fraction of its
+    /// area inside the quad, as the preview's `squareCoverage`.
+    pub fn square_coverage(&self, x: f64, y: f64, size: f64) -> f64 {
+        let half = size / 2.0;
+        let d = self.distances(x + half, y + half);
+        let min = d.iter().copied().fold(f64::INFINITY, f64::min);
+        let r = half * std::f64::consts::SQRT_2;
+        if min >= r {
+            1.0
+        } else if min <= -r {
+            0.0
+        } else {
+            self.clipped_square(x, y, size) / (size * size)
+        }
+    }
+
     /// Area of the pixel square clipped by the four half-planes (Sutherland–Hodgman), in
     /// coordinates relative to the pixel's corner to keep precision far from the origin.
     pub fn clipped_area(&self, x: f64, y: f64) -> f64 {
+        self.clipped_square(x, y, 1.0)
+    }
+
+    /// Area of the square `[x, x+size) × [y, y+size)` clipped by the four half-planes.
+    #[inline(always)]
+    fn clipped_square(&self, x: f64, y: f64, size: f64) -> f64 {
         let mut poly = [[0.0f64; 2]; 8];
         let mut n = 4;
-        poly[..4].copy_from_slice(&[[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]);
+        poly[..4].copy_from_slice(&[[0.0, 0.0], [size, 0.0], [size, size], [0.0, size]]);
         let mut next = [[0.0f64; 2]; 8];
         for &[nx, ny, c] in &self.lines {
             let c = c + nx * x + ny * y;
@@ -82,7 +104,7 @@ impl Edges {
             let (p, q) = (poly[i], poly[(i + 1) % n]);
             a += p[0] * q[1] - q[0] * p[1];
         }
-        (a * 0.5).abs().min(1.0)
+        (a * 0.5).abs().min(size * size)
     }
 }
 

@@ -8,6 +8,7 @@
 //! adjustments. One thread, no I/O, deterministic.
 
 pub mod adjust;
+pub mod bloom;
 pub mod colour;
 pub mod coverage;
 pub mod homography;
@@ -21,9 +22,9 @@ use wide::{f32x4, f32x8, f64x4, i32x8};
 
 use crate::image::RgbImage;
 use adjust::{LANES, PanelParams, grain_bits, grain_z, grain_z_of};
+use bloom::{Bloom, LightRows, light_pixels};
 use colour::Srgb;
 use coverage::{Edges, HALF_DIAGONAL, polygon_area};
-use night::Bloom;
 use pyramid::{Footprint, Pyramid};
 
 pub use homography::Homography;
@@ -533,42 +534,6 @@ fn render_over(
         Some((xa, xb.max(xa)))
     };
 
-    // At night the photo is darkened and cooled through three 8-bit tables (the night's
-    // `photo_gain` is always `NIGHT_PHOTO`): here everywhere but where the shading goes, which
-    // reads the photo as it was to blend partly covered pixels, and darkens the pixels it
-    // leaves uncovered itself.
-    let dark = spec
-        .adjustments
-        .night
-        .is_some()
-        .then(night::Darkening::night);
-    debug_assert!(dark.is_none() || params.photo_gain == adjust::NIGHT_PHOTO);
-    match (dark, source) {
-        (None, Some(src)) => out.copy_from_slice(src),
-        (None, None) => {}
-        (Some(t), src) => {
-            for (y, row) in out.chunks_exact_mut(pw * 3).enumerate() {
-                let (xa, xb) = row_span(y).unwrap_or((0, 0));
-                let (left, rest) = row.split_at_mut(xa * 3);
-                let (span, right) = rest.split_at_mut((xb - xa) * 3);
-                match src {
-                    Some(src) => {
-                        let src = &src[y * pw * 3..(y + 1) * pw * 3];
-                        let (src_left, rest) = src.split_at(xa * 3);
-                        let (src_span, src_right) = rest.split_at((xb - xa) * 3);
-                        t.copy(src_left, left);
-                        span.copy_from_slice(src_span);
-                        t.copy(src_right, right);
-                    }
-                    None => {
-                        t.in_place(left);
-                        t.in_place(right);
-                    }
-                }
-            }
-        }
-    }
-
     let (wc, hc) = (creative.width(), creative.height());
     pyramid.rebuild(wc, hc, creative.data());
     let pyramid = &*pyramid;
@@ -590,28 +555,10 @@ fn render_over(
         _ => None,
     };
 
-    let mut bloom = (params.bloom > 0.0).then(|| {
-        let d = |a: [f64; 2], b: [f64; 2]| (b[0] - a[0]).hypot(b[1] - a[1]);
-        let diagonal = d(q[0], q[2]).max(d(q[1], q[3]));
-        Bloom::new(
-            bx0 as i64,
-            by0 as i64,
-            bx1 as i64,
-            by1 as i64,
-            adjust::BLOOM_SIGMA * diagonal,
-        )
-    });
-
-    // Everything from the panel coordinates to the written pixel, for pixel `x` of the row at
-    // `py` with edge coverage `a_edge`.
-    let shade = |out: &mut [u8],
-                 bloom: &mut Option<Bloom>,
-                 x: usize,
-                 y: usize,
-                 a_edge: f32,
-                 mask_row: Option<(&Mask<'_>, usize, usize, f32)>| {
-        let px = x as f64 + 0.5;
-        let py = y as f64 + 0.5;
+    // The panel's linear colour (§3) at photo point `(px, py)` for a footprint `scale` photo
+    // pixels wide (1 for a pixel, the bloom's factor for one of its cells), with its panel
+    // coordinates `(s, t)`. Scaling by 1 is exact, so a pixel's colour does not depend on it.
+    let panel_at = |px: f64, py: f64, scale: f32| -> [f32; 3] {
         // Panel coordinates and the Jacobian of the photo → creative map.
         // One division per pixel: divisions are slow and not vectorised.
         let rw = 1.0 / (inv[6] * px + inv[7] * py + inv[8]);
@@ -622,12 +569,12 @@ fn render_over(
             u: (fit.ou + fit.ku * s) as f32,
             v: (fit.ov + fit.kv * t) as f32,
             jx: [
-                (kur * (inv[0] - s * inv[6])) as f32,
-                (kvr * (inv[3] - t * inv[6])) as f32,
+                (kur * (inv[0] - s * inv[6])) as f32 * scale,
+                (kvr * (inv[3] - t * inv[6])) as f32 * scale,
             ],
             jy: [
-                (kur * (inv[1] - s * inv[7])) as f32,
-                (kvr * (inv[4] - t * inv[7])) as f32,
+                (kur * (inv[1] - s * inv[7])) as f32 * scale,
+                (kvr * (inv[4] - t * inv[7])) as f32 * scale,
             ],
         };
         if let Some(w) = widening {
@@ -643,8 +590,102 @@ fn render_over(
                 cb[k] = bg[k] + (cb[k] - bg[k]) * ac;
             }
         }
-        let panel = params.apply(c, cb, s as f32, t as f32);
+        params.apply(c, cb, s as f32, t as f32)
+    };
 
+    // At night the panel's light (§4) is emitted per cell before anything is shaded, so that
+    // every pixel it reaches takes it before its one encode.
+    let bloom = (params.bloom > 0.0).then(|| {
+        let d = |a: [f64; 2], b: [f64; 2]| (b[0] - a[0]).hypot(b[1] - a[1]);
+        let diagonal = d(q[0], q[2]).max(d(q[1], q[3]));
+        let bbox = (bx0 as i64, by0 as i64, bx1 as i64, by1 as i64);
+        let mut b = Bloom::new(
+            bbox.0,
+            bbox.1,
+            bbox.2,
+            bbox.3,
+            adjust::BLOOM_SIGMA * diagonal,
+        );
+        b.emit(&edges, bbox, panel_at);
+        b.blur();
+        let reach = b.reach(bbox.0, bbox.1, bbox.2, bbox.3, pw, ph);
+        (b, reach)
+    });
+    // The pixels of row `y` that the night's darkening leaves to the pass below: the light's
+    // reach (which holds the quad's box), else the quad's span.
+    let skipped = |y: usize| -> (usize, usize) {
+        match &bloom {
+            Some((_, r)) if r.ys.contains(&y) => (r.xs.start, r.xs.end),
+            _ => row_span(y).unwrap_or((0, 0)),
+        }
+    };
+
+    // At night the photo is darkened and cooled through three 8-bit tables (the night's
+    // `photo_gain` is always `NIGHT_PHOTO`): here everywhere but where the light can reach
+    // and where the shading goes, which read the photo as it was, apply the night gain
+    // themselves, the light with it.
+    let dark = spec
+        .adjustments
+        .night
+        .is_some()
+        .then(night::Darkening::night);
+    debug_assert!(dark.is_none() || params.photo_gain == adjust::NIGHT_PHOTO);
+    match (dark, source) {
+        (None, Some(src)) => out.copy_from_slice(src),
+        (None, None) => {}
+        (Some(t), src) => {
+            for (y, row) in out.chunks_exact_mut(pw * 3).enumerate() {
+                let (xa, xb) = skipped(y);
+                let (left, rest) = row.split_at_mut(xa * 3);
+                let (span, right) = rest.split_at_mut((xb - xa) * 3);
+                match src {
+                    Some(src) => {
+                        let src = &src[y * pw * 3..(y + 1) * pw * 3];
+                        let (src_left, rest) = src.split_at(xa * 3);
+                        let (src_span, src_right) = rest.split_at((xb - xa) * 3);
+                        t.copy(src_left, left);
+                        span.copy_from_slice(src_span);
+                        t.copy(src_right, right);
+                    }
+                    None => {
+                        t.in_place(left);
+                        t.in_place(right);
+                    }
+                }
+            }
+        }
+    }
+
+    // The light of the pixel at `k` of a row's light (relative to the reach), times the
+    // bloom's strength.
+    let strength = params.bloom;
+    let lit = |light: Option<(&[Vec<f32>; 3], usize)>, x: usize| -> Option<[f32; 3]> {
+        light.map(|(l, x0)| [0, 1, 2].map(|c| l[c][x - x0]))
+    };
+
+    // A pixel the panel leaves to the photo (outside the quad, or hidden by the mask): at
+    // night darkened, with its light in the same encode when it has some (as `light_pixels`).
+    let uncovered = |o: &mut [u8], light: Option<[f32; 3]>| match (dark, light) {
+        (Some(_), Some(l)) => {
+            for k in 0..3 {
+                o[k] = srgb.encode(lut[o[k] as usize] * params.photo_gain[k] + strength * l[k]);
+            }
+        }
+        (Some(t), None) => t.in_place(o),
+        (None, _) => {}
+    };
+
+    // Everything from the panel coordinates to the written pixel, for pixel `x` of the row at
+    // `py` with edge coverage `a_edge`, and the light of that pixel at night.
+    let shade = |out: &mut [u8],
+                 x: usize,
+                 y: usize,
+                 a_edge: f32,
+                 mask_row: Option<(&Mask<'_>, usize, usize, f32)>,
+                 light: Option<[f32; 3]>| {
+        let px = x as f64 + 0.5;
+        let py = y as f64 + 0.5;
+        let panel = panel_at(px, py, 1.0);
         let m = match mask_row {
             Some((m, y0, y1, fy)) => {
                 let mx = (px / pw as f64 * m.width as f64 - 0.5).clamp(0.0, (m.width - 1) as f64);
@@ -659,14 +700,9 @@ fn render_over(
             None => 0.0,
         };
         let alpha = a_edge * (1.0 - m);
-        if let Some(b) = bloom.as_mut() {
-            b.add(x as i64, panel.map(|v| v * a_edge));
-        }
         let i = (y * pw + x) * 3;
         if alpha <= 0.0 {
-            if let Some(t) = dark {
-                t.in_place(&mut out[i..i + 3]);
-            }
+            uncovered(&mut out[i..i + 3], light);
             return;
         }
         // The photo as it is (at night not yet darkened: the gain below does it).
@@ -678,12 +714,15 @@ fn render_over(
             0.0
         };
         for k in 0..3 {
-            let lin = if alpha >= 1.0 {
+            let mut lin = if alpha >= 1.0 {
                 panel[k]
             } else {
                 let p = lut[src[k] as usize] * params.photo_gain[k];
                 p + (panel[k] - p) * alpha
             };
+            if let Some(l) = light {
+                lin += strength * l[k];
+            }
             let v = srgb.encode(lin);
             o[k] = if grain != 0.0 {
                 // Rounded by truncation after +0.5; negative values saturate to 0.
@@ -696,92 +735,101 @@ fn render_over(
 
     // `shade` for `n ≤ LANES` pixels from `x0` wholly inside the quad, without mask or contain
     // background: the same arithmetic lane by lane, so that all but the texture and table
-    // look-ups vectorise.
-    let shade_lanes = |out: &mut [u8], bloom: &mut Option<Bloom>, x0: usize, n: usize, y: usize| {
-        let py = y as f64 + 0.5;
-        let mut st = [[0f32; LANES]; 2];
-        let mut fps = [[0f32; LANES]; 6];
-        // The operations of `shade`, four lanes at once (the products with `py` are the same
-        // in every lane; `x0 + i` and the half are exact in f64).
-        let sp = f64x4::splat;
-        let (ry, sy, ty) = (inv[7] * py, inv[1] * py, inv[4] * py);
-        let x0f = x0 as f64;
-        for h in 0..LANES / 4 {
-            let j = 4 * h;
-            let px = sp(x0f) + f64x4::from([0.5, 1.5, 2.5, 3.5]) + sp(j as f64);
-            let rw = sp(1.0) / (sp(inv[6]) * px + sp(ry) + sp(inv[8]));
-            let s = (sp(inv[0]) * px + sp(sy) + sp(inv[2])) * rw;
-            let t = (sp(inv[3]) * px + sp(ty) + sp(inv[5])) * rw;
-            let (kur, kvr) = (sp(fit.ku) * rw, sp(fit.kv) * rw);
-            let put = |dst: &mut [f32; LANES], v: f64x4| {
-                let a = v.to_array();
-                dst[j..j + 4].copy_from_slice(&[
-                    a[0] as f32,
-                    a[1] as f32,
-                    a[2] as f32,
-                    a[3] as f32,
-                ]);
-            };
-            put(&mut st[0], s);
-            put(&mut st[1], t);
-            put(&mut fps[0], sp(fit.ou) + sp(fit.ku) * s);
-            put(&mut fps[1], sp(fit.ov) + sp(fit.kv) * t);
-            put(&mut fps[2], kur * (sp(inv[0]) - s * sp(inv[6])));
-            put(&mut fps[3], kvr * (sp(inv[3]) - t * sp(inv[6])));
-            put(&mut fps[4], kur * (sp(inv[1]) - s * sp(inv[7])));
-            put(&mut fps[5], kvr * (sp(inv[4]) - t * sp(inv[7])));
-        }
-        if let Some(w) = widening {
-            for i in 0..n {
-                let (jx, jy) = view::widen([fps[2][i], fps[3][i]], [fps[4][i], fps[5][i]], w);
-                [fps[2][i], fps[3][i], fps[4][i], fps[5][i]] = [jx[0], jx[1], jy[0], jy[1]];
+    // look-ups vectorise. `light`: the row's light from column `x0` on, at night.
+    let shade_lanes =
+        |out: &mut [u8], x0: usize, n: usize, y: usize, light: Option<[&[f32]; 3]>| {
+            let py = y as f64 + 0.5;
+            let mut st = [[0f32; LANES]; 2];
+            let mut fps = [[0f32; LANES]; 6];
+            // The operations of `shade`, four lanes at once (the products with `py` are the same
+            // in every lane; `x0 + i` and the half are exact in f64).
+            let sp = f64x4::splat;
+            let (ry, sy, ty) = (inv[7] * py, inv[1] * py, inv[4] * py);
+            let x0f = x0 as f64;
+            for h in 0..LANES / 4 {
+                let j = 4 * h;
+                let px = sp(x0f) + f64x4::from([0.5, 1.5, 2.5, 3.5]) + sp(j as f64);
+                let rw = sp(1.0) / (sp(inv[6]) * px + sp(ry) + sp(inv[8]));
+                let s = (sp(inv[0]) * px + sp(sy) + sp(inv[2])) * rw;
+                let t = (sp(inv[3]) * px + sp(ty) + sp(inv[5])) * rw;
+                let (kur, kvr) = (sp(fit.ku) * rw, sp(fit.kv) * rw);
+                let put = |dst: &mut [f32; LANES], v: f64x4| {
+                    let a = v.to_array();
+                    dst[j..j + 4].copy_from_slice(&[
+                        a[0] as f32,
+                        a[1] as f32,
+                        a[2] as f32,
+                        a[3] as f32,
+                    ]);
+                };
+                put(&mut st[0], s);
+                put(&mut st[1], t);
+                put(&mut fps[0], sp(fit.ou) + sp(fit.ku) * s);
+                put(&mut fps[1], sp(fit.ov) + sp(fit.kv) * t);
+                put(&mut fps[2], kur * (sp(inv[0]) - s * sp(inv[6])));
+                put(&mut fps[3], kvr * (sp(inv[3]) - t * sp(inv[6])));
+                put(&mut fps[4], kur * (sp(inv[1]) - s * sp(inv[7])));
+                put(&mut fps[5], kvr * (sp(inv[4]) - t * sp(inv[7])));
             }
-        }
-        let mut a = [f32x4::ZERO; LANES];
-        let mut b = [f32x4::ZERO; LANES];
-        pyramid.sample_lanes(&fps, n, params.bias, second_bias, &mut a, &mut b);
-        let (mut c, cb) = (pyramid::channels(&a), pyramid::channels(&b));
-        params.apply_lanes(&mut c, &cb, &st[0], &st[1]);
-        if let Some(b) = bloom.as_mut() {
-            b.add_run(x0 as i64, &c, n);
-        }
-        let mut codes = [[0u8; LANES]; 3];
-        if params.grain > 0.0 {
-            // `(v + grain + 0.5).clamp(0, 255) as u8` as in `shade`, on the codes still in f32
-            // (whole numbers, so the same sums); with a grain of exactly 0 it gives `v` back,
-            // so the lanes need no test.
-            let mut bits = [0i32; LANES];
-            for i in 0..LANES {
-                bits[i] = grain_bits((x0 + i) as u32, y as u32) as i32;
-            }
-            let g = f32x8::splat(params.grain) * grain_z_of(i32x8::from(bits).round_float());
-            for (ch, lin) in codes.iter_mut().zip(&c) {
-                let v = srgb.encode_lanes_f32(lin) + g + f32x8::splat(0.5);
-                let v = v
-                    .max(f32x8::splat(0.0))
-                    .min(f32x8::splat(255.0))
-                    .trunc_int()
-                    .to_array();
-                for i in 0..LANES {
-                    ch[i] = v[i] as u8;
+            if let Some(w) = widening {
+                for i in 0..n {
+                    let (jx, jy) = view::widen([fps[2][i], fps[3][i]], [fps[4][i], fps[5][i]], w);
+                    [fps[2][i], fps[3][i], fps[4][i], fps[5][i]] = [jx[0], jx[1], jy[0], jy[1]];
                 }
             }
-        } else {
-            for k in 0..3 {
-                codes[k] = srgb.encode_lanes(&c[k]);
+            let mut a = [f32x4::ZERO; LANES];
+            let mut b = [f32x4::ZERO; LANES];
+            pyramid.sample_lanes(&fps, n, params.bias, second_bias, &mut a, &mut b);
+            let (mut c, cb) = (pyramid::channels(&a), pyramid::channels(&b));
+            params.apply_lanes(&mut c, &cb, &st[0], &st[1]);
+            if let Some(light) = light {
+                // `lin += strength · light` as in `shade` (lanes past `n` are never written).
+                let sp = f32x8::splat(strength);
+                for (ch, l) in c.iter_mut().zip(light) {
+                    let mut v = [0f32; LANES];
+                    v[..n].copy_from_slice(&l[..n]);
+                    *ch = (f32x8::from(*ch) + sp * f32x8::from(v)).to_array();
+                }
             }
-        }
-        let start = (y * pw + x0) * 3;
-        let row = &mut out[start..start + 3 * n];
-        for (i, o) in row.chunks_exact_mut(3).enumerate() {
-            o.copy_from_slice(&[codes[0][i], codes[1][i], codes[2][i]]);
-        }
-    };
-
-    for y in by0..by1 {
-        let Some((xa, xb)) = row_span(y) else {
-            continue;
+            let mut codes = [[0u8; LANES]; 3];
+            if params.grain > 0.0 {
+                // `(v + grain + 0.5).clamp(0, 255) as u8` as in `shade`, on the codes still in f32
+                // (whole numbers, so the same sums); with a grain of exactly 0 it gives `v` back,
+                // so the lanes need no test.
+                let mut bits = [0i32; LANES];
+                for i in 0..LANES {
+                    bits[i] = grain_bits((x0 + i) as u32, y as u32) as i32;
+                }
+                let g = f32x8::splat(params.grain) * grain_z_of(i32x8::from(bits).round_float());
+                for (ch, lin) in codes.iter_mut().zip(&c) {
+                    let v = srgb.encode_lanes_f32(lin) + g + f32x8::splat(0.5);
+                    let v = v
+                        .max(f32x8::splat(0.0))
+                        .min(f32x8::splat(255.0))
+                        .trunc_int()
+                        .to_array();
+                    for i in 0..LANES {
+                        ch[i] = v[i] as u8;
+                    }
+                }
+            } else {
+                for k in 0..3 {
+                    codes[k] = srgb.encode_lanes(&c[k]);
+                }
+            }
+            let start = (y * pw + x0) * 3;
+            let row = &mut out[start..start + 3 * n];
+            for (i, o) in row.chunks_exact_mut(3).enumerate() {
+                o.copy_from_slice(&[codes[0][i], codes[1][i], codes[2][i]]);
+            }
         };
+
+    // Shades row `y` within the quad's span `(xa, xb)`; `light`: the row's light and the
+    // photo column of its first value, at night.
+    let shade_row = |out: &mut [u8],
+                     y: usize,
+                     (xa, xb): (usize, usize),
+                     light: Option<(&[Vec<f32>; 3], usize)>| {
         let py = y as f64 + 0.5;
         // Mask row coordinates (texel centres), constant along the row.
         let mask_row = mask.map(|m| {
@@ -804,52 +852,69 @@ fn render_over(
                 (a > 0.0).then_some(a)
             }
         };
-        // A pixel of the span that the quad does not touch is the photo (darkened at night),
-        // and emits no light.
-        let uncovered = |out: &mut [u8], bloom: &mut Option<Bloom>, x: usize| {
-            if let Some(t) = dark {
+        // A pixel of the span that the quad does not touch is the photo (darkened at night).
+        let edge = |out: &mut [u8], x: usize| match edge_cover(x) {
+            Some(a_edge) => shade(out, x, y, a_edge, mask_row, lit(light, x)),
+            None => {
                 let i = (y * pw + x) * 3;
-                t.in_place(&mut out[i..i + 3]);
-            }
-            if let Some(b) = bloom.as_mut() {
-                b.add(x as i64, [0.0; 3]);
+                uncovered(&mut out[i..i + 3], lit(light, x));
             }
         };
         for x in xa..ia {
-            match edge_cover(x) {
-                Some(a_edge) => shade(out, &mut bloom, x, y, a_edge, mask_row),
-                None => uncovered(out, &mut bloom, x),
-            }
+            edge(out, x);
         }
         if mask.is_none() && !contain {
             let mut x = ia;
             while x < ib {
                 let n = (ib - x).min(LANES);
-                shade_lanes(out, &mut bloom, x, n, y);
+                let l = light.map(|(l, x0)| [0, 1, 2].map(|c| &l[c][x - x0..]));
+                shade_lanes(out, x, n, y, l);
                 x += n;
             }
         } else {
             for x in ia..ib {
-                shade(out, &mut bloom, x, y, 1.0, mask_row);
+                shade(out, x, y, 1.0, mask_row, lit(light, x));
             }
         }
         for x in ib..xb {
-            match edge_cover(x) {
-                Some(a_edge) => shade(out, &mut bloom, x, y, a_edge, mask_row),
-                None => uncovered(out, &mut bloom, x),
+            edge(out, x);
+        }
+    };
+
+    match &bloom {
+        None => {
+            for y in by0..by1 {
+                if let Some(span) = row_span(y) {
+                    shade_row(out, y, span, None);
+                }
             }
         }
-        if let Some(b) = bloom.as_mut() {
-            b.end_row(y as i64, xa as i64, xb as i64);
+        Some((b, reach)) => {
+            // Row by row over the light's reach: the row's light, the quad's span shaded with
+            // it, and the rest of the reach (the photo as it is) darkened with it.
+            let (x0, x1) = (reach.xs.start, reach.xs.end);
+            let mut rows = LightRows::new(b, reach.xs.clone());
+            for y in reach.ys.clone() {
+                let span = row_span(y);
+                let need = span.map_or(0..0, |(xa, xb)| xa - x0..xb - x0);
+                let on = rows.row(y, need);
+                if let Some(span) = span {
+                    shade_row(out, y, span, Some((&rows.light, x0)));
+                }
+                let (xa, xb) = span.unwrap_or((x1, x1));
+                let t = dark.expect("a bloom only at night");
+                let row = &mut out[y * pw * 3..(y + 1) * pw * 3];
+                for part in [x0..xa, xb..x1] {
+                    // The lit columns of the part, and the dark ones on either side.
+                    let a = part.start.max(on.start + x0).min(part.end);
+                    let b = part.end.min(on.end + x0).max(a);
+                    t.in_place(&mut row[part.start * 3..a * 3]);
+                    let l = [0, 1, 2].map(|c| &rows.light[c][a - x0..b - x0]);
+                    light_pixels(&mut row[a * 3..b * 3], l, params.photo_gain, strength);
+                    t.in_place(&mut row[b * 3..part.end * 3]);
+                }
+            }
         }
-    }
-
-    if let Some(mut b) = bloom {
-        b.blur();
-        let m = b.margin;
-        let ys = (by0 as i64 - m).max(0) as usize..((by1 as i64 + m) as usize).min(ph);
-        let xs = (bx0 as i64 - m).max(0) as usize..((bx1 as i64 + m) as usize).min(pw);
-        b.add_back(out, pw, xs, ys, params.bloom);
     }
     Ok(())
 }

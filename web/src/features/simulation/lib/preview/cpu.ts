@@ -42,16 +42,16 @@ export interface FrameConstants {
   edges: [number, number, number][];
   /** Bloom Gaussian σ in photo pixels (0 by day). */
   bloomSigma: number;
-  /** Bloom reduction factor (1, 2 or 4). */
+  /** Bloom reduction factor (1 to 16). */
   bloomFactor: number;
   bbox: [number, number, number, number];
   /** The view's blur C (its two diagonal terms, creative pixels²); [0, 0] when off. */
   viewC: [number, number];
 }
 
-/** Reduced resolution of the bloom: σ stays ≥ 2 low-res pixels, at most 1/4 (as the server). */
+/** Reduced resolution of the bloom: σ stays ≥ 2 low-res pixels, at most 1/16 (as the server). */
 export function bloomFactor(sigma: number): number {
-  return Math.min(4, Math.max(1, Math.floor(sigma / 2)));
+  return Math.min(16, Math.max(1, Math.floor(sigma / 2)));
 }
 
 export function frameConstants(spec: FrameSpec, wc: number, hc: number, stats: PhotoStats): FrameConstants {
