@@ -660,7 +660,7 @@ fn render_over(
     // bloom's strength.
     let strength = params.bloom;
     let lit = |light: Option<(&[Vec<f32>; 3], usize)>, x: usize| -> Option<[f32; 3]> {
-        light.map(|(l, x0)| [0, 1, 2].map(|c| l[c][x - x0]))
+        light.map(|(l, x0)| [l[0][x - x0], l[1][x - x0], l[2][x - x0]])
     };
 
     // A pixel the panel leaves to the photo (outside the quad, or hidden by the mask): at
@@ -867,7 +867,7 @@ fn render_over(
             let mut x = ia;
             while x < ib {
                 let n = (ib - x).min(LANES);
-                let l = light.map(|(l, x0)| [0, 1, 2].map(|c| &l[c][x - x0..]));
+                let l = light.map(|(l, x0)| [&l[0][x - x0..], &l[1][x - x0..], &l[2][x - x0..]]);
                 shade_lanes(out, x, n, y, l);
                 x += n;
             }
@@ -909,7 +909,12 @@ fn render_over(
                     let a = part.start.max(on.start + x0).min(part.end);
                     let b = part.end.min(on.end + x0).max(a);
                     t.in_place(&mut row[part.start * 3..a * 3]);
-                    let l = [0, 1, 2].map(|c| &rows.light[c][a - x0..b - x0]);
+                    let (la, lb) = (a - x0, b - x0);
+                    let l = [
+                        &rows.light[0][la..lb],
+                        &rows.light[1][la..lb],
+                        &rows.light[2][la..lb],
+                    ];
                     light_pixels(&mut row[a * 3..b * 3], l, params.photo_gain, strength);
                     t.in_place(&mut row[b * 3..part.end * 3]);
                 }
