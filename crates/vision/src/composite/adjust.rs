@@ -2,7 +2,7 @@
 //! then applied in order to each filtered linear sample; the night and bloom constants of §4;
 //! and the deterministic grain hash.
 
-use wide::f32x8;
+use wide::{bytemuck, f32x8, i32x8, u32x8};
 
 use super::colour::{exp2_in_range_lanes, fast_exp2, fast_log2};
 use super::stats::PhotoStats;
@@ -231,37 +231,35 @@ impl PanelParams {
         s: &[f32; LANES],
         t: &[f32; LANES],
     ) {
+        // The same operations as `apply`, eight lanes at once (`f32x8::max` picks the other
+        // operand of a NaN, as `f32::max` does).
+        let sp = f32x8::splat;
+        let mut v = [f32x8::from(c[0]), f32x8::from(c[1]), f32x8::from(c[2])];
         if self.sharpen > 0.0 {
-            for (ch, bl) in c.iter_mut().zip(cb) {
-                for (v, b) in ch.iter_mut().zip(bl) {
-                    *v += self.sharpen * (*v - b);
-                }
+            for (v, b) in v.iter_mut().zip(cb) {
+                *v += sp(self.sharpen) * (*v - f32x8::from(*b));
             }
         }
-        for ch in c.iter_mut() {
-            for v in ch.iter_mut() {
-                *v = v.max(0.0) * self.bright;
-            }
+        for v in v.iter_mut() {
+            *v = v.max(sp(0.0)) * sp(self.bright);
         }
         if let Some(table) = &self.contrast {
-            for ch in c.iter_mut() {
-                table.apply_lanes(ch);
+            for v in v.iter_mut() {
+                let mut a = v.to_array();
+                table.apply_lanes(&mut a);
+                *v = f32x8::from(a);
             }
         }
         if self.sat != 1.0 {
-            let [r, g, b] = c;
-            for i in 0..LANES {
-                let y = 0.2126 * r[i] + 0.7152 * g[i] + 0.0722 * b[i];
-                r[i] = (y + (r[i] - y) * self.sat).max(0.0);
-                g[i] = (y + (g[i] - y) * self.sat).max(0.0);
-                b[i] = (y + (b[i] - y) * self.sat).max(0.0);
+            let y = sp(0.2126) * v[0] + sp(0.7152) * v[1] + sp(0.0722) * v[2];
+            for v in v.iter_mut() {
+                *v = (y + (*v - y) * sp(self.sat)).max(sp(0.0));
             }
         }
-        for (ch, gain) in c.iter_mut().zip(self.gain) {
-            for v in ch.iter_mut() {
-                *v *= gain;
-            }
+        for (v, gain) in v.iter_mut().zip(self.gain) {
+            *v *= sp(gain);
         }
+        *c = [v[0].to_array(), v[1].to_array(), v[2].to_array()];
         if self.glare > 0.0 {
             let sp = f32x8::splat;
             let z = (sp(0.8) * f32x8::from(*s) + sp(0.6) * f32x8::from(*t) - sp(0.45)) / sp(0.12);
@@ -299,6 +297,20 @@ pub fn grain_bits(x: u32, y: u32) -> u32 {
     h >> 8
 }
 
+/// [`grain_bits`] of the pixels `(x0 + i, y)`, `i` in `0..LANES`, lane by lane (the same
+/// wrapping products and shifts).
+#[inline(always)]
+pub fn grain_bits_lanes(x0: u32, y: u32) -> i32x8 {
+    let sp = u32x8::splat;
+    let x = sp(x0) + u32x8::from([0, 1, 2, 3, 4, 5, 6, 7]);
+    let mut h = (x * sp(0x27d4_eb2d)) ^ sp(y.wrapping_mul(0x1656_67b1));
+    h = (h ^ (h >> 15)) * sp(0x85eb_ca6b);
+    h = (h ^ (h >> 13)) * sp(0xc2b2_ae35);
+    h ^= h >> 16;
+    // Below 2^24: the same value as a signed lane.
+    bytemuck::cast(h >> 8)
+}
+
 /// [`grain_z`] of [`grain_bits`] already converted to f32 (exactly: below 2^24), lane by lane.
 #[inline(always)]
 pub fn grain_z_of(bits: f32x8) -> f32x8 {
@@ -308,6 +320,26 @@ pub fn grain_z_of(bits: f32x8) -> f32x8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_grain_lanes_hash_as_the_scalar_grain() {
+        for (x0, y) in [
+            (0u32, 0u32),
+            (1, 7),
+            (4093, 2999),
+            (u32::MAX - 3, 12),
+            (77, u32::MAX),
+        ] {
+            let lanes = grain_bits_lanes(x0, y).to_array();
+            for (i, &b) in lanes.iter().enumerate() {
+                assert_eq!(
+                    b as u32,
+                    grain_bits(x0.wrapping_add(i as u32), y),
+                    "({x0}, {y}) + {i}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn neutral_adjustments_change_nothing() {

@@ -18,10 +18,10 @@ pub mod stats;
 pub mod view;
 
 use serde::{Deserialize, Serialize};
-use wide::{f32x4, f32x8, f64x4, i32x8};
+use wide::{f32x4, f32x8, f64x4};
 
 use crate::image::RgbImage;
-use adjust::{LANES, PanelParams, grain_bits, grain_z, grain_z_of};
+use adjust::{LANES, PanelParams, grain_bits_lanes, grain_z, grain_z_of};
 use bloom::{Bloom, LightRows, light_pixels};
 use colour::Srgb;
 use coverage::{Edges, HALF_DIAGONAL, polygon_area};
@@ -796,11 +796,8 @@ fn render_over(
                 // `(v + grain + 0.5).clamp(0, 255) as u8` as in `shade`, on the codes still in f32
                 // (whole numbers, so the same sums); with a grain of exactly 0 it gives `v` back,
                 // so the lanes need no test.
-                let mut bits = [0i32; LANES];
-                for i in 0..LANES {
-                    bits[i] = grain_bits((x0 + i) as u32, y as u32) as i32;
-                }
-                let g = f32x8::splat(params.grain) * grain_z_of(i32x8::from(bits).round_float());
+                let bits = grain_bits_lanes(x0 as u32, y as u32);
+                let g = f32x8::splat(params.grain) * grain_z_of(bits.round_float());
                 for (ch, lin) in codes.iter_mut().zip(&c) {
                     let v = srgb.encode_lanes_f32(lin) + g + f32x8::splat(0.5);
                     let v = v
