@@ -59,7 +59,10 @@ cargo clippy -p regard --test schema --locked -- -D warnings
 
 step "Rust tests (SQLite${REGARD_TEST_S3:+, S3 storage suite})"
 # Without the PostgreSQL URL, so this pass really runs on SQLite (the suites switch on it).
-env -u REGARD_TEST_DATABASE_URL cargo test --workspace --locked
+# Unit, binary and integration tests only: the examples (benchmarks) are already compiled by
+# clippy above, and the crates have no documentation tests, whose pass would type-check every
+# crate again under rustdoc; linking a dozen example binaries and that pass took minutes.
+env -u REGARD_TEST_DATABASE_URL cargo test --workspace --locked --lib --bins --tests
 
 if [ -n "${REGARD_TEST_DATABASE_URL:-}" ]; then
   step "Rust API, process and schema tests on PostgreSQL${REGARD_TEST_S3:+ and S3}"
@@ -69,9 +72,11 @@ fi
 step "API contract: Schemathesis against the real binary"
 # Every check on every /api/v1 operation, a fixed seed and a bounded number of examples, so that
 # the document cannot drift from the server (scripts/contract/). Schemathesis lives in a virtual
-# environment under target/, installed once.
+# environment in the user's cache (as the S3 test server does), installed once per version, so
+# that a clean clone does not install it again.
 SCHEMATHESIS_VERSION=4.32.5
-venv=target/schemathesis
+venv="${XDG_CACHE_HOME:-$HOME/.cache}/regard/schemathesis-$SCHEMATHESIS_VERSION"
+
 if [ "$("$venv/bin/schemathesis" --version 2>/dev/null | grep -o '[0-9.]*$')" != "$SCHEMATHESIS_VERSION" ]; then
   rm -rf "$venv"
   python3 -m venv "$venv"
