@@ -53,8 +53,9 @@ const BLOCK: usize = 96;
 
 /// A darkening table as arithmetic, exact for every code, for the look-ups of the pair
 /// tables bound their loop: per 36 MB on an AMD EPYC, 12 ms of noisy bytes and 9 ms of a
-/// smooth photo, where a plain pass over the bytes takes 2 ms; this takes 2.5 ms. A dark gain turns the sRGB curve into nearly a straight line above the darkest
-/// codes: in linear light a gain `g` scales the value, and on the power segment
+/// smooth photo, where a plain pass over the bytes takes 2 ms; this takes 2.5 ms. A dark gain
+/// turns the sRGB curve into nearly a straight line above the darkest codes: in linear light
+/// a gain `g` scales the value, and on the power segment
 /// `encode(g · decode(v)) ≈ g^(1/2.4) · (v + 14) − 14`. With its rounding, the table `T` is
 /// the largest of three parts, each at most `T` everywhere and equal to it on a range of
 /// codes:
