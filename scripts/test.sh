@@ -76,7 +76,6 @@ step "API contract: Schemathesis against the real binary"
 # that a clean clone does not install it again.
 SCHEMATHESIS_VERSION=4.32.5
 venv="${XDG_CACHE_HOME:-$HOME/.cache}/regard/schemathesis-$SCHEMATHESIS_VERSION"
-
 if [ "$("$venv/bin/schemathesis" --version 2>/dev/null | grep -o '[0-9.]*$')" != "$SCHEMATHESIS_VERSION" ]; then
   rm -rf "$venv"
   python3 -m venv "$venv"
