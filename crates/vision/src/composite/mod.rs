@@ -656,8 +656,8 @@ fn render_over(
         }
     }
 
-    // The light of the pixel at `k` of a row's light (relative to the reach), times the
-    // bloom's strength.
+    // The bloom's strength, and the light of pixel `x` from a row's light that starts at
+    // photo column `x0`.
     let strength = params.bloom;
     let lit = |light: Option<(&[Vec<f32>; 3], usize)>, x: usize| -> Option<[f32; 3]> {
         light.map(|(l, x0)| [l[0][x - x0], l[1][x - x0], l[2][x - x0]])
