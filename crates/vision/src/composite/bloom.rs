@@ -38,6 +38,8 @@ pub struct Bloom {
     planes: [Plane; 3],
     /// Extra pixels around the panel's box where the light can reach.
     pub margin: i64,
+    /// The panel's box `[x0, x1) × [y0, y1)` given to [`Bloom::new`].
+    bbox: (i64, i64, i64, i64),
     /// Downsampling factor (photo pixels per cell side).
     factor: i64,
     /// Gaussian σ in photo pixels.
@@ -59,22 +61,18 @@ impl Bloom {
             origin: (gx0 * f, gy0 * f),
             planes: [0, 1, 2].map(|_| Plane::filled(w, h, 0.0)),
             margin,
+            bbox: (x0, y0, x1, y1),
             factor: f,
             sigma,
         }
     }
 
-    /// Sets the light of every cell that meets the box `[x0, x1) × [y0, y1)`: the cell's
-    /// coverage by the quad times `panel(x, y, f)`, the panel's linear colour at the cell's
+    /// Sets the light of every cell that meets the panel's box: the cell's coverage by the
+    /// quad times `panel(x, y, f)`, the panel's linear colour at the cell's
     /// centre `(x, y)` (photo coordinates, pixel centres at half-integers) for a footprint `f`
     /// photo pixels wide. Cells the quad does not touch stay dark.
-    pub fn emit(
-        &mut self,
-        edges: &Edges,
-        (x0, y0, x1, y1): (i64, i64, i64, i64),
-        mut panel: impl FnMut(f64, f64, f32) -> [f32; 3],
-    ) {
-        let f = self.factor;
+    pub fn emit(&mut self, edges: &Edges, mut panel: impl FnMut(f64, f64, f32) -> [f32; 3]) {
+        let (f, (x0, y0, x1, y1)) = (self.factor, self.bbox);
         let w = self.planes[0].width;
         let cells = |lo: i64, hi: i64, origin: i64| {
             (lo - origin).div_euclid(f) as usize..(hi - origin + f - 1).div_euclid(f) as usize
@@ -105,8 +103,8 @@ impl Bloom {
 
     /// The photo columns and rows the light may reach (within a `pw × ph` photo): the box given
     /// to [`Bloom::new`] widened by the margin. The light is exactly 0 outside.
-    pub fn reach(&self, x0: i64, y0: i64, x1: i64, y1: i64, pw: usize, ph: usize) -> Reach {
-        let m = self.margin;
+    pub fn reach(&self, pw: usize, ph: usize) -> Reach {
+        let (m, (x0, y0, x1, y1)) = (self.margin, self.bbox);
         Reach {
             xs: (x0 - m).max(0) as usize..((x1 + m).max(0) as usize).min(pw),
             ys: (y0 - m).max(0) as usize..((y1 + m).max(0) as usize).min(ph),
@@ -322,7 +320,7 @@ mod tests {
             [x1 as f64 - 1.2, y1 as f64],
             [x0 as f64, y1 as f64 - 4.0],
         ]);
-        b.emit(&edges, (x0, y0, x1, y1), |x, y, f| {
+        b.emit(&edges, |x, y, f| {
             let v = ((x * 13.0 + y * 7.0) % 50.0) as f32 / 50.0;
             [v, 1.0 - v, 0.5 * v * f]
         });
@@ -335,7 +333,7 @@ mod tests {
         let (pw, ph) = (173usize, 131usize);
         for sigma in [9.0, 3.0, 14.5, 1.0, 40.0] {
             let (b, (x0, y0, x1, y1)) = bloom(sigma);
-            let reach = b.reach(x0, y0, x1, y1, pw, ph);
+            let reach = b.reach(pw, ph);
             let mut rows = LightRows::new(&b, reach.xs.clone());
             let n = reach.xs.len();
             let mut lit_somewhere = false;

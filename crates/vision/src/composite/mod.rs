@@ -598,17 +598,11 @@ fn render_over(
     let bloom = (params.bloom > 0.0).then(|| {
         let d = |a: [f64; 2], b: [f64; 2]| (b[0] - a[0]).hypot(b[1] - a[1]);
         let diagonal = d(q[0], q[2]).max(d(q[1], q[3]));
-        let bbox = (bx0 as i64, by0 as i64, bx1 as i64, by1 as i64);
-        let mut b = Bloom::new(
-            bbox.0,
-            bbox.1,
-            bbox.2,
-            bbox.3,
-            adjust::BLOOM_SIGMA * diagonal,
-        );
-        b.emit(&edges, bbox, panel_at);
+        let (x0, y0, x1, y1) = (bx0 as i64, by0 as i64, bx1 as i64, by1 as i64);
+        let mut b = Bloom::new(x0, y0, x1, y1, adjust::BLOOM_SIGMA * diagonal);
+        b.emit(&edges, panel_at);
         b.blur();
-        let reach = b.reach(bbox.0, bbox.1, bbox.2, bbox.3, pw, ph);
+        let reach = b.reach(pw, ph);
         (b, reach)
     });
     // The pixels of row `y` that the night's darkening leaves to the pass below: the light's
@@ -667,9 +661,7 @@ fn render_over(
     // night darkened, with its light in the same encode when it has some (as `light_pixels`).
     let uncovered = |o: &mut [u8], light: Option<[f32; 3]>| match (dark, light) {
         (Some(_), Some(l)) => {
-            for k in 0..3 {
-                o[k] = srgb.encode(lut[o[k] as usize] * params.photo_gain[k] + strength * l[k]);
-            }
+            light_pixels(o, [&[l[0]], &[l[1]], &[l[2]]], params.photo_gain, strength)
         }
         (Some(t), None) => t.in_place(o),
         (None, _) => {}
