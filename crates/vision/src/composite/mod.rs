@@ -778,8 +778,15 @@ fn render_over(
                 // `lin += strength · light` as in `shade` (lanes past `n` are never written).
                 let sp = f32x8::splat(strength);
                 for (ch, l) in c.iter_mut().zip(light) {
-                    let mut v = [0f32; LANES];
-                    v[..n].copy_from_slice(&l[..n]);
+                    // A whole chunk as one fixed-size load (a copy of `n` values is a call).
+                    let v = match l.first_chunk::<LANES>() {
+                        Some(&v) if n == LANES => v,
+                        _ => {
+                            let mut v = [0f32; LANES];
+                            v[..n].copy_from_slice(&l[..n]);
+                            v
+                        }
+                    };
                     *ch = (f32x8::from(*ch) + sp * f32x8::from(v)).to_array();
                 }
             }

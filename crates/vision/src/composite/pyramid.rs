@@ -8,7 +8,7 @@
 //! B-spline as the creative is shrunk. The levels above 0 are stored as their corner grids, on
 //! which the comb is a plain bilinear read.
 
-use wide::{f32x4, f32x8, i32x8};
+use wide::{bytemuck, f32x4, f32x8, i32x8};
 
 use super::adjust::LANES;
 use super::colour::{Srgb, fast_log2};
@@ -453,8 +453,12 @@ impl Pyramid {
             let y0 = yi.max(lo).min(i32x8::splat(l.size.1 as i32 - 1)) + one;
             let at = (y0 * i32x8::splat(stride as i32) + x0).to_array();
             // Every lane (those past `n` are read, clamped, and dropped): fixed bounds unroll.
-            for i in 0..LANES {
-                out[i] = grid_bilinear(&l.data, at[i] as usize, stride, fx[i], fy[i]);
+            // Two lanes side by side in each vector.
+            for i in (0..LANES).step_by(2) {
+                let at = [at[i] as usize, at[i + 1] as usize];
+                let v =
+                    grid_bilinear_pair(&l.data, at, stride, [fx[i], fx[i + 1]], [fy[i], fy[i + 1]]);
+                [out[i], out[i + 1]] = bytemuck::cast(v);
             }
             return out;
         }
@@ -464,10 +468,12 @@ impl Pyramid {
         let (ix, wx) = axis_lanes(x, l.w, share);
         let (iy, wy) = axis_lanes(y, l.h, share);
         let at = (iy * i32x8::splat(stride as i32) + ix).to_array();
-        for i in 0..LANES {
-            let wxi = [wx[0][i], wx[1][i], wx[2][i]];
-            let wyi = [wy[0][i], wy[1][i], wy[2][i]];
-            out[i] = window(&l.data, at[i] as usize, stride, wxi, wyi);
+        for i in (0..LANES).step_by(2) {
+            let w = |a: &[[f32; LANES]; 3], k: usize| pair_splat(a[k][i], a[k][i + 1]);
+            let wxi = [w(&wx, 0), w(&wx, 1), w(&wx, 2)];
+            let wyi = [w(&wy, 0), w(&wy, 1), w(&wy, 2)];
+            let at = [at[i] as usize, at[i + 1] as usize];
+            [out[i], out[i + 1]] = bytemuck::cast(window_pair(&l.data, at, stride, wxi, wyi));
         }
         out
     }
@@ -644,6 +650,30 @@ fn grid_bilinear(d: &[[f32; 4]], at: usize, stride: usize, fx: f32, fy: f32) -> 
     top + (bot - top) * fy
 }
 
+/// [`grid_bilinear`] of two lanes at once, side by side (the same operations on each).
+#[inline(always)]
+fn grid_bilinear_pair(
+    d: &[[f32; 4]],
+    at: [usize; 2],
+    stride: usize,
+    fx: [f32; 2],
+    fy: [f32; 2],
+) -> f32x8 {
+    let (p, q) = (&d[at[0]..][..stride + 2], &d[at[1]..][..stride + 2]);
+    let t = |j: usize| -> f32x8 { bytemuck::cast([p[j], q[j]]) };
+    let (fx, fy) = (pair_splat(fx[0], fx[1]), pair_splat(fy[0], fy[1]));
+    let (a, b, c, e) = (t(0), t(1), t(stride), t(stride + 1));
+    let top = a + (b - a) * fx;
+    let bot = c + (e - c) * fx;
+    top + (bot - top) * fy
+}
+
+/// `[a, a, a, a, b, b, b, b]`: one value per lane of a pair.
+#[inline(always)]
+fn pair_splat(a: f32, b: f32) -> f32x8 {
+    f32x8::from([a, a, a, a, b, b, b, b])
+}
+
 /// Level 0's B-spline share at level-of-detail `lambda` (rendering.md §2): `min(1, 2λ)`, so
 /// that level 0 is read bilinearly at 1:1 and beyond (magnification), and through the quadratic
 /// B-spline from a shrink of √2 on.
@@ -772,6 +802,22 @@ fn window(d: &[[f32; 4]], at: usize, stride: usize, wx: [f32; 3], wy: [f32; 3]) 
     row(0) * s(wy[0]) + row(stride) * s(wy[1]) + row(2 * stride) * s(wy[2])
 }
 
+/// [`window`] of two lanes at once, side by side (the same operations on each); the weights
+/// as [`pair_splat`]s.
+#[inline(always)]
+fn window_pair(
+    d: &[[f32; 4]],
+    at: [usize; 2],
+    stride: usize,
+    wx: [f32x8; 3],
+    wy: [f32x8; 3],
+) -> f32x8 {
+    let (p, q) = (&d[at[0]..][..2 * stride + 3], &d[at[1]..][..2 * stride + 3]);
+    let t = |j: usize| -> f32x8 { bytemuck::cast([p[j], q[j]]) };
+    let row = |r: usize| t(r) * wx[0] + t(r + 1) * wx[1] + t(r + 2) * wx[2];
+    row(0) * wy[0] + row(stride) * wy[1] + row(2 * stride) * wy[2]
+}
+
 /// The first three channels of a texel-like value.
 #[inline(always)]
 fn rgb(x: f32x4) -> [f32; 3] {
@@ -830,8 +876,12 @@ fn mix_lanes(
     out: &mut [f32x4; LANES],
 ) {
     let f = (f32x8::from(*lambda) - f32x8::splat(k as f32)).to_array();
-    for i in 0..LANES {
-        out[i] = a[i] + (b[i] - a[i]) * f32x4::splat(f[i]);
+    for i in (0..LANES).step_by(2) {
+        let (a, b): (f32x8, f32x8) = (
+            bytemuck::cast([a[i], a[i + 1]]),
+            bytemuck::cast([b[i], b[i + 1]]),
+        );
+        [out[i], out[i + 1]] = bytemuck::cast(a + (b - a) * pair_splat(f[i], f[i + 1]));
     }
 }
 
