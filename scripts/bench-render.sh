@@ -112,14 +112,15 @@ for round in $(seq 1 "$ROUNDS"); do
   render "$round" all "${ALL[@]}"
   render "$round" night-led "${ALL[@]}" --night led
   "$PY" "$WORK/opencv.py" "$WORK" "$RUNS" "$QUAD" "$WORK/opencv-$round.json"
-  for label in "${LABELS[@]}"; do
-    "$PY" - "$WORK/render-$label-$round.json" "$WORK/opencv-$round.json" "$label" <<'PYR'
+  "$PY" - "$WORK" "$round" "${LABELS[@]}" <<'PYR'
 import sys, json
-r, o = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
-print(f"  ratio regard {sys.argv[3]} / opencv: {r['median_ms'] / o['median_ms']:.2f}"
-      f" (in place: {r['median_ms'] / o['in_place']['median_ms']:.2f})")
+work, round, labels = sys.argv[1], sys.argv[2], sys.argv[3:]
+o = json.load(open(f"{work}/opencv-{round}.json"))
+for label in labels:
+    r = json.load(open(f"{work}/render-{label}-{round}.json"))
+    print(f"  ratio regard {label} / opencv: {r['median_ms'] / o['median_ms']:.2f}"
+          f" (in place: {r['median_ms'] / o['in_place']['median_ms']:.2f})")
 PYR
-  done
 done
 
 "$PY" - "$WORK" "$ROUNDS" "${LABELS[@]}" <<'PYSUM'

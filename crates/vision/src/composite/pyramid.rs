@@ -642,12 +642,12 @@ fn grid_position(l: &Level, x: f32, y: f32) -> (usize, f32, f32) {
 #[inline(always)]
 fn grid_bilinear(d: &[[f32; 4]], at: usize, stride: usize, fx: f32, fy: f32) -> f32x4 {
     let p = &d[at..][..stride + 2];
-    let t = |j: usize| f32x4::from(p[j]);
-    let (fx, fy) = (f32x4::splat(fx), f32x4::splat(fy));
-    let (a, b, c, e) = (t(0), t(1), t(stride), t(stride + 1));
-    let top = a + (b - a) * fx;
-    let bot = c + (e - c) * fx;
-    top + (bot - top) * fy
+    bilinear(
+        |j| f32x4::from(p[j]),
+        stride,
+        f32x4::splat(fx),
+        f32x4::splat(fy),
+    )
 }
 
 /// [`grid_bilinear`] of two lanes at once, side by side (the same operations on each).
@@ -661,12 +661,32 @@ fn grid_bilinear_pair(
 ) -> f32x8 {
     let (p, q) = (&d[at[0]..][..stride + 2], &d[at[1]..][..stride + 2]);
     let t = |j: usize| -> f32x8 { bytemuck::cast([p[j], q[j]]) };
-    let (fx, fy) = (pair_splat(fx[0], fx[1]), pair_splat(fy[0], fy[1]));
+    bilinear(
+        t,
+        stride,
+        pair_splat(fx[0], fx[1]),
+        pair_splat(fy[0], fy[1]),
+    )
+}
+
+/// The bilinear mix of values `t(0)`, `t(1)`, `t(stride)`, `t(stride + 1)`: one texel a vector
+/// ([`grid_bilinear`]) or two lanes' side by side ([`grid_bilinear_pair`]), the same operations.
+#[inline(always)]
+fn bilinear<T: Texels>(t: impl Fn(usize) -> T, stride: usize, fx: T, fy: T) -> T {
     let (a, b, c, e) = (t(0), t(1), t(stride), t(stride + 1));
     let top = a + (b - a) * fx;
     let bot = c + (e - c) * fx;
     top + (bot - top) * fy
 }
+
+/// What the texel arithmetic runs on: `f32x4` (one texel) or `f32x8` (two lanes' texels).
+trait Texels:
+    Copy + std::ops::Add<Output = Self> + std::ops::Sub<Output = Self> + std::ops::Mul<Output = Self>
+{
+}
+
+impl Texels for f32x4 {}
+impl Texels for f32x8 {}
 
 /// `[a, a, a, a, b, b, b, b]`: one value per lane of a pair.
 #[inline(always)]
@@ -796,10 +816,8 @@ fn level0_weights<T: Lane>(g: T, beta: T) -> [T; 3] {
 #[inline(always)]
 fn window(d: &[[f32; 4]], at: usize, stride: usize, wx: [f32; 3], wy: [f32; 3]) -> f32x4 {
     let p = &d[at..][..2 * stride + 3];
-    let t = |j: usize| f32x4::from(p[j]);
     let s = f32x4::splat;
-    let row = |r: usize| t(r) * s(wx[0]) + t(r + 1) * s(wx[1]) + t(r + 2) * s(wx[2]);
-    row(0) * s(wy[0]) + row(stride) * s(wy[1]) + row(2 * stride) * s(wy[2])
+    weigh_window(|j| f32x4::from(p[j]), stride, wx.map(s), wy.map(s))
 }
 
 /// [`window`] of two lanes at once, side by side (the same operations on each); the weights
@@ -813,7 +831,18 @@ fn window_pair(
     wy: [f32x8; 3],
 ) -> f32x8 {
     let (p, q) = (&d[at[0]..][..2 * stride + 3], &d[at[1]..][..2 * stride + 3]);
-    let t = |j: usize| -> f32x8 { bytemuck::cast([p[j], q[j]]) };
+    weigh_window(
+        |j| -> f32x8 { bytemuck::cast([p[j], q[j]]) },
+        stride,
+        wx,
+        wy,
+    )
+}
+
+/// The 3 × 3 window of values `t(j)` (`j` from its first texel, `stride` a row) weighted by
+/// `wx` along rows and `wy` across them, rows first: for [`window`] and [`window_pair`] alike.
+#[inline(always)]
+fn weigh_window<T: Texels>(t: impl Fn(usize) -> T, stride: usize, wx: [T; 3], wy: [T; 3]) -> T {
     let row = |r: usize| t(r) * wx[0] + t(r + 1) * wx[1] + t(r + 2) * wx[2];
     row(0) * wy[0] + row(stride) * wy[1] + row(2 * stride) * wy[2]
 }
