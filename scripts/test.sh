@@ -61,8 +61,8 @@ cargo fmt --all --check
 # by `__CLIPPY_HACKERY__`. Exported, so that every cargo command below finds the same
 # fingerprints and rebuilds nothing. The targets are those of `cargo clippy --all-targets`
 # (libraries and binaries, plain and under test, integration tests, examples), and the
-# PostgreSQL-only schema test (`test = false`, so not among them); the examples are built,
-# not run.
+# PostgreSQL-only schema test (`test = false`, so not among them); the examples are compiled
+# (as test harnesses, which `cargo test --examples` makes of them), not run.
 command -v clippy-driver >/dev/null || { echo "clippy is missing: rustup component add clippy" >&2; exit 1; }
 export RUSTC_WORKSPACE_WRAPPER=clippy-driver
 export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
