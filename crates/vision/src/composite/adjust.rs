@@ -219,62 +219,89 @@ impl PanelParams {
 /// Pixels per chunk of the lane-wise code.
 pub const LANES: usize = 8;
 
+/// Up to [`LANES`] pixels between the passes of the shading (`render_over`), channel-major
+/// (`[channel][lane]`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Chunk {
+    /// Panel coordinates `s` and `t`.
+    pub st: [[f32; LANES]; 2],
+    /// Footprints: `u, v, jx.0, jx.1, jy.0, jy.1`.
+    pub fps: [[f32; LANES]; 6],
+    /// The filtered sample, then the panel colour.
+    pub c: [[f32; LANES]; 3],
+    /// The blurred twin (when sharpening).
+    pub cb: [[f32; LANES]; 3],
+}
+
 impl PanelParams {
-    /// [`PanelParams::apply`] on [`LANES`] pixels at once, channel-major (`c[channel][lane]`),
-    /// in place: the same operations in the same order, so the same results, written so that
-    /// the compiler can vectorise all but the table look-ups.
+    /// [`PanelParams::apply`] on every pixel of `chunks`, [`LANES`] at once, in place (`c`
+    /// becomes the panel colour): the same operations in the same order, so the same results,
+    /// written so that the compiler can vectorise all but the table look-ups. Each step goes
+    /// over all the chunks before the next: a step's chunks are independent, so their latencies
+    /// overlap, where one chunk's chain of steps would wait on each.
     #[inline(always)]
-    pub fn apply_lanes(
-        &self,
-        c: &mut [[f32; LANES]; 3],
-        cb: &[[f32; LANES]; 3],
-        s: &[f32; LANES],
-        t: &[f32; LANES],
-    ) {
+    pub fn apply_lanes(&self, chunks: &mut [Chunk]) {
         // The same operations as `apply`, eight lanes at once (`f32x8::max` picks the other
         // operand of a NaN, as `f32::max` does).
         let sp = f32x8::splat;
-        let mut v = [f32x8::from(c[0]), f32x8::from(c[1]), f32x8::from(c[2])];
+        #[inline(always)]
+        fn each(chunks: &mut [Chunk], f: impl Fn(&mut [f32x8; 3], &Chunk)) {
+            for ch in chunks.iter_mut() {
+                let mut v = ch.c.map(f32x8::from);
+                f(&mut v, ch);
+                ch.c = v.map(|v| v.to_array());
+            }
+        }
         if self.sharpen > 0.0 {
-            for (v, b) in v.iter_mut().zip(cb) {
-                *v += sp(self.sharpen) * (*v - f32x8::from(*b));
+            each(chunks, |v, ch| {
+                for (v, b) in v.iter_mut().zip(&ch.cb) {
+                    *v += sp(self.sharpen) * (*v - f32x8::from(*b));
+                }
+            });
+        }
+        each(chunks, |v, _| {
+            for v in v.iter_mut() {
+                *v = v.max(sp(0.0)) * sp(self.bright);
             }
-        }
-        for v in v.iter_mut() {
-            *v = v.max(sp(0.0)) * sp(self.bright);
-        }
+        });
         if let Some(table) = &self.contrast {
-            for v in v.iter_mut() {
-                let mut a = v.to_array();
-                table.apply_lanes(&mut a);
-                *v = f32x8::from(a);
+            for ch in chunks.iter_mut() {
+                for c in ch.c.iter_mut() {
+                    table.apply_lanes(c);
+                }
             }
         }
-        if self.sat != 1.0 {
-            let y = sp(0.2126) * v[0] + sp(0.7152) * v[1] + sp(0.0722) * v[2];
-            for v in v.iter_mut() {
-                *v = (y + (*v - y) * sp(self.sat)).max(sp(0.0));
+        each(chunks, |v, _| {
+            if self.sat != 1.0 {
+                let y = sp(0.2126) * v[0] + sp(0.7152) * v[1] + sp(0.0722) * v[2];
+                for v in v.iter_mut() {
+                    *v = (y + (*v - y) * sp(self.sat)).max(sp(0.0));
+                }
             }
-        }
-        for (v, gain) in v.iter_mut().zip(self.gain) {
-            *v *= sp(gain);
-        }
-        *c = [v[0].to_array(), v[1].to_array(), v[2].to_array()];
+            for (v, gain) in v.iter_mut().zip(self.gain) {
+                *v *= sp(gain);
+            }
+        });
         if self.glare > 0.0 {
-            let sp = f32x8::splat;
-            let z = (sp(0.8) * f32x8::from(*s) + sp(0.6) * f32x8::from(*t) - sp(0.45)) / sp(0.12);
-            // Branch-free: the exponent is clamped only where the light is dropped anyway,
-            // and adding 0 changes nothing.
-            let e = exp2_in_range_lanes((-z * z * sp(std::f32::consts::LOG2_E)).max(sp(-126.0)));
-            let g = z.abs().simd_lt(sp(5.5)).select(sp(self.glare) * e, sp(0.0));
-            for ch in c.iter_mut() {
-                let v = f32x8::from(*ch);
-                *ch = (v + (sp(1.0) - v.min(sp(1.0))) * g).to_array();
-            }
+            each(chunks, |v, ch| {
+                let z = (sp(0.8) * f32x8::from(ch.st[0]) + sp(0.6) * f32x8::from(ch.st[1])
+                    - sp(0.45))
+                    / sp(0.12);
+                // Branch-free: the exponent is clamped only where the light is dropped anyway,
+                // and adding 0 changes nothing.
+                let e =
+                    exp2_in_range_lanes((-z * z * sp(std::f32::consts::LOG2_E)).max(sp(-126.0)));
+                let g = z.abs().simd_lt(sp(5.5)).select(sp(self.glare) * e, sp(0.0));
+                for v in v.iter_mut() {
+                    *v += (sp(1.0) - v.min(sp(1.0))) * g;
+                }
+            });
         }
-        for ch in c.iter_mut() {
-            for v in ch.iter_mut() {
-                *v = v.clamp(0.0, 1.0);
+        for ch in chunks.iter_mut() {
+            for ch in ch.c.iter_mut() {
+                for v in ch.iter_mut() {
+                    *v = v.clamp(0.0, 1.0);
+                }
             }
         }
     }
@@ -370,8 +397,14 @@ mod tests {
                 let cb = [0, 1, 2].map(|ch| std::array::from_fn(|i| f(i + 3, ch) * 0.9));
                 let s = std::array::from_fn(|i| (k * LANES + i) as f32 / 1600.0);
                 let t: [f32; LANES] = std::array::from_fn(|i| 1.0 - s[i] * 0.7);
-                let mut lanes = c;
-                p.apply_lanes(&mut lanes, &cb, &s, &t);
+                let mut chunk = [Chunk {
+                    st: [s, t],
+                    c,
+                    cb,
+                    ..Chunk::default()
+                }];
+                p.apply_lanes(&mut chunk);
+                let lanes = chunk[0].c;
                 for i in 0..LANES {
                     let one = p.apply(c.map(|ch| ch[i]), cb.map(|ch| ch[i]), s[i], t[i]);
                     assert_eq!(one, lanes.map(|ch| ch[i]), "{k} {i}");

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use wide::{f32x4, f32x8, f64x4};
 
 use crate::image::RgbImage;
-use adjust::{LANES, PanelParams, grain_bits_lanes, grain_z, grain_z_of};
+use adjust::{Chunk, LANES, PanelParams, grain_bits_lanes, grain_z, grain_z_of};
 use bloom::{Bloom, LightRows, light_pixels};
 use colour::Srgb;
 use coverage::{Edges, HALF_DIAGONAL, polygon_area};
@@ -441,12 +441,15 @@ pub fn render_with_stats(
     )
 }
 
-/// Storage a render needs besides its output (the creative's pyramid), kept between renders by a caller that makes several (a CLI
+/// Storage a render needs besides its output (the creative's pyramid, a row's chunks between
+/// the passes of the shading), kept between renders by a caller that makes several (a CLI
 /// benchmark, a worker thread), so that it is neither allocated nor faulted in again. It holds
 /// no result: a render with a used scratch is the same as with a new one.
 #[derive(Debug, Default)]
 pub struct Scratch {
     pyramid: Pyramid,
+    /// A run's chunks between the passes of the shading.
+    chunks: Vec<Chunk>,
 }
 
 /// [`render`] in the photo's own buffer (`width · height · 3` bytes of RGB8, replaced by the
@@ -502,7 +505,7 @@ fn render_over(
     stats: &PhotoStats,
     scratch: &mut Scratch,
 ) -> Result<(), RenderError> {
-    let Scratch { pyramid } = scratch;
+    let Scratch { pyramid, chunks } = scratch;
     let params = PanelParams::new(&spec.adjustments, stats);
     let srgb = Srgb::get();
     let lut = &srgb.decode;
@@ -725,104 +728,153 @@ fn render_over(
         }
     };
 
-    // `shade` for `n ≤ LANES` pixels from `x0` wholly inside the quad, without mask or contain
-    // background: the same arithmetic lane by lane, so that all but the texture and table
-    // look-ups vectorise. `light`: the row's light from column `x0` on, at night.
-    let shade_lanes =
-        |out: &mut [u8], x0: usize, n: usize, y: usize, light: Option<[&[f32]; 3]>| {
-            let py = y as f64 + 0.5;
-            let mut st = [[0f32; LANES]; 2];
-            let mut fps = [[0f32; LANES]; 6];
-            // The operations of `shade`, four lanes at once (the products with `py` are the same
-            // in every lane; `x0 + i` and the half are exact in f64).
-            let sp = f64x4::splat;
-            let (ry, sy, ty) = (inv[7] * py, inv[1] * py, inv[4] * py);
-            let x0f = x0 as f64;
-            for h in 0..LANES / 4 {
-                let j = 4 * h;
-                let px = sp(x0f) + f64x4::from([0.5, 1.5, 2.5, 3.5]) + sp(j as f64);
-                let rw = sp(1.0) / (sp(inv[6]) * px + sp(ry) + sp(inv[8]));
-                let s = (sp(inv[0]) * px + sp(sy) + sp(inv[2])) * rw;
-                let t = (sp(inv[3]) * px + sp(ty) + sp(inv[5])) * rw;
-                let (kur, kvr) = (sp(fit.ku) * rw, sp(fit.kv) * rw);
-                let put = |dst: &mut [f32; LANES], v: f64x4| {
-                    let a = v.to_array();
-                    dst[j..j + 4].copy_from_slice(&[
-                        a[0] as f32,
-                        a[1] as f32,
-                        a[2] as f32,
-                        a[3] as f32,
-                    ]);
-                };
-                put(&mut st[0], s);
-                put(&mut st[1], t);
-                put(&mut fps[0], sp(fit.ou) + sp(fit.ku) * s);
-                put(&mut fps[1], sp(fit.ov) + sp(fit.kv) * t);
-                put(&mut fps[2], kur * (sp(inv[0]) - s * sp(inv[6])));
-                put(&mut fps[3], kvr * (sp(inv[3]) - t * sp(inv[6])));
-                put(&mut fps[4], kur * (sp(inv[1]) - s * sp(inv[7])));
-                put(&mut fps[5], kvr * (sp(inv[4]) - t * sp(inv[7])));
+    // `shade` for the pixels of a run wholly inside the quad, without mask or contain
+    // background, [`LANES`] at a time: the same arithmetic lane by lane, so that all but the
+    // texture and table look-ups vectorise. It goes in passes over the run's chunks (the
+    // footprints, the texture samples, each adjustment, the light and the encode), each a
+    // short loop whose chunks are independent: one chunk's whole chain of dependent operations
+    // is far longer than the processor's reorder window, so that, shaded in one piece, a chunk
+    // waits on its own latencies, while a pass's iterations overlap.
+    //
+    // The footprints of the chunk of `n ≤ LANES` pixels from `x0`, and its panel coordinates.
+    let footprint_chunk = |chunk: &mut Chunk, x0: usize, n: usize, y: usize| {
+        let py = y as f64 + 0.5;
+        let fps = &mut chunk.fps;
+        // The operations of `shade`, four lanes at once (the products with `py` are the same
+        // in every lane; `x0 + i` and the half are exact in f64).
+        let sp = f64x4::splat;
+        let (ry, sy, ty) = (inv[7] * py, inv[1] * py, inv[4] * py);
+        let x0f = x0 as f64;
+        let st = &mut chunk.st;
+        for h in 0..LANES / 4 {
+            let j = 4 * h;
+            let px = sp(x0f) + f64x4::from([0.5, 1.5, 2.5, 3.5]) + sp(j as f64);
+            let rw = sp(1.0) / (sp(inv[6]) * px + sp(ry) + sp(inv[8]));
+            let s = (sp(inv[0]) * px + sp(sy) + sp(inv[2])) * rw;
+            let t = (sp(inv[3]) * px + sp(ty) + sp(inv[5])) * rw;
+            let (kur, kvr) = (sp(fit.ku) * rw, sp(fit.kv) * rw);
+            let put = |dst: &mut [f32; LANES], v: f64x4| {
+                let a = v.to_array();
+                dst[j..j + 4].copy_from_slice(&[
+                    a[0] as f32,
+                    a[1] as f32,
+                    a[2] as f32,
+                    a[3] as f32,
+                ]);
+            };
+            put(&mut st[0], s);
+            put(&mut st[1], t);
+            put(&mut fps[0], sp(fit.ou) + sp(fit.ku) * s);
+            put(&mut fps[1], sp(fit.ov) + sp(fit.kv) * t);
+            put(&mut fps[2], kur * (sp(inv[0]) - s * sp(inv[6])));
+            put(&mut fps[3], kvr * (sp(inv[3]) - t * sp(inv[6])));
+            put(&mut fps[4], kur * (sp(inv[1]) - s * sp(inv[7])));
+            put(&mut fps[5], kvr * (sp(inv[4]) - t * sp(inv[7])));
+        }
+        if let Some(w) = widening {
+            for i in 0..n {
+                let (jx, jy) = view::widen([fps[2][i], fps[3][i]], [fps[4][i], fps[5][i]], w);
+                [fps[2][i], fps[3][i], fps[4][i], fps[5][i]] = [jx[0], jx[1], jy[0], jy[1]];
             }
-            if let Some(w) = widening {
-                for i in 0..n {
-                    let (jx, jy) = view::widen([fps[2][i], fps[3][i]], [fps[4][i], fps[5][i]], w);
-                    [fps[2][i], fps[3][i], fps[4][i], fps[5][i]] = [jx[0], jx[1], jy[0], jy[1]];
-                }
-            }
-            let mut a = [f32x4::ZERO; LANES];
-            let mut b = [f32x4::ZERO; LANES];
-            pyramid.sample_lanes(&fps, n, params.bias, second_bias, &mut a, &mut b);
-            let (mut c, cb) = (pyramid::channels(&a), pyramid::channels(&b));
-            params.apply_lanes(&mut c, &cb, &st[0], &st[1]);
-            if let Some(light) = light {
-                // `lin += strength · light` as in `shade` (lanes past `n` are never written).
-                let sp = f32x8::splat(strength);
-                for (ch, l) in c.iter_mut().zip(light) {
-                    // A whole chunk as one fixed-size load (a copy of `n` values is a call).
-                    let v = match l.first_chunk::<LANES>() {
-                        Some(&v) if n == LANES => v,
-                        _ => {
-                            let mut v = [0f32; LANES];
-                            v[..n].copy_from_slice(&l[..n]);
-                            v
-                        }
-                    };
-                    *ch = (f32x8::from(*ch) + sp * f32x8::from(v)).to_array();
-                }
-            }
-            let mut codes = [[0u8; LANES]; 3];
-            if params.grain > 0.0 {
-                // `(v + grain + 0.5).clamp(0, 255) as u8` as in `shade`, on the codes still in f32
-                // (whole numbers, so the same sums); with a grain of exactly 0 it gives `v` back,
-                // so the lanes need no test.
-                let bits = grain_bits_lanes(x0 as u32, y as u32);
-                let g = f32x8::splat(params.grain) * grain_z_of(bits.round_float());
-                for (ch, lin) in codes.iter_mut().zip(&c) {
-                    let v = srgb.encode_lanes_f32(lin) + g + f32x8::splat(0.5);
-                    let v = v
-                        .max(f32x8::splat(0.0))
-                        .min(f32x8::splat(255.0))
-                        .trunc_int()
-                        .to_array();
-                    for i in 0..LANES {
-                        ch[i] = v[i] as u8;
+        }
+    };
+    // The chunk's filtered samples (and their blurred twins when sharpening).
+    let sample_chunk = |chunk: &mut Chunk, n: usize| {
+        let mut a = [f32x4::ZERO; LANES];
+        let mut b = [f32x4::ZERO; LANES];
+        pyramid.sample_lanes(&chunk.fps, n, params.bias, second_bias, &mut a, &mut b);
+        (chunk.c, chunk.cb) = (pyramid::channels(&a), pyramid::channels(&b));
+    };
+
+    // The chunk's panel colour `c` (the adjustments applied) to its pixels; `light`: the row's
+    // light from column `x0` on, at night.
+    let write_chunk = |out: &mut [u8],
+                       c: &mut [[f32; LANES]; 3],
+                       x0: usize,
+                       n: usize,
+                       y: usize,
+                       light: Option<[&[f32]; 3]>| {
+        if let Some(light) = light {
+            // `lin += strength · light` as in `shade` (lanes past `n` are never written).
+            let sp = f32x8::splat(strength);
+            for (ch, l) in c.iter_mut().zip(light) {
+                // A whole chunk as one fixed-size load (a copy of `n` values is a call).
+                let v = match l.first_chunk::<LANES>() {
+                    Some(&v) if n == LANES => v,
+                    _ => {
+                        let mut v = [0f32; LANES];
+                        v[..n].copy_from_slice(&l[..n]);
+                        v
                     }
-                }
-            } else {
-                for k in 0..3 {
-                    codes[k] = srgb.encode_lanes(&c[k]);
+                };
+                *ch = (f32x8::from(*ch) + sp * f32x8::from(v)).to_array();
+            }
+        }
+        let mut codes = [[0u8; LANES]; 3];
+        if params.grain > 0.0 {
+            // `(v + grain + 0.5).clamp(0, 255) as u8` as in `shade`, on the codes still in f32
+            // (whole numbers, so the same sums); with a grain of exactly 0 it gives `v` back,
+            // so the lanes need no test.
+            let bits = grain_bits_lanes(x0 as u32, y as u32);
+            let g = f32x8::splat(params.grain) * grain_z_of(bits.round_float());
+            for (ch, lin) in codes.iter_mut().zip(c.iter()) {
+                let v = srgb.encode_lanes_f32(lin) + g + f32x8::splat(0.5);
+                let v = v
+                    .max(f32x8::splat(0.0))
+                    .min(f32x8::splat(255.0))
+                    .trunc_int()
+                    .to_array();
+                for i in 0..LANES {
+                    ch[i] = v[i] as u8;
                 }
             }
-            let start = (y * pw + x0) * 3;
-            let row = &mut out[start..start + 3 * n];
-            for (i, o) in row.chunks_exact_mut(3).enumerate() {
-                o.copy_from_slice(&[codes[0][i], codes[1][i], codes[2][i]]);
+        } else {
+            for k in 0..3 {
+                codes[k] = srgb.encode_lanes(&c[k]);
             }
+        }
+        let start = (y * pw + x0) * 3;
+        let row = &mut out[start..start + 3 * n];
+        for (i, o) in row.chunks_exact_mut(3).enumerate() {
+            o.copy_from_slice(&[codes[0][i], codes[1][i], codes[2][i]]);
+        }
+    };
+
+    // The run `[ia, ib)` of row `y` in its passes, its chunks kept in `chunks`; `light` as for
+    // `shade_row`.
+    let shade_run = |out: &mut [u8],
+                     chunks: &mut Vec<Chunk>,
+                     y: usize,
+                     (ia, ib): (usize, usize),
+                     light: Option<(&[Vec<f32>; 3], usize)>| {
+        let count = (ib - ia).div_ceil(LANES);
+        if chunks.len() < count {
+            chunks.resize(count, Chunk::default());
+        }
+        let chunks = &mut chunks[..count];
+        let part = |k: usize| {
+            let x = ia + k * LANES;
+            (x, (ib - x).min(LANES))
         };
+        for (k, chunk) in chunks.iter_mut().enumerate() {
+            let (x, n) = part(k);
+            footprint_chunk(chunk, x, n, y);
+        }
+        for (k, chunk) in chunks.iter_mut().enumerate() {
+            sample_chunk(chunk, part(k).1);
+        }
+        params.apply_lanes(chunks);
+        for (k, chunk) in chunks.iter_mut().enumerate() {
+            let (x, n) = part(k);
+            let l = light.map(|(l, x0)| [&l[0][x - x0..], &l[1][x - x0..], &l[2][x - x0..]]);
+            write_chunk(out, &mut chunk.c, x, n, y, l);
+        }
+    };
 
     // Shades row `y` within the quad's span `(xa, xb)`; `light`: the row's light and the
     // photo column of its first value, at night.
     let shade_row = |out: &mut [u8],
+                     chunks: &mut Vec<Chunk>,
                      y: usize,
                      (xa, xb): (usize, usize),
                      light: Option<(&[Vec<f32>; 3], usize)>| {
@@ -860,13 +912,7 @@ fn render_over(
             edge(out, x);
         }
         if mask.is_none() && !contain {
-            let mut x = ia;
-            while x < ib {
-                let n = (ib - x).min(LANES);
-                let l = light.map(|(l, x0)| [&l[0][x - x0..], &l[1][x - x0..], &l[2][x - x0..]]);
-                shade_lanes(out, x, n, y, l);
-                x += n;
-            }
+            shade_run(out, chunks, y, (ia, ib), light);
         } else {
             for x in ia..ib {
                 shade(out, x, y, 1.0, mask_row, lit(light, x));
@@ -881,7 +927,7 @@ fn render_over(
         None => {
             for y in by0..by1 {
                 if let Some(span) = row_span(y) {
-                    shade_row(out, y, span, None);
+                    shade_row(out, chunks, y, span, None);
                 }
             }
         }
@@ -895,7 +941,7 @@ fn render_over(
                 let need = span.map_or(0..0, |(xa, xb)| xa - x0..xb - x0);
                 let on = rows.row(y, need);
                 if let Some(span) = span {
-                    shade_row(out, y, span, Some((&rows.light, x0)));
+                    shade_row(out, chunks, y, span, Some((&rows.light, x0)));
                 }
                 let (xa, xb) = span.unwrap_or((x1, x1));
                 let t = dark.expect("a bloom only at night");
