@@ -18,7 +18,7 @@ pub mod stats;
 pub mod view;
 
 use serde::{Deserialize, Serialize};
-use wide::{f32x4, f32x8, f64x4};
+use wide::{f32x8, f64x4};
 
 use crate::image::RgbImage;
 use adjust::{Chunk, LANES, PanelParams, grain_bits_lanes, grain_z, grain_z_of};
@@ -780,10 +780,14 @@ fn render_over(
     };
     // The chunk's filtered samples (and their blurred twins when sharpening).
     let sample_chunk = |chunk: &mut Chunk, n: usize| {
-        let mut a = [f32x4::ZERO; LANES];
-        let mut b = [f32x4::ZERO; LANES];
-        pyramid.sample_lanes(&chunk.fps, n, params.bias, second_bias, &mut a, &mut b);
-        (chunk.c, chunk.cb) = (pyramid::channels(&a), pyramid::channels(&b));
+        pyramid.sample_lanes(
+            &chunk.fps,
+            n,
+            params.bias,
+            second_bias,
+            &mut chunk.c,
+            &mut chunk.cb,
+        );
     };
 
     // The chunk's panel colour `c` (the adjustments applied) to its pixels; `light`: the row's

@@ -8,6 +8,8 @@
 //! B-spline as the creative is shrunk. The levels above 0 are stored as their corner grids, on
 //! which the comb is a plain bilinear read.
 
+use std::sync::OnceLock;
+
 use wide::{bytemuck, f32x4, f32x8, i32x8};
 
 use super::adjust::LANES;
@@ -313,10 +315,10 @@ impl Pyramid {
     }
 
     /// [`Pyramid::sample`] for the first `n` of [`LANES`] footprints given channel-major
-    /// (`[u, v, jx.0, jx.1, jy.0, jy.1][lane]`), into `a` and `b` (one texel-like `[r, g, b, 0]`
-    /// per lane): the levels are computed lane by lane (vectorised) when every footprint takes
-    /// one tap, else each footprint goes through [`Pyramid::sample`]. The same results either
-    /// way (tested).
+    /// (`[u, v, jx.0, jx.1, jy.0, jy.1][lane]`), into `a` and `b` channel-major
+    /// (`[channel][lane]`; `b` means nothing without `second_bias`): the levels are computed
+    /// lane by lane (vectorised) when every footprint takes one tap, else each footprint goes
+    /// through [`Pyramid::sample`]. The same results either way (tested).
     #[inline(always)]
     pub fn sample_lanes(
         &self,
@@ -324,8 +326,8 @@ impl Pyramid {
         n: usize,
         bias: f32,
         second_bias: Option<f32>,
-        a: &mut [f32x4; LANES],
-        b: &mut [f32x4; LANES],
+        a: &mut [[f32; LANES]; 3],
+        b: &mut [[f32; LANES]; 3],
     ) {
         let top = (self.levels.len() - 1) as f32;
         let mut one = true;
@@ -348,8 +350,9 @@ impl Pyramid {
                     jy: [fp[4][i], fp[5][i]],
                 };
                 let (x, y) = self.sample(&f, bias, second_bias);
-                a[i] = f32x4::from([x[0], x[1], x[2], 0.0]);
-                b[i] = f32x4::from([y[0], y[1], y[2], 0.0]);
+                for c in 0..3 {
+                    (a[c][i], b[c][i]) = (x[c], y[c]);
+                }
             }
             return;
         }
@@ -363,7 +366,7 @@ impl Pyramid {
         let (u, v) = (&fp[0], &fp[1]);
         let la = lambda(bias);
         let Some(sb) = second_bias else {
-            self.trilinear_lanes(&la, u, v, n, a);
+            *a = self.trilinear_lanes(&la, u, v, n);
             return;
         };
         let lb = lambda(sb);
@@ -373,15 +376,15 @@ impl Pyramid {
         match (self.common_level(&la, n), self.common_level(&lb, n)) {
             (Some(k), Some(kb)) if kb == k + 1 => {
                 let beta = level0_share_lanes(&la);
-                let l0 = self.level_lanes(k, u, v, &beta);
-                let l1 = self.level_lanes(k + 1, u, v, &beta);
-                let l2 = self.level_lanes(k + 2, u, v, &beta);
-                mix_lanes(&l0, &l1, &la, k, a);
-                mix_lanes(&l1, &l2, &lb, k + 1, b);
+                let l0 = self.level_lanes(k, u, v, beta);
+                let l1 = self.level_lanes(k + 1, u, v, beta);
+                let l2 = self.level_lanes(k + 2, u, v, beta);
+                *a = pair_channels(&mix_lanes(&l0, &l1, &la, k));
+                *b = pair_channels(&mix_lanes(&l1, &l2, &lb, k + 1));
             }
             _ => {
-                self.trilinear_lanes(&la, u, v, n, a);
-                self.trilinear_lanes(&lb, u, v, n, b);
+                *a = self.trilinear_lanes(&la, u, v, n);
+                *b = self.trilinear_lanes(&lb, u, v, n);
             }
         }
     }
@@ -400,9 +403,9 @@ impl Pyramid {
         (inside.to_bitmask() & first == first && k + 1 < self.levels.len()).then_some(k)
     }
 
-    /// [`Pyramid::trilinear`] of the first `n` lanes: when they all mix the same two levels,
-    /// the texel coordinates and weights are computed lane by lane (vectorised), else one at
-    /// a time.
+    /// [`Pyramid::trilinear`] of the first `n` lanes, channel-major (lanes past `n` are 0 or
+    /// any value): when they all mix the same two levels, the texel coordinates and weights are
+    /// computed lane by lane (vectorised), else one at a time.
     #[inline(always)]
     fn trilinear_lanes(
         &self,
@@ -410,34 +413,31 @@ impl Pyramid {
         u: &[f32; LANES],
         v: &[f32; LANES],
         n: usize,
-        out: &mut [f32x4; LANES],
-    ) {
+    ) -> [[f32; LANES]; 3] {
         let Some(k) = self.common_level(lambda, n) else {
+            let mut out = [[0f32; LANES]; 3];
             for i in 0..n {
                 let t = self.trilinear(lambda[i], u[i], v[i]);
-                out[i] = f32x4::from([t[0], t[1], t[2], 0.0]);
+                for c in 0..3 {
+                    out[c][i] = t[c];
+                }
             }
-            return;
+            return out;
         };
         let beta = level0_share_lanes(lambda);
-        let a = self.level_lanes(k, u, v, &beta);
-        let b = self.level_lanes(k + 1, u, v, &beta);
-        mix_lanes(&a, &b, lambda, k, out);
+        let a = self.level_lanes(k, u, v, beta);
+        let b = self.level_lanes(k + 1, u, v, beta);
+        pair_channels(&mix_lanes(&a, &b, lambda, k))
     }
 
-    /// [`Pyramid::level_sample`] of level `k` for every lane: the positions and weights lane by
-    /// lane, the arithmetic on the four channels of each texel at once.
+    /// [`Pyramid::level_sample`] of level `k` for every lane, as [`Pairs`]: the positions and
+    /// weights lane by lane, the arithmetic on the four channels of two lanes' texels at once.
     #[inline(always)]
-    fn level_lanes(
-        &self,
-        k: usize,
-        u: &[f32; LANES],
-        v: &[f32; LANES],
-        beta: &[f32; LANES],
-    ) -> [f32x4; LANES] {
+    fn level_lanes(&self, k: usize, u: &[f32; LANES], v: &[f32; LANES], beta: f32x8) -> Pairs {
         let l = &self.levels[k];
         let stride = l.stride();
-        let mut out = [f32x4::ZERO; LANES];
+        // Every lane (those past `n` are read, clamped, and dropped): fixed bounds unroll.
+        // Vector `p` of the result holds lanes `p` and `p + 4` ([`Pairs`]).
         if k > 0 {
             // Exactly the operations of `grid_position`, eight lanes at once; `trunc_int`
             // saturates (and maps NaN to 0) like `as i32`.
@@ -446,36 +446,32 @@ impl Pyramid {
             let off = i32x8::splat(OFFSET as i32);
             let xi = (x + f32x8::splat(OFFSET)).trunc_int() - off;
             let yi = (y + f32x8::splat(OFFSET)).trunc_int() - off;
-            let fx = (x - xi.round_float()).to_array();
-            let fy = (y - yi.round_float()).to_array();
+            let (fx, fy) = (x - xi.round_float(), y - yi.round_float());
             let (lo, one) = (i32x8::splat(-1), i32x8::splat(1));
             let x0 = xi.max(lo).min(i32x8::splat(l.size.0 as i32 - 1)) + one;
             let y0 = yi.max(lo).min(i32x8::splat(l.size.1 as i32 - 1)) + one;
             let at = (y0 * i32x8::splat(stride as i32) + x0).to_array();
-            // Every lane (those past `n` are read, clamped, and dropped): fixed bounds unroll.
-            // Two lanes side by side in each vector.
-            for i in (0..LANES).step_by(2) {
-                let at = [at[i] as usize, at[i + 1] as usize];
-                let v =
-                    grid_bilinear_pair(&l.data, at, stride, [fx[i], fx[i + 1]], [fy[i], fy[i + 1]]);
-                [out[i], out[i + 1]] = bytemuck::cast(v);
-            }
-            return out;
+            let f = [fx, fy];
+            // Written out: a closure or an array's `map` here would not be inlined.
+            return [
+                grid_pair_of(l, &at, f, 0),
+                grid_pair_of(l, &at, f, 1),
+                grid_pair_of(l, &at, f, 2),
+                grid_pair_of(l, &at, f, 3),
+            ];
         }
-        let share = Some(f32x8::from(*beta));
         let x = f32x8::from(*u) * f32x8::splat(l.scale.0) - f32x8::splat(0.5);
         let y = f32x8::from(*v) * f32x8::splat(l.scale.1) - f32x8::splat(0.5);
-        let (ix, wx) = axis_lanes(x, l.w, share);
-        let (iy, wy) = axis_lanes(y, l.h, share);
+        let (ix, wx) = axis_lanes(x, l.w, Some(beta));
+        let (iy, wy) = axis_lanes(y, l.h, Some(beta));
         let at = (iy * i32x8::splat(stride as i32) + ix).to_array();
-        for i in (0..LANES).step_by(2) {
-            let w = |a: &[[f32; LANES]; 3], k: usize| pair_splat(a[k][i], a[k][i + 1]);
-            let wxi = [w(&wx, 0), w(&wx, 1), w(&wx, 2)];
-            let wyi = [w(&wy, 0), w(&wy, 1), w(&wy, 2)];
-            let at = [at[i] as usize, at[i + 1] as usize];
-            [out[i], out[i + 1]] = bytemuck::cast(window_pair(&l.data, at, stride, wxi, wyi));
-        }
-        out
+        let w = [wx, wy];
+        [
+            window_pair_of(l, &at, &w, 0),
+            window_pair_of(l, &at, &w, 1),
+            window_pair_of(l, &at, &w, 2),
+            window_pair_of(l, &at, &w, 3),
+        ]
     }
 
     /// Anisotropic trilinear filtering of a footprint (rendering.md §2) at LOD `bias`, and when
@@ -650,23 +646,38 @@ fn grid_bilinear(d: &[[f32; 4]], at: usize, stride: usize, fx: f32, fy: f32) -> 
     )
 }
 
-/// [`grid_bilinear`] of two lanes at once, side by side (the same operations on each).
+/// [`grid_bilinear`] of two lanes at once, side by side (the same operations on each); the
+/// fractions as [`pair_of`]s.
 #[inline(always)]
 fn grid_bilinear_pair(
     d: &[[f32; 4]],
     at: [usize; 2],
     stride: usize,
-    fx: [f32; 2],
-    fy: [f32; 2],
+    fx: f32x8,
+    fy: f32x8,
 ) -> f32x8 {
     let (p, q) = (&d[at[0]..][..stride + 2], &d[at[1]..][..stride + 2]);
     let t = |j: usize| -> f32x8 { bytemuck::cast([p[j], q[j]]) };
-    bilinear(
-        t,
-        stride,
-        pair_splat(fx[0], fx[1]),
-        pair_splat(fy[0], fy[1]),
-    )
+    bilinear(t, stride, fx, fy)
+}
+
+/// The corner-grid reads (level `l` above 0) of lanes `p` and `p + 4` as a pair, from the
+/// lanes' storage indices `at` and fractions `f` (`[fx, fy]`).
+#[inline(always)]
+fn grid_pair_of(l: &Level, at: &[i32; LANES], f: [f32x8; 2], p: usize) -> f32x8 {
+    let at = [at[p] as usize, at[p + 4] as usize];
+    grid_bilinear_pair(&l.data, at, l.stride(), pair_of(f[0], p), pair_of(f[1], p))
+}
+
+/// Level 0's windows of lanes `p` and `p + 4` as a pair, from the lanes' storage indices `at`
+/// and axis weights `w` (`[wx, wy]`).
+#[inline(always)]
+fn window_pair_of(l: &Level, at: &[i32; LANES], w: &[[f32x8; 3]; 2], p: usize) -> f32x8 {
+    let at = [at[p] as usize, at[p + 4] as usize];
+    let [wx, wy] = w;
+    let wx = [pair_of(wx[0], p), pair_of(wx[1], p), pair_of(wx[2], p)];
+    let wy = [pair_of(wy[0], p), pair_of(wy[1], p), pair_of(wy[2], p)];
+    window_pair(&l.data, at, l.stride(), wx, wy)
 }
 
 /// The bilinear mix of values `t(0)`, `t(1)`, `t(stride)`, `t(stride + 1)`: one texel a vector
@@ -688,10 +699,46 @@ trait Texels:
 impl Texels for f32x4 {}
 impl Texels for f32x8 {}
 
-/// `[a, a, a, a, b, b, b, b]`: one value per lane of a pair.
+/// A chunk's [`LANES`] texel-like values (`[r, g, b, 0]`) as four vectors, vector `p` holding
+/// lanes `p` and `p + 4` side by side: each 128-bit half then holds the lanes `0..4` or `4..8` in
+/// order, so that a lane's value is spread over a pair with one in-half shuffle
+/// ([`pair_of`]) and the channels are gathered back with a 4 × 4 transpose in each half
+/// ([`pair_channels`]), where pairs of neighbouring lanes need shuffles across the halves.
+type Pairs = [f32x8; 4];
+
+/// `[x_p, x_p, x_p, x_p, x_{p+4}, …]`: lanes `p` and `p + 4` of `x`, each over its half of a
+/// pair (one in-half shuffle).
 #[inline(always)]
-fn pair_splat(a: f32, b: f32) -> f32x8 {
-    f32x8::from([a, a, a, a, b, b, b, b])
+fn pair_of(x: f32x8, p: usize) -> f32x8 {
+    let a = x.to_array();
+    let (l, h) = (a[p], a[p + 4]);
+    f32x8::from([l, l, l, l, h, h, h, h])
+}
+
+/// [`Pairs`] to channel-major (`[channel][lane]`): in each half, the 4 × 4 transpose of the
+/// four pairs' texels, whose first three rows are the channels.
+#[inline(always)]
+fn pair_channels(x: &Pairs) -> [[f32; LANES]; 3] {
+    let (a, b, c, d) = (
+        x[0].to_array(),
+        x[1].to_array(),
+        x[2].to_array(),
+        x[3].to_array(),
+    );
+    // Each half: the four lanes' red, green and blue, in lane order.
+    let channel = |k: usize| -> [f32; LANES] {
+        [
+            a[k],
+            b[k],
+            c[k],
+            d[k],
+            a[4 + k],
+            b[4 + k],
+            c[4 + k],
+            d[4 + k],
+        ]
+    };
+    [channel(0), channel(1), channel(2)]
 }
 
 /// Level 0's B-spline share at level-of-detail `lambda` (rendering.md §2): `min(1, 2λ)`, so
@@ -704,10 +751,8 @@ pub fn level0_share(lambda: f32) -> f32 {
 
 /// [`level0_share`] lane by lane.
 #[inline(always)]
-fn level0_share_lanes(lambda: &[f32; LANES]) -> [f32; LANES] {
-    (f32x8::from(*lambda) * f32x8::splat(2.0))
-        .min(f32x8::splat(1.0))
-        .to_array()
+fn level0_share_lanes(lambda: &[f32; LANES]) -> f32x8 {
+    (f32x8::from(*lambda) * f32x8::splat(2.0)).min(f32x8::splat(1.0))
 }
 
 /// One axis of a level's kernel: `x` in texels with texel centres at whole numbers (`u · w_k /
@@ -731,7 +776,7 @@ fn axis(x: f32, n: usize, share: Option<f32>) -> (usize, [f32; 3]) {
 
 /// [`axis`] lane by lane (the same operations, so the same results).
 #[inline(always)]
-fn axis_lanes(x: f32x8, n: usize, share: Option<f32x8>) -> (i32x8, [[f32; LANES]; 3]) {
+fn axis_lanes(x: f32x8, n: usize, share: Option<f32x8>) -> (i32x8, [f32x8; 3]) {
     let x = x.max(f32x8::splat(-1.5)).min(f32x8::splat(n as f32 + 0.5));
     let off = i32x8::splat(OFFSET as i32);
     let c = (((x + f32x8::splat(0.5)) + f32x8::splat(OFFSET)).trunc_int() - off)
@@ -741,7 +786,7 @@ fn axis_lanes(x: f32x8, n: usize, share: Option<f32x8>) -> (i32x8, [[f32; LANES]
         Some(beta) => level0_weights(g, beta),
         None => comb_weights(g),
     };
-    (c + i32x8::splat(BORDER as i32 - 1), w.map(|v| v.to_array()))
+    (c + i32x8::splat(BORDER as i32 - 1), w)
 }
 
 /// What the axis weights are computed on: `f32` for one footprint, `f32x8` for eight lanes.
@@ -821,7 +866,7 @@ fn window(d: &[[f32; 4]], at: usize, stride: usize, wx: [f32; 3], wy: [f32; 3]) 
 }
 
 /// [`window`] of two lanes at once, side by side (the same operations on each); the weights
-/// as [`pair_splat`]s.
+/// as [`pair_of`]s.
 #[inline(always)]
 fn window_pair(
     d: &[[f32; 4]],
@@ -857,15 +902,28 @@ fn rgb(x: f32x4) -> [f32; 3] {
 /// One row of 8-bit sRGB pixels decoded to linear texels.
 #[inline(always)]
 fn decode_row(src: &[u8], row: &mut [[f32; 4]]) {
-    let lut = &Srgb::get().decode;
+    let [r, g, b] = texel_tables();
     for (t, p) in row.iter_mut().zip(src.chunks_exact(3)) {
-        *t = [
-            lut[p[0] as usize],
-            lut[p[1] as usize],
-            lut[p[2] as usize],
-            0.0,
-        ];
+        let v = |table: &[[f32; 4]; 256], c: usize| f32x4::from(table[p[c] as usize]);
+        *t = (v(r, 0) + v(g, 1) + v(b, 2)).to_array();
     }
+}
+
+/// Per channel, each code's linear value as a texel with that channel alone (the others 0):
+/// a pixel's texel is the sum of its three (adding zeros is exact), three vector loads and two
+/// additions instead of three scalar loads and the shuffles that insert them into a vector.
+fn texel_tables() -> &'static [[[f32; 4]; 256]; 3] {
+    static TABLES: OnceLock<[[[f32; 4]; 256]; 3]> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let lut = &Srgb::get().decode;
+        std::array::from_fn(|c| {
+            std::array::from_fn(|v| {
+                let mut t = [0f32; 4];
+                t[c] = lut[v];
+                t
+            })
+        })
+    })
 }
 
 /// One row of the next level: the means of the 2 × 2 texels of rows `r0` and `r1` (the last
@@ -881,37 +939,13 @@ fn halve_row(r0: &[[f32; 4]], r1: &[[f32; 4]], row: &mut [[f32; 4]]) {
     }
 }
 
-/// Lane-major samples (`[r, g, b, 0]` per lane) to channel-major (`[channel][lane]`).
-#[inline(always)]
-pub fn channels(x: &[f32x4; LANES]) -> [[f32; LANES]; 3] {
-    let mut c = [[0f32; LANES]; 3];
-    for (q, quad) in x.chunks_exact(4).enumerate() {
-        let t = f32x4::transpose([quad[0], quad[1], quad[2], quad[3]]);
-        for ch in 0..3 {
-            c[ch][4 * q..4 * q + 4].copy_from_slice(&t[ch].to_array());
-        }
-    }
-    c
-}
-
 /// The trilinear mix of two levels' samples: `a + (b − a) · fract(λ)` per lane, as in
 /// [`Pyramid::trilinear`] (λ's integer part is `k` in every lane).
 #[inline(always)]
-fn mix_lanes(
-    a: &[f32x4; LANES],
-    b: &[f32x4; LANES],
-    lambda: &[f32; LANES],
-    k: usize,
-    out: &mut [f32x4; LANES],
-) {
-    let f = (f32x8::from(*lambda) - f32x8::splat(k as f32)).to_array();
-    for i in (0..LANES).step_by(2) {
-        let (a, b): (f32x8, f32x8) = (
-            bytemuck::cast([a[i], a[i + 1]]),
-            bytemuck::cast([b[i], b[i + 1]]),
-        );
-        [out[i], out[i + 1]] = bytemuck::cast(a + (b - a) * pair_splat(f[i], f[i + 1]));
-    }
+fn mix_lanes(a: &Pairs, b: &Pairs, lambda: &[f32; LANES], k: usize) -> Pairs {
+    let f = f32x8::from(*lambda) - f32x8::splat(k as f32);
+    let mix = |p: usize| a[p] + (b[p] - a[p]) * pair_of(f, p);
+    [mix(0), mix(1), mix(2), mix(3)]
 }
 
 #[cfg(test)]
@@ -1174,8 +1208,8 @@ mod tests {
             }
             let n = if k % 7 == 0 { 1 + k % LANES } else { LANES };
             let (bias, second) = biases[k % biases.len()];
-            let mut a = [f32x4::ZERO; LANES];
-            let mut b = [f32x4::ZERO; LANES];
+            let mut a = [[0f32; LANES]; 3];
+            let mut b = [[0f32; LANES]; 3];
             p.sample_lanes(&fp, n, bias, second, &mut a, &mut b);
             for i in 0..n {
                 let f = Footprint {
@@ -1185,9 +1219,9 @@ mod tests {
                     jy: [fp[4][i], fp[5][i]],
                 };
                 let (x, y) = p.sample(&f, bias, second);
-                assert_eq!(a[i].to_array()[..3], x, "{k} {i}");
+                assert_eq!(a.map(|c| c[i]), x, "{k} {i}");
                 if second.is_some() {
-                    assert_eq!(b[i].to_array()[..3], y, "{k} {i}");
+                    assert_eq!(b.map(|c| c[i]), y, "{k} {i}");
                 }
             }
         }

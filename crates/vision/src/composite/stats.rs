@@ -4,7 +4,7 @@
 //! ×1.5). Cells are sub-sampled on big photos and only the rows that can lie in the ring are
 //! read, so the cost stays a few milliseconds.
 
-use wide::{f32x8, i32x8};
+use wide::{bytemuck, f32x8, i32x8, u8x16};
 
 use super::colour::Srgb;
 use crate::image::RgbImage;
@@ -256,17 +256,35 @@ fn exposure_and_cast_of(cells: &[(f64, [f64; 3])]) -> (f32, [f32; 3]) {
 /// on a large panel's ring, far more than the estimate needs).
 pub const NOISE_ROW_STEP: usize = 4;
 
+/// The byte shuffle that puts channel `c` of four consecutive RGB pixels into the low bytes of
+/// four 32-bit lanes (the other bytes zero: `0x80`), from 16 bytes in which the first of the
+/// pixels starts at byte `skip`.
+const fn spread(c: usize, skip: usize) -> [u8; 16] {
+    let mut t = [0x80u8; 16];
+    let mut i = 0;
+    while i < 4 {
+        t[4 * i] = (3 * i + c + skip) as u8;
+        i += 1;
+    }
+    t
+}
+
 /// The grey values of the whole groups of eight pixels of `src` (RGB) into `dst`: the same
 /// products as the tables of [`noise_sigma`] (`k · v` in f32, one rounding each) and the same
-/// sums, eight lanes at a time.
+/// sums, eight lanes at a time. A channel's eight bytes are spread into 32-bit lanes by two
+/// byte shuffles, of the group's first 16 bytes (pixels 0 to 3) and of its last 16 (pixels 4
+/// to 7, from byte 8), instead of 24 byte inserts.
 fn grey_row(src: &[u8], dst: &mut [f32]) {
+    const LOW: [[u8; 16]; 3] = [spread(0, 0), spread(1, 0), spread(2, 0)];
+    const HIGH: [[u8; 16]; 3] = [spread(0, 4), spread(1, 4), spread(2, 4)];
     let sp = f32x8::splat;
     for (d, p) in dst.chunks_exact_mut(8).zip(src.chunks_exact(24)) {
+        let bytes = |at: usize| u8x16::from(<[u8; 16]>::try_from(&p[at..at + 16]).unwrap());
+        let (first, last) = (bytes(0), bytes(8));
         let channel = |c: usize| {
-            i32x8::from(std::array::from_fn::<i32, 8, _>(|i| {
-                i32::from(p[3 * i + c])
-            }))
-            .round_float()
+            let lo = first.shuffle(u8x16::from(LOW[c]));
+            let hi = last.shuffle(u8x16::from(HIGH[c]));
+            bytemuck::cast::<_, i32x8>([lo, hi]).round_float()
         };
         let g = sp(0.2126) * channel(0) + sp(0.7152) * channel(1) + sp(0.0722) * channel(2);
         d.copy_from_slice(&g.to_array());
