@@ -50,6 +50,11 @@ const LANE_BUCKETS: usize = (TOP as usize + 1).next_power_of_two();
 pub struct Srgb {
     /// Linear value of each 8-bit code.
     pub decode: [f32; 256],
+    /// Per channel, [`Srgb::decode`] as texels with that channel alone (the others 0): a
+    /// pixel's texel `[r, g, b, 0]` is the sum of its three (adding zeros is exact), three
+    /// vector loads and two additions instead of three scalar loads and the shuffles that
+    /// insert them into a vector (the creative's pyramid).
+    pub decode_texel: [[[f32; 4]; 256]; 3],
     /// `thresholds[l]`: the smallest linear value encoding to level `l + 1`.
     thresholds: [f32; 256],
     /// The level of the lower end of each bucket of `[0, 1)`.
@@ -126,8 +131,16 @@ impl Srgb {
             .collect::<Vec<_>>()
             .try_into()
             .expect("LANE_BUCKETS entries");
+        let decode_texel = std::array::from_fn(|c| {
+            std::array::from_fn(|v| {
+                let mut t = [0f32; 4];
+                t[c] = decode[v];
+                t
+            })
+        });
         Srgb {
             decode,
+            decode_texel,
             thresholds,
             start,
             bucket,

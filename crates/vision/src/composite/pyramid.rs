@@ -8,8 +8,6 @@
 //! B-spline as the creative is shrunk. The levels above 0 are stored as their corner grids, on
 //! which the comb is a plain bilinear read.
 
-use std::sync::OnceLock;
-
 use wide::{bytemuck, f32x4, f32x8, i32x8};
 
 use super::adjust::LANES;
@@ -902,28 +900,11 @@ fn rgb(x: f32x4) -> [f32; 3] {
 /// One row of 8-bit sRGB pixels decoded to linear texels.
 #[inline(always)]
 fn decode_row(src: &[u8], row: &mut [[f32; 4]]) {
-    let [r, g, b] = texel_tables();
+    let [r, g, b] = &Srgb::get().decode_texel;
     for (t, p) in row.iter_mut().zip(src.chunks_exact(3)) {
         let v = |table: &[[f32; 4]; 256], c: usize| f32x4::from(table[p[c] as usize]);
         *t = (v(r, 0) + v(g, 1) + v(b, 2)).to_array();
     }
-}
-
-/// Per channel, each code's linear value as a texel with that channel alone (the others 0):
-/// a pixel's texel is the sum of its three (adding zeros is exact), three vector loads and two
-/// additions instead of three scalar loads and the shuffles that insert them into a vector.
-fn texel_tables() -> &'static [[[f32; 4]; 256]; 3] {
-    static TABLES: OnceLock<[[[f32; 4]; 256]; 3]> = OnceLock::new();
-    TABLES.get_or_init(|| {
-        let lut = &Srgb::get().decode;
-        std::array::from_fn(|c| {
-            std::array::from_fn(|v| {
-                let mut t = [0f32; 4];
-                t[c] = lut[v];
-                t
-            })
-        })
-    })
 }
 
 /// One row of the next level: the means of the 2 × 2 texels of rows `r0` and `r1` (the last
