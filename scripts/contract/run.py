@@ -35,6 +35,13 @@ def main() -> int:
         REGARD_RATE_LIMIT_UPLOADS="0",
         REGARD_RATE_LIMIT_ASSISTANT="0",
         REGARD_RATE_LIMIT_SIGN_IN="0",
+        # Limits against abuse would answer a long generated run's valid requests 429 or 409.
+        REGARD_RATE_LIMIT_INVITATIONS="0",
+        REGARD_RATE_LIMIT_INVITATIONS_PER_ADDRESS="0",
+        REGARD_RATE_LIMIT_MENTIONS="0",
+        REGARD_RATE_LIMIT_SHARED="0",
+        REGARD_RATE_LIMIT_SHARED_PER_LINK="0",
+        REGARD_MAX_WORKSPACES_PER_USER="0",
         NO_COLOR="1",
         RUST_LOG="warn,regard::startup=info",
     )

@@ -7,10 +7,15 @@
 //! - (b) 400 connections that send half a request head: time until the server closed them
 //!   all, and the slowest of `/healthz` asked meanwhile;
 //! - (c) 16 concurrent 4-image `compare.png` of 12-MP images: peak growth and answers by
-//!   status.
+//!   status;
+//! - (d) 24 anonymous readers of a share link's PDF report, from one address, for 20 s (issue
+//!   47): another user's own PDF export meanwhile (median and slowest, against its time alone),
+//!   the readers' answers by status and the bytes sent to them. With the limits off, the
+//!   report is still kept and served again (that cannot be turned off); with them on, the
+//!   address's allowance also ends the load.
 //!
 //! ```text
-//! cargo run -p regard --example bench_abuse [-- sign-ins|headers|exports [off|on]]
+//! cargo run -p regard --example bench_abuse [-- sign-ins|headers|exports|shared [off|on]]
 //! ```
 //!
 //! The server runs in a child process (this program with `--serve`), so that its memory is
@@ -26,8 +31,10 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-/// The settings that turn every limit of issue 26 off.
-const LIMITS_OFF: [(&str, &str); 5] = [
+/// The settings that turn every limit of issues 26 and 47 off.
+const LIMITS_OFF: [(&str, &str); 7] = [
+    ("REGARD_RATE_LIMIT_SHARED", "0"),
+    ("REGARD_RATE_LIMIT_SHARED_PER_LINK", "0"),
     ("REGARD_PASSWORD_HASH_MEMORY", "0"),
     ("REGARD_HTTP_HEADER_TIMEOUT", "0"),
     ("REGARD_HTTP_BODY_TIMEOUT", "0"),
@@ -217,29 +224,33 @@ fn photo(seed: u32) -> Vec<u8> {
     support::encode_jpeg(&image)
 }
 
-async fn exports(limits_off: bool) {
-    let server = ServerProcess::start(limits_off);
-    let client = client();
-    let token = support::sign_up_at(&client, &server.base, "exports@example.com").await;
+/// A heatmap of `user` over the 12-MP photos of `seeds`, once every image is done: its id and
+/// its items.
+async fn done_heatmap(
+    client: &reqwest::Client,
+    base: &str,
+    token: &str,
+    seeds: std::ops::Range<u32>,
+) -> (String, Vec<Value>) {
     let mut ids = Vec::new();
-    for seed in 0..4 {
+    for seed in seeds {
         let name = format!("photo-{seed}.jpg");
-        let media = support::upload_jpeg(&client, &server.base, &token, &name, photo(seed)).await;
+        let media = support::upload_jpeg(client, base, token, &name, photo(seed)).await;
         ids.push(media["id"].clone());
     }
     let heatmap = support::post_json(
-        &client,
-        &server.base,
-        &token,
+        client,
+        base,
+        token,
         "/heatmaps",
         json!({"name": "Bench", "media_ids": ids}),
     )
     .await;
     let hid = heatmap["id"].as_str().unwrap().to_owned();
-    let items = loop {
+    loop {
         let found: Value = client
-            .get(format!("{}/api/v1/heatmaps/{hid}", server.base))
-            .bearer_auth(&token)
+            .get(format!("{base}/api/v1/heatmaps/{hid}"))
+            .bearer_auth(token)
             .send()
             .await
             .unwrap()
@@ -248,11 +259,18 @@ async fn exports(limits_off: bool) {
             .unwrap();
         let items = found["items"].as_array().unwrap().clone();
         if items.iter().all(|i| i["status"] == "done") {
-            break items;
+            return (hid, items);
         }
         assert!(!items.iter().any(|i| i["status"] == "failed"), "{found}");
         tokio::time::sleep(Duration::from_millis(200)).await;
-    };
+    }
+}
+
+async fn exports(limits_off: bool) {
+    let server = ServerProcess::start(limits_off);
+    let client = client();
+    let token = support::sign_up_at(&client, &server.base, "exports@example.com").await;
+    let (hid, items) = done_heatmap(&client, &server.base, &token, 0..4).await;
     let list: Vec<&str> = items.iter().map(|i| i["id"].as_str().unwrap()).collect();
     let path = format!(
         "{}/api/v1/heatmaps/{hid}/compare.png?items={}",
@@ -275,6 +293,83 @@ async fn exports(limits_off: bool) {
         server.rss_mib() - base,
         started.elapsed().as_secs_f64(),
         by_status(answers)
+    );
+    server.stop();
+}
+
+/// How long the anonymous readers of (d) keep asking.
+const SHARED_LOAD: Duration = Duration::from_secs(20);
+
+async fn shared(limits_off: bool) {
+    let server = ServerProcess::start(limits_off);
+    let client = client();
+    let owner = support::sign_up_at(&client, &server.base, "owner@example.com").await;
+    let (shared_id, _) = done_heatmap(&client, &server.base, &owner, 0..2).await;
+    let link = support::post_json(
+        &client,
+        &server.base,
+        &owner,
+        &format!("/heatmaps/{shared_id}/shares"),
+        json!({}),
+    )
+    .await;
+    let report = format!(
+        "{}/api/v1/shared/{}/report.pdf",
+        server.base,
+        link["token"].as_str().unwrap()
+    );
+    let user = support::sign_up_at(&client, &server.base, "user@example.com").await;
+    let (own_id, _) = done_heatmap(&client, &server.base, &user, 2..4).await;
+    let export = format!("{}/api/v1/heatmaps/{own_id}/report.pdf", server.base);
+    let time_export = || async {
+        let asked = Instant::now();
+        let response = client.get(&export).bearer_auth(&user).send().await.unwrap();
+        assert_eq!(response.status(), 200);
+        let _ = response.bytes().await.unwrap();
+        asked.elapsed().as_secs_f64() * 1000.0
+    };
+    let mut alone = Vec::new();
+    for _ in 0..3 {
+        alone.push(time_export().await);
+    }
+    alone.sort_by(f64::total_cmp);
+    let deadline = Instant::now() + SHARED_LOAD;
+    let readers: Vec<_> = (0..24)
+        .map(|_| {
+            let (client, report) = (client.clone(), report.clone());
+            tokio::spawn(async move {
+                let (mut statuses, mut bytes) = (Vec::new(), 0usize);
+                while Instant::now() < deadline {
+                    let response = client.get(&report).send().await.unwrap();
+                    statuses.push(response.status().as_u16());
+                    bytes += response.bytes().await.map_or(0, |b| b.len());
+                }
+                (statuses, bytes)
+            })
+        })
+        .collect();
+    let mut loaded = Vec::new();
+    while Instant::now() < deadline {
+        loaded.push(time_export().await);
+    }
+    let (mut statuses, mut bytes) = (Vec::new(), 0usize);
+    for reader in readers {
+        let (s, b) = reader.await.unwrap();
+        statuses.extend(s);
+        bytes += b;
+    }
+    loaded.sort_by(f64::total_cmp);
+    println!(
+        "(d) 24 anonymous report readers for {} s, limits {}: another user's export {:.0} ms median, {:.0} ms slowest ({} exports; {:.0} ms alone, {:.1}×); readers {}, {:.1} MB/s sent",
+        SHARED_LOAD.as_secs(),
+        if limits_off { "off" } else { "on " },
+        support::median(&loaded),
+        loaded.last().copied().unwrap_or(f64::NAN),
+        loaded.len(),
+        support::median(&alone),
+        support::median(&loaded) / support::median(&alone),
+        by_status(statuses),
+        bytes as f64 / 1e6 / SHARED_LOAD.as_secs_f64(),
     );
     server.stop();
 }
@@ -322,6 +417,9 @@ async fn main() {
         }
         if only.is_empty() || only == "exports" {
             exports(limits_off).await;
+        }
+        if only.is_empty() || only == "shared" {
+            shared(limits_off).await;
         }
     }
 }

@@ -22,8 +22,10 @@ pub const BUDGET: usize = 16 << 20;
 pub struct AnswerKey {
     /// The route (a list's name).
     pub route: &'static str,
-    /// The workspace the list is of (the answer is the same for each of its members).
+    /// The workspace the list is of.
     pub workspace_id: String,
+    /// The member the answer is for: its file URLs are signed for them.
+    pub member: String,
     /// The workspace's library revision, read with the caller.
     pub revision: i64,
     /// The expiry of the URLs the answer signs (`UrlSigner::expiry`): one per window.
@@ -100,6 +102,7 @@ mod tests {
 
     fn key(query: &str, revision: i64) -> AnswerKey {
         AnswerKey {
+            member: "u".to_owned(),
             route: "creatives",
             workspace_id: "u".into(),
             revision,

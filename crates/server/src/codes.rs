@@ -186,11 +186,19 @@ wire_enum! {
         /// An image holds at most `details.max` areas of interest.
         TooManyAois = "too_many_aois", CONFLICT,
             "This image already holds the most areas of interest it can";
+        /// A workspace or an account holds the most of something it may
+        /// (`details.limit`: `locations` or `workspaces`; `details.max`).
+        LimitReached = "limit_reached", CONFLICT,
+            "You have reached the most this workspace or account may hold";
         /// Recovery codes are asked for while the account has no verified second factor.
         MfaNotEnabled = "mfa_not_enabled", CONFLICT,
             "Turn on two-step verification first: recovery codes stand in for it";
         /// A share link past its expiry.
         ShareExpired = "share_expired", GONE, "This share link has expired";
+        /// Too many mails sent (invitations, resends included), per sender or per address, as
+        /// GoTrue answers it; `Retry-After` says when to try again.
+        OverEmailSendRateLimit = "over_email_send_rate_limit", TOO_MANY_REQUESTS,
+            "Too many mails sent; wait before sending more";
         /// Too many requests; `Retry-After` says when to try again.
         RateLimited = "rate_limited", TOO_MANY_REQUESTS, "Too many requests; wait a moment";
         /// The database or the file storage cannot be reached; try again shortly

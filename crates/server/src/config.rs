@@ -287,9 +287,18 @@ pub struct Config {
     #[arg(long, env = "REGARD_RATE_LIMIT_WINDOW", default_value_t = 300)]
     pub rate_limit_window: u64,
 
-    /// Take the client IP from the first `X-Forwarded-For` entry (only behind a trusted proxy).
+    /// Take the client IP from the right-most `X-Forwarded-For` entry: the address the one
+    /// trusted proxy in front of Regard saw (only behind such a proxy; entries to its left are
+    /// the client's own words).
     #[arg(long, env = "REGARD_TRUST_PROXY")]
     pub trust_proxy: bool,
+
+    /// The proxies in front of Regard, as addresses or CIDR ranges (comma separated), for a
+    /// deployment with more than one hop: a request from one of them has its client taken
+    /// from `X-Forwarded-For`, skipping these addresses from the right. Implies
+    /// `REGARD_TRUST_PROXY` for requests from them; others are taken at their socket address.
+    #[arg(long, env = "REGARD_TRUSTED_PROXIES", value_delimiter = ',', value_parser = parse_proxy)]
+    pub trusted_proxies: Vec<ipnet::IpNet>,
 
     /// Largest accepted request body in bytes (larger ones get 413).
     #[arg(long, env = "REGARD_MAX_BODY_BYTES", default_value_t = 1024 * 1024)]
@@ -449,8 +458,9 @@ pub struct Config {
     #[arg(long, env = "REGARD_RATE_LIMIT_SMS_PER_IP", default_value_t = 10)]
     pub rate_limit_sms_per_ip: u32,
 
-    /// SMS sent per hour by this process in all, GoTrue's `RATE_LIMIT_SMS_SENT` (0 =
-    /// unlimited): a budget that caps the gateway bill whatever the spread of numbers and IPs.
+    /// SMS sent per hour in all, GoTrue's `RATE_LIMIT_SMS_SENT` (0 = unlimited): a budget that
+    /// caps the gateway bill whatever the spread of numbers and IPs (for all nodes together
+    /// when they share a PostgreSQL database).
     #[arg(long, env = "REGARD_RATE_LIMIT_SMS_SENT", default_value_t = 30)]
     pub rate_limit_sms_sent: u32,
 
@@ -475,6 +485,52 @@ pub struct Config {
     /// 0 = unlimited.
     #[arg(long, env = "REGARD_RATE_LIMIT_UPLOADS", default_value_t = 120)]
     pub rate_limit_uploads: u32,
+
+    /// Invitation mails (new invitations and resends) a user may send per hour (0 =
+    /// unlimited); beyond it 429 `over_email_send_rate_limit` with `Retry-After`.
+    #[arg(long, env = "REGARD_RATE_LIMIT_INVITATIONS", default_value_t = 20)]
+    pub rate_limit_invitations: u32,
+
+    /// Invitation mails one address may receive per hour, whoever sends them (0 = unlimited).
+    #[arg(
+        long,
+        env = "REGARD_RATE_LIMIT_INVITATIONS_PER_ADDRESS",
+        default_value_t = 3
+    )]
+    pub rate_limit_invitations_per_address: u32,
+
+    /// @mention mails a user's comments may send per hour (0 = unlimited); past it the comment
+    /// is still posted and the mentioned members see it in the app, but no more mail goes.
+    #[arg(long, env = "REGARD_RATE_LIMIT_MENTIONS", default_value_t = 30)]
+    pub rate_limit_mentions: u32,
+
+    /// Requests to the public shared pages (`/api/v1/shared/*`, no account) allowed per client
+    /// IP per rate-limit window (0 = unlimited); beyond it 429 `rate_limited`.
+    #[arg(long, env = "REGARD_RATE_LIMIT_SHARED", default_value_t = 30)]
+    pub rate_limit_shared: u32,
+
+    /// Requests to one share link's public pages per rate-limit window, from all addresses
+    /// together (0 = unlimited).
+    #[arg(long, env = "REGARD_RATE_LIMIT_SHARED_PER_LINK", default_value_t = 120)]
+    pub rate_limit_shared_per_link: u32,
+
+    /// Workspaces one account may create (its personal one not counted; 0 = no cap).
+    #[arg(long, env = "REGARD_MAX_WORKSPACES_PER_USER", default_value_t = 10)]
+    pub max_workspaces_per_user: u32,
+
+    /// Locations one workspace may hold (0 = no cap); an import that would pass it is refused
+    /// whole.
+    #[arg(
+        long,
+        env = "REGARD_MAX_LOCATIONS_PER_WORKSPACE",
+        default_value_t = 20_000
+    )]
+    pub max_locations_per_workspace: u32,
+
+    /// Photos one inventory import may bring (0 = no cap); each also counts as an upload
+    /// against `REGARD_RATE_LIMIT_UPLOADS`.
+    #[arg(long, env = "REGARD_IMPORT_MAX_PHOTOS", default_value_t = 500)]
+    pub import_max_photos: u32,
 
     /// Log format (`text` or `json`); the level comes from `RUST_LOG` (default `info`).
     #[arg(long, env = "REGARD_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
@@ -611,6 +667,15 @@ impl Config {
             .clone()
             .unwrap_or_else(|| format!("{}/auth/v1", self.site_url.trim_end_matches('/')))
     }
+}
+
+/// A trusted proxy: a CIDR range (`10.0.0.0/8`) or one address (`10.0.0.7`).
+fn parse_proxy(text: &str) -> Result<ipnet::IpNet, String> {
+    let text = text.trim();
+    text.parse::<ipnet::IpNet>()
+        .map(|net| net.trunc())
+        .or_else(|_| text.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+        .map_err(|_| format!("{text:?} is neither an IP address nor a CIDR range"))
 }
 
 #[cfg(test)]

@@ -5,6 +5,10 @@
 //! Requests wait up to `REGARD_RENDER_WAIT_SECS`, then answer 503 `unavailable`; job workers
 //! wait as long as it takes, with the job's lease kept alive meanwhile. One piece of work that
 //! needs more than the whole budget takes all of it, so it runs alone rather than never.
+//!
+//! Work done for nobody signed in (a share link's report) also takes its memory from an
+//! anonymous slice, a quarter of the budget ([`ANONYMOUS_SHARE`]): however many anonymous
+//! requests come, they hold at most that, and signed-in users keep the rest.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -20,6 +24,8 @@ pub const EXPORT_BYTES_PER_PIXEL: u64 = 7;
 pub const HEATMAP_BYTES_PER_PIXEL: u64 = 40;
 /// Bytes per photo pixel that a simulation render holds (926 MB for an 81-MP photo).
 pub const SIMULATION_BYTES_PER_PIXEL: u64 = 12;
+/// The part of the budget anonymous work may hold at once, as a fraction (1/4).
+pub const ANONYMOUS_SHARE: u32 = 4;
 /// What any piece of work holds besides its pixels.
 const BASE_BYTES: u64 = 8 << 20;
 
@@ -27,13 +33,18 @@ const BASE_BYTES: u64 = 8 << 20;
 pub struct RenderBudget {
     /// One permit per MiB; `None`: unlimited.
     permits: Option<Arc<Semaphore>>,
+    /// The anonymous slice, one permit per MiB ([`ANONYMOUS_SHARE`] of the budget).
+    anonymous: Option<Arc<Semaphore>>,
     budget_mib: u32,
     wait: Duration,
 }
 
-/// Memory held from the budget until dropped.
+/// Memory held from the budget (and, for anonymous work, its slice) until dropped.
 #[derive(Debug)]
-pub struct Held(#[allow(dead_code)] Option<OwnedSemaphorePermit>);
+pub struct Held(
+    #[allow(dead_code)] Option<OwnedSemaphorePermit>,
+    #[allow(dead_code)] Option<OwnedSemaphorePermit>,
+);
 
 /// No room came free in time.
 #[derive(Debug, thiserror::Error)]
@@ -48,6 +59,11 @@ impl RenderBudget {
             .min(u32::try_from(Semaphore::MAX_PERMITS).unwrap_or(u32::MAX));
         Arc::new(Self {
             permits: (budget_mib > 0).then(|| Arc::new(Semaphore::new(budget_mib as usize))),
+            anonymous: (budget_mib > 0).then(|| {
+                Arc::new(Semaphore::new(
+                    (budget_mib / ANONYMOUS_SHARE).max(1) as usize
+                ))
+            }),
             budget_mib,
             wait,
         })
@@ -71,11 +87,30 @@ impl RenderBudget {
     /// Waits up to the configured time for `bytes`; [`Busy`] when they did not come free.
     pub async fn acquire(&self, bytes: u64) -> Result<Held, Busy> {
         let Some(permits) = &self.permits else {
-            return Ok(Held(None));
+            return Ok(Held(None, None));
         };
         let wanted = Arc::clone(permits).acquire_many_owned(self.mib(bytes));
         match tokio::time::timeout(self.wait, wanted).await {
-            Ok(Ok(permit)) => Ok(Held(Some(permit))),
+            Ok(Ok(permit)) => Ok(Held(Some(permit), None)),
+            Ok(Err(_)) | Err(_) => Err(Busy),
+        }
+    }
+
+    /// [`RenderBudget::acquire`] for anonymous work: the memory from the anonymous slice
+    /// first (at most all of it), then from the budget, within one wait.
+    pub async fn acquire_anonymous(&self, bytes: u64) -> Result<Held, Busy> {
+        let (Some(permits), Some(slice)) = (&self.permits, &self.anonymous) else {
+            return Ok(Held(None, None));
+        };
+        let slice_mib = (self.budget_mib / ANONYMOUS_SHARE).max(1);
+        let mib = self.mib(bytes).min(slice_mib);
+        let both = async {
+            let anonymous = Arc::clone(slice).acquire_many_owned(mib).await?;
+            let budget = Arc::clone(permits).acquire_many_owned(mib).await?;
+            Ok::<_, tokio::sync::AcquireError>(Held(Some(budget), Some(anonymous)))
+        };
+        match tokio::time::timeout(self.wait, both).await {
+            Ok(Ok(held)) => Ok(held),
             Ok(Err(_)) | Err(_) => Err(Busy),
         }
     }
@@ -83,7 +118,7 @@ impl RenderBudget {
     /// Waits for `bytes` as long as it takes (job workers).
     pub async fn acquire_patiently(&self, bytes: u64) -> Held {
         let Some(permits) = &self.permits else {
-            return Held(None);
+            return Held(None, None);
         };
         // The semaphore is never closed.
         Held(
@@ -91,6 +126,7 @@ impl RenderBudget {
                 .acquire_many_owned(self.mib(bytes))
                 .await
                 .ok(),
+            None,
         )
     }
 
@@ -126,6 +162,21 @@ mod tests {
         let unlimited = RenderBudget::new(0, Duration::ZERO);
         let _a = unlimited.acquire(u64::MAX).await.unwrap();
         let _b = unlimited.acquire(u64::MAX).await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn anonymous_work_holds_at_most_its_slice() {
+        let budget = RenderBudget::new(100, Duration::ZERO);
+        // The slice is 25 MiB: one anonymous piece of 20 MiB fits, a second does not, however
+        // much of the budget is free; signed-in work still gets the rest.
+        let first = budget.acquire_anonymous(12 << 20).await.unwrap();
+        assert!(budget.acquire_anonymous(12 << 20).await.is_err());
+        let _user = budget.acquire(60 << 20).await.unwrap();
+        assert_eq!(budget.available_mib(), Some(100 - 20 - 68));
+        drop(first);
+        // A piece larger than the slice takes the slice, not more.
+        let _big = budget.acquire_anonymous(500 << 20).await.unwrap();
+        assert_eq!(budget.available_mib(), Some(100 - 68 - 25));
     }
 
     #[test]

@@ -259,6 +259,7 @@ pub async fn open_state(
         metrics,
     } = Backing::open(&config).await?;
     let hasher = Arc::new(password::Hasher::from_config(&config));
+    let limits = Arc::new(RateLimits::new(&config, Some(&db)));
     Ok(AppState {
         db,
         jwt: match &config.jwt_keys {
@@ -266,7 +267,7 @@ pub async fn open_state(
             None => JwtKeys::from_secret(jwt_secret.expose().as_bytes()),
         }
         .with_issuer(config.issuer()),
-        limits: Arc::new(RateLimits::new(&config)),
+        limits,
         oauth: Arc::new(Providers::new(&config.oauth)?),
         dummy_hash: password::dummy_hash(&hasher).await?.into(),
         hasher,
@@ -292,6 +293,9 @@ pub async fn open_state(
         upload_reservations: Arc::default(),
         job_handlers: job_handlers(),
         answers: Arc::new(crate::answers::Answers::new(crate::answers::BUDGET)),
+        shared_reports: Arc::new(crate::reports::kept::KeptReports::new(
+            crate::reports::kept::BUDGET,
+        )),
         config: Arc::new(config),
     })
 }
@@ -358,7 +362,7 @@ impl Application {
                 {
                     tracing::warn!(error = %err, "refreshing planner statistics failed");
                 }
-                limits.forget_idle();
+                limits.forget_idle().await;
                 if minutes.is_multiple_of(60) {
                     sweep_staging(&staging_dir);
                 }

@@ -62,6 +62,8 @@ pub struct AppState {
     pub job_handlers: crate::jobs::Handlers,
     /// Recent list answers, by caller and library revision.
     pub answers: Arc<crate::answers::Answers>,
+    /// Reports drawn for share links, kept and served again.
+    pub shared_reports: Arc<crate::reports::kept::KeptReports>,
 }
 
 impl AppState {

@@ -1022,3 +1022,47 @@ async fn a_worker_answers_metrics_and_health_on_its_own_listener() {
     let text = scrape(node.base.clone()).await;
     assert_eq!(series_value(&text, done).unwrap_or(0.0), 0.0, "{text}");
 }
+
+/// Two API nodes on one PostgreSQL database: the limits that bound attacks are kept in the
+/// database, so 60 wrong passwords from one address, spread over both nodes, get what one
+/// node would allow (30), not 30 each (issue 47).
+#[tokio::test]
+async fn two_nodes_share_one_sign_in_allowance() {
+    if postgres_admin_url().is_none() {
+        println!(
+            "skipped: needs REGARD_TEST_DATABASE_URL (nodes share limits through PostgreSQL; \
+             scripts/test.sh runs this suite on it in its PostgreSQL pass)"
+        );
+        return;
+    }
+    let backing = Backing::new("limits").await;
+    let client = client();
+    let env = |node: &str| {
+        let mut env = backing.env(node);
+        env.retain(|(key, _)| key != "REGARD_RATE_LIMIT_SIGN_IN");
+        env.push(("REGARD_RATE_LIMIT_SIGN_IN".into(), "30".into()));
+        env
+    };
+    let node1 = Server::start("node-1", &["--no-worker"], &env("node1")).await;
+    let node2 = Server::start("node-2", &["--no-worker"], &env("node2")).await;
+    let email = format!("user-{}@example.com", uuid::Uuid::new_v4().simple());
+    support_client::sign_up(&client, &node1.base, &email, "secret1").await;
+    let mut statuses = Vec::new();
+    for i in 0..60 {
+        let node = if i % 2 == 0 { &node1 } else { &node2 };
+        let response = client
+            .post(node.url("/auth/v1/token?grant_type=password"))
+            .header("apikey", "anon-key")
+            .json(&json!({"email": email, "password": "wrong"}))
+            .send()
+            .await
+            .unwrap();
+        statuses.push(response.status().as_u16());
+    }
+    assert_eq!(
+        statuses.iter().filter(|s| **s == 400).count(),
+        30,
+        "{statuses:?}"
+    );
+    assert!(statuses[30..].iter().all(|s| *s == 429), "{statuses:?}");
+}

@@ -1540,7 +1540,7 @@ export interface components {
          * @description The `code` of an `/api/v1` error answer (`{code, message, details}`).
          * @enum {string}
          */
-        ErrorCode: "not_found" | "method_not_allowed" | "unauthorized" | "forbidden_role" | "personal_workspace" | "last_owner" | "already_member" | "invitation_expired" | "invitation_for_another_account" | "insufficient_aal" | "validation_failed" | "invalid_json" | "invalid_query" | "invalid_multipart" | "payload_too_large" | "unsupported_media_type" | "file_too_large" | "storage_quota_exceeded" | "image_too_large" | "invalid_image" | "upload_failed" | "media_in_use" | "invalid_signature" | "url_expired" | "range_not_satisfiable" | "already_rendering" | "not_rendered" | "not_done" | "not_failed" | "too_many_aois" | "mfa_not_enabled" | "share_expired" | "rate_limited" | "unavailable" | "internal";
+        ErrorCode: "not_found" | "method_not_allowed" | "unauthorized" | "forbidden_role" | "personal_workspace" | "last_owner" | "already_member" | "invitation_expired" | "invitation_for_another_account" | "insufficient_aal" | "validation_failed" | "invalid_json" | "invalid_query" | "invalid_multipart" | "payload_too_large" | "unsupported_media_type" | "file_too_large" | "storage_quota_exceeded" | "image_too_large" | "invalid_image" | "upload_failed" | "media_in_use" | "invalid_signature" | "url_expired" | "range_not_satisfiable" | "already_rendering" | "not_rendered" | "not_done" | "not_failed" | "too_many_aois" | "limit_reached" | "mfa_not_enabled" | "share_expired" | "over_email_send_rate_limit" | "rate_limited" | "unavailable" | "internal";
         /** @description A value of a filter and how many creatives have it. */
         Facet: {
             /** Format: int64 */
@@ -3475,6 +3475,11 @@ export interface operations {
                 download?: string;
                 /** @description The share link a share-scoped URL was signed for: served only while that link lasts. */
                 share?: string;
+                /**
+                 * @description The member (user id) the URL was signed for: served only while that user is a member of
+                 *     the workspace holding the file.
+                 */
+                m?: string;
             };
             header?: never;
             path: {

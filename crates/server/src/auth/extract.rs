@@ -52,8 +52,8 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for GoTrueJson<T> {
     }
 }
 
-/// The client's IP address: the socket peer, or the first `X-Forwarded-For` entry when
-/// `REGARD_TRUST_PROXY` is set (trusting it otherwise would let anyone dodge rate limits).
+/// The client's IP address: the socket peer, or the address a trusted proxy saw
+/// ([`client_ip`]; trusting `X-Forwarded-For` otherwise would let anyone dodge rate limits).
 #[derive(Debug, Clone, Copy)]
 pub struct ClientIp(pub IpAddr);
 
@@ -64,24 +64,78 @@ impl FromRequestParts<AppState> for ClientIp {
         parts: &mut Parts,
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
-        if state.config.trust_proxy {
-            let forwarded = parts
-                .headers
-                .get("x-forwarded-for")
-                .and_then(|value| value.to_str().ok())
-                .and_then(|value| value.split(',').next())
-                .and_then(|first| first.trim().parse::<IpAddr>().ok());
-            if let Some(ip) = forwarded {
-                return Ok(ClientIp(ip));
-            }
-        }
         let peer = parts
             .extensions
             .get::<ConnectInfo<SocketAddr>>()
             .map(|info| info.0.ip())
             // Only routers driven without a socket (oneshot tests) lack ConnectInfo.
             .unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
-        Ok(ClientIp(peer))
+        let forwarded = parts
+            .headers
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|value| value.to_str().ok());
+        Ok(ClientIp(client_ip(
+            peer,
+            forwarded,
+            state.config.trust_proxy,
+            &state.config.trusted_proxies,
+        )))
+    }
+}
+
+/// Who a request comes from, given its socket `peer` and its `X-Forwarded-For` header lines
+/// (in order; each proxy appends the address it was reached from, so only the right end was
+/// written by proxies and anything left of them by the client):
+///
+/// - `trusted` proxies listed: a request from one of them is the right-most entry that is not
+///   one of them (every proxy of the chain skipped from the right); from anyone else, the
+///   peer, whatever it says;
+/// - else with `trust_proxy` (one hop): the right-most entry, the address that proxy saw;
+/// - else, or without a usable entry: the peer.
+pub fn client_ip<'a>(
+    peer: IpAddr,
+    forwarded: impl Iterator<Item = &'a str>,
+    trust_proxy: bool,
+    trusted: &[ipnet::IpNet],
+) -> IpAddr {
+    let peer = canonical(peer);
+    let is_trusted = |ip: &IpAddr| trusted.iter().any(|net| net.contains(ip));
+    if trusted.is_empty() && !trust_proxy || !trusted.is_empty() && !is_trusted(&peer) {
+        return peer;
+    }
+    let entries: Vec<&str> = forwarded.flat_map(|line| line.split(',')).collect();
+    let mut from_right = entries
+        .iter()
+        .rev()
+        .map(|entry| entry.trim().parse::<IpAddr>());
+    if trusted.is_empty() {
+        return from_right
+            .next()
+            .and_then(Result::ok)
+            .map_or(peer, canonical);
+    }
+    let mut client = peer;
+    for entry in from_right {
+        // An entry that is not an address was not written by a proxy we trust: stop at the
+        // last one that was.
+        let Ok(ip) = entry.map(canonical) else {
+            break;
+        };
+        client = ip;
+        if !is_trusted(&ip) {
+            break;
+        }
+    }
+    client
+}
+
+/// An IPv4 address written as IPv6 (`::ffff:203.0.113.7`, as a dual-stack socket reports
+/// one) as the IPv4 address it is, so that limits and lists see one address, not two.
+fn canonical(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
+        IpAddr::V4(_) => ip,
     }
 }
 
@@ -229,4 +283,88 @@ pub fn request_lang(headers: &HeaderMap) -> Locale {
             .get(axum::http::header::ACCEPT_LANGUAGE)
             .and_then(|v| v.to_str().ok()),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ip(text: &str) -> IpAddr {
+        text.parse().unwrap()
+    }
+
+    fn nets(list: &[&str]) -> Vec<ipnet::IpNet> {
+        list.iter().map(|net| net.parse().unwrap()).collect()
+    }
+
+    #[test]
+    fn without_trust_the_peer_is_the_client() {
+        let peer = ip("198.51.100.9");
+        let got = client_ip(peer, ["203.0.113.1"].into_iter(), false, &[]);
+        assert_eq!(got, peer);
+    }
+
+    #[test]
+    fn one_trusted_hop_takes_the_right_most_entry_not_the_clients_own() {
+        let proxy = ip("10.0.0.2");
+        // What nginx's `$proxy_add_x_forwarded_for` or an AWS ALB sends on for a client that
+        // wrote its own first entry.
+        let forwarded = ["203.0.113.77, 198.51.100.9"];
+        assert_eq!(
+            client_ip(proxy, forwarded.into_iter(), true, &[]),
+            ip("198.51.100.9")
+        );
+        // Two header lines are one list.
+        let lines = ["203.0.113.77", "198.51.100.9"];
+        assert_eq!(
+            client_ip(proxy, lines.into_iter(), true, &[]),
+            ip("198.51.100.9")
+        );
+        // What Caddy sends (it replaces the header with the address it saw).
+        assert_eq!(
+            client_ip(proxy, ["198.51.100.9"].into_iter(), true, &[]),
+            ip("198.51.100.9")
+        );
+        // Nothing usable: the proxy itself.
+        assert_eq!(client_ip(proxy, ["junk"].into_iter(), true, &[]), proxy);
+        assert_eq!(client_ip(proxy, [].into_iter(), true, &[]), proxy);
+    }
+
+    #[test]
+    fn listed_proxies_are_skipped_from_the_right() {
+        let trusted = nets(&["10.0.0.0/8", "192.0.2.10/32"]);
+        let edge = ip("10.1.2.3");
+        // client → CDN (192.0.2.10) → load balancer (10.0.0.5) → Regard
+        let forwarded = ["203.0.113.77, 198.51.100.9, 192.0.2.10, 10.0.0.5"];
+        assert_eq!(
+            client_ip(edge, forwarded.into_iter(), false, &trusted),
+            ip("198.51.100.9")
+        );
+        // A request straight from the internet is its socket address, whatever it says.
+        let stranger = ip("203.0.113.200");
+        assert_eq!(
+            client_ip(stranger, forwarded.into_iter(), true, &trusted),
+            stranger
+        );
+        // Only proxies in the chain: the left-most of them.
+        assert_eq!(
+            client_ip(edge, ["10.0.0.9, 10.0.0.5"].into_iter(), false, &trusted),
+            ip("10.0.0.9")
+        );
+        // An entry that is not an address ends the walk at the last proxy's.
+        assert_eq!(
+            client_ip(edge, ["x, 10.0.0.5"].into_iter(), false, &trusted),
+            ip("10.0.0.5")
+        );
+        // IPv4 written as IPv6 is the IPv4 address.
+        assert_eq!(
+            client_ip(
+                ip("::ffff:10.0.0.1"),
+                ["::ffff:198.51.100.9"].into_iter(),
+                false,
+                &trusted
+            ),
+            ip("198.51.100.9")
+        );
+    }
 }

@@ -328,7 +328,7 @@ async fn recover(
         params.code_challenge_method.as_deref(),
     )?;
     // Per client IP, whatever the address: the same for known and unknown ones.
-    state.limits.email(ip).map_err(|wait| {
+    state.limits.email(ip).await.map_err(|wait| {
         AuthError::new(
             StatusCode::TOO_MANY_REQUESTS,
             "over_email_send_rate_limit",
@@ -426,7 +426,11 @@ async fn verify_post(
     headers: HeaderMap,
     GoTrueJson(params): GoTrueJson<VerifyParams>,
 ) -> Result<Json<Value>, AuthError> {
-    state.limits.sign_in(ip).map_err(AuthError::rate_limited)?;
+    state
+        .limits
+        .sign_in(ip)
+        .await
+        .map_err(AuthError::rate_limited)?;
     let origin = Origin {
         ip: Some(ip.to_string()),
         user_agent: user_agent(&headers),
@@ -536,7 +540,11 @@ async fn verify_get(
 ) -> Response {
     let redirect_to = redirect::checked_redirect(&state, query.redirect_to.as_deref());
     let result = async {
-        state.limits.sign_in(ip).map_err(AuthError::rate_limited)?;
+        state
+            .limits
+            .sign_in(ip)
+            .await
+            .map_err(AuthError::rate_limited)?;
         let kinds = query
             .kind
             .as_deref()

@@ -91,7 +91,7 @@ async fn otp(
                 params.code_challenge.as_deref(),
                 params.code_challenge_method.as_deref(),
             )?;
-            state.limits.email(ip).map_err(email_rate_limited)?;
+            state.limits.email(ip).await.map_err(email_rate_limited)?;
             let user = match users::find_by_email(&state.db, email.as_str()).await? {
                 Some(user) => user,
                 None if !create_user || state.config.disable_signup => {
@@ -138,7 +138,7 @@ async fn otp(
             phone::require_enabled(&state)?;
             let number = phone::parse(number)?;
             phone::check_channel(params.channel.as_deref())?;
-            phone::take_sms_allowance(&state, ip, &number)?;
+            phone::take_sms_allowance(&state, ip, &number).await?;
             let user = match users::find_by_phone(&state.db, &number).await? {
                 Some(user) => user,
                 None if !create_user || state.config.disable_signup => {
@@ -235,7 +235,7 @@ async fn resend(
                 params.code_challenge.as_deref(),
                 params.code_challenge_method.as_deref(),
             )?;
-            state.limits.email(ip).map_err(email_rate_limited)?;
+            state.limits.email(ip).await.map_err(email_rate_limited)?;
             let redirect_to = redirect::checked_redirect(&state, query.redirect_to.as_deref());
             resend_mail(&state, &kind, &email, &redirect_to, lang, pkce).await
         }
@@ -248,7 +248,7 @@ async fn resend(
             phone::require_enabled(&state)?;
             let number = phone::parse(number)?;
             // Before the lookup: a known and an unknown number draw on the limits alike.
-            phone::take_sms_allowance(&state, ip, &number)?;
+            phone::take_sms_allowance(&state, ip, &number).await?;
             let purpose = if kind == "sms" {
                 Purpose::SignIn
             } else {
@@ -373,7 +373,7 @@ async fn reauthenticate(
             "Please verify your phone first.",
         ));
     }
-    phone::take_sms_allowance(&state, ip, &user.phone)?;
+    phone::take_sms_allowance(&state, ip, &user.phone).await?;
     let message_id = links::send_reauthentication_sms(&state, user, lang).await?;
     Ok(Json(json!({ "message_id": message_id })))
 }

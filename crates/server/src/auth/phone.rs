@@ -102,11 +102,16 @@ pub fn check_channel(channel: Option<&str>) -> Result<(), AuthError> {
 /// (`REGARD_RATE_LIMIT_SMS_*`): per client IP, per number and in all. Called before anything
 /// is looked up or written, so a refused request creates no account and answers the same for
 /// known and unknown numbers. 429 `over_sms_send_rate_limit` with `Retry-After`, as GoTrue.
-pub fn take_sms_allowance(state: &AppState, ip: IpAddr, number: &str) -> Result<(), AuthError> {
+pub async fn take_sms_allowance(
+    state: &AppState,
+    ip: IpAddr,
+    number: &str,
+) -> Result<(), AuthError> {
     // One key per number, however it is written (`+336…` in factors, `336…` elsewhere).
     state
         .limits
         .sms(ip, number.trim_start_matches('+'))
+        .await
         .map_err(|wait| {
             AuthError::new(
                 StatusCode::TOO_MANY_REQUESTS,

@@ -56,7 +56,11 @@ async fn signup(
     headers: HeaderMap,
     GoTrueJson(params): GoTrueJson<SignupParams>,
 ) -> Result<Json<Value>, AuthError> {
-    state.limits.sign_up(ip).map_err(AuthError::rate_limited)?;
+    state
+        .limits
+        .sign_up(ip)
+        .await
+        .map_err(AuthError::rate_limited)?;
     if state.config.disable_signup {
         return Err(AuthError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -171,7 +175,7 @@ async fn phone_signup(
     let confirm = !state.config.sms_autoconfirm;
     // A sign-up that texts a code draws on the SMS limits before any account is created.
     if confirm {
-        phone::take_sms_allowance(state, ip, &number)?;
+        phone::take_sms_allowance(state, ip, &number).await?;
     }
     if users::find_by_phone(&state.db, &number).await?.is_some() {
         return Err(user_already_exists());

@@ -111,7 +111,11 @@ async fn password_grant(
     headers: &HeaderMap,
     params: TokenParams,
 ) -> Result<Value, AuthError> {
-    state.limits.sign_in(ip).map_err(AuthError::rate_limited)?;
+    state
+        .limits
+        .sign_in(ip)
+        .await
+        .map_err(AuthError::rate_limited)?;
     let email = params.email.as_deref().unwrap_or("").trim();
     let phone = params.phone.as_deref().unwrap_or("").trim();
     match (email.is_empty(), phone.is_empty()) {

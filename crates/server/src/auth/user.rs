@@ -119,7 +119,7 @@ async fn update_user(
         return Err(AuthError::phone_exists());
     }
     if let Some(number) = &new_phone {
-        phone::take_sms_allowance(&state, ip, number)?;
+        phone::take_sms_allowance(&state, ip, number).await?;
     }
     let merged_metadata = metadata_patch
         .map(|patch| metadata::checked(metadata::merge(&auth.user.user_metadata, patch), "data"))
@@ -157,6 +157,7 @@ async fn update_user(
             state
                 .limits
                 .reauthentication(&user.id)
+                .await
                 .map_err(AuthError::rate_limited)?;
         }
         if let Some(current) = current.filter(|_| needs_current)

@@ -211,6 +211,15 @@ fn bind_rows<'q>(
     query
 }
 
+/// How many locations the workspace `owner_id` holds.
+pub async fn count(db: &Db, owner_id: &str) -> Result<u64, DbError> {
+    let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM locations WHERE owner_id = $1")
+        .bind(owner_id)
+        .fetch_one(db.pool())
+        .await?;
+    Ok(u64::try_from(n).unwrap_or(0))
+}
+
 /// Inserts a location.
 pub async fn insert(db: &Db, location: &LocationRow) -> Result<(), DbError> {
     let sql = insert_sql(1, db.backend());

@@ -482,8 +482,10 @@ pub async fn is_member(db: &Db, workspace_id: &str, user_id: &str) -> Result<boo
     Ok(row.is_some())
 }
 
-/// Before an account goes: in each shared workspace where it is the only owner, the member who
-/// joined first becomes owner, so no workspace is left that nobody can manage. Returns the
+/// Before an account goes: in each shared workspace where it is the only owner, the editor who
+/// joined first becomes owner (a viewer only when there is no editor), so no workspace is left
+/// that nobody can manage, and nobody who could only read is made its owner ahead of one who
+/// could write. Returns the
 /// shared workspaces the account is the only member of (the caller deletes them with the
 /// account).
 pub async fn hand_over(db: &Db, user_id: &str) -> Result<Vec<String>, DbError> {
@@ -503,7 +505,8 @@ pub async fn hand_over(db: &Db, user_id: &str) -> Result<Vec<String>, DbError> {
         }
         let heir = sqlx::query(
             "SELECT user_id FROM workspace_members WHERE workspace_id = $1 AND user_id <> $2 \
-             ORDER BY created_at, user_id LIMIT 1",
+             ORDER BY CASE role WHEN 'owner' THEN 0 WHEN 'editor' THEN 1 ELSE 2 END, \
+             created_at, user_id LIMIT 1",
         )
         .bind(&id)
         .bind(user_id)

@@ -48,10 +48,23 @@ pub enum TableError {
     /// A workbook that inflates to more than [`WORKBOOK_LIMITS`] allow.
     #[error("the workbook inflates to too much")]
     TooLarge,
-    /// More rows than the caller's limit.
+    /// More rows than the caller's limit, or used cells spread over far more rows.
     #[error("too many rows")]
     TooManyRows,
+    /// Something in a column past [`MAX_COLUMNS`], or a CSV line with more than
+    /// [`MAX_CSV_FIELDS`] cells.
+    #[error("too many columns")]
+    TooManyColumns,
 }
+
+/// The columns a row may use: far more than an inventory has (Regard reads about twenty),
+/// few enough that `MAX_ROWS` full rows stay small in memory.
+pub const MAX_COLUMNS: u32 = 128;
+
+/// The cells, empty ones included, a CSV line may have: trailing separators are common (a
+/// spreadsheet writes one per column of its used range), millions of them are not, and each
+/// costs the CSV reader memory before it is looked at.
+pub const MAX_CSV_FIELDS: usize = 1024;
 
 /// What an XLSX workbook may hold once inflated: far more than 5,000 rows of a few columns
 /// need (about 5 MB of sheet XML), far less than would hurt.
@@ -130,11 +143,34 @@ fn cell(text: &str) -> Option<Raw> {
     (!text.is_empty()).then(|| Raw::Text(text.to_owned()))
 }
 
+/// The most cells any line of `text` has, separated by `separator` outside quotes (a quoted
+/// cell may span lines, as the CSV reader reads it).
+fn widest_record(text: &str, separator: u8) -> usize {
+    let (mut widest, mut fields, mut quoted) = (0, 1, false);
+    for &b in text.as_bytes() {
+        match b {
+            b'"' => quoted = !quoted,
+            b'\n' | b'\r' if !quoted => {
+                widest = widest.max(fields);
+                fields = 1;
+            }
+            b if b == separator && !quoted => fields += 1,
+            _ => {}
+        }
+    }
+    widest.max(fields)
+}
+
 fn read_csv(text: &str, max_rows: usize) -> Result<Vec<TableRow>, TableError> {
+    let separator = separator(text);
+    // Before the reader sees a line: it keeps a bound per cell, empty or not.
+    if widest_record(text, separator) > MAX_CSV_FIELDS {
+        return Err(TableError::TooManyColumns);
+    }
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
-        .delimiter(separator(text))
+        .delimiter(separator)
         .from_reader(text.as_bytes());
     let mut record = csv::StringRecord::new();
     let mut rows = Vec::new();
@@ -162,10 +198,19 @@ fn read_csv(text: &str, max_rows: usize) -> Result<Vec<TableRow>, TableError> {
             .iter()
             .map(|field| line_breaks(field.as_bytes()))
             .sum::<u64>();
-        let cells: Vec<Option<Raw>> = record.iter().map(cell).collect();
+        let mut cells: Vec<Option<Raw>> = record.iter().map(cell).collect();
         if cells.iter().all(Option::is_none) {
             continue;
         }
+        // Trailing blank cells are dropped; something past the last column refuses the file.
+        let used = cells
+            .iter()
+            .rposition(Option::is_some)
+            .map_or(0, |last| last + 1);
+        if used > MAX_COLUMNS as usize {
+            return Err(TableError::TooManyColumns);
+        }
+        cells.truncate(used);
         if rows.len() > max_rows {
             return Err(TableError::TooManyRows);
         }
@@ -199,28 +244,90 @@ fn read_xlsx(bytes: &[u8], max_rows: usize) -> Result<Vec<TableRow>, TableError>
         .map_err(refused)?;
     let mut workbook: Xlsx<_> =
         Xlsx::new(Cursor::new(bytes)).map_err(|_| TableError::Unreadable)?;
-    let sheet = workbook
-        .worksheet_range_at(0)
-        .ok_or(TableError::Unreadable)?
+    let name = workbook
+        .sheet_names()
+        .first()
+        .cloned()
+        .ok_or(TableError::Unreadable)?;
+    // Cell by cell, never as a range: a range is a dense grid from the first used cell to the
+    // last, so one cell at XFD1048576 would ask for 17 billion of them. Each cell is judged
+    // on its position before it is kept, and only rows with something in them are kept.
+    let mut reader = workbook
+        .worksheet_cells_reader(&name)
         .map_err(|_| TableError::Unreadable)?;
-    let Some((top, _)) = sheet.start() else {
-        return Ok(Vec::new());
-    };
-    let mut rows = Vec::new();
-    for (i, row) in sheet.rows().enumerate() {
-        let cells: Vec<Option<Raw>> = row.iter().map(xlsx_cell).collect();
-        if cells.iter().all(Option::is_none) {
-            continue;
+    let mut sheet = SparseSheet::new(max_rows);
+    while let Some(found) = reader.next_cell().map_err(|_| TableError::Unreadable)? {
+        let (row, column) = found.get_position();
+        if let Some(raw) = xlsx_cell(&Data::from(found.get_value().clone())) {
+            sheet.put(row, column, raw)?;
         }
-        if rows.len() > max_rows {
+    }
+    Ok(sheet.rows())
+}
+
+/// The cells of a worksheet with something in them, by row, as they are read: never more
+/// than `max_rows + 1` rows of at most [`MAX_COLUMNS`] cells, and refused (before anything
+/// is kept) as soon as a cell lies past those limits.
+struct SparseSheet {
+    max_rows: usize,
+    rows: std::collections::BTreeMap<u32, Vec<Option<Raw>>>,
+    first_column: u32,
+}
+
+impl SparseSheet {
+    fn new(max_rows: usize) -> Self {
+        Self {
+            max_rows,
+            rows: std::collections::BTreeMap::new(),
+            first_column: u32::MAX,
+        }
+    }
+
+    /// Keeps `raw` at (`row`, `column`), both from 0; a cell given twice keeps the last.
+    fn put(&mut self, row: u32, column: u32, raw: Raw) -> Result<(), TableError> {
+        if column >= MAX_COLUMNS {
+            return Err(TableError::TooManyColumns);
+        }
+        let rows = self.rows.len();
+        let (first, last) = match (self.rows.first_key_value(), self.rows.last_key_value()) {
+            (Some((first, _)), Some((last, _))) => ((*first).min(row), (*last).max(row)),
+            _ => (row, row),
+        };
+        // The header and `max_rows` rows, with as many blank rows again between them.
+        let span = usize::try_from(last - first).unwrap_or(usize::MAX);
+        if span >= 2 * (self.max_rows + 1) {
             return Err(TableError::TooManyRows);
         }
-        let number = top
-            .saturating_add(u32::try_from(i).unwrap_or(u32::MAX))
-            .saturating_add(1);
-        rows.push(TableRow { number, cells });
+        let cells = match self.rows.entry(row) {
+            std::collections::btree_map::Entry::Occupied(entry) => entry.into_mut(),
+            std::collections::btree_map::Entry::Vacant(entry) => {
+                if rows > self.max_rows {
+                    return Err(TableError::TooManyRows);
+                }
+                entry.insert(Vec::new())
+            }
+        };
+        let at = column as usize;
+        if cells.len() <= at {
+            cells.resize(at + 1, None);
+        }
+        cells[at] = Some(raw);
+        self.first_column = self.first_column.min(column);
+        Ok(())
     }
-    Ok(rows)
+
+    /// The rows in order, their cells from the first column any row uses (as a spreadsheet
+    /// range starts there), numbered as a spreadsheet shows them.
+    fn rows(self) -> Vec<TableRow> {
+        let skip = self.first_column as usize;
+        self.rows
+            .into_iter()
+            .map(|(row, cells)| TableRow {
+                number: row.saturating_add(1),
+                cells: cells.into_iter().skip(skip).collect(),
+            })
+            .collect()
+    }
 }
 
 fn xlsx_cell(data: &Data) -> Option<Raw> {
@@ -322,6 +429,92 @@ mod tests {
     #[test]
     fn broken_workbooks_are_unreadable() {
         assert_eq!(read(b"PK\x03\x04broken", 10), Err(TableError::Unreadable));
+    }
+
+    /// A workbook of one sheet holding `cells` (reference, text) as inline strings, written
+    /// by hand as the smallest file Excel opens (the 1.6 KB attack file is one of these).
+    fn workbook(cells: &[(&str, &str)]) -> Vec<u8> {
+        use std::io::Write;
+        let sheet: String = cells
+            .iter()
+            .map(|(at, text)| {
+                format!(
+                    r#"<row r="{}"><c r="{at}" t="inlineStr"><is><t>{text}</t></is></c></row>"#,
+                    at.trim_start_matches(|c: char| c.is_ascii_alphabetic())
+                )
+            })
+            .collect();
+        let files = [
+            ("[Content_Types].xml", r#"<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>"#.to_owned()),
+            ("_rels/.rels", r#"<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>"#.to_owned()),
+            ("xl/workbook.xml", r#"<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>"#.to_owned()),
+            ("xl/_rels/workbook.xml.rels", r#"<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>"#.to_owned()),
+            ("xl/worksheets/sheet1.xml", format!(r#"<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>{sheet}</sheetData></worksheet>"#)),
+        ];
+        let mut writer = zip::ZipWriter::new(Cursor::new(Vec::new()));
+        for (name, text) in files {
+            writer
+                .start_file(name, zip::write::SimpleFileOptions::default())
+                .unwrap();
+            writer.write_all(text.as_bytes()).unwrap();
+        }
+        writer.finish().unwrap().into_inner()
+    }
+
+    #[test]
+    fn workbooks_are_read_cell_by_cell() {
+        let bytes = workbook(&[("B2", "name"), ("C2", "city"), ("B3", "A"), ("C5", "Lyon")]);
+        assert_eq!(
+            texts(&read(&bytes, 10).unwrap()),
+            [
+                (2, vec!["name".into(), "city".into()]),
+                (3, vec!["A".into()]),
+                (5, vec![String::new(), "Lyon".into()]),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_far_cell_is_refused_before_anything_is_allocated_for_it() {
+        // The review's 1.6 KB file: A1 and XFD1048576 made the reader ask for 512 GiB.
+        let far_corner = workbook(&[("A1", "name"), ("XFD1048576", "x")]);
+        assert!(far_corner.len() < 2048, "{} bytes", far_corner.len());
+        assert_eq!(read(&far_corner, 5_000), Err(TableError::TooManyColumns));
+        // Column P is allowed, row 1,048,576 is not: 400 MB of grid before.
+        let far_row = workbook(&[("A1", "name"), ("P1048576", "x")]);
+        assert_eq!(read(&far_row, 5_000), Err(TableError::TooManyRows));
+        // The last column a row may use, and one past it.
+        let last = workbook(&[("A1", "name"), ("DX1", "x")]);
+        assert_eq!(read(&last, 10).unwrap()[0].cells.len(), 128);
+        let past = workbook(&[("A1", "name"), ("DY1", "x")]);
+        assert_eq!(read(&past, 10), Err(TableError::TooManyColumns));
+        // Blank rows between the header and the rows are kept apart from too many rows.
+        let gap = workbook(&[("A1", "name"), ("A12", "x")]);
+        assert_eq!(read(&gap, 5).unwrap().len(), 2);
+        let too_far = workbook(&[("A1", "name"), ("A13", "x")]);
+        assert_eq!(read(&too_far, 5), Err(TableError::TooManyRows));
+    }
+
+    #[test]
+    fn csv_lines_past_the_columns_are_refused() {
+        let mut wide = String::from("name");
+        wide.push_str(&";".repeat(MAX_CSV_FIELDS));
+        assert_eq!(read(wide.as_bytes(), 10), Err(TableError::TooManyColumns));
+        // Many trailing separators are fine, and dropped.
+        let trailing = format!("name{}\nA{}\n", ";".repeat(300), ";".repeat(300));
+        let rows = read(trailing.as_bytes(), 10).unwrap();
+        assert_eq!(
+            texts(&rows),
+            [(1, vec!["name".into()]), (2, vec!["A".into()])]
+        );
+        // Something in column 129 is not.
+        let far = format!("name{}x\n", ";".repeat(128));
+        assert_eq!(read(far.as_bytes(), 10), Err(TableError::TooManyColumns));
+        let last = format!("name{}x\n", ";".repeat(127));
+        assert_eq!(read(last.as_bytes(), 10).unwrap()[0].cells.len(), 128);
+        // Separators inside quotes are not cells.
+        let quoted = format!("name;\"{}\"\n", ";".repeat(2000));
+        assert_eq!(read(quoted.as_bytes(), 10).unwrap()[0].cells.len(), 2);
     }
 
     #[test]

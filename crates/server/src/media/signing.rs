@@ -1,8 +1,11 @@
 //! Short-lived signed media URLs, so `<img src>` works without an `Authorization` header.
 //!
-//! A URL is `/api/v1/files/{media_id}/{variant}?exp={unix seconds}&sig={hex}` where `sig` is
-//! HMAC-SHA256 over `media_id`, `variant` and `exp`, keyed with a key derived from the JWT secret
-//! (so nodes sharing `REGARD_JWT_SECRET` accept each other's URLs, and no new secret is needed).
+//! A URL is `/api/v1/files/{media_id}/{variant}?exp={unix seconds}&m={user_id}&sig={hex}` where
+//! `sig` is HMAC-SHA256 over `media_id`, `variant`, `exp` and the member it was made for, keyed
+//! with a key derived from the JWT secret (so nodes sharing `REGARD_JWT_SECRET` accept each
+//! other's URLs, and no new secret is needed). The file route serves it only while that user is
+//! a member of the workspace that holds the file: a member who leaves or is removed loses the
+//! links they were given at once, not an hour later ([`UrlSigner::for_member`]).
 //! Expiries are rounded down to a quarter of the TTL: two responses a few seconds apart carry
 //! the same URL, so the browser's cache keeps working across list refreshes.
 //!
@@ -35,6 +38,15 @@ pub enum SignatureError {
     Expired,
 }
 
+/// Whom a signed URL is for: one member of the file's workspace, or a share link's visitors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UrlScope<'a> {
+    /// The user (id) the answer carrying the URL was made for.
+    Member(&'a str),
+    /// The share link (id) whose page carries the URL.
+    Share(&'a str),
+}
+
 /// Signs and verifies media URLs. Cheap to clone.
 #[derive(Clone)]
 pub struct UrlSigner {
@@ -55,6 +67,7 @@ const CACHED_URLS: usize = 30_000;
 #[derive(Default)]
 struct SignedUrls {
     signer: u64,
+    member: String,
     exp: u64,
     /// media id → (variant, URL) for the variants signed so far.
     urls: HashMap<String, Vec<(&'static str, String)>>,
@@ -90,19 +103,30 @@ impl UrlSigner {
         }
     }
 
-    fn mac(&self, media_id: &str, variant: &str, exp: u64, share: Option<&str>) -> HmacSha256 {
+    fn mac(&self, media_id: &str, variant: &str, exp: u64, scope: UrlScope<'_>) -> HmacSha256 {
         let mut mac = self.keyed.clone();
         // Newline-separated: none of the parts can contain one, so the encoding is unambiguous
-        // (a share-scoped URL has a fourth part, so neither kind verifies as the other).
+        // (the fourth part names the scope, so neither kind verifies as the other).
         for part in [media_id.as_bytes(), b"\n", variant.as_bytes(), b"\n"] {
             mac.update(part);
         }
         mac.update(exp.to_string().as_bytes());
-        if let Some(share) = share {
-            mac.update(b"\nshare ");
-            mac.update(share.as_bytes());
-        }
+        let (label, id): (&[u8], &str) = match scope {
+            UrlScope::Share(share) => (b"\nshare ", share),
+            UrlScope::Member(member) => (b"\nmember ", member),
+        };
+        mac.update(label);
+        mac.update(id.as_bytes());
         mac
+    }
+
+    /// The signer of the URLs in an answer for `member` (a user id): they name the member and
+    /// are served only while the member belongs to the file's workspace.
+    pub fn for_member<'a>(&'a self, member: &'a str) -> MemberSigner<'a> {
+        MemberSigner {
+            signer: self,
+            member,
+        }
     }
 
     /// The expiry of share-scoped URLs signed at `now`: [`SHARE_URL_TTL`] away, rounded down
@@ -116,38 +140,80 @@ impl UrlSigner {
     /// and while the share lasts.
     pub fn share_url(&self, media_id: &str, variant: &str, share_id: &str, exp: u64) -> String {
         let sig = hex::encode(
-            self.mac(media_id, variant, exp, Some(share_id))
+            self.mac(media_id, variant, exp, UrlScope::Share(share_id))
                 .finalize()
                 .into_bytes(),
         );
         format!("/api/v1/files/{media_id}/{variant}?exp={exp}&share={share_id}&sig={sig}")
     }
 
-    /// The expiry given to URLs signed at `now` (unix seconds): `now + ttl`, rounded down to a
-    /// quarter of the TTL (so between 3/4 of the TTL and the TTL away).
+    /// The expiry of URLs signed at `now`: the TTL away, rounded down to a quarter of it.
     pub fn expiry(&self, now: u64) -> u64 {
         let step = (self.ttl / 4).max(1);
         (now + self.ttl) / step * step
     }
 
-    /// The signed path of one variant, valid until `exp`.
+    /// Checks a URL's signature for `scope` and its expiry at `now`; the seconds it has left.
+    pub fn verify(
+        &self,
+        media_id: &str,
+        variant: &str,
+        exp: u64,
+        scope: UrlScope<'_>,
+        sig: &str,
+        now: u64,
+    ) -> Result<u64, SignatureError> {
+        let sig = hex::decode(sig).map_err(|_| SignatureError::Invalid)?;
+        self.mac(media_id, variant, exp, scope)
+            .verify_slice(&sig)
+            .map_err(|_| SignatureError::Invalid)?;
+        if now >= exp {
+            return Err(SignatureError::Expired);
+        }
+        Ok(exp - now)
+    }
+}
+
+/// A [`UrlSigner`] for one member's answers ([`UrlSigner::for_member`]).
+#[derive(Clone, Copy)]
+pub struct MemberSigner<'a> {
+    signer: &'a UrlSigner,
+    member: &'a str,
+}
+
+impl MemberSigner<'_> {
+    /// The expiry of URLs signed at `now` ([`UrlSigner::expiry`]).
+    pub fn expiry(&self, now: u64) -> u64 {
+        self.signer.expiry(now)
+    }
+
+    /// The signed path of one variant of a media for the member, valid until `exp`.
     pub fn url(&self, media_id: &str, variant: &str, exp: u64) -> String {
         let sig = hex::encode(
-            self.mac(media_id, variant, exp, None)
+            self.signer
+                .mac(media_id, variant, exp, UrlScope::Member(self.member))
                 .finalize()
                 .into_bytes(),
         );
-        format!("/api/v1/files/{media_id}/{variant}?exp={exp}&sig={sig}")
+        format!(
+            "/api/v1/files/{media_id}/{variant}?exp={exp}&m={}&sig={sig}",
+            self.member
+        )
     }
 
-    /// [`Self::url`] of one of the fixed variants (`original`, `preview`, `thumbnail`), from
-    /// this thread's cache when it was signed before for the same expiry.
+    /// [`MemberSigner::url`], from this thread's cache of the URLs signed for this signer,
+    /// member and expiry (the same bytes either way).
     pub fn cached_url(&self, media_id: &str, variant: &'static str, exp: u64) -> String {
         SIGNED.with(|cell| {
             let mut cache = cell.borrow_mut();
-            if cache.signer != self.id || cache.exp != exp || cache.count >= CACHED_URLS {
+            if cache.signer != self.signer.id
+                || cache.exp != exp
+                || cache.member != self.member
+                || cache.count >= CACHED_URLS
+            {
                 *cache = SignedUrls {
-                    signer: self.id,
+                    signer: self.signer.id,
+                    member: self.member.to_owned(),
                     exp,
                     ..SignedUrls::default()
                 };
@@ -169,49 +235,12 @@ impl UrlSigner {
             url
         })
     }
-
-    /// Checks a presented URL at `now`; returns the seconds it stays valid. The signature is
-    /// checked first (in constant time), so an expired URL is only reported as such when it is
-    /// genuine.
-    pub fn verify(
-        &self,
-        media_id: &str,
-        variant: &str,
-        exp: u64,
-        sig: &str,
-        now: u64,
-    ) -> Result<u64, SignatureError> {
-        self.verify_scoped(media_id, variant, exp, None, sig, now)
-    }
-
-    /// [`Self::verify`] of a URL signed for share `share` (`None`: an owner's URL). The
-    /// caller still checks that the share is live.
-    pub fn verify_scoped(
-        &self,
-        media_id: &str,
-        variant: &str,
-        exp: u64,
-        share: Option<&str>,
-        sig: &str,
-        now: u64,
-    ) -> Result<u64, SignatureError> {
-        let sig = hex::decode(sig).map_err(|_| SignatureError::Invalid)?;
-        self.mac(media_id, variant, exp, share)
-            .verify_slice(&sig)
-            .map_err(|_| SignatureError::Invalid)?;
-        if now >= exp {
-            return Err(SignatureError::Expired);
-        }
-        Ok(exp - now)
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The signed message and key are what they have always been: URLs signed by a node of an
-    /// earlier version (or a page loaded before an upgrade) still verify.
     #[test]
     fn signatures_are_hmac_of_the_newline_separated_parts_under_the_derived_key() {
         let hmac = |key: &[u8], message: &[u8]| {
@@ -221,10 +250,10 @@ mod tests {
         };
         let key = hmac(b"secret", b"regard media url signing key v1");
         let signer = UrlSigner::new(b"secret", 3600);
-        let plain = hex::encode(hmac(&key, b"m1\npreview\n1700000000"));
+        let member = hex::encode(hmac(&key, b"m1\npreview\n1700000000\nmember u7"));
         assert_eq!(
-            signer.url("m1", "preview", 1_700_000_000),
-            format!("/api/v1/files/m1/preview?exp=1700000000&sig={plain}")
+            signer.for_member("u7").url("m1", "preview", 1_700_000_000),
+            format!("/api/v1/files/m1/preview?exp=1700000000&m=u7&sig={member}")
         );
         let shared = hex::encode(hmac(&key, b"m1\nthumbnail\n1700000000\nshare s9"));
         assert_eq!(
@@ -234,62 +263,79 @@ mod tests {
     }
 
     #[test]
-    fn cached_urls_are_the_signed_ones_per_signer_and_expiry() {
+    fn cached_urls_are_the_signed_ones_per_signer_member_and_expiry() {
         let (a, b) = (
             UrlSigner::new(b"secret", 3600),
             UrlSigner::new(b"other", 3600),
         );
         for exp in [1_700_000_000, 1_700_000_900] {
             for signer in [&a, &b, &a.clone()] {
-                for variant in ["original", "preview", "thumbnail"] {
-                    // Twice: signed, then from the cache.
-                    for _ in 0..2 {
-                        assert_eq!(
-                            signer.cached_url("m1", variant, exp),
-                            signer.url("m1", variant, exp)
-                        );
+                for member in ["u1", "u2"] {
+                    for variant in ["original", "preview", "thumbnail"] {
+                        for _ in 0..2 {
+                            let signer = signer.for_member(member);
+                            assert_eq!(
+                                signer.cached_url("m1", variant, exp),
+                                signer.url("m1", variant, exp)
+                            );
+                        }
                     }
                 }
             }
         }
         assert_ne!(
-            a.cached_url("m1", "preview", 1_700_000_000),
-            b.cached_url("m1", "preview", 1_700_000_000)
+            a.for_member("u1")
+                .cached_url("m1", "preview", 1_700_000_000),
+            b.for_member("u1")
+                .cached_url("m1", "preview", 1_700_000_000)
+        );
+        assert_ne!(
+            a.for_member("u1")
+                .cached_url("m1", "preview", 1_700_000_000),
+            a.for_member("u2")
+                .cached_url("m1", "preview", 1_700_000_000)
         );
     }
 
+    fn sig_of(url: &str) -> &str {
+        url.rsplit_once("sig=").unwrap().1
+    }
+
     #[test]
-    fn a_signed_url_verifies_until_it_expires() {
+    fn a_signed_url_verifies_for_its_member_until_it_expires() {
         let signer = UrlSigner::new(b"secret", 3600);
         let exp = signer.expiry(1_000_000);
         assert!(exp > 1_000_000 + 2700 && exp <= 1_000_000 + 3600);
-        let url = signer.url("id", "preview", exp);
-        let sig = url.rsplit_once("sig=").unwrap().1;
+        let url = signer.for_member("u1").url("id", "preview", exp);
+        let sig = sig_of(&url);
+        let u1 = UrlScope::Member("u1");
         assert_eq!(
-            signer.verify("id", "preview", exp, sig, 1_000_000),
+            signer.verify("id", "preview", exp, u1, sig, 1_000_000),
             Ok(exp - 1_000_000)
         );
         assert_eq!(
-            signer.verify("id", "preview", exp, sig, exp),
+            signer.verify("id", "preview", exp, u1, sig, exp),
             Err(SignatureError::Expired)
         );
-        for (id, variant, e) in [
-            ("other", "preview", exp),
-            ("id", "original", exp),
-            ("id", "preview", exp + 1),
+        for (id, variant, e, scope) in [
+            ("other", "preview", exp, u1),
+            ("id", "original", exp, u1),
+            ("id", "preview", exp + 1, u1),
+            ("id", "preview", exp, UrlScope::Member("u2")),
+            ("id", "preview", exp, UrlScope::Share("u1")),
         ] {
             assert_eq!(
-                signer.verify(id, variant, e, sig, 1_000_000),
+                signer.verify(id, variant, e, scope, sig, 1_000_000),
                 Err(SignatureError::Invalid)
             );
         }
         let other_key = UrlSigner::new(b"other secret", 3600);
         assert_eq!(
-            other_key.verify("id", "preview", exp, sig, 1_000_000),
+            other_key.verify("id", "preview", exp, u1, sig, 1_000_000),
             Err(SignatureError::Invalid)
         );
         assert_eq!(
-            signer.verify("id", "preview", exp, "zz", 1_000_000),
+            signer.verify("id", "preview", exp, u1, "zz", 1_000_000),
             Err(SignatureError::Invalid)
         );
     }
@@ -301,28 +347,26 @@ mod tests {
         assert!(exp > 1_000_000 + 3 * SHARE_URL_TTL / 4 && exp <= 1_000_000 + SHARE_URL_TTL);
         let url = signer.share_url("id", "preview", "s1", exp);
         assert!(url.contains("&share=s1&"));
-        let sig = url.rsplit_once("sig=").unwrap().1;
-        let check = |share| signer.verify_scoped("id", "preview", exp, share, sig, 1_000_000);
-        assert_eq!(check(Some("s1")), Ok(exp - 1_000_000));
-        assert_eq!(check(Some("s2")), Err(SignatureError::Invalid));
-        assert_eq!(check(None), Err(SignatureError::Invalid));
-        // An owner's URL is no share URL either.
-        let owner = signer.url("id", "preview", exp);
-        let sig = owner.rsplit_once("sig=").unwrap().1;
-        assert_eq!(
-            signer.verify_scoped("id", "preview", exp, Some("s1"), sig, 1_000_000),
-            Err(SignatureError::Invalid)
-        );
+        let check = |scope| signer.verify("id", "preview", exp, scope, sig_of(&url), 1_000_000);
+        assert_eq!(check(UrlScope::Share("s1")), Ok(exp - 1_000_000));
+        assert_eq!(check(UrlScope::Share("s2")), Err(SignatureError::Invalid));
+        assert_eq!(check(UrlScope::Member("s1")), Err(SignatureError::Invalid));
     }
 
     #[test]
     fn a_zero_ttl_gives_urls_that_are_already_expired() {
         let signer = UrlSigner::new(b"secret", 0);
         let exp = signer.expiry(500);
-        let url = signer.url("id", "original", exp);
-        let sig = url.rsplit_once("sig=").unwrap().1;
+        let url = signer.for_member("u").url("id", "original", exp);
         assert_eq!(
-            signer.verify("id", "original", exp, sig, 500),
+            signer.verify(
+                "id",
+                "original",
+                exp,
+                UrlScope::Member("u"),
+                sig_of(&url),
+                500
+            ),
             Err(SignatureError::Expired)
         );
     }

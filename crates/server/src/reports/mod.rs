@@ -4,6 +4,7 @@
 //! [`Report::from_heatmap`] from the stored results; writing the PDF does no I/O.
 
 pub mod caption;
+pub mod kept;
 pub mod pdf;
 pub mod png;
 

@@ -395,6 +395,39 @@ async fn xlsx_workbooks_are_read_from_their_first_sheet() {
 }
 
 #[tokio::test]
+async fn a_workbook_with_one_far_cell_is_refused_and_the_server_lives() {
+    // The review's attack: a header and one cell in the sheet's last corner, which a dense
+    // reader turned into a 512 GiB grid (and the process into an abort).
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let far = |row: u32, col: u16| {
+        let mut workbook = rust_xlsxwriter::Workbook::new();
+        let sheet = workbook.add_worksheet();
+        sheet.write_string(0, 0, "name").unwrap();
+        sheet.write_string(row, col, "x").unwrap();
+        workbook.save_to_buffer().unwrap()
+    };
+    for (bytes, max) in [
+        (far(1_048_575, 16_383), "max_columns"),
+        (far(1_048_575, 15), "max_rows"),
+    ] {
+        let form = Form::new().part("file", file("far.xlsx", bytes));
+        let body = import_status(&app, &user, "?dry_run=true", form, 422).await;
+        assert_eq!(
+            body["details"]["fields"],
+            json!({"file": "too_many"}),
+            "{body}"
+        );
+        assert!(body["details"][max].is_u64(), "{body}");
+    }
+    // Still serving, and a sensible workbook still reads.
+    let bytes = far(2, 0);
+    let form = Form::new().part("file", file("near.xlsx", bytes));
+    let body = import_status(&app, &user, "?dry_run=true", form, 200).await;
+    assert_eq!(body["errors"], json!([]));
+}
+
+#[tokio::test]
 async fn photos_are_found_in_the_zip_by_file_name() {
     let app = spawn_app().await;
     let user = app.new_user().await;
@@ -695,4 +728,67 @@ async fn imports_are_private_and_need_an_account() {
         .unwrap();
     assert_api_error(response, 401, "unauthorized").await;
     assert_eq!(locations(&app, &owner).await.len(), 1);
+}
+
+/// An inventory of `n` sites, each with its own photo, and the ZIP of those photos.
+fn sites_with_photos(n: usize) -> Form {
+    let mut text = String::from("name,photo\n");
+    let mut entries = Vec::new();
+    for i in 0..n {
+        text.push_str(&format!("Site {i},site-{i}.png\n"));
+        entries.push((format!("site-{i}.png"), png(40 + i as u32, 30)));
+    }
+    let entries: Vec<(&str, Vec<u8>)> = entries
+        .iter()
+        .map(|(n, d)| (n.as_str(), d.clone()))
+        .collect();
+    with_photos(csv(&text), zip_of(&entries))
+}
+
+#[tokio::test]
+async fn each_photo_of_an_import_counts_as_an_upload() {
+    // The review's replay: 15 photos when 10 uploads are left. One upload token used to
+    // decode them all.
+    let app = spawn_app_with(|config| config.rate_limit_uploads = 11).await;
+    let user = app.new_user().await;
+    let response = import(&app, &user, "?dry_run=true", sites_with_photos(15)).await;
+    assert!(response.headers().contains_key("retry-after"));
+    assert_api_error(response, 429, "rate_limited").await;
+    assert_eq!(app.media_rows().await, 0);
+    // All or none: the refused photos took nothing, so 5 now fit (the request and 5 photos
+    // of the 10 left)...
+    let body = import_status(&app, &user, "", sites_with_photos(5), 200).await;
+    assert_eq!(body["created"].as_array().unwrap().len(), 5);
+    // ...and what is left (4, or 5 should a slow machine see one come back) is not enough for
+    // 6 photos and their request.
+    let response = import(&app, &user, "", sites_with_photos(6)).await;
+    assert_api_error(response, 429, "rate_limited").await;
+}
+
+#[tokio::test]
+async fn photos_per_import_and_locations_per_workspace_are_capped() {
+    let app = spawn_app_with(|config| {
+        config.import_max_photos = 3;
+        config.max_locations_per_workspace = 4;
+    })
+    .await;
+    let user = app.new_user().await;
+    let body = import_status(&app, &user, "?dry_run=true", sites_with_photos(4), 422).await;
+    assert_eq!(body["details"]["fields"], json!({"photos": "too_many"}));
+    assert_eq!(body["details"]["max_photos"], 3);
+    import_status(&app, &user, "", csv("name\nA\nB\nC\n"), 200).await;
+    // Two more would make five.
+    let response = import(&app, &user, "", csv("name\nD\nE\n")).await;
+    let body = assert_api_error(response, 409, "limit_reached").await;
+    assert_eq!(body["details"], json!({"limit": "locations", "max": 4}));
+    // One more fits, by the API as by an import; then none.
+    let one = app
+        .api_json(Method::POST, "/locations", &user, &json!({"name": "D"}))
+        .await;
+    assert_eq!(one.status(), 201);
+    let response = app
+        .api_json(Method::POST, "/locations", &user, &json!({"name": "E"}))
+        .await;
+    assert_api_error(response, 409, "limit_reached").await;
+    assert_eq!(locations(&app, &user).await.len(), 4);
 }

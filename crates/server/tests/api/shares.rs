@@ -358,3 +358,90 @@ async fn a_share_gives_no_file_name_gps_or_original_and_its_image_urls_end_with_
     .unwrap();
     assert_api_error(get_file(&app, &thumbnail).await, 410, "share_expired").await;
 }
+
+#[tokio::test]
+async fn the_public_report_is_drawn_once_and_limited_per_address() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let shared = heatmap(&app, &user, "Campagne").await;
+    app.drain_jobs().await;
+    let link: Value = share(&app, &user, &shared, json!({}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let token = str_of(&link, "token").to_owned();
+    let report = format!("/api/v1/shared/{token}/report.pdf");
+    // The review's load: many anonymous readers at once. One drawing serves them all.
+    let concurrent: Vec<_> = (0..24)
+        .map(|_| {
+            let (client, url) = (app.client.clone(), format!("{}{report}", app.address));
+            tokio::spawn(async move { client.get(url).send().await.unwrap() })
+        })
+        .collect();
+    let mut sizes = Vec::new();
+    for request in concurrent {
+        let response = request.await.unwrap();
+        assert_eq!(response.status(), 200);
+        sizes.push(response.bytes().await.unwrap().len());
+    }
+    assert!(
+        sizes.iter().all(|s| *s == sizes[0] && *s > 1000),
+        "{sizes:?}"
+    );
+    assert_eq!(
+        app.state.shared_reports.bytes(),
+        sizes[0],
+        "one report kept"
+    );
+    // The other language is another report.
+    let english = get_file(&app, &format!("{report}?lang=en")).await;
+    assert_eq!(english.status(), 200);
+    let english_len = english.bytes().await.unwrap().len();
+    assert_eq!(app.state.shared_reports.bytes(), sizes[0] + english_len);
+    // 30 public requests per address per window (`REGARD_RATE_LIMIT_SHARED`): 25 made, 5
+    // left, then 429 with Retry-After, for the page as for the report.
+    let mut statuses = Vec::new();
+    for _ in 0..15 {
+        statuses.push(get_file(&app, &report).await.status().as_u16());
+    }
+    assert_eq!(
+        statuses,
+        [[200; 5].as_slice(), [429; 10].as_slice()].concat()
+    );
+    let limited = open(&app, &token).await;
+    assert!(limited.headers().contains_key("retry-after"));
+    assert_api_error(limited, 429, "rate_limited").await;
+}
+
+#[tokio::test]
+async fn a_changed_branding_draws_the_report_again() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let shared = heatmap(&app, &user, "Campagne").await;
+    app.drain_jobs().await;
+    let link: Value = share(&app, &user, &shared, json!({}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let report = format!("/api/v1/shared/{}/report.pdf", str_of(&link, "token"));
+    let first = get_file(&app, &report).await.bytes().await.unwrap();
+    assert_eq!(app.state.shared_reports.bytes(), first.len());
+    let again = get_file(&app, &report).await.bytes().await.unwrap();
+    assert_eq!(again, first, "served again, not drawn again");
+    assert_eq!(app.state.shared_reports.bytes(), first.len());
+    // A new agency name: the report carries it, so it is drawn anew.
+    let branded = app
+        .api_json(
+            Method::PUT,
+            "/account/branding",
+            &user,
+            &json!({"agency_name": "Agence Lumière"}),
+        )
+        .await;
+    assert_eq!(branded.status(), 200);
+    let second = get_file(&app, &report).await.bytes().await.unwrap();
+    assert_ne!(second, first);
+    assert_eq!(app.state.shared_reports.bytes(), first.len() + second.len());
+}

@@ -3,7 +3,7 @@
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::helpers::{assert_error, spawn_app, spawn_app_with, unique_email};
+use crate::helpers::{TestApp, assert_error, spawn_app, spawn_app_with, unique_email};
 
 #[tokio::test]
 async fn sign_in_with_the_right_password_opens_a_new_session() {
@@ -89,6 +89,21 @@ async fn sign_ins_are_rate_limited_per_ip() {
     assert!(body["message"].is_string());
 }
 
+/// A password sign-in sent with `X-Forwarded-For: forwarded` (none when empty).
+async fn sign_in_forwarded(app: &TestApp, email: &str, password: &str, forwarded: &str) -> u16 {
+    let mut request = app.auth_request(Method::POST, "/auth/v1/token?grant_type=password");
+    if !forwarded.is_empty() {
+        request = request.header("X-Forwarded-For", forwarded);
+    }
+    request
+        .body(json!({"email": email, "password": password}).to_string())
+        .send()
+        .await
+        .unwrap()
+        .status()
+        .as_u16()
+}
+
 #[tokio::test]
 async fn forwarded_for_counts_only_behind_a_trusted_proxy() {
     let app = spawn_app_with(|config| {
@@ -98,24 +113,63 @@ async fn forwarded_for_counts_only_behind_a_trusted_proxy() {
     .await;
     let email = unique_email();
     app.sign_up(&email, "secret1").await;
+    // What a proxy that replaces the header (Caddy) sends: one address each.
     for ip in ["203.0.113.1", "203.0.113.2"] {
-        let response = app
-            .auth_request(Method::POST, "/auth/v1/token?grant_type=password")
-            .header("X-Forwarded-For", format!("{ip}, 10.0.0.1"))
-            .body(json!({"email": email, "password": "secret1"}).to_string())
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(response.status(), 200, "{ip} has its own allowance");
+        let status = sign_in_forwarded(&app, &email, "secret1", ip).await;
+        assert_eq!(status, 200, "{ip} has its own allowance");
     }
-    let again = app
-        .auth_request(Method::POST, "/auth/v1/token?grant_type=password")
-        .header("X-Forwarded-For", "203.0.113.1")
-        .body(json!({"email": email, "password": "secret1"}).to_string())
-        .send()
-        .await
-        .unwrap();
-    assert_error(again, 429, "over_request_rate_limit").await;
+    // A client that writes its own first entry behind a proxy that appends (nginx, AWS ALB)
+    // is the address the proxy appended.
+    let status = sign_in_forwarded(&app, &email, "secret1", "198.51.100.50, 203.0.113.1").await;
+    assert_eq!(status, 429);
+}
+
+#[tokio::test]
+async fn a_client_written_forwarded_entry_does_not_dodge_the_limit() {
+    // The review's replay: 60 wrong passwords, each with a new first entry, behind one proxy
+    // that appends the real address: 60 × 400 before, 30 then 429s now.
+    let app = spawn_app_with(|config| {
+        config.rate_limit_sign_in = 30;
+        config.trust_proxy = true;
+    })
+    .await;
+    let email = unique_email();
+    app.sign_up(&email, "secret1").await;
+    let mut statuses = Vec::new();
+    for i in 0..60 {
+        let forwarded = format!("203.0.113.{i}, 198.51.100.9");
+        statuses.push(sign_in_forwarded(&app, &email, "wrong", &forwarded).await);
+    }
+    assert!(statuses[..30].iter().all(|s| *s == 400), "{statuses:?}");
+    assert!(statuses[30..].iter().all(|s| *s == 429), "{statuses:?}");
+}
+
+#[tokio::test]
+async fn trusted_proxies_are_skipped_from_the_right() {
+    let app = spawn_app_with(|config| {
+        config.rate_limit_sign_in = 1;
+        // The test client connects from 127.0.0.1: it plays the inner proxy.
+        config.trusted_proxies = vec![
+            "127.0.0.0/8".parse().unwrap(),
+            "192.0.2.10/32".parse().unwrap(),
+        ];
+    })
+    .await;
+    let email = unique_email();
+    app.sign_up(&email, "secret1").await;
+    let chain = |client: &str| format!("203.0.113.66, {client}, 192.0.2.10");
+    assert_eq!(
+        sign_in_forwarded(&app, &email, "secret1", &chain("198.51.100.1")).await,
+        200
+    );
+    assert_eq!(
+        sign_in_forwarded(&app, &email, "secret1", &chain("198.51.100.2")).await,
+        200
+    );
+    assert_eq!(
+        sign_in_forwarded(&app, &email, "secret1", &chain("198.51.100.1")).await,
+        429
+    );
 }
 
 #[tokio::test]

@@ -1172,3 +1172,256 @@ async fn a_deleted_owner_hands_their_workspaces_over() {
     assert_eq!(app.media_rows().await, 0);
     assert!(app.objects().await.is_empty());
 }
+
+#[tokio::test]
+async fn an_editor_inherits_a_workspace_before_a_viewer_who_joined_earlier() {
+    let app = spawn_app().await;
+    let owner = person(&app).await;
+    let viewer = person(&app).await;
+    let editor = person(&app).await;
+    let ws = shared_workspace(&app, &owner, "Agence").await;
+    join(&app, &owner, &ws, &viewer, "viewer").await;
+    join(&app, &owner, &ws, &editor, "editor").await;
+    let response = crate::admin::admin(&app, Method::DELETE, &format!("/admin/users/{}", owner.id))
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    async fn role(app: &TestApp, who: &Person, ws: &str) -> String {
+        let listed: Value = app
+            .api_send(Method::GET, "/workspaces", &who.user)
+            .await
+            .json()
+            .await
+            .unwrap();
+        listed["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|w| w["id"] == ws)
+            .map(|w| w["role"].as_str().unwrap().to_owned())
+            .unwrap()
+    }
+    assert_eq!(role(&app, &editor, &ws).await, "owner");
+    assert_eq!(role(&app, &viewer, &ws).await, "viewer");
+}
+
+/// The `Subject:` lines of the outbox's mails.
+fn subjects(app: &TestApp) -> Vec<String> {
+    outbox_mails(app)
+        .iter()
+        .filter_map(|mail| {
+            mail.lines()
+                .find(|line| line.starts_with("Subject:"))
+                .map(str::to_owned)
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn invitations_are_no_mail_relay() {
+    // The review's replay: a workspace named as a scam, one address invited and resent 30
+    // times, then 20 more addresses: 51 mails before, with the scam in every Subject.
+    let app = spawn_app().await;
+    let owner = person(&app).await;
+    let ws = shared_workspace(
+        &app,
+        &owner,
+        "URGENT: your bank account is locked, call 0800",
+    )
+    .await;
+    let invite = |email: String| {
+        app.api(
+            Method::POST,
+            &format!("/workspaces/{ws}/invitations"),
+            &owner.user,
+        )
+        .header("Accept-Language", "en")
+        .json(&json!({ "email": email, "role": "viewer" }))
+        .send()
+    };
+    let response = invite("victim@example.com".into()).await.unwrap();
+    assert_eq!(response.status(), 201);
+    let invitation: Value = response.json().await.unwrap();
+    let resend = format!(
+        "/workspaces/{ws}/invitations/{}/resend",
+        invitation["id"].as_str().unwrap()
+    );
+    let mut resends = Vec::new();
+    for _ in 0..30 {
+        let response = app
+            .api(Method::POST, &resend, &owner.user)
+            .header("Accept-Language", "en")
+            .send()
+            .await
+            .unwrap();
+        if response.status() == 429 {
+            assert!(response.headers().contains_key("retry-after"));
+            assert_api_error(response, 429, "over_email_send_rate_limit").await;
+            resends.push(429);
+        } else {
+            resends.push(response.status().as_u16());
+        }
+    }
+    // Three mails an hour to one address (`REGARD_RATE_LIMIT_INVITATIONS_PER_ADDRESS`).
+    assert_eq!(
+        resends,
+        [[200; 2].as_slice(), [429; 28].as_slice()].concat()
+    );
+    // Refused resends spent the inviter's own hourly allowance (20): nothing more goes out.
+    let mut invites = Vec::new();
+    for i in 0..20 {
+        let response = invite(format!("target-{i}@example.com")).await.unwrap();
+        invites.push(response.status().as_u16());
+    }
+    assert_eq!(invites, [429; 20]);
+    // Another owner inviting a team: twenty an hour (`REGARD_RATE_LIMIT_INVITATIONS`).
+    let other = person(&app).await;
+    let team = shared_workspace(&app, &other, "Agence").await;
+    let mut invites = Vec::new();
+    for i in 0..25 {
+        let response = app
+            .api(
+                Method::POST,
+                &format!("/workspaces/{team}/invitations"),
+                &other.user,
+            )
+            .header("Accept-Language", "en")
+            .json(&json!({ "email": format!("team-{i}@example.com"), "role": "editor" }))
+            .send()
+            .await
+            .unwrap();
+        invites.push(response.status().as_u16());
+    }
+    assert_eq!(
+        invites,
+        [[201; 20].as_slice(), [429; 5].as_slice()].concat()
+    );
+    // 51 mails before, the scam in every Subject; now 3 to the victim and the team's 20.
+    let subjects = subjects(&app);
+    assert_eq!(subjects.len(), 23, "{subjects:?}");
+    for subject in &subjects {
+        assert_eq!(subject, "Subject: You are invited to a workspace on Regard");
+    }
+    // The workspace's name is still in the mail's body, as the inviter's words.
+    assert!(
+        outbox_mails(&app)
+            .iter()
+            .any(|mail| mail.contains("URGENT"))
+    );
+}
+
+#[tokio::test]
+async fn an_account_creates_a_bounded_number_of_workspaces() {
+    let app = crate::helpers::spawn_app_with(|config| config.max_workspaces_per_user = 2).await;
+    let owner = person(&app).await;
+    shared_workspace(&app, &owner, "Un").await;
+    shared_workspace(&app, &owner, "Deux").await;
+    let response = app
+        .api_json(
+            Method::POST,
+            "/workspaces",
+            &owner.user,
+            &json!({ "name": "Trois" }),
+        )
+        .await;
+    let body = assert_api_error(response, 409, "limit_reached").await;
+    assert_eq!(body["details"], json!({ "limit": "workspaces", "max": 2 }));
+}
+
+#[tokio::test]
+async fn mention_mails_are_throttled_per_author_and_comments_still_post() {
+    let app = crate::helpers::spawn_app_with(|config| config.rate_limit_mentions = 2).await;
+    let owner = person(&app).await;
+    let member = person(&app).await;
+    let ws = shared_workspace(&app, &owner, "Revue").await;
+    join(&app, &owner, &ws, &member, "editor").await;
+    let (heatmap, _) = results(&app, &owner, &ws).await;
+    let before = outbox_mails(&app).len();
+    for i in 0..5 {
+        let response = send_json(
+            in_ws(
+                &app,
+                Method::POST,
+                &format!("/heatmaps/{heatmap}/comments"),
+                &member,
+                &ws,
+            ),
+            &json!({ "body": format!("Relance {i} @{}", owner.email) }),
+        )
+        .await;
+        assert_eq!(response.status(), 201);
+    }
+    assert_eq!(outbox_mails(&app).len(), before + 2);
+    let listed: Value = in_ws(
+        &app,
+        Method::GET,
+        &format!("/heatmaps/{heatmap}/comments"),
+        &owner,
+        &ws,
+    )
+    .send()
+    .await
+    .unwrap()
+    .json()
+    .await
+    .unwrap();
+    assert_eq!(listed["items"].as_array().unwrap().len(), 5);
+}
+
+#[tokio::test]
+async fn a_removed_members_file_links_stop_at_once() {
+    let app = spawn_app().await;
+    let owner = person(&app).await;
+    let member = person(&app).await;
+    let ws = shared_workspace(&app, &owner, "Agence").await;
+    join(&app, &owner, &ws, &member, "editor").await;
+    let uploaded: Value = in_ws(&app, Method::POST, "/media", &owner, &ws)
+        .multipart(reqwest::multipart::Form::new().part(
+            "file",
+            reqwest::multipart::Part::bytes(png(30, 20)).file_name("affiche.png"),
+        ))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = uploaded["id"].as_str().unwrap();
+    let read: Value = in_ws(&app, Method::GET, &format!("/media/{id}"), &member, &ws)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let links: Vec<String> = ["original", "preview", "thumbnail"]
+        .iter()
+        .map(|variant| read["urls"][variant].as_str().unwrap().to_owned())
+        .collect();
+    for link in &links {
+        assert!(link.contains(&format!("&m={}&", member.id)), "{link}");
+        assert_eq!(app.get_url(link).await.status(), 200);
+    }
+    // The owner's own links are theirs, not the member's.
+    let own = uploaded["urls"]["preview"].as_str().unwrap();
+    assert_ne!(own, links[1]);
+    // A link made for the member cannot be turned into the owner's by editing it.
+    let forged = links[1].replace(&member.id, &owner.id);
+    assert_api_error(app.get_url(&forged).await, 403, "invalid_signature").await;
+    let response = app
+        .api(
+            Method::DELETE,
+            &format!("/workspaces/{ws}/members/{}", member.id),
+            &owner.user,
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 204);
+    for link in &links {
+        assert_api_error(app.get_url(link).await, 404, "not_found").await;
+    }
+    assert_eq!(app.get_url(own).await.status(), 200);
+}

@@ -431,7 +431,7 @@ async fn challenge(
         // The per-factor frequency above is read, not counted: the SMS limits hold under
         // concurrent challenges.
         if let Some(phone) = factor.phone.as_deref() {
-            super::phone::take_sms_allowance(&state, ip, phone)?;
+            super::phone::take_sms_allowance(&state, ip, phone).await?;
         }
         let otp = six_digit_code();
         challenge.code_hash = Some(hash_code(&otp));

@@ -236,7 +236,7 @@ async fn branding_body(state: &AppState, user_id: &str) -> Result<Branding, ApiE
     let logo = match &row.logo_media_id {
         Some(id) => db::media::find_owned(&state.db, user_id, id)
             .await?
-            .map(|media| media_body(&state.signer, &media, now_secs())),
+            .map(|media| media_body(&state.signer.for_member(user_id), &media, now_secs())),
         None => None,
     };
     Ok(Branding {

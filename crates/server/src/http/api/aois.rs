@@ -404,5 +404,9 @@ async fn copy(
     let found = hdb::find_owned(&state.db, user.workspace_id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;
-    Ok(Json(heatmap_body(&state, &found, now_secs())))
+    Ok(Json(heatmap_body(
+        &state.signer.for_member(user.user_id()),
+        &found,
+        now_secs(),
+    )))
 }

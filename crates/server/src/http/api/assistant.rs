@@ -263,6 +263,7 @@ async fn chat(
     state
         .limits
         .assistant(user.user_id())
+        .await
         .map_err(|wait| ApiError::new(ErrorCode::RateLimited).retry_after(wait))?;
     let started = std::time::Instant::now();
     let reply = state

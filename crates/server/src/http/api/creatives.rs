@@ -25,6 +25,7 @@ use crate::db;
 use crate::db::activity::{ActivityAction, ActivitySubject};
 use crate::db::creatives::{CreativeCard, CreativeRow, CreativeWithMedia};
 use crate::db::creatives::{Sort, SortedPage};
+use crate::media::signing::MemberSigner;
 use crate::state::AppState;
 
 /// Longest name, brand and campaign, in characters.
@@ -58,19 +59,19 @@ pub struct Creative {
     pub simulation_count: Option<i64>,
 }
 
-fn creative_body(item: &CreativeWithMedia, now: u64, state: &AppState) -> Creative {
+fn creative_body(item: &CreativeWithMedia, now: u64, signer: &MemberSigner) -> Creative {
     card_body(
         CreativeCard {
             creative: item.creative.clone(),
             media: item.media.card(),
         },
         now,
-        state,
+        signer,
     )
 }
 
 /// [`creative_body`] of a list's row, whose values it takes.
-fn card_body(item: CreativeCard, now: u64, state: &AppState) -> Creative {
+fn card_body(item: CreativeCard, now: u64, signer: &MemberSigner) -> Creative {
     let c = item.creative;
     Creative {
         id: c.id,
@@ -78,7 +79,7 @@ fn card_body(item: CreativeCard, now: u64, state: &AppState) -> Creative {
         brand: c.brand,
         campaign: c.campaign,
         notes: c.notes,
-        media: media::card_body(&state.signer, item.media, now),
+        media: media::card_body(signer, item.media, now),
         created_at: rfc3339(c.created_at),
         updated_at: rfc3339(c.updated_at),
         simulation_count: None,
@@ -196,7 +197,7 @@ async fn create(
     )
     .await;
     let item = CreativeWithMedia { creative, media };
-    let mut body = creative_body(&item, now_secs(), &state);
+    let mut body = creative_body(&item, now_secs(), &state.signer.for_member(user.user_id()));
     body.simulation_count = Some(0);
     Ok((StatusCode::CREATED, Json(body)))
 }
@@ -223,6 +224,7 @@ async fn list(
     let key = AnswerKey {
         route: "creatives",
         workspace_id: user.workspace_id().to_owned(),
+        member: user.user_id().to_owned(),
         revision: user.1.library_revision,
         expiry: state.signer.expiry(now),
         query: raw.unwrap_or_default(),
@@ -256,7 +258,7 @@ async fn list(
         limit,
         rows,
         |row| &row.creative.id,
-        |row| card_body(row, now, &state),
+        |row| card_body(row, now, &state.signer.for_member(user.user_id())),
     );
     let answer = Bytes::from(serde_json::to_vec(&page).map_err(ApiError::internal)?);
     state.answers.put(key, answer.clone());
@@ -363,7 +365,7 @@ async fn detail_body(
     let count =
         db::simulations::count_for_creative(&state.db, user.workspace_id(), &item.creative.id)
             .await?;
-    let mut body = creative_body(item, now_secs(), state);
+    let mut body = creative_body(item, now_secs(), &state.signer.for_member(user.user_id()));
     body.simulation_count = Some(count);
     Ok(body)
 }

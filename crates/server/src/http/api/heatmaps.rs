@@ -30,6 +30,7 @@ pub use crate::heatmaps::ItemStatus;
 use crate::heatmaps::aoi::{ItemAttention, bounds, stored_points};
 use crate::heatmaps::result::{AnsweredResult, HeatmapResult, ResultUrls, ViewUrls};
 use crate::heatmaps::service::{self, NewImage};
+use crate::media::signing::MemberSigner;
 use crate::state::AppState;
 
 /// Longest heatmap name, in characters.
@@ -249,20 +250,20 @@ struct NewHeatmap {
 /// An item's answer, with signed URLs of its source and outputs, and its areas of interest with
 /// what each receives of the attention (once the item is done).
 pub(super) fn item_body<'a>(
-    state: &AppState,
+    signer: &MemberSigner,
     item: &ItemRow,
     label: Option<&MediaLabel>,
     aois: impl IntoIterator<Item = &'a AoiRow>,
     now: u64,
 ) -> HeatmapItem {
-    let exp = state.signer.expiry(now);
+    let exp = signer.expiry(now);
     let status = ItemStatus::parse(&item.status).unwrap_or(ItemStatus::Queued);
     let stored = match (&item.result, status) {
         (Some(text), ItemStatus::Done) => HeatmapResult::parse(text, &item.id),
         _ => None,
     };
     let attention = stored.as_ref().and_then(ItemAttention::from_result);
-    let urls = result_urls(item, &|id, variant| state.signer.url(id, variant, exp));
+    let urls = result_urls(item, &|id, variant| signer.url(id, variant, exp));
     let result = stored
         .zip(urls)
         .map(|(result, urls)| AnsweredResult { result, urls });
@@ -278,7 +279,7 @@ pub(super) fn item_body<'a>(
         position: item.position,
         status,
         error,
-        source: media_body(&state.signer, &item.source, now),
+        source: media_body(signer, &item.source, now),
         label: label.map(label_body),
         attempts: item.attempts,
         started_at: item.started_at.map(rfc3339),
@@ -359,12 +360,11 @@ fn summary_body(
     }
 }
 
-fn list_summary(state: &AppState, row: &DbHeatmapSummary, now: u64) -> HeatmapSummary {
-    let thumbnail = row.first_source.as_ref().map(|m| {
-        state
-            .signer
-            .url(&m.id, "thumbnail", state.signer.expiry(now))
-    });
+fn list_summary(signer: &MemberSigner, row: &DbHeatmapSummary, now: u64) -> HeatmapSummary {
+    let thumbnail = row
+        .first_source
+        .as_ref()
+        .map(|m| signer.url(&m.id, "thumbnail", signer.expiry(now)));
     summary_body(
         &row.heatmap,
         row.counts,
@@ -374,12 +374,11 @@ fn list_summary(state: &AppState, row: &DbHeatmapSummary, now: u64) -> HeatmapSu
 }
 
 /// A heatmap with its items, as answered.
-pub(super) fn heatmap_body(state: &AppState, found: &HeatmapWithItems, now: u64) -> Heatmap {
-    let thumbnail = found.items.first().map(|i| {
-        state
-            .signer
-            .url(&i.source.id, "thumbnail", state.signer.expiry(now))
-    });
+pub(super) fn heatmap_body(signer: &MemberSigner, found: &HeatmapWithItems, now: u64) -> Heatmap {
+    let thumbnail = found
+        .items
+        .first()
+        .map(|i| signer.url(&i.source.id, "thumbnail", signer.expiry(now)));
     let summary = summary_body(
         &found.heatmap,
         found.counts(),
@@ -391,7 +390,7 @@ pub(super) fn heatmap_body(state: &AppState, found: &HeatmapWithItems, now: u64)
         .iter()
         .map(|item| {
             let label = found.labels.get(&item.source.id);
-            item_body(state, item, label, found.aois_of(&item.id), now)
+            item_body(signer, item, label, found.aois_of(&item.id), now)
         })
         .collect();
     Heatmap { summary, items }
@@ -484,7 +483,11 @@ async fn create(
     .await;
     Ok((
         StatusCode::ACCEPTED,
-        Json(heatmap_body(&state, &found, now_secs())),
+        Json(heatmap_body(
+            &state.signer.for_member(user.user_id()),
+            &found,
+            now_secs(),
+        )),
     ))
 }
 
@@ -555,7 +558,7 @@ async fn list(
         limit,
         rows,
         |row| &row.heatmap.id,
-        |row| list_summary(&state, &row, now),
+        |row| list_summary(&state.signer.for_member(user.user_id()), &row, now),
     )))
 }
 
@@ -575,7 +578,11 @@ async fn get_one(
     let found = hdb::find_owned(&state.db, user.workspace_id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;
-    Ok(Json(heatmap_body(&state, &found, now_secs())))
+    Ok(Json(heatmap_body(
+        &state.signer.for_member(user.user_id()),
+        &found,
+        now_secs(),
+    )))
 }
 
 /// `DELETE /heatmaps/{id}` → 204. Queued work is cancelled with the rows; a worker busy with
@@ -648,7 +655,7 @@ async fn retry(
     Ok((
         StatusCode::ACCEPTED,
         Json(item_body(
-            &state,
+            &state.signer.for_member(user.user_id()),
             &item,
             labels.get(&item.source.id),
             &aois,
@@ -684,7 +691,7 @@ async fn for_media(
                 created_at: rfc3339(heatmap.created_at),
             }),
             Some(item_body(
-                &state,
+                &state.signer.for_member(user.user_id()),
                 item,
                 db::media::labels(&state.db, user.workspace_id(), std::slice::from_ref(&id))
                     .await?
@@ -696,7 +703,7 @@ async fn for_media(
         None => (None, None),
     };
     Ok(Json(MediaHeatmap {
-        media: media_body(&state.signer, &media, now),
+        media: media_body(&state.signer.for_member(user.user_id()), &media, now),
         heatmap,
         item,
     }))

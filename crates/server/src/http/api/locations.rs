@@ -25,6 +25,7 @@ use crate::codes::FieldCode;
 use crate::db::activity::{ActivityAction, ActivitySubject};
 use crate::db::locations::{LocationFilters, LocationSort};
 use crate::db::{self, locations::LocationRow, locations::LocationWithPhoto};
+use crate::media::signing::MemberSigner;
 pub use crate::ooh::PanelFormat;
 use crate::ooh::{self, Audience, FormatRegion};
 use crate::quad::{parse_quad, quad_json};
@@ -298,7 +299,7 @@ pub fn stored_quad(text: &str) -> Option<Vec<QuadPoint>> {
     Some(points.iter().map(|&(x, y)| QuadPoint { x, y }).collect())
 }
 
-fn location_body(item: &LocationWithPhoto, now: u64, state: &AppState) -> Location {
+fn location_body(item: &LocationWithPhoto, now: u64, signer: &MemberSigner) -> Location {
     let l = &item.location;
     Location {
         id: l.id.clone(),
@@ -315,10 +316,7 @@ fn location_body(item: &LocationWithPhoto, now: u64, state: &AppState) -> Locati
         illumination: Illumination::parse(&l.illumination).unwrap_or(Illumination::None),
         orientation_deg: l.orientation_deg,
         photo_media_id: l.photo_media_id.clone(),
-        photo: item
-            .photo
-            .as_ref()
-            .map(|m| media_body(&state.signer, m, now)),
+        photo: item.photo.as_ref().map(|m| media_body(signer, m, now)),
         panel_quad: l.panel_quad.as_deref().and_then(stored_quad),
         notes: l.notes.clone(),
         audience: l.audience.as_deref().and_then(Audience::parse),
@@ -503,6 +501,7 @@ async fn create(
     };
     apply_body(&state, &user, body.into(), &mut problems, &mut row, true).await?;
     problems.finish()?;
+    room_for_locations(&state, user.workspace_id(), 1).await?;
     db::locations::insert(&state.db, &row).await?;
     let item = db::locations::find(&state.db, user.workspace_id(), &row.id)
         .await?
@@ -518,7 +517,11 @@ async fn create(
     .await;
     Ok((
         StatusCode::CREATED,
-        Json(location_body(&item, now_secs(), &state)),
+        Json(location_body(
+            &item,
+            now_secs(),
+            &state.signer.for_member(user.user_id()),
+        )),
     ))
 }
 
@@ -667,7 +670,7 @@ async fn list(
         limit,
         rows,
         |row| &row.location.id,
-        |row| location_body(&row, now, &state),
+        |row| location_body(&row, now, &state.signer.for_member(user.user_id())),
     )))
 }
 
@@ -803,7 +806,7 @@ async fn get_one(
     let count =
         db::simulations::count_for_location(&state.db, user.workspace_id(), &item.location.id)
             .await?;
-    let mut body = location_body(&item, now_secs(), &state);
+    let mut body = location_body(&item, now_secs(), &state.signer.for_member(user.user_id()));
     body.simulation_count = Some(count);
     Ok(Json(body))
 }
@@ -847,7 +850,11 @@ async fn update(
         Some(&item.location.name),
     )
     .await;
-    Ok(Json(location_body(&item, now_secs(), &state)))
+    Ok(Json(location_body(
+        &item,
+        now_secs(),
+        &state.signer.for_member(user.user_id()),
+    )))
 }
 
 /// `DELETE /locations/{id}` → 204, with the simulations placed in it (one transaction). Its
@@ -881,4 +888,23 @@ async fn delete_one(
         release(&state, &media_id).await;
     }
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// Refuses (409 `limit_reached`) `adding` more locations to a workspace that would then hold
+/// more than `REGARD_MAX_LOCATIONS_PER_WORKSPACE`.
+pub(super) async fn room_for_locations(
+    state: &AppState,
+    workspace_id: &str,
+    adding: usize,
+) -> Result<(), ApiError> {
+    let max = u64::from(state.config.max_locations_per_workspace);
+    if max == 0 {
+        return Ok(());
+    }
+    let held = db::locations::count(&state.db, workspace_id).await?;
+    if held.saturating_add(adding as u64) > max {
+        return Err(ApiError::new(crate::codes::ErrorCode::LimitReached)
+            .with_details(serde_json::json!({"limit": "locations", "max": max})));
+    }
+    Ok(())
 }

@@ -225,7 +225,8 @@ async fn import(
     let Params(query) = query?;
     state
         .limits
-        .upload(user.user_id())
+        .uploads(user.user_id(), 1)
+        .await
         .map_err(|wait| ApiError::new(ErrorCode::RateLimited).retry_after(wait))?;
     let form = read_form(&state, multipart).await?;
     let dry_run = query.dry_run.0.is_some_and(|DryRun(on)| on) || form.dry_run;
@@ -236,6 +237,7 @@ async fn import(
         .await
         .map_err(ApiError::internal)?
         .map_err(file_error)?;
+    super::locations::room_for_locations(&state, user.workspace_id(), rows.len()).await?;
     let archive = match form.photos {
         Some(photos) => Some(open_archive(&state, photos).await?),
         None => None,
@@ -425,6 +427,11 @@ fn file_error(err: FileError) -> ApiError {
         FileError::Table(TableError::TooManyRows) => {
             let mut err = fields(&[("file", FieldCode::TooMany)]);
             err.details["max_rows"] = json!(inventory::MAX_ROWS);
+            err
+        }
+        FileError::Table(TableError::TooManyColumns) => {
+            let mut err = fields(&[("file", FieldCode::TooMany)]);
+            err.details["max_columns"] = json!(inventory::table::MAX_COLUMNS);
             err
         }
         FileError::NoNameColumn => {
@@ -684,6 +691,20 @@ async fn check_photos(
     if photos.is_empty() {
         return Ok((photos, None));
     }
+    // Each photo is an upload to decode: capped per import, and counted one by one against
+    // the user's uploads (all or none) before anything is inflated.
+    let max_photos = state.config.import_max_photos;
+    let count = u32::try_from(photos.len()).unwrap_or(u32::MAX);
+    if max_photos > 0 && count > max_photos {
+        let mut err = ApiError::field("photos", FieldCode::TooMany);
+        err.details["max_photos"] = json!(max_photos);
+        return Err(err);
+    }
+    state
+        .limits
+        .uploads(user.user_id(), count)
+        .await
+        .map_err(|wait| ApiError::new(ErrorCode::RateLimited).retry_after(wait))?;
     for photo in &mut photos {
         photo.name = archive.name(photo.entry);
     }

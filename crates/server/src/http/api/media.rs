@@ -23,7 +23,7 @@ use super::input::{Member, rfc3339};
 use crate::codes::{ErrorCode, FieldCode};
 use crate::db::activity::{ActivityAction, ActivitySubject};
 use crate::db::{self, media::MediaCard, media::MediaRow};
-use crate::media::signing::{SignatureError, UrlSigner};
+use crate::media::signing::{MemberSigner, SignatureError, UrlScope};
 use crate::media::{self as ingest, MediaError, MediaLimits, VariantKind, quota};
 use crate::state::AppState;
 use crate::storage::StorageKey;
@@ -112,12 +112,12 @@ pub struct Media {
 }
 
 /// A media row, with signed URLs of its three variants.
-pub fn media_body(signer: &UrlSigner, media: &MediaRow, now: u64) -> Media {
+pub fn media_body(signer: &MemberSigner, media: &MediaRow, now: u64) -> Media {
     card_body(signer, media.card(), now)
 }
 
 /// [`media_body`] of what a list read of a media row.
-pub fn card_body(signer: &UrlSigner, media: MediaCard, now: u64) -> Media {
+pub fn card_body(signer: &MemberSigner, media: MediaCard, now: u64) -> Media {
     let exp = signer.expiry(now);
     let gps = match (media.gps_latitude, media.gps_longitude) {
         (Some(latitude), Some(longitude)) => Some(Gps {
@@ -220,7 +220,8 @@ async fn upload(
 ) -> Result<(StatusCode, Json<Media>), ApiError> {
     state
         .limits
-        .upload(user.user_id())
+        .uploads(user.user_id(), 1)
+        .await
         .map_err(|wait| ApiError::new(ErrorCode::RateLimited).retry_after(wait))?;
     let quota = state.config.storage_quota_mb.saturating_mul(quota::MB);
     // A user already at the quota is refused before the body is read.
@@ -289,7 +290,11 @@ async fn upload(
     .await;
     Ok((
         StatusCode::CREATED,
-        Json(media_body(&state.signer, &row, now_secs())),
+        Json(media_body(
+            &state.signer.for_member(user.user_id()),
+            &row,
+            now_secs(),
+        )),
     ))
 }
 
@@ -360,7 +365,11 @@ async fn get_one(
     let media = db::media::find_owned(&state.db, user.workspace_id(), &id)
         .await?
         .ok_or_else(ApiError::not_found)?;
-    Ok(Json(media_body(&state.signer, &media, now_secs())))
+    Ok(Json(media_body(
+        &state.signer.for_member(user.user_id()),
+        &media,
+        now_secs(),
+    )))
 }
 
 /// `DELETE /media/{id}`: 204, or 409 `media_in_use` while a creative, location or heatmap uses it.
@@ -419,6 +428,9 @@ struct Signed {
     download: Option<String>,
     /// The share link a share-scoped URL was signed for: served only while that link lasts.
     share: Option<String>,
+    /// The member (user id) the URL was signed for: served only while that user is a member of
+    /// the workspace holding the file.
+    m: Option<String>,
 }
 
 /// `attachment; filename="ascii"; filename*=UTF-8''percent-encoded` (RFC 6266 and 8187): the
@@ -493,17 +505,21 @@ async fn file(
         .ok_or_else(invalid)?;
     let sig = signed.sig.as_deref().ok_or_else(invalid)?;
     let share = signed.share.as_deref();
-    let remaining =
-        match state
-            .signer
-            .verify_scoped(&media_id, kind.as_str(), exp, share, sig, now_secs())
-        {
-            Ok(remaining) => remaining,
-            Err(SignatureError::Invalid) => return Err(invalid()),
-            Err(SignatureError::Expired) => {
-                return Err(ApiError::new(ErrorCode::UrlExpired));
-            }
-        };
+    let scope = match (share, signed.m.as_deref()) {
+        (Some(share), None) => UrlScope::Share(share),
+        (None, Some(member)) => UrlScope::Member(member),
+        _ => return Err(invalid()),
+    };
+    let remaining = match state
+        .signer
+        .verify(&media_id, kind.as_str(), exp, scope, sig, now_secs())
+    {
+        Ok(remaining) => remaining,
+        Err(SignatureError::Invalid) => return Err(invalid()),
+        Err(SignatureError::Expired) => {
+            return Err(ApiError::new(ErrorCode::UrlExpired));
+        }
+    };
     if let Some(share) = share {
         // A share's images die with it: revoked (gone) or expired, its URLs stop at once.
         let share = db::shares::find(&state.db, &Id::parse(share)?)
@@ -516,6 +532,15 @@ async fn file(
     let media = db::media::find(&state.db, &Id::parse(&media_id)?)
         .await?
         .ok_or_else(ApiError::not_found)?;
+    // A member's links die when they leave the workspace (removed, or their account deleted):
+    // the file is theirs only while they belong where it is kept (their personal workspace's
+    // id is their own).
+    if let UrlScope::Member(member) = scope
+        && media.owner_id != member
+        && !db::workspaces::is_member(&state.db, &media.owner_id, member).await?
+    {
+        return Err(ApiError::not_found());
+    }
     let (key, mime) = match kind {
         VariantKind::Original => (&media.original_key, &media.mime),
         VariantKind::Preview => (&media.preview_key, &media.preview_mime),

@@ -99,6 +99,17 @@ pub(super) async fn load_images<'a>(
     items: impl Iterator<Item = &'a ItemRow>,
     moment: Moment,
 ) -> Result<(HashMap<String, Vec<u8>>, crate::render_budget::Held), ApiError> {
+    load_images_as(state, items, moment, false).await
+}
+
+/// [`load_images`], for anonymous work (`anonymous`: a share's visitor) from the render
+/// budget's anonymous slice.
+async fn load_images_as<'a>(
+    state: &AppState,
+    items: impl Iterator<Item = &'a ItemRow>,
+    moment: Moment,
+    anonymous: bool,
+) -> Result<(HashMap<String, Vec<u8>>, crate::render_budget::Held), ApiError> {
     let mut wanted = Vec::new();
     let mut pixels = 0u64;
     for item in items {
@@ -124,11 +135,13 @@ pub(super) async fn load_images<'a>(
             wanted.push((media_id.clone(), key));
         }
     }
-    let held = state
-        .render_budget
-        .acquire(pixels.saturating_mul(crate::render_budget::EXPORT_BYTES_PER_PIXEL))
-        .await
-        .map_err(ApiError::unavailable)?;
+    let bytes = pixels.saturating_mul(crate::render_budget::EXPORT_BYTES_PER_PIXEL);
+    let held = if anonymous {
+        state.render_budget.acquire_anonymous(bytes).await
+    } else {
+        state.render_budget.acquire(bytes).await
+    }
+    .map_err(ApiError::unavailable)?;
     let mut images = HashMap::new();
     for (media_id, key) in wanted {
         match state.storage.get_bytes(&key).await {
@@ -202,34 +215,54 @@ pub(super) async fn pdf_response(
     lang: Locale,
     library: bool,
 ) -> Result<Response, ApiError> {
+    let name = found.heatmap.name.clone();
+    let bytes = draw_pdf(state, owner_id, found, lang, library).await?;
+    pdf_answer(&name, bytes.into())
+}
+
+/// Draws the report of `found` (see [`pdf_response`]). Without `library` the work is a share
+/// visitor's, done without an account: it takes its memory from the render budget's
+/// anonymous slice, so that anonymous readers never hold more than that slice of it.
+pub(super) async fn draw_pdf(
+    state: &AppState,
+    owner_id: &str,
+    found: hdb::HeatmapWithItems,
+    lang: Locale,
+    library: bool,
+) -> Result<Vec<u8>, ApiError> {
     let benchmarks = if library {
         super::benchmarks::load(state, &found).await?
     } else {
         crate::heatmaps::benchmark::heatmap_benchmarks(&found, None)
     };
-    let (images, held) = load_images(
+    let (images, held) = load_images_as(
         state,
         found
             .items
             .iter()
             .filter(|i| ItemStatus::has_result(&i.status)),
         Moment::Exploration,
+        !library,
     )
     .await?;
     let mut report = Report::from_heatmap(&found, lang, db::now_ms(), &images);
     drop(images);
     report.benchmarks = Some(benchmarks);
     report.brand = super::account::report_brand(state, owner_id).await?;
-    let name = file_name(&found.heatmap.name);
-    let bytes = tokio::task::spawn_blocking(move || {
+    tokio::task::spawn_blocking(move || {
         let _held = held;
         pdf::render(&report)
     })
     .await
     .map_err(ApiError::internal)?
-    .map_err(ApiError::internal)?;
-    let disposition = HeaderValue::from_str(&format!("attachment; filename=\"{name}\""))
-        .map_err(ApiError::internal)?;
+    .map_err(ApiError::internal)
+}
+
+/// A drawn report as the download of a heatmap named `name`.
+pub(super) fn pdf_answer(name: &str, bytes: bytes::Bytes) -> Result<Response, ApiError> {
+    let disposition =
+        HeaderValue::from_str(&format!("attachment; filename=\"{}\"", file_name(name)))
+            .map_err(ApiError::internal)?;
     Ok((
         [
             (

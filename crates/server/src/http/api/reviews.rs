@@ -214,6 +214,12 @@ async fn comment(
         user.workspace_id(),
     );
     for (_, email) in &mentions {
+        // Past the author's hourly allowance the comment stands and the mentioned members see
+        // it in the app; only the mail is not sent (comments cannot be made a mail cannon).
+        if state.limits.mention(user.user_id()).await.is_err() {
+            tracing::info!("a mention mail was held back: its author's hourly allowance is spent");
+            continue;
+        }
         let mail = crate::notify::templates::mention(
             request_lang(headers),
             email,

@@ -31,6 +31,7 @@ use super::heatmaps::{Heatmap, heatmap_body, result_urls};
 use super::input::{Member, rfc3339};
 use super::media::{MediaUrls, now_secs};
 use super::query::{Param, Params};
+use crate::auth::extract::ClientIp;
 use crate::auth::tokens::{REFRESH_TOKEN_LENGTH, is_well_formed, random_token};
 use crate::codes::ErrorCode;
 use crate::db::activity::{ActivityAction, ActivitySubject};
@@ -40,6 +41,7 @@ use crate::db::{self};
 use crate::heatmaps::benchmark::{Benchmarks, heatmap_benchmarks};
 use crate::i18n::Locale;
 use crate::media::signing::UrlSigner;
+use crate::reports::kept::KeptKey;
 use crate::state::AppState;
 
 /// Days a link lasts when none is asked for.
@@ -261,9 +263,10 @@ async fn revoke(
 )]
 async fn open(
     State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
     Path(token): Path<String>,
 ) -> Result<Json<SharedHeatmap>, ApiError> {
-    let (share, found) = opened(&state, &token).await?;
+    let (share, found) = opened(&state, ip, &token).await?;
     let now = now_secs();
     let branding = shared_branding(&state, &share, now).await?;
     Ok(Json(SharedHeatmap {
@@ -287,20 +290,40 @@ async fn open(
 )]
 async fn open_report(
     State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
     Path(token): Path<String>,
     Params(query): Params<SharedReportQuery>,
 ) -> Result<Response, ApiError> {
-    let (share, found) = opened(&state, &token).await?;
+    let (share, found) = opened(&state, ip, &token).await?;
     let lang = query.lang.0.unwrap_or(Locale::Fr);
-    super::reports::pdf_response(&state, &share.owner_id, found, lang, false).await
+    // Drawn once per share, heatmap as it is, language, branding and day, then served again:
+    // anonymous readers cannot make the server draw it over and over.
+    let branding = db::branding::get(&state.db, &share.owner_id).await?;
+    let day = db::now_ms().div_euclid(DAY_MS);
+    let key = KeptKey::new(&share.id, &[&found, &branding, &lang, &day]);
+    let name = found.heatmap.name.clone();
+    let bytes = state
+        .shared_reports
+        .get_or_draw(&key, || async {
+            super::reports::draw_pdf(&state, &share.owner_id, found, lang, false)
+                .await
+                .map(bytes::Bytes::from)
+        })
+        .await?;
+    super::reports::pdf_answer(&name, bytes)
 }
 
 /// The share a token opens and its heatmap: 404 `not_found` for a token that is not (or no
-/// longer) a link, 410 `share_expired` once it has expired.
+/// longer) a link, 410 `share_expired` once it has expired. Counted first against the client
+/// address's allowance of public share requests, then, once the link is found, against the
+/// link's (429 `rate_limited` with `Retry-After`).
 async fn opened(
     state: &AppState,
+    ip: std::net::IpAddr,
     token: &str,
 ) -> Result<(ShareRow, hdb::HeatmapWithItems), ApiError> {
+    let limited = |wait| ApiError::new(ErrorCode::RateLimited).retry_after(wait);
+    state.limits.shared(ip).await.map_err(limited)?;
     // Our tokens are refresh-token shaped (`random_token`): anything else is no link.
     if token.len() != REFRESH_TOKEN_LENGTH || !is_well_formed(token) {
         return Err(ApiError::not_found());
@@ -311,6 +334,7 @@ async fn opened(
     if share.expires_at <= db::now_ms() {
         return Err(ApiError::new(ErrorCode::ShareExpired));
     }
+    state.limits.shared_link(&share.id).await.map_err(limited)?;
     let found = hdb::find_owned(&state.db, &share.owner_id, &share.heatmap_id)
         .await?
         .ok_or_else(ApiError::not_found)?;
@@ -345,7 +369,9 @@ fn shared_body(
     share_id: &str,
     now: u64,
 ) -> Heatmap {
-    let mut heatmap = heatmap_body(state, found, now);
+    // Signed for no member, then every URL replaced by the share's own: one left behind by
+    // mistake would serve nothing.
+    let mut heatmap = heatmap_body(&state.signer.for_member(""), found, now);
     let exp = UrlSigner::share_expiry(now);
     let url = |id: &str, variant: &str| state.signer.share_url(id, variant, share_id, exp);
     heatmap.summary.thumbnail = found.items.first().map(|i| url(&i.source.id, "thumbnail"));

@@ -244,6 +244,18 @@ async fn create(
             "workspace validation let a missing name through",
         ));
     };
+    let max = state.config.max_workspaces_per_user;
+    if max > 0 {
+        let owned = wdb::for_user(&state.db, user.user_id())
+            .await?
+            .iter()
+            .filter(|w| !w.personal && w.role == WorkspaceRole::Owner)
+            .count();
+        if owned >= max as usize {
+            return Err(ApiError::new(ErrorCode::LimitReached)
+                .with_details(serde_json::json!({"limit": "workspaces", "max": max})));
+        }
+    }
     let id = uuid::Uuid::new_v4().to_string();
     wdb::create(&state.db, &id, &name, user.user_id(), db::now_ms()).await?;
     Ok((
@@ -458,6 +470,21 @@ async fn remove_member(
     Ok(StatusCode::NO_CONTENT)
 }
 
+/// Takes one invitation mail from the inviter's and the address's hourly allowances
+/// (`REGARD_RATE_LIMIT_INVITATIONS*`): 429 `over_email_send_rate_limit` with `Retry-After`
+/// beyond either, so that invitations cannot be made a mail relay.
+async fn take_invitation_mail(
+    state: &AppState,
+    inviter: &ApiUser,
+    address: &str,
+) -> Result<(), ApiError> {
+    state
+        .limits
+        .invitation(inviter.user_id(), address)
+        .await
+        .map_err(|wait| ApiError::new(ErrorCode::OverEmailSendRateLimit).retry_after(wait))
+}
+
 /// Mails an invitation's link, in the language of the request.
 async fn send_invitation(
     state: &AppState,
@@ -535,6 +562,7 @@ async fn invite(
     {
         return Err(ApiError::new(ErrorCode::AlreadyMember));
     }
+    take_invitation_mail(&state, &user, email.as_str()).await?;
     let now = db::now_ms();
     let invitation = InvitationRow {
         id: uuid::Uuid::new_v4().to_string(),
@@ -628,6 +656,14 @@ async fn resend_invitation(
     IdPath((id, invitation_id)): IdPath<(super::body::Id, super::body::Id)>,
 ) -> Result<Json<Invitation>, ApiError> {
     let workspace = owner_of(&state, &user, &id).await?;
+    let pending = wdb::pending_invitations(&state.db, &workspace.id).await?;
+    let address = pending
+        .iter()
+        .find(|i| *i.id == *invitation_id)
+        .map(|i| i.email.clone())
+        .ok_or_else(ApiError::not_found)?;
+    // Counted before the link is renewed: a refused resend leaves the old link working.
+    take_invitation_mail(&state, &user, &address).await?;
     let token = random_token();
     let expires_at = db::now_ms() + INVITATION_DAYS * DAY_MS;
     let invitation = wdb::renew_invitation(

@@ -10,6 +10,7 @@ import { QueryError } from '@/components/query-error';
 import { Spinner } from '@/components/ui/spinner';
 
 import { locationPositionsQueryOptions, mapSettingsQueryOptions, type LocationFilters } from '../api/locations';
+import { leafletAttribution, leafletText } from '../lib/leaflet-text';
 
 /** Marker colours by audience (pedestrians, drivers, unknown), readable on light and dark tiles. */
 const COLOURS = { pedestrian: '#7c3aed', road: '#ea580c', unknown: '#2563eb' } as const;
@@ -31,7 +32,7 @@ export function LocationsMap({ filters }: { filters: LocationFilters }) {
   useEffect(() => {
     if (!settings.data || !container.current) return;
     const created = L.map(container.current, { zoomControl: true, attributionControl: true }).setView(HOME, 5);
-    L.tileLayer(settings.data.tiles_url, { maxZoom: settings.data.max_zoom, attribution: escapeHtml(settings.data.attribution) }).addTo(created);
+    L.tileLayer(settings.data.tiles_url, { maxZoom: settings.data.max_zoom, attribution: leafletAttribution(settings.data.attribution) }).addTo(created);
     layer.current = L.layerGroup().addTo(created);
     map.current = created;
     return () => {
@@ -58,7 +59,8 @@ export function LocationsMap({ filters }: { filters: LocationFilters }) {
         fillOpacity: 0.95,
       });
       const label = [p.name, p.city, t(`locations.formats.${p.format}`)].filter(Boolean).join(' · ');
-      marker.bindTooltip(label);
+      // As a text node: Leaflet sets a string as HTML, and the name is the user's.
+      marker.bindTooltip(leafletText(label));
       marker.on('click', () => void navigate(`/locations/${encodeURIComponent(p.id)}`));
       marker.addTo(group);
       // The marker's element carries its name for keyboard and assistive technology users.
@@ -88,9 +90,4 @@ export function LocationsMap({ filters }: { filters: LocationFilters }) {
       </p>
     </div>
   );
-}
-
-/** The provider's attribution as text (Leaflet renders it as HTML). */
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -6,6 +6,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { mapSettingsQueryOptions } from '../api/locations';
+import { leafletAttribution } from '../lib/leaflet-text';
 
 type PositionPickerProps = {
   latitude: number | null;
@@ -29,7 +30,7 @@ export function PositionPicker({ latitude, longitude, onPick }: PositionPickerPr
   useEffect(() => {
     if (!settings.data || !container.current) return;
     const created = L.map(container.current).setView([46.6, 2.4], 5);
-    L.tileLayer(settings.data.tiles_url, { maxZoom: settings.data.max_zoom, attribution: settings.data.attribution.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`) }).addTo(created);
+    L.tileLayer(settings.data.tiles_url, { maxZoom: settings.data.max_zoom, attribution: leafletAttribution(settings.data.attribution) }).addTo(created);
     created.on('click', (event: L.LeafletMouseEvent) => {
       const round = (value: number) => Math.round(value * 1e6) / 1e6;
       pick.current(round(event.latlng.lat), round(L.Util.wrapNum(event.latlng.lng, [-180, 180], true)));

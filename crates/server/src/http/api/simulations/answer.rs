@@ -12,6 +12,7 @@ use super::look::{AdjustmentsBody, FitMode, default_adjustments};
 use crate::codes::JobErrorCode;
 use crate::db::simulations::SimulationView;
 use crate::heatmaps::result::PanelShare;
+use crate::media::signing::MemberSigner;
 use crate::ooh::{self, Audience, Conditions, Fit, Reading};
 use crate::simulations::SimulationStatus;
 use crate::simulations::legibility;
@@ -235,9 +236,12 @@ pub struct AttentionQueued {
 }
 
 /// The simulation answered (simulations.md), with signed URLs.
-pub(super) fn simulation_body(state: &AppState, view: &SimulationView, now: u64) -> Simulation {
+pub(super) fn simulation_body(
+    signer: &MemberSigner,
+    view: &SimulationView,
+    now: u64,
+) -> Simulation {
     let s = &view.sim;
-    let signer = &state.signer;
     let exp = signer.expiry(now);
     let location_quad = view.location.as_ref().and_then(|l| l.panel_quad.as_deref());
     let creative = view.creative.as_ref().map(|c| SimulationCreative {

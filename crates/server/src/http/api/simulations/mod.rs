@@ -360,7 +360,7 @@ async fn respond(state: &AppState, user: &Member, id: &str) -> Result<Simulation
     let view = sdb::find(&state.db, user.workspace_id(), id)
         .await?
         .ok_or_else(ApiError::not_found)?;
-    let mut body = simulation_body(state, &view, now_secs());
+    let mut body = simulation_body(&state.signer.for_member(user.user_id()), &view, now_secs());
     body.legibility = legibility(state, &view).await;
     Ok(body)
 }
@@ -568,7 +568,7 @@ async fn list(
     Ok(Json(list.page.paged(
         rows,
         |v| (v.sim.created_at, v.sim.id.as_str()),
-        |v| simulation_body(&state, v, now),
+        |v| simulation_body(&state.signer.for_member(user.user_id()), v, now),
     )))
 }
 
@@ -586,7 +586,7 @@ async fn get_one(
     IdPath(id): IdPath<Id>,
 ) -> Result<Json<Simulation>, ApiError> {
     let view = find(&state, &user, &id).await?;
-    let mut body = simulation_body(&state, &view, now_secs());
+    let mut body = simulation_body(&state.signer.for_member(user.user_id()), &view, now_secs());
     body.legibility = legibility(&state, &view).await;
     Ok(Json(body))
 }
