@@ -98,6 +98,7 @@ impl ServerProcess {
 }
 
 fn client() -> reqwest::Client {
+    regard::tls::install_provider();
     reqwest::Client::builder()
         .pool_max_idle_per_host(0)
         .build()
@@ -377,8 +378,17 @@ async fn shared(limits_off: bool) {
 /// The child: a server with the environment's settings; prints its address, stops when its
 /// standard input closes.
 async fn serve() {
+    use clap::Parser;
+    /// The settings as `regard serve` reads them, `REGARD_*` variables included (the parent
+    /// sets those of each run; `Config::for_data_dir` would ignore them).
+    #[derive(Parser)]
+    struct Settings {
+        #[command(flatten)]
+        config: regard::Config,
+    }
     let dir = tempfile::tempdir().unwrap();
-    let mut config = regard::Config::for_data_dir(dir.path().join("data"));
+    let mut config = Settings::parse_from(["bench_abuse"]).config;
+    config.data_dir = dir.path().join("data");
     config.bind = "127.0.0.1:0".parse().unwrap();
     config.web_dir = dir.path().join("web");
     // The sign-ins come "from 200 addresses": X-Forwarded-For is believed.

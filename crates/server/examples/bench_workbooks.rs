@@ -7,7 +7,10 @@
 //! - a full grid of 5,001 rows × 128 columns, as XLSX and as CSV (the most cells a file may
 //!   hold);
 //! - a workbook whose shared strings inflate to the 64 MiB the workbook limit allows, in
-//!   millions of one-letter strings (the most small allocations one file can ask for).
+//!   millions of one-letter strings, and one just within their own limit (16 MiB);
+//! - styles just within their limit (2 MiB of cell formats naming one font, each a style the
+//!   reader builds);
+//! - one 15 MiB shared string named by every cell of a full grid (each cell keeps a copy).
 //!
 //! ```text
 //! cargo run --release -p regard --example bench_workbooks
@@ -26,19 +29,27 @@ use std::time::Instant;
 use regard::inventory;
 
 /// The files, by name.
-const FILES: [&str; 6] = [
+const FILES: [&str; 9] = [
     "far-corner-xfd1048576",
     "far-row-p1048576",
     "grid-5001x128-xlsx",
     "grid-5001x128-csv",
     "shared-strings-64mib",
+    "shared-strings-16mib",
+    "styles-2mib",
+    "one-string-everywhere",
     "inventory-5000-rows",
 ];
 
 /// A workbook of one sheet, its parts written by hand: `strings` shared strings, and `sheet`
 /// as the sheet's `<sheetData>` content.
 fn workbook(strings: &str, sheet: &str) -> Vec<u8> {
-    let files = [
+    workbook_with(strings, sheet, None)
+}
+
+/// [`workbook`] with `styles` as `xl/styles.xml`.
+fn workbook_with(strings: &str, sheet: &str, styles: Option<String>) -> Vec<u8> {
+    let mut files = vec![
         (
             "[Content_Types].xml",
             r#"<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/></Types>"#.to_owned(),
@@ -64,6 +75,9 @@ fn workbook(strings: &str, sheet: &str) -> Vec<u8> {
             format!(r#"<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>{sheet}</sheetData></worksheet>"#),
         ),
     ];
+    if let Some(styles) = styles {
+        files.push(("xl/styles.xml", styles));
+    }
     let mut writer = zip::ZipWriter::new(Cursor::new(Vec::new()));
     let options = zip::write::SimpleFileOptions::default()
         .compression_method(zip::CompressionMethod::Deflated)
@@ -133,11 +147,38 @@ fn file(name: &str) -> Vec<u8> {
             }
             text.into_bytes()
         }
-        "shared-strings-64mib" => {
+        "shared-strings-64mib" | "shared-strings-16mib" => {
             let one = "<si><t>a</t></si>";
-            let count = (63 << 20) / one.len();
+            let mib = if name == "shared-strings-64mib" {
+                63
+            } else {
+                16
+            };
+            let count = ((mib << 20) - 200) / one.len();
             let strings = one.repeat(count);
             workbook(&strings, &row(1, &[("A1".into(), "name".into())]))
+        }
+        "styles-2mib" => {
+            let xf = r#"<xf numFmtId="0" fontId="0" fillId="0" borderId="0"/>"#;
+            let count = ((2 << 20) - 1000) / xf.len();
+            let styles = format!(
+                r#"<?xml version="1.0"?><styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><fonts count="1"><font><sz val="11"/><name val="Calibri"/></font></fonts><fills count="1"><fill><patternFill patternType="none"/></fill></fills><borders count="1"><border/></borders><cellXfs count="{count}">{}</cellXfs></styleSheet>"#,
+                xf.repeat(count)
+            );
+            workbook_with("", &row(1, &[("A1".into(), "name".into())]), Some(styles))
+        }
+        "one-string-everywhere" => {
+            let strings = format!("<si><t>{}</t></si>", "x".repeat(15 << 20));
+            let mut sheet = String::new();
+            for r in 1..=5_001u32 {
+                sheet.push_str(&format!(r#"<row r="{r}">"#));
+                for c in 0..128 {
+                    let at = column(c);
+                    sheet.push_str(&format!(r#"<c r="{at}{r}" t="s"><v>0</v></c>"#));
+                }
+                sheet.push_str("</row>");
+            }
+            workbook(&strings, &sheet)
         }
         "inventory-5000-rows" => {
             let mut text = String::from(

@@ -195,6 +195,12 @@ impl<R: Read + Seek> Archive<R> {
         }
     }
 
+    /// Every file's whole name in the archive and the size it declares (trustworthy once
+    /// [`Archive::check_all`] passed: no entry inflates past it).
+    pub fn files(&self) -> impl Iterator<Item = (&str, u64)> {
+        self.files.iter().map(|f| (f.path.as_str(), f.size))
+    }
+
     /// The uncompressed size an entry declares.
     pub fn size(&self, id: EntryId) -> u64 {
         self.files[id.0].size

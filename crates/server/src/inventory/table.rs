@@ -45,7 +45,8 @@ pub enum TableError {
     /// Neither text nor an XLSX workbook (or a broken one).
     #[error("not a CSV or XLSX file")]
     Unreadable,
-    /// A workbook that inflates to more than [`WORKBOOK_LIMITS`] allow.
+    /// A workbook that inflates to more than [`WORKBOOK_LIMITS`] allow, a part other than a
+    /// sheet past its own limit, or cells holding more than [`MAX_TEXT_BYTES`] of text.
     #[error("the workbook inflates to too much")]
     TooLarge,
     /// More rows than the caller's limit, or used cells spread over far more rows.
@@ -56,6 +57,17 @@ pub enum TableError {
     #[error("too many columns")]
     TooManyColumns,
 }
+
+/// What the parts of a workbook other than its sheets may inflate to. The reader holds them
+/// whole in memory, object by object, from the moment it opens the file (a style per `<xf>`,
+/// a string per `<si>`), so each is bounded on its own, far above what a real inventory has
+/// (its styles take kilobytes; 5,000 rows of unique texts, a few megabytes of strings).
+pub const MAX_PART_BYTES: u64 = 2 << 20;
+/// The same for the shared strings (`xl/sharedStrings.xml`).
+pub const MAX_SHARED_STRINGS_BYTES: u64 = 16 << 20;
+/// The text a workbook's kept cells may hold in all: one shared string may be named by every
+/// cell, and each cell keeps its own copy.
+pub const MAX_TEXT_BYTES: usize = 32 << 20;
 
 /// The columns a row may use: far more than an inventory has (Regard reads about twenty),
 /// few enough that `MAX_ROWS` full rows stay small in memory.
@@ -238,10 +250,22 @@ fn read_xlsx(bytes: &[u8], max_rows: usize) -> Result<Vec<TableRow>, TableError>
         ArchiveError::Unreadable => TableError::Unreadable,
         ArchiveError::TooManyEntries | ArchiveError::TooLarge => TableError::TooLarge,
     };
-    Archive::open(Cursor::new(bytes), &WORKBOOK_LIMITS)
-        .map_err(refused)?
-        .check_all()
-        .map_err(refused)?;
+    let mut archive = Archive::open(Cursor::new(bytes), &WORKBOOK_LIMITS).map_err(refused)?;
+    archive.check_all().map_err(refused)?;
+    for (path, size) in archive.files() {
+        let name = archive::file_name(path).to_lowercase();
+        let limit = if name == "sharedstrings.xml" {
+            MAX_SHARED_STRINGS_BYTES
+        } else if path.contains("worksheets/") {
+            // A sheet is read cell by cell (below), never held whole.
+            continue;
+        } else {
+            MAX_PART_BYTES
+        };
+        if size > limit {
+            return Err(TableError::TooLarge);
+        }
+    }
     let mut workbook: Xlsx<_> =
         Xlsx::new(Cursor::new(bytes)).map_err(|_| TableError::Unreadable)?;
     let name = workbook
@@ -272,6 +296,8 @@ struct SparseSheet {
     max_rows: usize,
     rows: std::collections::BTreeMap<u32, Vec<Option<Raw>>>,
     first_column: u32,
+    /// Bytes of text kept so far (at most [`MAX_TEXT_BYTES`]).
+    text_bytes: usize,
 }
 
 impl SparseSheet {
@@ -280,6 +306,7 @@ impl SparseSheet {
             max_rows,
             rows: std::collections::BTreeMap::new(),
             first_column: u32::MAX,
+            text_bytes: 0,
         }
     }
 
@@ -307,6 +334,12 @@ impl SparseSheet {
                 entry.insert(Vec::new())
             }
         };
+        if let Raw::Text(text) = &raw {
+            self.text_bytes += text.len();
+            if self.text_bytes > MAX_TEXT_BYTES {
+                return Err(TableError::TooLarge);
+            }
+        }
         let at = column as usize;
         if cells.len() <= at {
             cells.resize(at + 1, None);
@@ -434,6 +467,11 @@ mod tests {
     /// A workbook of one sheet holding `cells` (reference, text) as inline strings, written
     /// by hand as the smallest file Excel opens (the 1.6 KB attack file is one of these).
     fn workbook(cells: &[(&str, &str)]) -> Vec<u8> {
+        workbook_with(cells, &[])
+    }
+
+    /// [`workbook`] with more parts (`(path, text)`).
+    fn workbook_with(cells: &[(&str, &str)], parts: &[(&str, String)]) -> Vec<u8> {
         use std::io::Write;
         let sheet: String = cells
             .iter()
@@ -452,7 +490,8 @@ mod tests {
             ("xl/worksheets/sheet1.xml", format!(r#"<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>{sheet}</sheetData></worksheet>"#)),
         ];
         let mut writer = zip::ZipWriter::new(Cursor::new(Vec::new()));
-        for (name, text) in files {
+        let parts = parts.iter().map(|(name, text)| (*name, text.clone()));
+        for (name, text) in files.into_iter().chain(parts) {
             writer
                 .start_file(name, zip::write::SimpleFileOptions::default())
                 .unwrap();
@@ -493,6 +532,36 @@ mod tests {
         assert_eq!(read(&gap, 5).unwrap().len(), 2);
         let too_far = workbook(&[("A1", "name"), ("A13", "x")]);
         assert_eq!(read(&too_far, 5), Err(TableError::TooManyRows));
+    }
+
+    #[test]
+    fn parts_the_reader_holds_whole_are_bounded_and_so_is_the_text_kept() {
+        let cells = [("A1", "name"), ("A2", "x")];
+        let styles = |bytes: usize| {
+            let xf = r#"<xf numFmtId="0"/>"#;
+            format!(
+                r#"<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><cellXfs>{}</cellXfs></styleSheet>"#,
+                xf.repeat(bytes / xf.len())
+            )
+        };
+        let within = workbook_with(&cells, &[("xl/styles.xml", styles(1 << 20))]);
+        assert_eq!(read(&within, 10).unwrap().len(), 2);
+        let past = workbook_with(&cells, &[("xl/styles.xml", styles(3 << 20))]);
+        assert_eq!(read(&past, 10), Err(TableError::TooLarge));
+        let strings = |bytes: usize| {
+            format!(
+                r#"<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">{}</sst>"#,
+                "<si><t>a</t></si>".repeat(bytes / 17)
+            )
+        };
+        let past = workbook_with(&cells, &[("xl/sharedStrings.xml", strings(17 << 20))]);
+        assert_eq!(read(&past, 10), Err(TableError::TooLarge));
+        // Text: each cell keeps its own copy, so their sum is what counts.
+        let long = "x".repeat(MAX_TEXT_BYTES / 4 + 1);
+        let four: Vec<(String, &str)> = (1..=4).map(|r| (format!("A{r}"), long.as_str())).collect();
+        let four: Vec<(&str, &str)> = four.iter().map(|(at, text)| (at.as_str(), *text)).collect();
+        assert_eq!(read(&workbook(&four), 10), Err(TableError::TooLarge));
+        assert_eq!(read(&workbook(&four[..3]), 10).unwrap().len(), 3);
     }
 
     #[test]

@@ -359,18 +359,23 @@ async fn a_share_gives_no_file_name_gps_or_original_and_its_image_urls_end_with_
     assert_api_error(get_file(&app, &thumbnail).await, 410, "share_expired").await;
 }
 
-#[tokio::test]
-async fn the_public_report_is_drawn_once_and_limited_per_address() {
-    let app = spawn_app().await;
+/// A user whose analysed heatmap is shared: the link's token.
+async fn shared_heatmap(app: &TestApp) -> (User, String) {
     let user = app.new_user().await;
-    let shared = heatmap(&app, &user, "Campagne").await;
+    let shared = heatmap(app, &user, "Campagne").await;
     app.drain_jobs().await;
-    let link: Value = share(&app, &user, &shared, json!({}))
+    let link: Value = share(app, &user, &shared, json!({}))
         .await
         .json()
         .await
         .unwrap();
-    let token = str_of(&link, "token").to_owned();
+    (user, str_of(&link, "token").to_owned())
+}
+
+#[tokio::test]
+async fn the_public_report_is_drawn_once_and_limited_per_address() {
+    let app = spawn_app().await;
+    let (_, token) = shared_heatmap(&app).await;
     let report = format!("/api/v1/shared/{token}/report.pdf");
     // The review's load: many anonymous readers at once. One drawing serves them all.
     let concurrent: Vec<_> = (0..24)
@@ -417,15 +422,8 @@ async fn the_public_report_is_drawn_once_and_limited_per_address() {
 #[tokio::test]
 async fn a_changed_branding_draws_the_report_again() {
     let app = spawn_app().await;
-    let user = app.new_user().await;
-    let shared = heatmap(&app, &user, "Campagne").await;
-    app.drain_jobs().await;
-    let link: Value = share(&app, &user, &shared, json!({}))
-        .await
-        .json()
-        .await
-        .unwrap();
-    let report = format!("/api/v1/shared/{}/report.pdf", str_of(&link, "token"));
+    let (user, token) = shared_heatmap(&app).await;
+    let report = format!("/api/v1/shared/{token}/report.pdf");
     let first = get_file(&app, &report).await.bytes().await.unwrap();
     assert_eq!(app.state.shared_reports.bytes(), first.len());
     let again = get_file(&app, &report).await.bytes().await.unwrap();
