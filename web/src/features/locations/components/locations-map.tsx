@@ -59,8 +59,9 @@ export function LocationsMap({ filters }: { filters: LocationFilters }) {
         fillOpacity: 0.95,
       });
       const label = [p.name, p.city, t(`locations.formats.${p.format}`)].filter(Boolean).join(' · ');
-      // As a text node: Leaflet sets a string as HTML, and the name is the user's.
-      marker.bindTooltip(leafletText(label));
+      // As a text node: Leaflet sets a string as HTML, and the name is the user's. On the side
+      // of the marker with more room, so that a long name stays inside a phone's narrow map.
+      marker.bindTooltip(leafletText(label), { direction: 'auto' });
       marker.on('click', () => void navigate(`/locations/${encodeURIComponent(p.id)}`));
       marker.addTo(group);
       // The marker's element carries its name for keyboard and assistive technology users.
