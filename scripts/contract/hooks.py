@@ -152,6 +152,10 @@ def real_body(body: dict, method: str, path: str) -> None:
             {"creative_id": rows["creative"], "location_id": rows["location"], "render": False},
         )
         body["ids"] = [simulation["id"]]
+    # A location's format is a string the server reads as a format's value or one of its names
+    # (`12m2`, `4x3`, ...): a made-up one is `invalid_value`, so positive cases name a format.
+    if path.startswith("/locations") and isinstance(body.get("format"), str):
+        body["format"] = "billboard_4x3"
     # A mask must be a grey image: none is simpler than a second kind of upload.
     if body.get("mask_media_id") is not None:
         body["mask_media_id"] = None

@@ -19,12 +19,8 @@ wire_enum! {
     pub enum PanelFormat {
         /// France: 4 × 3 m billboard (12 m²).
         Billboard4x3 = "billboard_4x3";
-        /// France: 12 m², the same panel as `billboard_4x3` (kept for older locations).
-        Billboard12m2 = "billboard_12m2";
-        /// France: 320 × 240 cm billboard.
+        /// France: 320 × 240 cm billboard, the trade's "8 m²".
         Billboard320x240 = "billboard_320x240";
-        /// France: 8 m² billboard, 4 × 2 m.
-        Billboard8m2 = "billboard_8m2";
         /// France: bus shelter poster, 120 × 176 cm.
         BusShelter = "bus_shelter";
         /// France: 2 m² street furniture (MUPI), 120 × 176 cm.
@@ -37,7 +33,8 @@ wire_enum! {
         Uk6Sheet = "uk_6_sheet";
         /// United States: bulletin, 48 × 14 ft.
         UsBulletin = "us_bulletin";
-        /// United States: 30-sheet poster, 21 ft 7 in × 9 ft 7 in (printed area).
+        /// United States: 30-sheet poster, 22 ft 8 in × 10 ft 5 in (the visible area, inside the
+        /// frame; the creative's live copy area is 21 ft 7 in × 9 ft 7 in).
         Us30Sheet = "us_30_sheet";
         /// United States: 8-sheet poster, 11 × 5 ft (printed area).
         Us8Sheet = "us_8_sheet";
@@ -138,21 +135,19 @@ const fn feet(feet: u32, inches: u32) -> u32 {
 }
 
 /// Every format, in the order the form lists them (by region).
-pub const FORMATS: [FormatSpec; 20] = {
+pub const FORMATS: [FormatSpec; 18] = {
     use FormatRegion::*;
     use PanelFormat::*;
     [
         print(Billboard4x3, France, 4000, 3000),
-        print(Billboard12m2, France, 4000, 3000),
         print(Billboard320x240, France, 3200, 2400),
-        print(Billboard8m2, France, 4000, 2000),
         print(Mupi2m2, France, 1200, 1760),
         print(BusShelter, France, 1200, 1760),
         print(Uk48Sheet, UnitedKingdom, 6096, 3048),
         print(Uk96Sheet, UnitedKingdom, 12192, 3048),
         print(Uk6Sheet, UnitedKingdom, 1200, 1800),
         print(UsBulletin, UnitedStates, feet(48, 0), feet(14, 0)),
-        print(Us30Sheet, UnitedStates, feet(21, 7), feet(9, 7)),
+        print(Us30Sheet, UnitedStates, feet(22, 8), feet(10, 5)),
         print(Us8Sheet, UnitedStates, feet(11, 0), feet(5, 0)),
         print(De18Sheet, Germany, 3560, 2520),
         print(DeCityLightPoster, Germany, 1185, 1750),
@@ -165,6 +160,16 @@ pub const FORMATS: [FormatSpec; 20] = {
         custom(Other, Custom),
     ]
 };
+
+/// Wire values that older versions wrote and accepted, and the format each one is. A format
+/// has one value, so that a filter on it finds every panel of that size: `billboard_12m2` was
+/// the 4 × 3 m panel under a second name, and `billboard_8m2` meant 4 × 2 m, a size no French
+/// list carries (the trade's 8 m² is the 320 × 240 cm panel). Accepted on input, never
+/// answered; the migration `20261206000000_one_value_per_format` rewrote the stored ones.
+pub const FORMER_FORMATS: [(&str, PanelFormat); 2] = [
+    ("billboard_12m2", PanelFormat::Billboard4x3),
+    ("billboard_8m2", PanelFormat::Billboard320x240),
+];
 
 /// The table's row of a format.
 pub fn spec(format: PanelFormat) -> &'static FormatSpec {
@@ -370,9 +375,31 @@ mod tests {
     }
 
     #[test]
+    fn the_french_8_m2_is_the_320_by_240_panel_and_12_m2_the_4_by_3() {
+        assert_eq!(size_cm(PanelFormat::Billboard320x240), Some((320, 240)));
+        assert_eq!(size_cm(PanelFormat::Billboard4x3), Some((400, 300)));
+        for (former, now) in FORMER_FORMATS {
+            assert!(
+                PanelFormat::parse(former).is_none(),
+                "{former} is no wire value now"
+            );
+            let (w, h) = size_cm(now).unwrap();
+            let m2 = (w * h) as f64 / 10_000.0;
+            let named: f64 = former
+                .trim_start_matches("billboard_")
+                .trim_end_matches("m2")
+                .parse()
+                .unwrap();
+            // 7.68 m² is the trade's "8 m²"; 12 m² exactly.
+            assert!((m2 - named).abs() < 0.5, "{former}: {m2} m²");
+        }
+    }
+
+    #[test]
     fn imperial_sizes_are_converted_to_the_millimetre() {
         assert_eq!(spec(PanelFormat::UsBulletin).size_mm, Some((14630, 4267)));
-        assert_eq!(spec(PanelFormat::Us30Sheet).size_mm, Some((6579, 2921)));
+        // The 30-sheet's visible area (OAAA): 22 ft 8 in × 10 ft 5 in.
+        assert_eq!(spec(PanelFormat::Us30Sheet).size_mm, Some((6909, 3175)));
         assert_eq!(feet(48, 0), 14630);
         assert_eq!(size_cm(PanelFormat::Uk48Sheet), Some((610, 305)));
         assert_eq!(size_cm(PanelFormat::Other), None);

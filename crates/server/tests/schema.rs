@@ -488,6 +488,104 @@ async fn older_locations_get_their_format_size_and_nothing_invented() {
     }
 }
 
+/// Locations saved with a format's second name (migration 20261206000000, issue 48) get the
+/// format's one value: `billboard_12m2` is `billboard_4x3`; `billboard_8m2` is the 320 × 240
+/// cm panel, and the 4 × 2 m size the old value filled in becomes its size, while a size typed
+/// by hand stays. On both databases.
+#[tokio::test]
+async fn older_formats_become_their_one_value() {
+    const ONE_VALUE: i64 = 20261206000000;
+    let admin_url = std::env::var("REGARD_TEST_DATABASE_URL")
+        .expect("this test runs on PostgreSQL too: set REGARD_TEST_DATABASE_URL=postgres://...");
+    let dir = tempfile::tempdir().unwrap();
+    let sqlite_url = format!("sqlite://{}?mode=rwc", dir.path().join("old.db").display());
+    let pg = postgres::PostgresDb::create(&admin_url).await;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations");
+    for (url, folder) in [
+        (sqlite_url.as_str(), "sqlite"),
+        (pg.url.as_str(), "postgres"),
+    ] {
+        sqlx::any::install_default_drivers();
+        let pool = sqlx::AnyPool::connect(url).await.unwrap();
+        let all = sqlx::migrate::Migrator::new(root.join(folder))
+            .await
+            .unwrap();
+        let mut before = sqlx::migrate::Migrator::new(root.join(folder))
+            .await
+            .unwrap();
+        before.migrations = all
+            .migrations
+            .iter()
+            .filter(|m| m.version < ONE_VALUE)
+            .cloned()
+            .collect::<Vec<_>>()
+            .into();
+        before.run(&pool).await.unwrap();
+        // Its personal workspace (id `u1`) comes with the account.
+        sqlx::query(
+            "INSERT INTO users (id, email, encrypted_password, app_metadata, user_metadata, \
+             created_at, updated_at) VALUES ('u1', 'old@example.com', '', '{}', '{}', 0, 0)",
+        )
+        .execute(&pool)
+        .await
+        .unwrap();
+        for (id, format, w, h) in [
+            ("a", "billboard_12m2", 400, 300),
+            ("b", "billboard_8m2", 400, 200),
+            ("c", "billboard_8m2", 330, 250),
+            ("d", "billboard_4x3", 400, 300),
+            ("e", "mupi_2m2", 120, 176),
+        ] {
+            sqlx::query(
+                "INSERT INTO locations (id, owner_id, name, format, panel_width_cm, \
+                 panel_height_cm, illumination, search, created_at, updated_at) \
+                 VALUES ($1, 'u1', $1, $2, $3, $4, 'none', '', 0, 0)",
+            )
+            .bind(id)
+            .bind(format)
+            .bind(w)
+            .bind(h)
+            .execute(&pool)
+            .await
+            .unwrap();
+        }
+        all.run(&pool).await.unwrap();
+        let rows = sqlx::query(
+            "SELECT id, format, panel_width_cm, panel_height_cm FROM locations ORDER BY id",
+        )
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+        let read: Vec<(String, String, i64, i64)> = rows
+            .iter()
+            .map(|r| {
+                (
+                    r.try_get("id").unwrap(),
+                    r.try_get("format").unwrap(),
+                    r.try_get("panel_width_cm").unwrap(),
+                    r.try_get("panel_height_cm").unwrap(),
+                )
+            })
+            .collect();
+        let expected = [
+            ("a", "billboard_4x3", 400, 300),
+            ("b", "billboard_320x240", 320, 240),
+            ("c", "billboard_320x240", 330, 250),
+            ("d", "billboard_4x3", 400, 300),
+            ("e", "mupi_2m2", 120, 176),
+        ];
+        assert_eq!(
+            read,
+            expected
+                .iter()
+                .map(|&(id, f, w, h)| (id.to_owned(), f.to_owned(), w, h))
+                .collect::<Vec<_>>(),
+            "{folder}"
+        );
+        pool.close().await;
+    }
+}
+
 /// The tables of the schema before workspaces, parents before children (PostgreSQL checks
 /// foreign keys row by row).
 const TABLES_BEFORE_WORKSPACES: [&str; 21] = [

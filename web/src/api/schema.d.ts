@@ -1978,8 +1978,14 @@ export interface components {
             city?: string | null;
             /** @description At most 100 characters. */
             country?: string | null;
-            /** @description `other` by default; cannot be cleared. */
-            format?: components["schemas"]["PanelFormat"];
+            /**
+             * @description `other` by default; cannot be cleared. A format's value (`GET /locations/formats`),
+             *     or a name planners write for one, stored as that value: `12m2`, `4x3`, `8 m²`,
+             *     `320x240`, `48 sheet`, `75 pouces`, an app label, a former value (`billboard_12m2`
+             *     is `billboard_4x3`, `billboard_8m2` is `billboard_320x240`).
+             * @example billboard_4x3
+             */
+            format?: string;
             /** @description `none` by default; cannot be cleared. */
             illumination?: components["schemas"]["Illumination"];
             /**
@@ -2243,8 +2249,14 @@ export interface components {
             city?: string | null;
             /** @description At most 100 characters. */
             country?: string | null;
-            /** @description `other` by default; cannot be cleared. */
-            format?: components["schemas"]["PanelFormat"];
+            /**
+             * @description `other` by default; cannot be cleared. A format's value (`GET /locations/formats`),
+             *     or a name planners write for one, stored as that value: `12m2`, `4x3`, `8 m²`,
+             *     `320x240`, `48 sheet`, `75 pouces`, an app label, a former value (`billboard_12m2`
+             *     is `billboard_4x3`, `billboard_8m2` is `billboard_320x240`).
+             * @example billboard_4x3
+             */
+            format?: string;
             /** @description `none` by default; cannot be cleared. */
             illumination?: components["schemas"]["Illumination"];
             /**
@@ -2545,7 +2557,7 @@ export interface components {
          * @description A panel's format: a standard physical size (see `GET /locations/formats`), a screen, or `other` (the size as given).
          * @enum {string}
          */
-        PanelFormat: "billboard_4x3" | "billboard_12m2" | "billboard_320x240" | "billboard_8m2" | "bus_shelter" | "mupi_2m2" | "uk_48_sheet" | "uk_96_sheet" | "uk_6_sheet" | "us_bulletin" | "us_30_sheet" | "us_8_sheet" | "de_18_1" | "de_city_light_poster" | "digital_75in_portrait" | "digital_55in_portrait" | "digital_bulletin" | "digital_screen" | "shop_window" | "other";
+        PanelFormat: "billboard_4x3" | "billboard_320x240" | "bus_shelter" | "mupi_2m2" | "uk_48_sheet" | "uk_96_sheet" | "uk_6_sheet" | "us_bulletin" | "us_30_sheet" | "us_8_sheet" | "de_18_1" | "de_city_light_poster" | "digital_75in_portrait" | "digital_55in_portrait" | "digital_bulletin" | "digital_screen" | "shop_window" | "other";
         /** @description What the panel of a rendered simulation receives. */
         PanelShare: {
             /** Format: double */

@@ -43,7 +43,6 @@ function location(id: string, name: string, extra: Record<string, unknown> = {})
 /** Part of what `GET /locations/formats` answers: two regions, a screen and the custom one. */
 const FORMATS = [
   { format: 'billboard_4x3', region: 'fr', width_cm: 400, height_cm: 300, width_mm: 4000, height_mm: 3000, width_px: null, height_px: null },
-  { format: 'billboard_12m2', region: 'fr', width_cm: 400, height_cm: 300, width_mm: 4000, height_mm: 3000, width_px: null, height_px: null },
   { format: 'mupi_2m2', region: 'fr', width_cm: 120, height_cm: 176, width_mm: 1200, height_mm: 1760, width_px: null, height_px: null },
   { format: 'bus_shelter', region: 'fr', width_cm: 120, height_cm: 176, width_mm: 1200, height_mm: 1760, width_px: null, height_px: null },
   { format: 'uk_48_sheet', region: 'uk', width_cm: 610, height_cm: 305, width_mm: 6096, height_mm: 3048, width_px: null, height_px: null },

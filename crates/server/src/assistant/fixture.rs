@@ -383,7 +383,7 @@ pub async fn seed_demo(db: &Db, owner: &str) -> Result<(), DbError> {
         owner,
         "République",
         "Paris",
-        "billboard_12m2",
+        "billboard_4x3",
         "front",
         t(11),
     )
@@ -594,7 +594,6 @@ pub async fn seed_bulk(
     // The formats the question set was written against (the API accepts more since).
     let formats = [
         "billboard_4x3",
-        "billboard_12m2",
         "bus_shelter",
         "mupi_2m2",
         "digital_screen",

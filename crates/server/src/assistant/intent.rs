@@ -555,10 +555,11 @@ pub fn parse(question: &str) -> Parsed {
         || has(&words, &["ecran", "ecrans", "dooh"])
     {
         Some("digital_screen")
-    } else if p("4 x 3") || has(&words, &["4x3"]) {
+    } else if p("4 x 3") || p("12 m2") || has(&words, &["4x3", "12m2"]) {
+        // One panel, two names: a 4 × 3 m billboard is the 12 m².
         Some("billboard_4x3")
-    } else if p("12 m2") || has(&words, &["12m2"]) {
-        Some("billboard_12m2")
+    } else if p("320 x 240") || p("8 m2") || has(&words, &["320x240", "8m2"]) {
+        Some("billboard_320x240")
     } else if p("shop window") || has(&words, &["vitrine", "vitrines"]) {
         Some("shop_window")
     } else {

@@ -97,13 +97,28 @@ fn loose(text: &str) -> String {
 }
 
 /// Names of formats people write besides the wire values and the app's labels.
-const FORMAT_NAMES: [(&str, PanelFormat); 6] = [
+const FORMAT_NAMES: [(&str, PanelFormat); 21] = [
     ("4x3", PanelFormat::Billboard4x3),
-    ("12m2", PanelFormat::Billboard12m2),
-    ("8m2", PanelFormat::Billboard8m2),
+    ("4x3m", PanelFormat::Billboard4x3),
+    ("12m2", PanelFormat::Billboard4x3),
+    ("panneau12m2", PanelFormat::Billboard4x3),
+    ("8m2", PanelFormat::Billboard320x240),
+    ("panneau8m2", PanelFormat::Billboard320x240),
+    ("320x240", PanelFormat::Billboard320x240),
+    ("2m2", PanelFormat::Mupi2m2),
     ("mupi", PanelFormat::Mupi2m2),
     ("abribus", PanelFormat::BusShelter),
     ("clp", PanelFormat::DeCityLightPoster),
+    ("48sheet", PanelFormat::Uk48Sheet),
+    ("96sheet", PanelFormat::Uk96Sheet),
+    ("6sheet", PanelFormat::Uk6Sheet),
+    ("30sheet", PanelFormat::Us30Sheet),
+    ("8sheet", PanelFormat::Us8Sheet),
+    ("bulletin", PanelFormat::UsBulletin),
+    ("75pouces", PanelFormat::Digital75inPortrait),
+    ("75inch", PanelFormat::Digital75inPortrait),
+    ("55pouces", PanelFormat::Digital55inPortrait),
+    ("55inch", PanelFormat::Digital55inPortrait),
 ];
 
 /// Every name a format is known by, reduced by [`loose`]: its wire value, its French and
@@ -130,15 +145,20 @@ static FORMATS: LazyLock<HashMap<String, PanelFormat>> = LazyLock::new(|| {
         let short = label.split('(').next().unwrap_or(label);
         names.entry(loose(short)).or_insert(*format);
     }
+    // Former wire values are what they are now, ahead of any label.
+    for (name, format) in crate::ooh::FORMER_FORMATS {
+        names.insert(loose(name), format);
+    }
     for (name, format) in FORMAT_NAMES {
         names.entry(loose(name)).or_insert(format);
     }
     names
 });
 
-/// A panel format by its wire value (`billboard_4x3`), its label in the app in French or
-/// English (`Panneau 4 × 3 m (12 m²)`, `Bus shelter`), ignoring case, accents, spaces and
-/// punctuation, or a usual short name (`4x3`, `MUPI`, `abribus`).
+/// A panel format by its wire value (`billboard_4x3`) or a former one (`billboard_12m2`), its
+/// label in the app in French or English (`Panneau 4 × 3 m (12 m²)`, `Bus shelter`), ignoring
+/// case, accents, spaces and punctuation, or a usual short name (`4x3`, `12 m²`, `8m2`,
+/// `MUPI`, `abribus`, `48 sheet`, `75 pouces`). Every name gives one canonical format.
 pub fn format(text: &str) -> Option<PanelFormat> {
     FORMATS.get(&loose(text)).copied()
 }
@@ -259,6 +279,18 @@ mod tests {
             ("48-sheet", PanelFormat::Uk48Sheet),
             ("Vitrine", PanelFormat::ShopWindow),
             ("Autre", PanelFormat::Other),
+            // One meaning per format: the aliases a planner writes, and the former values.
+            ("12m2", PanelFormat::Billboard4x3),
+            ("12 m²", PanelFormat::Billboard4x3),
+            ("Panneau 12 m²", PanelFormat::Billboard4x3),
+            ("billboard_12m2", PanelFormat::Billboard4x3),
+            ("8m2", PanelFormat::Billboard320x240),
+            ("8 m²", PanelFormat::Billboard320x240),
+            ("billboard_8m2", PanelFormat::Billboard320x240),
+            ("320 x 240", PanelFormat::Billboard320x240),
+            ("75 pouces", PanelFormat::Digital75inPortrait),
+            ("48 sheet", PanelFormat::Uk48Sheet),
+            ("30-sheet", PanelFormat::Us30Sheet),
         ] {
             assert_eq!(format(text), Some(expected), "{text}");
         }

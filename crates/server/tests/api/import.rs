@@ -792,3 +792,34 @@ async fn photos_per_import_and_locations_per_workspace_are_capped() {
     assert_api_error(response, 409, "limit_reached").await;
     assert_eq!(locations(&app, &user).await.len(), 4);
 }
+
+#[tokio::test]
+async fn an_imported_format_is_stored_as_its_one_value() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let text = "nom;format\nA;12m2\nB;Panneau 12 m²\nC;8 m²\nD;billboard_8m2\nE;48 sheet\n";
+    let body = import_status(&app, &user, "", csv(text), 200).await;
+    let mut formats = Vec::new();
+    for id in body["created"].as_array().unwrap() {
+        let site = location(&app, &user, id).await;
+        formats.push((
+            site["format"].as_str().unwrap().to_owned(),
+            site["panel_width_cm"].as_i64(),
+            site["panel_height_cm"].as_i64(),
+        ));
+    }
+    let expected = [
+        ("billboard_4x3", 400, 300),
+        ("billboard_4x3", 400, 300),
+        ("billboard_320x240", 320, 240),
+        ("billboard_320x240", 320, 240),
+        ("uk_48_sheet", 610, 305),
+    ];
+    assert_eq!(
+        formats,
+        expected
+            .iter()
+            .map(|&(f, w, h)| (f.to_owned(), Some(w), Some(h)))
+            .collect::<Vec<_>>()
+    );
+}

@@ -35,7 +35,13 @@ async fn the_formats_table_lists_every_format_with_its_size() {
             .unwrap_or_else(|| panic!("{name} is listed"))
             .clone()
     };
-    assert_eq!(formats.len(), 20);
+    assert_eq!(formats.len(), 18);
+    // One value per size: the former second names are not listed.
+    assert!(
+        formats
+            .iter()
+            .all(|f| f["format"] != "billboard_12m2" && f["format"] != "billboard_8m2")
+    );
     let uk = find("uk_48_sheet");
     assert_eq!(
         (
@@ -72,6 +78,71 @@ async fn the_formats_table_lists_every_format_with_its_size() {
     assert_eq!(order, ["fr", "uk", "us", "de", "digital", "custom"]);
     let anonymous = app.get_url("/api/v1/locations/formats").await;
     assert_eq!(anonymous.status(), 401);
+}
+
+#[tokio::test]
+async fn a_format_named_any_way_is_stored_as_its_one_value() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let mut ids = Vec::new();
+    for (name, expected, size) in [
+        ("12m2", "billboard_4x3", (400, 300)),
+        ("12 m²", "billboard_4x3", (400, 300)),
+        ("billboard_12m2", "billboard_4x3", (400, 300)),
+        ("4x3", "billboard_4x3", (400, 300)),
+        ("8m2", "billboard_320x240", (320, 240)),
+        ("billboard_8m2", "billboard_320x240", (320, 240)),
+        ("48 sheet", "uk_48_sheet", (610, 305)),
+        ("75 pouces", "digital_75in_portrait", (93, 166)),
+    ] {
+        let location = send(
+            &app,
+            &user,
+            Method::POST,
+            "/locations",
+            json!({"name": name, "format": name}),
+        )
+        .await;
+        assert_eq!(location["format"], expected, "{name}");
+        assert_eq!(
+            (&location["panel_width_cm"], &location["panel_height_cm"]),
+            (&json!(size.0), &json!(size.1)),
+            "{name}"
+        );
+        ids.push(location["id"].as_str().unwrap().to_owned());
+    }
+    // A change names it any way too.
+    let path = format!("/locations/{}", ids[6]);
+    let changed = send(
+        &app,
+        &user,
+        Method::PATCH,
+        &path,
+        json!({"format": "Panneau 12 m²"}),
+    )
+    .await;
+    assert_eq!(changed["format"], "billboard_4x3");
+    // A filter on 4 × 3 finds every 12 m², however it was written.
+    let listed: Value = app
+        .api_send(
+            Method::GET,
+            "/locations?format=billboard_4x3&limit=50",
+            &user,
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(listed["items"].as_array().unwrap().len(), 5);
+    let response = app
+        .api_json(
+            Method::POST,
+            "/locations",
+            &user,
+            &json!({"name": "X", "format": "poster"}),
+        )
+        .await;
+    assert_fields(response, json!({"format": "invalid_value"})).await;
 }
 
 #[tokio::test]

@@ -126,9 +126,9 @@ pub(super) fn format_label(format: &str, locale: Locale) -> &'static str {
         ),
         "digital_screen" => locale.pick("écrans numériques", "digital screens"),
         "billboard_4x3" => locale.pick("panneaux 4 × 3", "4 × 3 billboards"),
-        "billboard_12m2" => locale.pick("panneaux 12 m²", "12 m² billboards"),
-        "billboard_320x240" => locale.pick("panneaux 320 × 240", "320 × 240 billboards"),
-        "billboard_8m2" => locale.pick("panneaux 8 m²", "8 m² billboards"),
+        "billboard_320x240" => {
+            locale.pick("panneaux 320 × 240 (8 m²)", "320 × 240 (8 m²) billboards")
+        }
         "uk_48_sheet" => locale.pick("48 feuilles (R.-U.)", "48-sheets"),
         "uk_96_sheet" => locale.pick("96 feuilles (R.-U.)", "96-sheets"),
         "uk_6_sheet" => locale.pick("6 feuilles (R.-U.)", "6-sheets"),
@@ -152,9 +152,9 @@ pub(super) fn format_single(format: &str, locale: Locale) -> &'static str {
         "mupi_2m2" => locale.pick("mobilier urbain 2 m²", "2 m² street furniture"),
         "digital_screen" => locale.pick("écran numérique", "digital screen"),
         "billboard_4x3" => locale.pick("panneau 4 × 3", "4 × 3 billboard"),
-        "billboard_12m2" => locale.pick("panneau 12 m²", "12 m² billboard"),
-        "billboard_320x240" => locale.pick("panneau 320 × 240", "320 × 240 billboard"),
-        "billboard_8m2" => locale.pick("panneau 8 m²", "8 m² billboard"),
+        "billboard_320x240" => {
+            locale.pick("panneau 320 × 240 (8 m²)", "320 × 240 (8 m²) billboard")
+        }
         "uk_48_sheet" => locale.pick("48 feuilles (R.-U.)", "48-sheet"),
         "uk_96_sheet" => locale.pick("96 feuilles (R.-U.)", "96-sheet"),
         "uk_6_sheet" => locale.pick("6 feuilles (R.-U.)", "6-sheet"),

@@ -159,6 +159,21 @@ fn location_viewing(l: &LocationRow) -> Option<ViewingBody> {
         .map(ViewingBody::from)
 }
 
+/// A panel format as a body names it: its value, a former one or a name planners write
+/// (`inventory::cells::format`), read as the one canonical format.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct FormatName(PanelFormat);
+
+impl std::str::FromStr for FormatName {
+    type Err = ();
+
+    fn from_str(text: &str) -> Result<Self, ()> {
+        crate::inventory::cells::format(text)
+            .map(FormatName)
+            .ok_or(())
+    }
+}
+
 body_pair! {
     /// The body of `POST /locations`: the fields of [`LocationChanges`], `name` required.
     #[derive(Deserialize, ToSchema)]
@@ -206,10 +221,13 @@ body_pair! {
         #[serde(default)]
         #[schema(value_type = Option<f64>, minimum = -180, maximum = 180)]
         longitude: Patch<f64>,
-        /// `other` by default; cannot be cleared.
+        /// `other` by default; cannot be cleared. A format's value (`GET /locations/formats`),
+        /// or a name planners write for one, stored as that value: `12m2`, `4x3`, `8 m²`,
+        /// `320x240`, `48 sheet`, `75 pouces`, an app label, a former value (`billboard_12m2`
+        /// is `billboard_4x3`, `billboard_8m2` is `billboard_320x240`).
         #[serde(default)]
-        #[schema(value_type = PanelFormat)]
-        format: Patch<Choice<PanelFormat, 64>>,
+        #[schema(value_type = String, max_length = 64, example = "billboard_4x3")]
+        format: Patch<Choice<FormatName, 64>>,
         /// 1 to 100000.
         #[serde(default)]
         #[schema(value_type = Option<i64>, minimum = 1, maximum = 100000)]
@@ -420,7 +438,7 @@ pub(super) async fn apply_body(
         _ => {}
     }
     // A standard format fills in its size (and a screen's pixels) unless the body gives them.
-    if let Some(Choice(format)) = problems.not_null("format", body.format) {
+    if let Some(Choice(FormatName(format))) = problems.not_null("format", body.format) {
         row.format = format.as_str().to_owned();
         let spec = ooh::spec(format);
         if let Some((w, h)) = ooh::size_cm(format)

@@ -11,8 +11,8 @@ export type FormatRegion = Schemas['FormatRegion'];
 
 /**
  * The formats as the server lists them, with their sizes: fetched once (they change only with
- * the server). `billboard_12m2` is the same panel as `billboard_4x3` (4 m × 3 m = 12 m²), so
- * the form offers it only to a location that already has it; the API keeps accepting it.
+ * the server). Each panel size has one value (the server reads `12m2`, `8 m²` and former values
+ * such as `billboard_12m2` as theirs, and lists only the one).
  */
 export function formatsQueryOptions() {
   return queryOptions({
@@ -23,10 +23,9 @@ export function formatsQueryOptions() {
 }
 
 /** The formats the form offers, grouped by region in the server's order. */
-export function offeredFormats(formats: readonly FormatInfo[], current: string): Array<[FormatRegion, FormatInfo[]]> {
+export function offeredFormats(formats: readonly FormatInfo[]): Array<[FormatRegion, FormatInfo[]]> {
   const groups = new Map<FormatRegion, FormatInfo[]>();
   for (const info of formats) {
-    if (info.format === 'billboard_12m2' && current !== 'billboard_12m2') continue;
     groups.set(info.region, [...(groups.get(info.region) ?? []), info]);
   }
   return [...groups];

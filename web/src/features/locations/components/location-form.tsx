@@ -275,7 +275,7 @@ export function LocationForm({ location, onSaved, extraActions, readOnly = false
     formats.data?.find((info) => info.format === values.format)?.region === 'digital' ||
     values.screen_width_px !== '' ||
     values.screen_height_px !== '';
-  const formatGroups = offeredFormats(formats.data ?? [], values.format);
+  const formatGroups = offeredFormats(formats.data ?? []);
 
   const gpsFilled =
     photo?.gps != null &&
