@@ -179,8 +179,18 @@ pub fn spec(format: PanelFormat) -> &'static FormatSpec {
         .expect("every format has a row in FORMATS")
 }
 
-/// The visual angle at which a letter's height can be read at a glance, in minutes of arc.
+/// The visual angle at which a letter's height can be read at a glance, in minutes of arc: about
+/// where 90 % of viewers read a contrasted sign under ideal, stationary conditions (Smith 1979,
+/// *Human Factors* 21:661; the US Sign Council's 1 inch per 29 ft). A threshold, not comfort.
 pub const LEGIBLE_ARCMIN: f64 = 10.0;
+
+/// The visual angle at which a letter's height reads comfortably, in minutes of arc: ISO 9241-3
+/// asks 16′ at least and prefers 20–22′ for text to be read, not just made out.
+pub const COMFORTABLE_ARCMIN: f64 = 20.0;
+
+/// Half the field ahead in which a panel is seen while travelling (Route's visibility cone is
+/// 120° wide): past 60° from the direction of travel a panel is no longer looked at.
+pub const VISIBLE_HALF_ANGLE_DEG: f64 = 60.0;
 
 /// Letter height needed per metre of distance, in millimetres (2.91).
 pub fn mm_per_metre() -> f64 {
@@ -190,6 +200,16 @@ pub fn mm_per_metre() -> f64 {
 /// The greatest distance, in metres, from which a letter `letter_mm` high can be read.
 pub fn legible_distance_m(letter_mm: f64) -> f64 {
     letter_mm.max(0.0) / mm_per_metre()
+}
+
+/// Letter height per metre of distance that reads comfortably, in millimetres (5.82).
+pub fn comfortable_mm_per_metre() -> f64 {
+    1000.0 * (COMFORTABLE_ARCMIN / 60.0).to_radians().tan()
+}
+
+/// The greatest distance, in metres, from which a letter `letter_mm` high reads comfortably.
+pub fn comfortable_distance_m(letter_mm: f64) -> f64 {
+    letter_mm.max(0.0) / comfortable_mm_per_metre()
 }
 
 /// The letter height, in millimetres, needed to be read from `distance_m`.
@@ -203,16 +223,27 @@ pub fn reference_letter_mm(panel_height_mm: f64) -> f64 {
     panel_height_mm / 10.0
 }
 
-/// Seconds during which a viewer approaching the panel head-on at `speed_kmh`, from
-/// `max_m` to `min_m`, is close enough to read a text legible from `legible_m`: the part of
-/// the approach within both, at that speed. 0 when the text cannot be read from even the
-/// nearest point.
-pub fn time_in_view_s(min_m: f64, max_m: f64, legible_m: f64, speed_kmh: f64) -> f64 {
-    if speed_kmh <= 0.0 || max_m < min_m {
+/// Seconds during which a viewer can read a text legible from `legible_m`: the viewer moves
+/// at `speed_kmh` on a straight path that passes the panel at `nearest_m` (the nearest viewing
+/// distance, sideways), and reads while within `min(legible_m, max_m)` of the panel *and* while
+/// the panel is within [`VISIBLE_HALF_ANGLE_DEG`] of the direction of travel:
+///
+/// `t = (√(min(L, d_max)² − p²) − p / tan 60°) / v`, and 0 when that is negative.
+///
+/// Along the path, at `x` metres before the point nearest the panel, the panel is `√(x² + p²)`
+/// away and `atan(p / x)` off the direction of travel, so the window runs from `x = √(R² − p²)`
+/// down to `x = p / tan 60°` (docs/viewing.md).
+pub fn time_in_view_s(nearest_m: f64, max_m: f64, legible_m: f64, speed_kmh: f64) -> f64 {
+    if speed_kmh <= 0.0 || max_m < nearest_m || nearest_m < 0.0 {
         return 0.0;
     }
-    let span = legible_m.min(max_m) - min_m;
-    (span.max(0.0) / (speed_kmh / 3.6)).max(0.0)
+    let reach = legible_m.min(max_m);
+    if reach <= nearest_m {
+        return 0.0;
+    }
+    let start = (reach * reach - nearest_m * nearest_m).sqrt();
+    let end = nearest_m / VISIBLE_HALF_ANGLE_DEG.to_radians().tan();
+    ((start - end).max(0.0) / (speed_kmh / 3.6)).max(0.0)
 }
 
 /// What a location's viewing conditions give, when its distances are known.
@@ -222,8 +253,10 @@ pub struct Viewing {
     pub speed_kmh: f64,
     /// The main text's letter height, in millimetres.
     pub letter_mm: f64,
-    /// The distance from which it can be read.
+    /// The distance from which it can be read (10′: the threshold).
     pub legible_distance_m: f64,
+    /// The distance from which it reads comfortably (20′).
+    pub comfortable_distance_m: f64,
     /// Seconds during which it can be read on the approach.
     pub time_in_view_s: f64,
 }
@@ -254,6 +287,7 @@ impl Conditions {
             speed_kmh: speed,
             letter_mm,
             legible_distance_m: legible,
+            comfortable_distance_m: comfortable_distance_m(letter_mm),
             time_in_view_s: time_in_view_s(min, max, legible, speed),
         })
     }
@@ -432,12 +466,58 @@ mod tests {
     }
 
     #[test]
-    fn time_in_view_is_the_readable_part_of_the_approach() {
-        // Road, 10–150 m at 50 km/h (13.9 m/s), a text legible from 103 m: 93 m → 6.7 s.
+    fn comfortable_reading_is_twenty_minutes_of_arc() {
+        // ISO 9241-3: 20′ preferred (16′ at least): 5.82 mm of letter per metre.
+        assert!((comfortable_mm_per_metre() - 5.818).abs() < 1e-3);
+        assert!((comfortable_distance_m(300.0) - 51.57).abs() < 0.01);
+        // Twice the threshold's angle: about half its distance.
+        let ratio = legible_distance_m(100.0) / comfortable_distance_m(100.0);
+        assert!((ratio - 2.0).abs() < 0.01, "{ratio}");
+        // Smith (1979): 90 % of viewers read at 10′; the US Sign Council's chart puts a 1-inch
+        // letter at 29 ft (8.84 m): the threshold distance, within 2 %.
+        assert!((legible_distance_m(25.4) - 8.84).abs() / 8.84 < 0.02);
+    }
+
+    /// The reading window walked along the path, step by step: the formula's reference.
+    fn walked(p: f64, d_max: f64, legible: f64, v_kmh: f64) -> f64 {
+        let reach = legible.min(d_max);
+        let step = 0.001;
+        let mut seen = 0.0;
+        let mut x = reach + 1.0;
+        while x > -reach {
+            let distance = x.hypot(p);
+            let off_axis = p.atan2(x).to_degrees();
+            if distance <= reach && off_axis <= 60.0 {
+                seen += step;
+            }
+            x -= step;
+        }
+        seen / (v_kmh / 3.6)
+    }
+
+    #[test]
+    fn time_in_view_is_the_readable_part_of_a_straight_path_past_the_panel() {
+        for (p, d_max, legible, v) in [
+            // A road panel passed 10 m away, seen from 150 m, headline legible from 103 m.
+            (10.0, 150.0, 103.13, 50.0),
+            // A MUPI passed 3 m away on foot, 2–40 m.
+            (3.0, 40.0, 30.0, 5.0),
+            // Legible from barely beyond the nearest point: a short window, not 0.
+            (10.0, 150.0, 12.0, 50.0),
+        ] {
+            let t = time_in_view_s(p, d_max, legible, v);
+            let reference = walked(p, d_max, legible, v);
+            assert!(
+                (t - reference).abs() < 0.01,
+                "{p} {d_max} {legible} {v}: {t} vs {reference}"
+            );
+        }
+        // The first case by hand: (√(103.13² − 10²) − 10/√3) / 13.89 = 6.97 s.
         let t = time_in_view_s(10.0, 150.0, 103.13, 50.0);
-        assert!((t - 93.13 / (50.0 / 3.6)).abs() < 1e-9);
-        // The whole range is legible: the range decides.
-        assert!((time_in_view_s(2.0, 20.0, 60.0, 5.0) - 18.0 / (5.0 / 3.6)).abs() < 1e-9);
+        let by_hand = ((103.13f64.powi(2) - 100.0).sqrt() - 10.0 / 3f64.sqrt()) / (50.0 / 3.6);
+        assert!((t - by_hand).abs() < 1e-9 && (t - 6.97).abs() < 0.01, "{t}");
+        // Legible only nearer than the point where the panel leaves the 60° cone: nothing.
+        assert_eq!(time_in_view_s(10.0, 150.0, 11.0, 50.0), 0.0);
         // Not legible even at the nearest point.
         assert_eq!(time_in_view_s(20.0, 80.0, 12.0, 50.0), 0.0);
         // Nonsense in, nothing out.
@@ -488,7 +568,9 @@ mod tests {
         };
         let viewing = road.viewing(300.0).unwrap();
         assert_eq!(viewing.speed_kmh, 50.0);
-        assert!((viewing.time_in_view_s - 6.705).abs() < 0.01);
+        // 300 mm reads from 103.1 m, comfortably from 51.6 m; passed 10 m away: 6.97 s.
+        assert!((viewing.time_in_view_s - 6.975).abs() < 0.01);
+        assert!((viewing.comfortable_distance_m - 51.57).abs() < 0.01);
         let given = Conditions {
             speed_kmh: Some(90.0),
             ..road

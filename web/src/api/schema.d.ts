@@ -2583,11 +2583,16 @@ export interface components {
         };
         /** @description A line of text of the creative, on the panel. */
         PanelText: {
+            /**
+             * Format: double
+             * @description The farthest distance from which it reads comfortably, in metres (20′ of arc).
+             */
+            comfortable_distance_m: number;
             /** Format: double */
             height: number;
             /**
              * Format: double
-             * @description The farthest distance from which it can be read, in metres.
+             * @description The farthest distance from which it can be read at all, in metres (10′ of arc).
              */
             legible_distance_m: number;
             /**
@@ -3029,7 +3034,14 @@ export interface components {
         ViewingBody: {
             /**
              * Format: double
-             * @description The farthest distance from which it can be read, in metres.
+             * @description The farthest distance from which it reads comfortably, in metres (20′ of arc, ISO
+             *     9241-3's preferred size).
+             */
+            comfortable_distance_m: number;
+            /**
+             * Format: double
+             * @description The farthest distance from which it can be read at all, in metres (10′ of arc: the
+             *     threshold at which 90 % of viewers read under ideal conditions).
              */
             legible_distance_m: number;
             /**
@@ -3044,8 +3056,9 @@ export interface components {
             speed_kmh: number;
             /**
              * Format: double
-             * @description Seconds during which it can be read on the approach, from the farthest viewing
-             *     distance (or the legible distance when nearer) to the nearest.
+             * @description Seconds during which it can be read: on a straight path passing the panel at the
+             *     nearest viewing distance, while within the legible distance (and the farthest viewing
+             *     distance) and while the panel is within 60° of the direction of travel.
              */
             time_in_view_s: number;
         };

@@ -103,7 +103,7 @@ describe('locations page', () => {
       if (path === '/locations/facets') return { body: { cities: [{ name: 'Lyon', count: 2 }], formats: [{ name: 'mupi_2m2', count: 1 }] } };
       if (path === '/locations') {
         lists.push(query);
-        return { body: { items: query.get('format') === 'uk_48_sheet' ? [] : [location('l1', 'Bellecour', { viewing: { speed_kmh: 5, letter_height_mm: 176, legible_distance_m: 60.5, time_in_view_s: 13 } })], next_cursor: null } };
+        return { body: { items: query.get('format') === 'uk_48_sheet' ? [] : [location('l1', 'Bellecour', { viewing: { speed_kmh: 5, letter_height_mm: 176, legible_distance_m: 60.5, comfortable_distance_m: 30.3, time_in_view_s: 13.5 } })], next_cursor: null } };
       }
       if (path === '/locations/positions') return { body: { items: [], truncated: false } };
       if (path === '/map') return { body: { tiles_url: '/tiles/{z}/{x}/{y}.png', attribution: 'Test', max_zoom: 19 } };
@@ -117,7 +117,7 @@ describe('locations page', () => {
     expect(screen.getAllByRole('button', { name: 'Effacer les filtres' })).toHaveLength(2);
     await user.click(screen.getByTestId('clear-location-filters'));
     const card = await screen.findByTestId('location-card');
-    expect(card).toHaveTextContent('13,0 s de lecture');
+    expect(card).toHaveTextContent('13,5 s de lecture');
     await user.selectOptions(screen.getByTestId('city-filter'), 'Lyon (2)');
     await user.selectOptions(screen.getByTestId('audience-filter'), 'Piétons');
     await user.selectOptions(screen.getByTestId('location-sort'), 'Ville');
@@ -247,11 +247,11 @@ describe('locations page', () => {
     expect(screen.getByLabelText("Vitesse d'approche (km/h)")).toHaveAttribute('placeholder', '50 km/h par défaut');
     await user.type(screen.getByLabelText('Distance de vue la plus courte (m)'), '10');
     await user.type(screen.getByLabelText('Distance de vue la plus longue (m)'), '150');
-    // 300 mm reads from 103 m: 93 m of the approach at 50 km/h.
-    expect(screen.getByTestId('viewing-summary')).toHaveTextContent('Temps de lecture : 6,7 s');
-    expect(screen.getByTestId('viewing-summary')).toHaveTextContent("(300 mm) se lit jusqu'à 103 m, à 50 km/h");
+    // 300 mm reads from 103 m (comfortably from 52 m); passed 10 m away: 96.9 m at 50 km/h.
+    expect(screen.getByTestId('viewing-summary')).toHaveTextContent('Temps de lecture : 7,0 s');
+    expect(screen.getByTestId('viewing-summary')).toHaveTextContent("(300 mm) se lit confortablement jusqu'à 52 m, au mieux jusqu'à 103 m, à 50 km/h");
     await user.type(screen.getByLabelText("Vitesse d'approche (km/h)"), '90');
-    expect(screen.getByTestId('viewing-summary')).toHaveTextContent('Temps de lecture : 3,7 s');
+    expect(screen.getByTestId('viewing-summary')).toHaveTextContent('Temps de lecture : 3,9 s');
     await user.click(screen.getByRole('button', { name: "Créer l'emplacement" }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/locations'));
     expect(posts[0].body).toMatchObject({

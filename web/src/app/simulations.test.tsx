@@ -486,6 +486,7 @@ describe('/simulation', () => {
       height: 0.05,
       letter_height_mm: letter,
       legible_distance_m: legible,
+      comfortable_distance_m: Math.round(legible * 5) / 10,
       shown,
       reading,
       needed_mm: needed,
@@ -501,20 +502,20 @@ describe('/simulation', () => {
           text(0.5, 120, 41.3, 1, 'part', 349.1),
           text(0.95, 12, 4.1, 1, 'never', 349.1),
         ],
-        viewing: { speed_kmh: 50, letter_height_mm: 400, legible_distance_m: 137.5, time_in_view_s: 7.9 },
+        viewing: { speed_kmh: 50, letter_height_mm: 400, legible_distance_m: 137.5, comfortable_distance_m: 68.8, time_in_view_s: 7.9 },
       },
     });
     mockApi(server(() => [current]));
     renderApp('/simulation/s1');
     const panel = await screen.findByTestId('legibility');
     expect(within(panel).getByTestId('legibility-time')).toHaveTextContent('Temps de lecture du texte principal : 7,9 s');
-    expect(within(panel).getByTestId('legibility-time')).toHaveTextContent('vu de 120 à 10 m, à 50 km/h');
+    expect(within(panel).getByTestId('legibility-time')).toHaveTextContent('lisibles confortablement jusqu’à 69 m, au mieux jusqu’à 138 m ; vu de 120 m, en passant à 10 m, à 50 km/h'.replaceAll('’', "'"));
     const rows = within(panel).getAllByRole('listitem');
     expect(rows.map((row) => row.getAttribute('data-reading'))).toEqual(['cropped', 'whole', 'part', 'never']);
     expect(rows[0]).toHaveTextContent('Coupé par le cadrage');
     expect(rows[1]).toHaveTextContent('Texte 2 · lettres de 400 mm');
-    expect(rows[1]).toHaveTextContent("Lisible sur toute l'approche (jusqu'à 138 m).");
-    expect(rows[2]).toHaveTextContent('Lisible seulement à moins de 41 m : il faudrait 349 mm pour se lire de 120 m.');
+    expect(rows[1]).toHaveTextContent("Lisible sur toute l'approche : confortablement jusqu'à 69 m, au mieux jusqu'à 138 m.");
+    expect(rows[2]).toHaveTextContent("Lisible confortablement jusqu'à 21 m, au mieux jusqu'à 41 m : il faudrait 349 mm pour se lire de 120 m.");
     expect(rows[3]).toHaveTextContent("Illisible d'où l'on passe : il faut 349 mm depuis 120 m, il fait 12 mm.");
 
     // "See from 120 m" turns the editor's view from there on at the farthest distance, by road.

@@ -194,9 +194,12 @@ mod tests {
         assert!((legal.legible_m - 14.6667 / 2.9089).abs() < 1e-3);
         // From 13 m a text needs 37.8 mm.
         assert!((legal.needed_mm.unwrap() - 37.816).abs() < 1e-2);
-        // The main text is the headline: 10 m at 5 km/h, 7.2 s.
+        // The main text is the headline, read over the whole 13 m range, passed 3 m away:
+        // from 12.65 m before the nearest point to 1.73 m before it (the 60° cone), at 5 km/h.
         let v = a.viewing.unwrap();
-        assert!((v.time_in_view_s - 10.0 / (5.0 / 3.6)).abs() < 1e-9);
+        let window = (13f64.powi(2) - 9.0).sqrt() - 3.0 / 3f64.sqrt();
+        assert!((v.time_in_view_s - window / (5.0 / 3.6)).abs() < 1e-9);
+        assert!((v.time_in_view_s - 7.86).abs() < 0.01);
     }
 
     #[test]
@@ -216,10 +219,13 @@ mod tests {
             },
         );
         assert_eq!(a.texts[0].shown, 0.0);
-        // The visible line: 5 % of 3000 mm = 150 mm, legible from 51.6 m; 31.6 m at 50 km/h.
+        // The visible line: 5 % of 3000 mm = 150 mm, legible from 51.6 m; passed 20 m away,
+        // from 47.5 m before the nearest point to 11.5 m before it: 36 m at 50 km/h.
         let v = a.viewing.unwrap();
         assert!((v.letter_mm - 150.0).abs() < 1e-3);
-        assert!((v.time_in_view_s - (150.0 / 2.9089 - 20.0) / (50.0 / 3.6)).abs() < 0.01);
+        let legible = 150.0 / 2.9089;
+        let window = (legible * legible - 400.0_f64).sqrt() - 20.0 / 3f64.sqrt();
+        assert!((v.time_in_view_s - window / (50.0 / 3.6)).abs() < 0.01);
     }
 
     #[test]

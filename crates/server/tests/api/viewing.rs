@@ -233,18 +233,21 @@ async fn viewing_conditions_give_the_time_in_view() {
     .await;
     assert_eq!(road["audience"], "road");
     assert_eq!(road["speed_kmh"], Value::Null);
-    // A 300 mm headline reads from 103.1 m: 93.1 m of the approach at 50 km/h, 6.7 s.
+    // A 300 mm headline reads from 103.1 m (comfortably from 51.6 m). Passed 10 m away, it is
+    // read from 102.6 m before the nearest point until the panel leaves the 60° cone 5.8 m
+    // before it: 96.9 m at 50 km/h, 7.0 s.
     let viewing = &road["viewing"];
     assert_eq!(viewing["speed_kmh"], 50.0);
     assert_eq!(viewing["letter_height_mm"], 300.0);
     assert_eq!(viewing["legible_distance_m"], 103.1);
-    assert_eq!(viewing["time_in_view_s"], 6.7);
+    assert_eq!(viewing["comfortable_distance_m"], 51.6);
+    assert_eq!(viewing["time_in_view_s"], 7.0);
     let path = format!("/locations/{}", road["id"].as_str().unwrap());
     let faster = send(&app, &user, Method::PATCH, &path, json!({"speed_kmh": 90})).await;
-    assert_eq!(faster["viewing"]["time_in_view_s"], 3.7);
+    assert_eq!(faster["viewing"]["time_in_view_s"], 3.9);
     // In the list too, and read back.
     let list = send(&app, &user, Method::GET, "/locations", Value::Null).await;
-    assert_eq!(list["items"][0]["viewing"]["time_in_view_s"], 3.7);
+    assert_eq!(list["items"][0]["viewing"]["time_in_view_s"], 3.9);
     let got = send(&app, &user, Method::GET, &path, Value::Null).await;
     assert_eq!(got["viewing_distance_max_m"], 150.0);
     // Without an audience, the given speed is enough; without one either, nothing is said.
@@ -368,8 +371,17 @@ async fn a_simulation_says_which_texts_can_be_read_and_for_how_long() {
     assert_eq!(legal["reading"], "part");
     assert_eq!(legal["needed_mm"], 37.8);
     assert_eq!(headline["shown"], 1.0);
-    // The main text is in view over the whole 10 m at 5 km/h: 7.2 s.
-    assert_eq!(simulation["legibility"]["viewing"]["time_in_view_s"], 7.2);
+    // The main text reads over the whole 13 m range, passed 3 m away: from 12.6 m before the
+    // nearest point to 1.7 m before it, at 5 km/h: 7.9 s.
+    assert_eq!(simulation["legibility"]["viewing"]["time_in_view_s"], 7.9);
+    // Every text says how far it reads comfortably too (20′: half the threshold's distance).
+    for text in texts {
+        let (legible, comfortable) = (
+            text["legible_distance_m"].as_f64().unwrap(),
+            text["comfortable_distance_m"].as_f64().unwrap(),
+        );
+        assert!((legible / comfortable - 2.0).abs() < 0.05, "{text}");
+    }
     assert_eq!(simulation["location"]["audience"], "pedestrian");
     // Read back: the same, from the stored lines.
     let path = format!("/simulations/{}", simulation["id"].as_str().unwrap());
@@ -415,7 +427,7 @@ async fn cover_crops_texts_and_an_unknown_size_measures_nothing() {
         close(&main["letter_height_mm"], 542.0, 542.0 * 0.15),
         "{main}"
     );
-    assert_eq!(main["time_in_view_s"], 7.2);
+    assert_eq!(main["time_in_view_s"], 7.9);
     // The same creative on a panel of unknown size: no legibility.
     let unknown = mupi(&app, &user, json!({"format": "other"})).await;
     let simulation = send(

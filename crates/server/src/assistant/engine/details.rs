@@ -262,12 +262,13 @@ mod tests {
         let l = samples::location();
         assert_eq!(
             location_text(&l, 3, Fr),
-            "«\u{a0}Bellecour\u{a0}» est un emplacement à Lyon (abribus, 120 × 176 cm, rétroéclairé), 3 simulations sur cet emplacement. Vu par des piétons de 2 à 20 m, à 5 km/h : un titre d'un dixième de sa hauteur s'y lit pendant 13\u{a0}s."
+            "«\u{a0}Bellecour\u{a0}» est un emplacement à Lyon (abribus, 120 × 176 cm, rétroéclairé), 3 simulations sur cet emplacement. Vu par des piétons de 2 à 20 m, à 5 km/h : un titre d'un dixième de sa hauteur s'y lit pendant 13,5\u{a0}s."
         );
-        // 176 mm legible from 60.5 m: the whole 18 m approach at 5 km/h (1.39 m/s), 13 s.
+        // 176 mm legible from 60.5 m: the whole 20 m range, passed 2 m away, at 5 km/h
+        // (1.39 m/s): 19.9 m before the nearest point to 1.15 m before it, 13.5 s.
         assert_eq!(
             location_text(&l, 1, En),
-            "“Bellecour” is a location in Lyon (bus shelter, 120 × 176 cm, backlit), with 1 simulation. Seen by pedestrians from 2 to 20 m, at 5 km/h: a headline a tenth of its height can be read for 13 s."
+            "“Bellecour” is a location in Lyon (bus shelter, 120 × 176 cm, backlit), with 1 simulation. Seen by pedestrians from 2 to 20 m, at 5 km/h: a headline a tenth of its height can be read for 13.5 s."
         );
         let drivers = Location {
             audience: Some("road".into()),
@@ -277,10 +278,11 @@ mod tests {
             panel_height_cm: Some(300),
             ..samples::location()
         };
-        // 300 mm legible from 103.1 m: 93.1 m at 70 km/h (19.4 m/s), 4.8 s.
+        // 300 mm legible from 103.1 m, passed 10 m away: 96.9 m at 70 km/h (19.4 m/s), 5.0 s
+        // (said as 5 s).
         assert!(
             location_text(&drivers, 1, En)
-                .ends_with("Seen by drivers from 10 to 150 m, at 70 km/h: a headline a tenth of its height can be read for 4.8 s."),
+                .ends_with("Seen by drivers from 10 to 150 m, at 70 km/h: a headline a tenth of its height can be read for 5 s."),
             "{}",
             location_text(&drivers, 1, En)
         );

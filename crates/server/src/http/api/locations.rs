@@ -119,10 +119,15 @@ pub struct ViewingBody {
     pub speed_kmh: f64,
     /// The main text's letter height, in millimetres.
     pub letter_height_mm: f64,
-    /// The farthest distance from which it can be read, in metres.
+    /// The farthest distance from which it can be read at all, in metres (10′ of arc: the
+    /// threshold at which 90 % of viewers read under ideal conditions).
     pub legible_distance_m: f64,
-    /// Seconds during which it can be read on the approach, from the farthest viewing
-    /// distance (or the legible distance when nearer) to the nearest.
+    /// The farthest distance from which it reads comfortably, in metres (20′ of arc, ISO
+    /// 9241-3's preferred size).
+    pub comfortable_distance_m: f64,
+    /// Seconds during which it can be read: on a straight path passing the panel at the
+    /// nearest viewing distance, while within the legible distance (and the farthest viewing
+    /// distance) and while the panel is within 60° of the direction of travel.
     pub time_in_view_s: f64,
 }
 
@@ -136,6 +141,7 @@ impl From<ooh::Viewing> for ViewingBody {
             speed_kmh: v.speed_kmh,
             letter_height_mm: round(v.letter_mm, 1),
             legible_distance_m: round(v.legible_distance_m, 1),
+            comfortable_distance_m: round(v.comfortable_distance_m, 1),
             time_in_view_s: round(v.time_in_view_s, 1),
         }
     }

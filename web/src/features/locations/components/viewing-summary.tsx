@@ -23,6 +23,7 @@ export function ViewingSummary({ viewing }: { viewing: Viewing | null }) {
         {t('locations.viewing.explain', {
           letter: number(viewing.letterMm, 0),
           distance: number(viewing.legibleDistanceM, 0),
+          comfortable: number(viewing.comfortableDistanceM, 0),
           speed: number(viewing.speedKmh, 0),
         })}
       </p>

@@ -50,6 +50,7 @@ export function LegibilityPanel({ simulation, onViewFrom }: LegibilityPanelProps
               {t('simulation.legibility.conditions', {
                 letter: number(viewing.letter_height_mm),
                 distance: number(viewing.legible_distance_m),
+                comfortable: number(viewing.comfortable_distance_m),
                 min: number(min, min % 1 ? 1 : 0),
                 max: number(max, max % 1 ? 1 : 0),
                 speed: number(viewing.speed_kmh),
@@ -115,19 +116,20 @@ function verdictOf(text: PanelText): Verdict {
 function VerdictText({ text, max, number }: { text: PanelText; max: number | null | undefined; number: (value: number, digits?: number) => string }) {
   const { t } = useTranslation();
   const distance = number(text.legible_distance_m);
+  const comfortable = number(text.comfortable_distance_m);
   const needed = number(text.needed_mm ?? 0);
   const far = number(max ?? 0);
   switch (verdictOf(text)) {
     case 'cropped':
       return t('simulation.legibility.cropped');
     case 'whole':
-      return t('simulation.legibility.whole', { distance });
+      return t('simulation.legibility.whole', { distance, comfortable });
     case 'part':
-      return t('simulation.legibility.part', { distance, needed, max: far });
+      return t('simulation.legibility.part', { distance, comfortable, needed, max: far });
     case 'never':
       return t('simulation.legibility.never', { needed, letter: number(text.letter_height_mm), max: far });
     default:
-      return t('simulation.legibility.readsFrom', { distance });
+      return t('simulation.legibility.readsFrom', { distance, comfortable });
   }
 }
 

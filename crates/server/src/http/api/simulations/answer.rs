@@ -143,8 +143,10 @@ pub struct PanelText {
     pub height: f64,
     /// The letters' height on the panel, in millimetres.
     pub letter_height_mm: f64,
-    /// The farthest distance from which it can be read, in metres.
+    /// The farthest distance from which it can be read at all, in metres (10′ of arc).
     pub legible_distance_m: f64,
+    /// The farthest distance from which it reads comfortably, in metres (20′ of arc).
+    pub comfortable_distance_m: f64,
     /// How much of the line the panel shows, 0..1 (`cover` may crop it).
     pub shown: f64,
     /// Over which part of the approach it can be read; `null` without a distance range.
@@ -210,6 +212,7 @@ pub(super) async fn legibility(
                 height: round(f64::from(t.line.height), 4),
                 letter_height_mm: round(t.letter_mm, 1),
                 legible_distance_m: round(t.legible_m, 1),
+                comfortable_distance_m: round(ooh::comfortable_distance_m(t.letter_mm), 1),
                 shown: round(t.shown, 3),
                 reading: t.reading.map(|r| match r {
                     Reading::Whole => ReadingCode::Whole,
