@@ -380,6 +380,40 @@ fn check_constraints_are_read_from_both_spellings() {
     assert_eq!(normal_default(Some("'x'::text".into())), Some("'x'".into()));
 }
 
+/// A database at `url` migrated with the `folder` migrations older than `version`, for rows as
+/// older servers wrote them; with the migrator of all of them, to run the rest after.
+async fn migrated_before(
+    url: &str,
+    folder: &str,
+    version: i64,
+) -> (sqlx::AnyPool, sqlx::migrate::Migrator) {
+    sqlx::any::install_default_drivers();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations");
+    let pool = sqlx::AnyPool::connect(url).await.unwrap();
+    let all = sqlx::migrate::Migrator::new(root.join(folder))
+        .await
+        .unwrap();
+    let mut before = sqlx::migrate::Migrator::new(root.join(folder))
+        .await
+        .unwrap();
+    before.migrations = all
+        .migrations
+        .iter()
+        .filter(|m| m.version < version)
+        .cloned()
+        .collect::<Vec<_>>()
+        .into();
+    before.run(&pool).await.unwrap();
+    sqlx::query(
+        "INSERT INTO users (id, email, encrypted_password, app_metadata, user_metadata, \
+         created_at, updated_at) VALUES ('u1', 'old@example.com', '', '{}', '{}', 0, 0)",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    (pool, all)
+}
+
 /// Locations saved before the viewing conditions (migration 20261130000000) keep working: the
 /// size of a standard format is filled in where none was given, the rest stays empty. On both
 /// databases: the migrations before it, rows as older servers wrote them, then the rest.
@@ -391,34 +425,11 @@ async fn older_locations_get_their_format_size_and_nothing_invented() {
     let dir = tempfile::tempdir().unwrap();
     let sqlite_url = format!("sqlite://{}?mode=rwc", dir.path().join("old.db").display());
     let pg = postgres::PostgresDb::create(&admin_url).await;
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations");
     for (url, folder) in [
         (sqlite_url.as_str(), "sqlite"),
         (pg.url.as_str(), "postgres"),
     ] {
-        sqlx::any::install_default_drivers();
-        let pool = sqlx::AnyPool::connect(url).await.unwrap();
-        let all = sqlx::migrate::Migrator::new(root.join(folder))
-            .await
-            .unwrap();
-        let mut before = sqlx::migrate::Migrator::new(root.join(folder))
-            .await
-            .unwrap();
-        before.migrations = all
-            .migrations
-            .iter()
-            .filter(|m| m.version < VIEWING)
-            .cloned()
-            .collect::<Vec<_>>()
-            .into();
-        before.run(&pool).await.unwrap();
-        sqlx::query(
-            "INSERT INTO users (id, email, encrypted_password, app_metadata, user_metadata, \
-             created_at, updated_at) VALUES ('u1', 'old@example.com', '', '{}', '{}', 0, 0)",
-        )
-        .execute(&pool)
-        .await
-        .unwrap();
+        let (pool, all) = migrated_before(url, folder, VIEWING).await;
         for (id, format, size) in [
             ("a", "billboard_4x3", None),
             ("b", "billboard_12m2", None),
@@ -500,35 +511,12 @@ async fn older_formats_become_their_one_value() {
     let dir = tempfile::tempdir().unwrap();
     let sqlite_url = format!("sqlite://{}?mode=rwc", dir.path().join("old.db").display());
     let pg = postgres::PostgresDb::create(&admin_url).await;
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations");
     for (url, folder) in [
         (sqlite_url.as_str(), "sqlite"),
         (pg.url.as_str(), "postgres"),
     ] {
-        sqlx::any::install_default_drivers();
-        let pool = sqlx::AnyPool::connect(url).await.unwrap();
-        let all = sqlx::migrate::Migrator::new(root.join(folder))
-            .await
-            .unwrap();
-        let mut before = sqlx::migrate::Migrator::new(root.join(folder))
-            .await
-            .unwrap();
-        before.migrations = all
-            .migrations
-            .iter()
-            .filter(|m| m.version < ONE_VALUE)
-            .cloned()
-            .collect::<Vec<_>>()
-            .into();
-        before.run(&pool).await.unwrap();
-        // Its personal workspace (id `u1`) comes with the account.
-        sqlx::query(
-            "INSERT INTO users (id, email, encrypted_password, app_metadata, user_metadata, \
-             created_at, updated_at) VALUES ('u1', 'old@example.com', '', '{}', '{}', 0, 0)",
-        )
-        .execute(&pool)
-        .await
-        .unwrap();
+        // The account's personal workspace (id `u1`) came with it.
+        let (pool, all) = migrated_before(url, folder, ONE_VALUE).await;
         for (id, format, w, h) in [
             ("a", "billboard_12m2", 400, 300),
             ("b", "billboard_8m2", 400, 200),
