@@ -58,7 +58,7 @@ pub enum TableError {
     TooManyColumns,
 }
 
-/// What the parts of a workbook other than its sheets may inflate to. The reader holds them
+/// What the XML parts of a workbook other than its sheets may inflate to. The reader holds them
 /// whole in memory, object by object, from the moment it opens the file (a style per `<xf>`,
 /// a string per `<si>`), so each is bounded on its own, far above what a real inventory has
 /// (its styles take kilobytes; 5,000 rows of unique texts, a few megabytes of strings).
@@ -256,8 +256,11 @@ fn read_xlsx(bytes: &[u8], max_rows: usize) -> Result<Vec<TableRow>, TableError>
         let name = archive::file_name(path).to_lowercase();
         let limit = if name == "sharedstrings.xml" {
             MAX_SHARED_STRINGS_BYTES
-        } else if path.contains("worksheets/") {
-            // A sheet is read cell by cell (below), never held whole.
+        } else if path.contains("worksheets/")
+            || !(name.ends_with(".xml") || name.ends_with(".rels"))
+        {
+            // A sheet is read cell by cell (below), never held whole; pictures and other
+            // binary parts (a photo pasted into the sheet) are never read.
             continue;
         } else {
             MAX_PART_BYTES
@@ -548,6 +551,9 @@ mod tests {
         assert_eq!(read(&within, 10).unwrap().len(), 2);
         let past = workbook_with(&cells, &[("xl/styles.xml", styles(3 << 20))]);
         assert_eq!(read(&past, 10), Err(TableError::TooLarge));
+        // A picture pasted into the sheet is never read, whatever its size.
+        let picture = workbook_with(&cells, &[("xl/media/image1.jpeg", "x".repeat(3 << 20))]);
+        assert_eq!(read(&picture, 10).unwrap().len(), 2);
         let strings = |bytes: usize| {
             format!(
                 r#"<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">{}</sst>"#,
