@@ -19,6 +19,7 @@ pub mod media;
 pub mod metrics;
 pub mod notify;
 pub mod ooh;
+pub mod plans;
 pub mod private;
 pub mod quad;
 pub mod render_budget;

@@ -768,6 +768,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /plans?limit=&cursor=&q=` → `{items, next_cursor}`, newest first; `q` matches names. */
+        get: operations["plans_list"];
+        put?: never;
+        /**
+         * `POST /plans` → 201 `Plan`: the plan, each site's simulation of the creative made (or a
+         *     rendered one reused) and queued for its render and attention analysis.
+         */
+        post: operations["plans_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plans/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /plans/{id}`. */
+        get: operations["plans_get_one"];
+        put?: never;
+        post?: never;
+        /** `DELETE /plans/{id}` → 204. Its simulations stay in the library. */
+        delete: operations["plans_delete_one"];
+        options?: never;
+        head?: never;
+        /**
+         * `PATCH /plans/{id}`: absent fields stay. New sites (or a new creative) get their
+         *     simulations as `POST /plans` makes them; sites kept keep theirs.
+         */
+        patch: operations["plans_update"];
+        trace?: never;
+    };
+    "/plans/{id}/export.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /plans/{id}/export.pdf?lang=fr|en` → the plan as a branded A4 PDF. */
+        get: operations["plans_pdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plans/{id}/export.xlsx": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /plans/{id}/export.xlsx?lang=fr|en` → the plan's sites and totals as a workbook. */
+        get: operations["plans_xlsx"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/shared/{token}": {
         parameters: {
             query?: never;
@@ -1193,7 +1270,7 @@ export interface components {
          * @description What it was done to.
          * @enum {string}
          */
-        ActivitySubject: "media" | "creative" | "location" | "simulation" | "heatmap" | "workspace" | "member" | "invitation";
+        ActivitySubject: "media" | "creative" | "location" | "simulation" | "plan" | "heatmap" | "workspace" | "member" | "invitation";
         /** @description Who did it. */
         Actor: {
             /** @description `null` for an account without an address. */
@@ -1758,10 +1835,10 @@ export interface components {
          */
         Illumination: "none" | "front" | "back" | "digital";
         /**
-         * @description A column of an inventory file, by its English name (what import errors call `field`). Headers may also be French (`nom`, `adresse`, `ville`, `code_postal`, `pays`, `largeur_m`, `hauteur_m`, `vitesse_kmh`), in any case, with accents, `-` or spaces for `_`.
+         * @description A column of an inventory file, by its English name (what import errors call `field`). Headers may also be French (`nom`, `adresse`, `ville`, `code_postal`, `pays`, `largeur_m`, `hauteur_m`, `vitesse_kmh`, `contacts_jour`, `source_audience`), in any case, with accents, `-` or spaces for `_`.
          * @enum {string}
          */
-        ImportColumn: "name" | "address" | "city" | "postcode" | "country" | "latitude" | "longitude" | "format" | "width_m" | "height_m" | "audience" | "distance_m" | "speed_kmh" | "photo" | "notes";
+        ImportColumn: "name" | "address" | "city" | "postcode" | "country" | "latitude" | "longitude" | "format" | "width_m" | "height_m" | "audience" | "distance_m" | "speed_kmh" | "daily_contacts" | "audience_source" | "photo" | "notes";
         /** @description A row of the file that cannot be imported, and why. */
         ImportError: {
             /**
@@ -1898,10 +1975,18 @@ export interface components {
         Location: {
             address: string | null;
             audience: null | components["schemas"]["Audience"];
+            /** @description Where `daily_contacts` comes from ("Affimétrie 2026", "Route", "Geopath", "comptage"). */
+            audience_source: string | null;
             city: string | null;
             country: string | null;
             /** @description RFC 3339. */
             created_at: string;
+            /**
+             * Format: int64
+             * @description Contacts a day: the passers-by who see the panel (visibility-adjusted, as Affimétrie,
+             *     Route or Geopath count them); `null` when unknown.
+             */
+            daily_contacts: number | null;
             format: components["schemas"]["PanelFormat"];
             id: string;
             illumination: components["schemas"]["Illumination"];
@@ -1974,10 +2059,17 @@ export interface components {
             /** @description At most 500 characters. */
             address?: string | null;
             audience?: null | components["schemas"]["Audience"];
+            /** @description Where the contacts come from, at most 100 characters. */
+            audience_source?: string | null;
             /** @description At most 200 characters. */
             city?: string | null;
             /** @description At most 100 characters. */
             country?: string | null;
+            /**
+             * Format: int64
+             * @description Contacts a day, 0 to 100,000,000; `null`: unknown.
+             */
+            daily_contacts?: number | null;
             /**
              * @description `other` by default; cannot be cleared. A format's value (`GET /locations/formats`),
              *     or a name planners write for one, stored as that value: `12m2`, `4x3`, `8 m²`,
@@ -2245,10 +2337,17 @@ export interface components {
             /** @description At most 500 characters. */
             address?: string | null;
             audience?: null | components["schemas"]["Audience"];
+            /** @description Where the contacts come from, at most 100 characters. */
+            audience_source?: string | null;
             /** @description At most 200 characters. */
             city?: string | null;
             /** @description At most 100 characters. */
             country?: string | null;
+            /**
+             * Format: int64
+             * @description Contacts a day, 0 to 100,000,000; `null`: unknown.
+             */
+            daily_contacts?: number | null;
             /**
              * @description `other` by default; cannot be cleared. A format's value (`GET /locations/formats`),
              *     or a name planners write for one, stored as that value: `12m2`, `4x3`, `8 m²`,
@@ -2322,6 +2421,28 @@ export interface components {
              * @description Metres, 0.5 to 5000; at most `viewing_distance_max_m`.
              */
             viewing_distance_min_m?: number | null;
+        };
+        /** @description The body of `POST /plans`. */
+        NewPlan: {
+            /**
+             * Format: uuid
+             * @description The creative the plan shows on every site.
+             */
+            creative_id: string;
+            /**
+             * Format: date
+             * @description The last day, `YYYY-MM-DD`, not before `start_date`.
+             */
+            end_date: string;
+            /** @description 1 to 200 locations, each with a photo and a panel outline, in the plan's order. */
+            location_ids: string[];
+            /** @description At most 200 characters. */
+            name: string;
+            /**
+             * Format: date
+             * @description The first day, `YYYY-MM-DD`.
+             */
+            start_date: string;
         };
         /** @description A new set of recovery codes: the only time they are given. */
         NewRecoveryCodes: {
@@ -2448,10 +2569,18 @@ export interface components {
             items: {
                 address: string | null;
                 audience: null | components["schemas"]["Audience"];
+                /** @description Where `daily_contacts` comes from ("Affimétrie 2026", "Route", "Geopath", "comptage"). */
+                audience_source: string | null;
                 city: string | null;
                 country: string | null;
                 /** @description RFC 3339. */
                 created_at: string;
+                /**
+                 * Format: int64
+                 * @description Contacts a day: the passers-by who see the panel (visibility-adjusted, as Affimétrie,
+                 *     Route or Geopath count them); `null` when unknown.
+                 */
+                daily_contacts: number | null;
                 format: components["schemas"]["PanelFormat"];
                 id: string;
                 illumination: components["schemas"]["Illumination"];
@@ -2520,10 +2649,40 @@ export interface components {
             next_cursor: string | null;
         };
         /** @description One page of a list. */
+        Paged_Plan: {
+            items: {
+                /** @description RFC 3339. */
+                created_at: string;
+                creative: null | components["schemas"]["Media"];
+                creative_id: string;
+                /** @description The creative's name and image (`null` only while it is being deleted). */
+                creative_name: string | null;
+                /** @description `YYYY-MM-DD`. */
+                end_date: string;
+                id: string;
+                name: string;
+                /** @description In the plan's order. */
+                sites: components["schemas"]["PlanSite"][];
+                /** @description `YYYY-MM-DD`. */
+                start_date: string;
+                status: components["schemas"]["PlanStatus"];
+                totals: components["schemas"]["PlanTotals"];
+                /** @description RFC 3339. */
+                updated_at: string;
+            }[];
+            /** @description Pass as `cursor` to get the next page; `null` on the last one. */
+            next_cursor: string | null;
+        };
+        /** @description One page of a list. */
         Paged_Simulation: {
             items: {
                 adjustments: components["schemas"]["AdjustmentsBody"];
                 attention: null | components["schemas"]["SimulationAttention"];
+                /**
+                 * @description The location's contacts a day and how many of them notice the panel in the first
+                 *     second.
+                 */
+                audience: components["schemas"]["SimulationAudience"];
                 /** @description `#rrggbb`, around the creative in `contain` mode. */
                 background: string;
                 /** @description RFC 3339. */
@@ -2620,6 +2779,128 @@ export interface components {
             x: number;
             /** Format: double */
             y: number;
+        };
+        /** @description A campaign plan. */
+        Plan: {
+            /** @description RFC 3339. */
+            created_at: string;
+            creative: null | components["schemas"]["Media"];
+            creative_id: string;
+            /** @description The creative's name and image (`null` only while it is being deleted). */
+            creative_name: string | null;
+            /** @description `YYYY-MM-DD`. */
+            end_date: string;
+            id: string;
+            name: string;
+            /** @description In the plan's order. */
+            sites: components["schemas"]["PlanSite"][];
+            /** @description `YYYY-MM-DD`. */
+            start_date: string;
+            status: components["schemas"]["PlanStatus"];
+            totals: components["schemas"]["PlanTotals"];
+            /** @description RFC 3339. */
+            updated_at: string;
+        };
+        /** @description The body of `PATCH /plans/{id}`: absent fields stay; none can be cleared. */
+        PlanChanges: {
+            /**
+             * Format: uuid
+             * @description Another creative: each site gets its simulation of it.
+             */
+            creative_id?: string;
+            /**
+             * Format: date
+             * @description `YYYY-MM-DD`, not before `start_date`.
+             */
+            end_date?: string;
+            /** @description The sites, in order (1 to 200): sites kept keep their simulation. */
+            location_ids?: string[];
+            /** @description At most 200 characters. */
+            name?: string;
+            /**
+             * Format: date
+             * @description `YYYY-MM-DD`.
+             */
+            start_date?: string;
+        };
+        /**
+         * @description A site of a plan: a location, its simulation of the plan's creative and its figures over
+         *     the plan's days.
+         */
+        PlanSite: {
+            address: string | null;
+            city: string | null;
+            /**
+             * Format: int64
+             * @description `daily_contacts × days`.
+             */
+            contacts: number | null;
+            /**
+             * Format: int64
+             * @description The location's contacts a day; `null` when unknown.
+             */
+            daily_contacts: number | null;
+            /**
+             * Format: double
+             * @description The probability that a passer-by looks at the panel within the first second, once the
+             *     render is analysed.
+             */
+            first_second_probability: number | null;
+            format: components["schemas"]["PanelFormat"];
+            /**
+             * @description Whether the main text can be read from the viewer's path at all (from the nearest
+             *     viewing distance on); `null` without viewing conditions or a panel size.
+             */
+            legible: boolean | null;
+            location_id: string;
+            /** @description The location's name, city and format, for lists and exports. */
+            name: string;
+            /**
+             * Format: int64
+             * @description The contacts who look at the panel within the first second over the plan's days:
+             *     the rendered simulation's `audience.noticed_per_day × days`; `null` until it is
+             *     rendered and analysed, or without contacts.
+             */
+            noticed: number | null;
+            render: null | components["schemas"]["Media"];
+            /** @description The site's simulation (`null` once deleted: change the plan's sites to make another). */
+            simulation_id: string | null;
+            status: null | components["schemas"]["SimulationStatus"];
+            /**
+             * Format: double
+             * @description Seconds the main text can be read on the approach (docs/viewing.md); `null` without
+             *     viewing conditions or a panel size.
+             */
+            time_in_view_s: number | null;
+        };
+        /**
+         * @description Where a plan's sites are.
+         * @enum {string}
+         */
+        PlanStatus: "rendering" | "ready" | "failed";
+        /** @description A plan's totals. */
+        PlanTotals: {
+            /**
+             * Format: int64
+             * @description The sites' contacts (those with daily contacts).
+             */
+            contacts: number;
+            /**
+             * Format: int64
+             * @description Days from `start_date` to `end_date`, both counted.
+             */
+            days: number;
+            /**
+             * Format: int64
+             * @description How many sites.
+             */
+            locations: number;
+            /**
+             * Format: int64
+             * @description The sites' noticed contacts; `null` until every site with contacts is rendered and
+             *     analysed.
+             */
+            noticed: number | null;
         };
         /** @description A point relative to the image (0..1, y downwards). */
         Point: {
@@ -2818,6 +3099,11 @@ export interface components {
         Simulation: {
             adjustments: components["schemas"]["AdjustmentsBody"];
             attention: null | components["schemas"]["SimulationAttention"];
+            /**
+             * @description The location's contacts a day and how many of them notice the panel in the first
+             *     second.
+             */
+            audience: components["schemas"]["SimulationAudience"];
             /** @description `#rrggbb`, around the creative in `contain` mode. */
             background: string;
             /** @description RFC 3339. */
@@ -2881,6 +3167,21 @@ export interface components {
              */
             visibility: number | null;
         };
+        /** @description How many of the site's passers-by will notice this creative (docs/viewing.md, audiences). */
+        SimulationAudience: {
+            /**
+             * Format: int64
+             * @description The location's contacts a day; `null` when unknown.
+             */
+            daily_contacts: number | null;
+            /**
+             * Format: int64
+             * @description The contacts a day who look at the panel within the first second: `daily_contacts` ×
+             *     `attention.first_second_probability`, rounded; `null` without contacts or before the
+             *     render's attention analysis is done.
+             */
+            noticed_per_day: number | null;
+        };
         /** @description The simulations a batch made, in the order of its locations. */
         SimulationBatch: {
             items: components["schemas"]["Simulation"][];
@@ -2934,7 +3235,13 @@ export interface components {
         /** @description The location of a simulation. */
         SimulationLocation: {
             audience: null | components["schemas"]["Audience"];
+            audience_source: string | null;
             city: string | null;
+            /**
+             * Format: int64
+             * @description The location's contacts a day and where they come from (see `Location`).
+             */
+            daily_contacts: number | null;
             format: components["schemas"]["PanelFormat"];
             id: string;
             illumination: components["schemas"]["Illumination"];
@@ -4691,6 +4998,190 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    plans_list: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 1 to 100 (50 by default). */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+                /**
+                 * @description Search text: keeps the items whose name (or address, brand, …) holds every word,
+                 *     ignoring case and accents.
+                 */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of plans, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Paged_Plan"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    plans_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewPlan"];
+            };
+        };
+        responses: {
+            /** @description The new plan */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    plans_get_one: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The plan's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plan */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    plans_delete_one: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The plan's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    plans_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The plan's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlanChanges"];
+            };
+        };
+        responses: {
+            /** @description The plan, changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    plans_pdf: {
+        parameters: {
+            query?: {
+                /** @description The language: `fr` (the default) or `en`. */
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path: {
+                /** @description The plan's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plan as a PDF */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": number[];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    plans_xlsx: {
+        parameters: {
+            query?: {
+                /** @description The language: `fr` (the default) or `en`. */
+                lang?: "fr" | "en";
+            };
+            header?: never;
+            path: {
+                /** @description The plan's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workbook */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": number[];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
     deliverables_open: {
         parameters: {
             query?: never;
@@ -5283,7 +5774,7 @@ export interface operations {
                 /** @description Only this kind of action. */
                 action?: "created" | "changed" | "rendered" | "exported" | "shared" | "deleted" | "commented" | "reviewed" | "invited" | "joined";
                 /** @description Only what was done to this kind of subject. */
-                subject_type?: "media" | "creative" | "location" | "simulation" | "heatmap" | "workspace" | "member" | "invitation";
+                subject_type?: "media" | "creative" | "location" | "simulation" | "plan" | "heatmap" | "workspace" | "member" | "invitation";
                 /** @description Only what this member did. */
                 actor_id?: string;
                 /** @description Only what was done to this subject. */

@@ -17,6 +17,9 @@ const LocationsRoute = lazy(() => import('./routes/app/locations'));
 const LocationEditRoute = lazy(() => import('./routes/app/location-edit'));
 const LocationsImportRoute = lazy(() => import('./routes/app/locations-import'));
 const SimulationRoute = lazy(() => import('./routes/app/simulation'));
+const PlansRoute = lazy(() => import('./routes/app/plans'));
+const PlanNewRoute = lazy(() => import('./routes/app/plan-new'));
+const PlanDetailRoute = lazy(() => import('./routes/app/plan-detail'));
 const HeatmapListRoute = lazy(() => import('./routes/app/heatmap-list'));
 const HeatmapNewRoute = lazy(() => import('./routes/app/heatmap-new'));
 const HeatmapResultsRoute = lazy(() => import('./routes/app/heatmap-results'));
@@ -113,6 +116,9 @@ export function createAppRoutes(): RouteObject[] {
                 { path: 'locations/:id', element: <LocationEditRoute /> },
                 { path: 'simulation', element: <SimulationRoute /> },
                 { path: 'simulation/:id', element: <SimulationRoute /> },
+                { path: 'plans', element: <PlansRoute /> },
+                { path: 'plans/new', element: <PlanNewRoute /> },
+                { path: 'plans/:id', element: <PlanDetailRoute /> },
                 { path: 'heatmap', element: <HeatmapListRoute /> },
                 { path: 'heatmap/new', element: <HeatmapNewRoute /> },
                 { path: 'heatmap/results/:id', element: <HeatmapResultsRoute /> },

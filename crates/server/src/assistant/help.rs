@@ -157,6 +157,7 @@ const SOURCES: &[(&str, &str, &str)] = articles![
     "render-adjustments",
     "night-renders",
     "legibility",
+    "plans",
     "heatmaps",
     "scores",
     "areas-of-interest",

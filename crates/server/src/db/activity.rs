@@ -35,6 +35,7 @@ wire_enum! {
         Creative = "creative";
         Location = "location";
         Simulation = "simulation";
+        Plan = "plan";
         Heatmap = "heatmap";
         Workspace = "workspace";
         Member = "member";

@@ -39,6 +39,10 @@ pub struct LocationRow {
     pub speed_kmh: Option<f64>,
     pub screen_width_px: Option<i64>,
     pub screen_height_px: Option<i64>,
+    /// Contacts a day (visibility-adjusted, as the audience measurement gives them).
+    pub daily_contacts: Option<i64>,
+    /// Where `daily_contacts` comes from ("Affimétrie 2026", "Route", "comptage").
+    pub audience_source: Option<String>,
     pub created_at: i64,
     pub updated_at: i64,
 }
@@ -63,7 +67,7 @@ pub struct LocationWithPhoto {
 
 /// The columns written on insert and update, in bind order: the fields, then the [`DERIVED`]
 /// ones the server computes from them (after them: times, ids).
-const EDITABLE: [&str; 24] = [
+const EDITABLE: [&str; 26] = [
     "name",
     "address",
     "city",
@@ -85,6 +89,8 @@ const EDITABLE: [&str; 24] = [
     "speed_kmh",
     "screen_width_px",
     "screen_height_px",
+    "daily_contacts",
+    "audience_source",
     "search",
     "sort_name",
     "sort_city",
@@ -132,6 +138,8 @@ fn from_row(row: &AnyRow) -> Result<LocationWithPhoto, sqlx::Error> {
             speed_kmh: row.try_get("speed_kmh")?,
             screen_width_px: row.try_get("screen_width_px")?,
             screen_height_px: row.try_get("screen_height_px")?,
+            daily_contacts: row.try_get("daily_contacts")?,
+            audience_source: row.try_get("audience_source")?,
             created_at: row.try_get("created_at")?,
             updated_at: row.try_get("updated_at")?,
         },
@@ -164,6 +172,8 @@ macro_rules! bind_editable {
             .bind(Float($l.speed_kmh))
             .bind($l.screen_width_px)
             .bind($l.screen_height_px)
+            .bind($l.daily_contacts)
+            .bind(&$l.audience_source)
             .bind($l.search())
             .bind(search::normalize(&$l.name))
             .bind(search::normalize($l.city.as_deref().unwrap_or("")))
@@ -230,7 +240,7 @@ pub async fn insert(db: &Db, location: &LocationRow) -> Result<(), DbError> {
     Ok(())
 }
 
-/// Locations per `INSERT` of [`insert_all`]: 28 values each, 14,000 a statement, within
+/// Locations per `INSERT` of [`insert_all`]: 30 values each, 15,000 a statement, within
 /// SQLite's 32,766 and PostgreSQL's 65,535 bound parameters.
 const INSERT_BATCH: usize = 500;
 

@@ -21,6 +21,7 @@ pub mod media;
 mod migrations;
 pub mod one_time_tokens;
 pub mod page;
+pub mod plans;
 pub mod rate_limits;
 pub mod recovery_codes;
 pub mod refresh_tokens;

@@ -94,6 +94,9 @@ pub struct SimLocation {
     pub viewing_distance_min_m: Option<f64>,
     pub viewing_distance_max_m: Option<f64>,
     pub speed_kmh: Option<f64>,
+    /// The location's contacts a day and where they come from.
+    pub daily_contacts: Option<i64>,
+    pub audience_source: Option<String>,
 }
 
 /// The latest heatmap item made from a simulation's current output ("attention in context").
@@ -149,7 +152,8 @@ fn select() -> String {
          l.panel_width_cm AS l_panel_width_cm, l.panel_height_cm AS l_panel_height_cm, \
          l.panel_quad AS l_panel_quad, l.audience AS l_audience, \
          l.viewing_distance_min_m AS l_distance_min, l.viewing_distance_max_m AS l_distance_max, \
-         l.speed_kmh AS l_speed_kmh, {}, {}, {}, \
+         l.speed_kmh AS l_speed_kmh, l.daily_contacts AS l_daily_contacts, \
+         l.audience_source AS l_audience_source, {}, {}, {}, \
          ai.id AS a_id, ai.heatmap_id AS a_heatmap_id, ai.status AS a_status, \
          ai.score AS a_score, ai.panel AS a_panel \
          FROM simulations s \
@@ -225,6 +229,8 @@ fn from_row(row: &AnyRow) -> Result<SimulationView, sqlx::Error> {
             viewing_distance_min_m: row.try_get("l_distance_min")?,
             viewing_distance_max_m: row.try_get("l_distance_max")?,
             speed_kmh: row.try_get("l_speed_kmh")?,
+            daily_contacts: row.try_get("l_daily_contacts")?,
+            audience_source: row.try_get("l_audience_source")?,
         }),
         None => None,
     };

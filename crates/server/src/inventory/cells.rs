@@ -51,6 +51,27 @@ pub fn number(text: &str, unit: &str) -> Option<f64> {
     digits.parse::<f64>().ok().filter(|v| v.is_finite())
 }
 
+/// A count (contacts a day): a whole number as planners write it, grouped by spaces, points,
+/// commas or apostrophes (`10 000`, `10.000`, `10,000`, `1'250'000`). A lone separator
+/// followed by three digits groups thousands: a count has no decimals, so `10,000` is ten
+/// thousand, not ten. Anything else is read as [`number`] and must be whole.
+pub fn count(text: &str) -> Option<f64> {
+    let text = text.trim();
+    let groups: Vec<&str> = text
+        .split([' ', '\u{a0}', '\u{202f}', '\u{2009}', '\'', '’', ',', '.'])
+        .collect();
+    let grouped = groups.len() > 1
+        && groups
+            .iter()
+            .all(|g| !g.is_empty() && g.bytes().all(|b| b.is_ascii_digit()))
+        && groups[0].len() <= 3
+        && groups[1..].iter().all(|g| g.len() == 3);
+    if grouped {
+        return groups.concat().parse::<f64>().ok();
+    }
+    number(text, "").filter(|v| v.fract() == 0.0)
+}
+
 /// A viewing distance cell: one number (the farthest distance) or a range from the nearest
 /// to the farthest.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -318,5 +339,26 @@ mod tests {
             assert_eq!(audience(text), Some(Audience::Road), "{text}");
         }
         assert_eq!(audience("cyclists"), None);
+    }
+
+    #[test]
+    fn counts_are_read_whatever_their_grouping_and_never_as_decimals() {
+        for (text, want) in [
+            ("10000", Some(10_000.0)),
+            ("10 000", Some(10_000.0)),
+            ("10\u{202f}000", Some(10_000.0)),
+            ("10.000", Some(10_000.0)),
+            ("10,000", Some(10_000.0)),
+            ("1'250'000", Some(1_250_000.0)),
+            ("1,250,000", Some(1_250_000.0)),
+            ("0", Some(0.0)),
+            ("12,5", None),
+            // Not three digits after the separator: a decimal, whole here (a spreadsheet's
+            // two-decimal format), so ten.
+            ("10,00", Some(10.0)),
+            ("beaucoup", None),
+        ] {
+            assert_eq!(count(text), want, "{text}");
+        }
     }
 }

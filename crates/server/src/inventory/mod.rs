@@ -29,7 +29,7 @@ pub const MAX_FILE_BYTES: u64 = 10 << 20;
 wire_enum! {
     /// A column of an inventory file, by its English name (what import errors call `field`).
     /// Headers may also be French (`nom`, `adresse`, `ville`, `code_postal`, `pays`,
-    /// `largeur_m`, `hauteur_m`, `vitesse_kmh`), in any case, with accents, `-` or spaces for
+    /// `largeur_m`, `hauteur_m`, `vitesse_kmh`, `contacts_jour`, `source_audience`), in any case, with accents, `-` or spaces for
     /// `_`.
     pub enum ImportColumn {
         /// The location's name (required).
@@ -52,6 +52,10 @@ wire_enum! {
         /// The farthest viewing distance in metres, or a range `min-max`.
         DistanceM = "distance_m";
         SpeedKmh = "speed_kmh";
+        /// Contacts a day (a whole number, grouped as planners write it).
+        DailyContacts = "daily_contacts";
+        /// Where the contacts come from ("Affimétrie 2026", "Route", "comptage").
+        AudienceSource = "audience_source";
         /// The file name of the location's photo in the ZIP archive sent with the file.
         Photo = "photo";
         Notes = "notes";
@@ -70,6 +74,8 @@ impl ImportColumn {
             ImportColumn::WidthM => &["largeur_m"],
             ImportColumn::HeightM => &["hauteur_m"],
             ImportColumn::SpeedKmh => &["vitesse_kmh"],
+            ImportColumn::DailyContacts => &["contacts_jour", "contacts_par_jour", "contacts"],
+            ImportColumn::AudienceSource => &["source_audience", "source_des_contacts"],
             _ => &[],
         }
     }
@@ -133,6 +139,8 @@ pub struct ImportRow {
     pub audience: Option<Cell<Audience>>,
     pub distance_m: Option<Cell<Distance>>,
     pub speed_kmh: Option<Cell<f64>>,
+    pub daily_contacts: Option<Cell<f64>>,
+    pub audience_source: Option<String>,
     /// A file name in the photos' archive.
     pub photo: Option<String>,
     pub notes: Option<String>,
@@ -234,6 +242,16 @@ fn typed_row(columns: &[Option<ImportColumn>], row: TableRow) -> Option<ImportRo
                 })
             }
             ImportColumn::SpeedKmh => typed.speed_kmh = Some(number(raw, "km/h")),
+            ImportColumn::DailyContacts => {
+                typed.daily_contacts = Some(match raw {
+                    Raw::Number(n) => Cell::Value(n),
+                    Raw::Text(text) => match cells::count(&text) {
+                        Some(n) => Cell::Value(n),
+                        None => Cell::Unreadable(text),
+                    },
+                })
+            }
+            ImportColumn::AudienceSource => typed.audience_source = Some(raw.text()),
             ImportColumn::Photo => typed.photo = Some(raw.text()),
             ImportColumn::Notes => typed.notes = Some(raw.text()),
         }

@@ -360,6 +360,7 @@ async fn save(
                 media::release(&ctx.db, ctx.storage.as_ref(), &media_id).await;
             }
             publish(ctx, &sim.owner_id, &sim.id, SimulationStatus::Done, None).await;
+            analyse_for_plans(ctx, &sim.owner_id, &sim.id).await;
             Ok(())
         }
         Ok(None) => {
@@ -371,6 +372,26 @@ async fn save(
         Err(err) => {
             cleanup().await;
             Err(transient(err))
+        }
+    }
+}
+
+/// A site of a campaign plan gets its new render's attention analysed (its noticed contacts
+/// come from it). Failures are logged: the render itself is saved.
+async fn analyse_for_plans(ctx: &Context, owner_id: &str, simulation_id: &str) {
+    match crate::db::plans::has_simulation(&ctx.db, simulation_id).await {
+        Ok(true) => {}
+        Ok(false) => return,
+        Err(err) => {
+            tracing::warn!(simulation_id, error = %err, "could not tell whether a render is a plan's");
+            return;
+        }
+    }
+    match sdb::find(&ctx.db, owner_id, simulation_id).await {
+        Ok(Some(view)) => super::service::analyse_render(ctx, &view).await,
+        Ok(None) => {}
+        Err(err) => {
+            tracing::warn!(simulation_id, error = %err, "could not read a plan's render back");
         }
     }
 }

@@ -4,7 +4,9 @@
 //! attention. The handlers (`http/api/simulations/`) parse bodies and check the rules between
 //! fields and the photo, call these and shape the answer.
 
-use crate::db::simulations::{self as sdb, NewSimulation, Render, RenderChange, SimulationRow};
+use crate::db::simulations::{
+    self as sdb, NewSimulation, Render, RenderChange, SimulationRow, SimulationView,
+};
 use crate::db::{DbError, media::MediaRow};
 use crate::heatmaps::service::{self as heatmaps, NewImage};
 use crate::jobs::Context;
@@ -104,4 +106,28 @@ pub async fn analyse(
     };
     let heatmap = heatmaps::create(ctx, owner_id, name.to_owned(), &[image]).await?;
     Ok(heatmap.heatmap.id)
+}
+
+/// Queues the attention analysis of a simulation's current render, with its panel (the
+/// simulation's quad, else the location's) as the area of interest: for the sites of campaign
+/// plans, whose noticed contacts come from it. Logged, not raised, when it cannot be queued
+/// (the plan shows no noticed contacts for the site until its render is analysed).
+pub async fn analyse_render(ctx: &Context, view: &SimulationView) {
+    let Some(output) = &view.output else {
+        return;
+    };
+    let location_quad = view.location.as_ref().and_then(|l| l.panel_quad.as_deref());
+    let Some(aoi) = view
+        .sim
+        .quad
+        .as_deref()
+        .or(location_quad)
+        .and_then(crate::quad::read_stored)
+        .map(|quad| crate::quad::quad_json(&quad).to_string())
+    else {
+        return;
+    };
+    if let Err(err) = analyse(ctx, &view.sim.owner_id, &view.sim.name, output, aoi).await {
+        tracing::warn!(simulation_id = %view.sim.id, error = %err, "could not queue the attention of a plan's render");
+    }
 }

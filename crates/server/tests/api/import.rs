@@ -823,3 +823,38 @@ async fn an_imported_format_is_stored_as_its_one_value() {
             .collect::<Vec<_>>()
     );
 }
+
+#[tokio::test]
+async fn daily_contacts_are_imported_however_planners_group_them() {
+    let app = spawn_app().await;
+    let user = app.new_user().await;
+    let text = "nom;contacts_jour;source_audience\nA;10 000;Affimétrie 2026\nB;4.000;comptage\nC;12,000;\nD;;\n";
+    let body = import_status(&app, &user, "", csv(text), 200).await;
+    let mut got = Vec::new();
+    for id in body["created"].as_array().unwrap() {
+        let site = location(&app, &user, id).await;
+        got.push((
+            site["daily_contacts"].as_i64(),
+            site["audience_source"].as_str().map(str::to_owned),
+        ));
+    }
+    assert_eq!(
+        got,
+        vec![
+            (Some(10_000), Some("Affimétrie 2026".to_owned())),
+            (Some(4_000), Some("comptage".to_owned())),
+            (Some(12_000), None),
+            (None, None),
+        ]
+    );
+    // A count with decimals, or negative, is refused with the field's code, on its row.
+    let text = "nom;contacts\nA;12,5\nB;-3\n";
+    let body = import_status(&app, &user, "?dry_run=true", csv(text), 200).await;
+    assert_eq!(
+        body["errors"],
+        json!([
+            error(2, "daily_contacts", "invalid_type"),
+            error(3, "daily_contacts", "out_of_range"),
+        ])
+    );
+}

@@ -33,6 +33,7 @@ mod notify;
 mod oauth;
 mod openapi;
 mod passwordless;
+mod plans;
 mod refresh;
 mod reports;
 mod shares;

@@ -335,6 +335,29 @@ async fn answers_conform_to_the_document() {
         .call(Method::GET, "/simulations/{id}", &sim_path, None)
         .await;
     assert_eq!(analysed["attention"]["status"], "done");
+    assert!(analysed["audience"].is_object());
+
+    let plan = c
+        .call(
+            Method::POST,
+            "/plans",
+            "/plans",
+            Some(json!({"name": "Soldes", "creative_id": creative["id"],
+                        "location_ids": [location["id"]],
+                        "start_date": "2027-01-07", "end_date": "2027-01-20"})),
+        )
+        .await;
+    app.drain_jobs().await;
+    let plan_path = format!("/plans/{}", id(&plan));
+    c.call(Method::GET, "/plans/{id}", &plan_path, None).await;
+    c.call(
+        Method::PATCH,
+        "/plans/{id}",
+        &plan_path,
+        Some(json!({"end_date": "2027-01-31"})),
+    )
+    .await;
+    c.call(Method::GET, "/plans", "/plans", None).await;
 
     let heatmap = c
         .call(

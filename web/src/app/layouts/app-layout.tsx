@@ -22,6 +22,7 @@ const NAV_ITEMS = [
   { to: '/locations', key: 'nav.locations' },
   { to: '/simulation', key: 'nav.simulation' },
   { to: '/heatmap', key: 'nav.heatmap' },
+  { to: '/plans', key: 'nav.plans' },
 ] as const;
 
 /**

@@ -44,6 +44,10 @@ wire_enum! {
 /// Largest panel side in centimetres (a kilometre: anything above is a typo).
 pub const MAX_PANEL_CM: i64 = 100_000;
 
+/// Most contacts a day a site may claim (a hundred million: anything above is a typo; the
+/// busiest sites in the world count a few million).
+pub const MAX_DAILY_CONTACTS: i64 = 100_000_000;
+
 /// Routes of this module.
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -99,6 +103,11 @@ pub struct Location {
     pub screen_width_px: Option<i64>,
     /// A screen's height in pixels.
     pub screen_height_px: Option<i64>,
+    /// Contacts a day: the passers-by who see the panel (visibility-adjusted, as Affimétrie,
+    /// Route or Geopath count them); `null` when unknown.
+    pub daily_contacts: Option<i64>,
+    /// Where `daily_contacts` comes from ("Affimétrie 2026", "Route", "Geopath", "comptage").
+    pub audience_source: Option<String>,
     /// What the viewing conditions give for the panel's main text (a tenth of its height);
     /// `null` without a panel height, a distance range, or a speed or audience.
     pub viewing: Option<ViewingBody>,
@@ -286,6 +295,14 @@ body_pair! {
         #[serde(default)]
         #[schema(value_type = Option<i64>, minimum = 1, maximum = 100000)]
         screen_height_px: Patch<i64>,
+        /// Contacts a day, 0 to 100,000,000; `null`: unknown.
+        #[serde(default)]
+        #[schema(value_type = Option<i64>, minimum = 0, maximum = 100000000)]
+        daily_contacts: Patch<i64>,
+        /// Where the contacts come from, at most 100 characters.
+        #[serde(default)]
+        #[schema(value_type = Option<String>, max_length = 100, format = "line")]
+        audience_source: Patch<Line<100>>,
     }
 }
 
@@ -313,6 +330,8 @@ impl From<NewLocation> for LocationChanges {
             speed_kmh: new.speed_kmh,
             screen_width_px: new.screen_width_px,
             screen_height_px: new.screen_height_px,
+            daily_contacts: new.daily_contacts,
+            audience_source: new.audience_source,
         }
     }
 }
@@ -349,6 +368,8 @@ fn location_body(item: &LocationWithPhoto, now: u64, signer: &MemberSigner) -> L
         speed_kmh: l.speed_kmh,
         screen_width_px: l.screen_width_px,
         screen_height_px: l.screen_height_px,
+        daily_contacts: l.daily_contacts,
+        audience_source: l.audience_source.clone(),
         viewing: location_viewing(l),
         created_at: rfc3339(l.created_at),
         updated_at: rfc3339(l.updated_at),
@@ -406,6 +427,16 @@ fn apply_viewing(body: &LocationChanges, problems: &mut Problems, row: &mut Loca
         (None, Some(_)) => problems.require("screen_width_px"),
         _ => {}
     }
+    row.daily_contacts = problems
+        .in_range("daily_contacts", body.daily_contacts.clone(), |v| {
+            (0..=MAX_DAILY_CONTACTS).contains(&v)
+        })
+        .apply(row.daily_contacts);
+    row.audience_source = body
+        .audience_source
+        .clone()
+        .map(|t| t.0)
+        .apply(row.audience_source.take());
 }
 
 /// Applies a create (`creating`) or update body onto a location row, checking every field

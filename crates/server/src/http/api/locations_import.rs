@@ -491,6 +491,8 @@ fn column_of(key: &str) -> ImportColumn {
         "audience" => ImportColumn::Audience,
         "viewing_distance_min_m" | "viewing_distance_max_m" => ImportColumn::DistanceM,
         "speed_kmh" => ImportColumn::SpeedKmh,
+        "daily_contacts" => ImportColumn::DailyContacts,
+        "audience_source" => ImportColumn::AudienceSource,
         "notes" => ImportColumn::Notes,
         "photo_media_id" | "panel_quad" => ImportColumn::Photo,
         other => {
@@ -523,6 +525,7 @@ fn location_body(row: &ImportRow) -> Map<String, Value> {
         ("postal_code", &row.postcode),
         ("country", &row.country),
         ("notes", &row.notes),
+        ("audience_source", &row.audience_source),
     ];
     for (key, text) in texts {
         if let Some(text) = text {
@@ -550,6 +553,17 @@ fn location_body(row: &ImportRow) -> Map<String, Value> {
             });
             body.insert(key.into(), value);
         }
+    }
+    if let Some(contacts) = &row.daily_contacts {
+        // Whole counts go as integers; anything else as written, which the field refuses.
+        let value = cell(contacts, |&v| {
+            if v.fract() == 0.0 && v.abs() < 1e15 {
+                json!(v as i64)
+            } else {
+                json!(v)
+            }
+        });
+        body.insert("daily_contacts".into(), value);
     }
     if let Some(format) = &row.format {
         body.insert("format".into(), cell(format, |f| json!(f.as_str())));

@@ -21,6 +21,7 @@ pub mod locations_import;
 pub mod map;
 pub mod media;
 pub mod openapi;
+pub mod plans;
 pub mod query;
 pub mod reports;
 pub mod reviews;
@@ -63,6 +64,7 @@ fn routes(
         .merge(reports::router())
         .merge(exports::router())
         .merge(simulations::router())
+        .merge(plans::router())
         .merge(events::router())
         .merge(assistant::router())
         .merge(workspaces::router())

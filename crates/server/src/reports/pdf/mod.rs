@@ -26,6 +26,9 @@ use crate::i18n::t;
 
 mod draw;
 mod pages;
+mod plan;
+
+pub use plan::{PlanReport, PlanSiteReport, PlanText, count, render_plan};
 
 use pages::{comparison_page, cover, image_page};
 

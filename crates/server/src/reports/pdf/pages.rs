@@ -52,7 +52,7 @@ fn position_key(x: f64, y: f64) -> &'static str {
 
 /// The agency's logo (at most 48 pt high and 180 pt wide, its proportions kept) and name at
 /// the top of the cover, over a rule in its colour.
-fn letterhead(column: &mut Column, brand: &super::super::Brand, colour: (u8, u8, u8)) {
+pub(super) fn letterhead(column: &mut Column, brand: &super::super::Brand, colour: (u8, u8, u8)) {
     let top = column.y;
     let mut x = MARGIN;
     let mut height: f32 = 0.0;

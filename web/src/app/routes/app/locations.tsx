@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 
@@ -28,6 +29,9 @@ export default function LocationsRoute() {
   const view: LocationsView = params.get('view') === 'map' ? 'map' : 'list';
   const { draft, setDraft } = useSearchDraft();
   const { canEdit } = useWorkspace();
+  // Locations chosen for a campaign plan (kept while the search and filters change).
+  const [selected, setSelected] = useState<string[]>([]);
+  const toggle = (id: string) => setSelected((current) => (current.includes(id) ? current.filter((x) => x !== id) : [...current, id]));
 
   const change = (patch: Partial<LocationFilters> & { view?: LocationsView }) => {
     if (patch.q !== undefined) setDraft(patch.q);
@@ -65,8 +69,23 @@ export default function LocationsRoute() {
       {view === 'map' ? (
         <LocationsMap filters={filters} />
       ) : (
-        <LocationsList filters={filters} onClear={() => change({ q: '', format: '', city: '', audience: '' })} />
+        <LocationsList
+          filters={filters}
+          onClear={() => change({ q: '', format: '', city: '', audience: '' })}
+          selected={selected}
+          onToggle={canEdit ? toggle : undefined}
+        />
       )}
+      {canEdit && selected.length > 0 ? (
+        <div className="location-selection" role="region" aria-label={t('plans.fields.locations')} data-testid="location-selection">
+          <Link to={`/plans/new?locations=${selected.map(encodeURIComponent).join(',')}`} className="ui-button ui-button--primary ui-button--md" data-testid="plan-from-selection">
+            {t('plans.fromSelection', { count: selected.length })}
+          </Link>
+          <button type="button" className="ui-button ui-button--ghost ui-button--md" onClick={() => setSelected([])}>
+            {t('plans.fromSelectionClear')}
+          </button>
+        </div>
+      ) : null}
     </ContentLayout>
   );
 }

@@ -33,7 +33,7 @@ import { defaultQuad, parseQuad, quadProblem, roundQuad, type Quad } from '@/lib
 
 import { QuadEditor } from '@/components/quad-editor';
 
-const TEXT_FIELDS = ['name', 'address', 'city', 'postal_code', 'country', 'notes'] as const;
+const TEXT_FIELDS = ['name', 'address', 'city', 'postal_code', 'country', 'notes', 'audience_source'] as const;
 const NUMBER_FIELDS = [
   'latitude',
   'longitude',
@@ -43,6 +43,7 @@ const NUMBER_FIELDS = [
   'speed_kmh',
   'screen_width_px',
   'screen_height_px',
+  'daily_contacts',
 ] as const;
 /** The panel's size, typed in metres, sent in centimetres (`panel_width_cm`, `panel_height_cm`). */
 const SIZE_FIELDS = { panel_width_m: 'panel_width_cm', panel_height_m: 'panel_height_cm' } as const;
@@ -76,6 +77,8 @@ function initialValues(location?: Location): Values {
     speed_kmh: number(location?.speed_kmh),
     screen_width_px: number(location?.screen_width_px),
     screen_height_px: number(location?.screen_height_px),
+    daily_contacts: number(location?.daily_contacts),
+    audience_source: text(location?.audience_source),
     format: location?.format ?? 'other',
     illumination: location?.illumination ?? 'none',
     audience: location?.audience ?? '',
@@ -88,6 +91,17 @@ function parseNumber(text: string): number | string | null {
   if (trimmed === '') return null;
   const value = Number(trimmed.replace(',', '.'));
   return Number.isFinite(value) ? value : trimmed;
+}
+
+/** A typed count ("10 000", "10,000", "10.000"): thousands grouped by spaces, commas or points. */
+function parseCount(text: string): number | string | null {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  const groups = trimmed.split(/[\s\u00a0\u202f.,']/);
+  if (groups.length > 1 && groups.every((g) => /^\d+$/.test(g)) && groups[0].length <= 3 && groups.slice(1).every((g) => g.length === 3)) {
+    return Number(groups.join(''));
+  }
+  return parseNumber(trimmed);
 }
 
 type PhotoState =
@@ -200,6 +214,7 @@ export function LocationForm({ location, onSaved, extraActions, readOnly = false
     } as Record<string, unknown>;
     for (const field of TEXT_FIELDS) input[field] = values[field].trim() === '' ? null : values[field].trim();
     for (const field of NUMBER_FIELDS) input[field] = parseNumber(values[field]);
+    input.daily_contacts = parseCount(values.daily_contacts);
     for (const [field, sent] of Object.entries(SIZE_FIELDS) as Array<[SizeField, string]>) {
       const value = parseNumber(values[field]);
       input[sent] = typeof value === 'number' ? Math.round(value * 100) : value;
@@ -424,6 +439,10 @@ export function LocationForm({ location, onSaved, extraActions, readOnly = false
           {textInput('viewing_distance_max_m', { inputMode: 'decimal' })}
         </div>
         <ViewingSummary viewing={viewing} />
+        <div className="form-grid">
+          {textInput('daily_contacts', { inputMode: 'numeric' })}
+          {textInput('audience_source', { maxLength: 100, placeholder: t('locations.audienceSourcePlaceholder') })}
+        </div>
       </fieldset>
 
       <fieldset className="form-section" disabled={readOnly}>

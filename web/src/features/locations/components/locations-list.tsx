@@ -8,8 +8,19 @@ import { Spinner } from '@/components/ui/spinner';
 
 import { locationsQueryOptions, type LocationFilters } from '../api/locations';
 
-/** The user's locations matching the search (accent-insensitive, on the server) and the filters, in the chosen order. */
-export function LocationsList({ filters, onClear }: { filters: LocationFilters; onClear: () => void }) {
+export type LocationsListProps = {
+  filters: LocationFilters;
+  onClear: () => void;
+  /** The locations chosen for a plan (editors only; absent: no checkboxes). */
+  selected?: readonly string[];
+  onToggle?: (id: string) => void;
+};
+
+/**
+ * The user's locations matching the search (accent-insensitive, on the server) and the filters, in
+ * the chosen order; with `onToggle`, each has a checkbox to choose it for a campaign plan.
+ */
+export function LocationsList({ filters, onClear, selected, onToggle }: LocationsListProps) {
   const { t, i18n } = useTranslation();
   const query = useInfiniteQuery({ ...locationsQueryOptions(filters), placeholderData: keepPreviousData });
   const q = filters.q;
@@ -41,7 +52,17 @@ export function LocationsList({ filters, onClear }: { filters: LocationFilters; 
     <>
       <ul className="media-grid" aria-label={t('locations.listLabel')} aria-busy={query.isPlaceholderData} data-testid="locations-list">
         {locations.map((location) => (
-          <li key={location.id} className="media-card" data-testid="location-card">
+          <li key={location.id} className={onToggle ? 'media-card media-card--selectable' : 'media-card'} data-testid="location-card">
+            {onToggle ? (
+              <input
+                type="checkbox"
+                className="media-card__select"
+                checked={selected?.includes(location.id) ?? false}
+                aria-label={t('plans.select', { name: location.name })}
+                onChange={() => onToggle(location.id)}
+                data-testid="location-select"
+              />
+            ) : null}
             <Link to={`/locations/${encodeURIComponent(location.id)}`} className="media-card__link">
               {location.photo ? (
                 <img

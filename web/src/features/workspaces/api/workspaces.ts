@@ -31,6 +31,7 @@ export const ACTIVITY_SUBJECTS = [
   'location',
   'simulation',
   'heatmap',
+  'plan',
   'media',
   'member',
   'invitation',

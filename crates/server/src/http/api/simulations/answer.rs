@@ -43,6 +43,9 @@ pub struct SimulationLocation {
     pub viewing_distance_min_m: Option<f64>,
     pub viewing_distance_max_m: Option<f64>,
     pub speed_kmh: Option<f64>,
+    /// The location's contacts a day and where they come from (see `Location`).
+    pub daily_contacts: Option<i64>,
+    pub audience_source: Option<String>,
 }
 
 /// Signed download links of the render (`Content-Disposition: attachment`).
@@ -71,6 +74,30 @@ pub struct SimulationAttention {
     pub first_second_probability: Option<f64>,
     /// The panel's share of the first second's attention (as `first_second_probability`).
     pub glance_share: Option<f64>,
+}
+
+/// How many of the site's passers-by will notice this creative (docs/viewing.md, audiences).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, ToSchema)]
+pub struct SimulationAudience {
+    /// The location's contacts a day; `null` when unknown.
+    pub daily_contacts: Option<i64>,
+    /// The contacts a day who look at the panel within the first second: `daily_contacts` ×
+    /// `attention.first_second_probability`, rounded; `null` without contacts or before the
+    /// render's attention analysis is done.
+    pub noticed_per_day: Option<i64>,
+}
+
+impl SimulationAudience {
+    /// The audience of a site with `daily_contacts` whose panel is looked at within the first
+    /// second with probability `first_second`.
+    pub fn of(daily_contacts: Option<i64>, first_second: Option<f64>) -> Self {
+        Self {
+            daily_contacts,
+            noticed_per_day: daily_contacts
+                .zip(first_second)
+                .map(|(c, p)| (c as f64 * p.clamp(0.0, 1.0)).round() as i64),
+        }
+    }
 }
 
 /// Why a render failed.
@@ -109,6 +136,9 @@ pub struct Simulation {
     /// `null` until rendered.
     pub downloads: Option<Downloads>,
     pub attention: Option<SimulationAttention>,
+    /// The location's contacts a day and how many of them notice the panel in the first
+    /// second.
+    pub audience: SimulationAudience,
     /// The creative's texts on the panel: their size, from how far they can be read, and the
     /// main text's time in view (docs/viewing.md). On the answers about one simulation, when
     /// the location has its physical size; `null` in lists.
@@ -167,7 +197,7 @@ pub struct SimulationLegibility {
 
 /// The legibility of a simulation's creative on its location's panel; `None` without a
 /// creative, a panel size, or when the creative's lines cannot be read (logged).
-pub(super) async fn legibility(
+pub(in crate::http::api) async fn legibility(
     state: &AppState,
     view: &SimulationView,
 ) -> Option<SimulationLegibility> {
@@ -239,7 +269,7 @@ pub struct AttentionQueued {
 }
 
 /// The simulation answered (simulations.md), with signed URLs.
-pub(super) fn simulation_body(
+pub(in crate::http::api) fn simulation_body(
     signer: &MemberSigner,
     view: &SimulationView,
     now: u64,
@@ -266,6 +296,8 @@ pub(super) fn simulation_body(
         viewing_distance_min_m: l.viewing_distance_min_m,
         viewing_distance_max_m: l.viewing_distance_max_m,
         speed_kmh: l.speed_kmh,
+        daily_contacts: l.daily_contacts,
+        audience_source: l.audience_source.clone(),
     });
     let download = |id: &str| format!("{}&download=1", signer.url(id, "original", exp));
     // A render writes both files; a row with only one is no render to download.
@@ -296,6 +328,10 @@ pub(super) fn simulation_body(
             glance_share: panel.and_then(|p| p.glance_share),
         }
     });
+    let audience = SimulationAudience::of(
+        view.location.as_ref().and_then(|l| l.daily_contacts),
+        attention.as_ref().and_then(|a| a.first_second_probability),
+    );
     let status = SimulationStatus::parse(&s.status).unwrap_or(SimulationStatus::Draft);
     let error = match &s.error_code {
         Some(code) if status == SimulationStatus::Failed => Some(RenderError {
@@ -325,8 +361,29 @@ pub(super) fn simulation_body(
         legibility: None,
         downloads,
         attention,
+        audience,
         rendered_at: s.rendered_at.map(rfc3339),
         created_at: rfc3339(s.created_at),
         updated_at: rfc3339(s.updated_at),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SimulationAudience;
+
+    #[test]
+    fn noticed_contacts_are_the_contacts_times_the_first_second_probability() {
+        let a = SimulationAudience::of(Some(10_000), Some(0.4242));
+        assert_eq!(a.noticed_per_day, Some(4_242));
+        assert_eq!(
+            SimulationAudience::of(None, Some(0.5)).noticed_per_day,
+            None
+        );
+        assert_eq!(SimulationAudience::of(Some(10), None).noticed_per_day, None);
+        assert_eq!(
+            SimulationAudience::of(Some(0), Some(0.9)).noticed_per_day,
+            Some(0)
+        );
     }
 }

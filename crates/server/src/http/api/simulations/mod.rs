@@ -48,14 +48,16 @@ pub const MAX_BATCH: usize = 50;
 pub const MIN_QUAD_AREA_PX: f64 = 4.0;
 
 mod answer;
+mod for_plan;
 mod look;
 mod zip;
 
 pub use answer::{
-    AttentionQueued, Downloads, RenderError, Simulation, SimulationAttention, SimulationBatch,
-    SimulationCreative, SimulationLocation,
+    AttentionQueued, Downloads, ReadingCode, RenderError, Simulation, SimulationAttention,
+    SimulationAudience, SimulationBatch, SimulationCreative, SimulationLocation,
 };
-use answer::{legibility, simulation_body};
+pub(super) use answer::{legibility, simulation_body};
+pub(super) use for_plan::{plan_sites, renderable_locations};
 pub use look::{AdjustmentsBody, FitMode, NightMode};
 use look::{AdjustmentsChanges, AdjustmentsInput, default_adjustments};
 
