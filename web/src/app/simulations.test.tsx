@@ -445,6 +445,7 @@ describe('/simulation', () => {
     current = simulation({
       status: 'done',
       attention: { heatmap_id: 'h1', item_id: 'i1', status: 'done', score: 61.2, panel_share: 0.23, area_share: 0.11, visibility: 2.09, first_second_probability: 0.47, glance_share: 0.17 },
+      audience: { daily_contacts: 10_000, noticed_per_day: 4_700 },
     });
     act(() => live.send('heatmap_item', { heatmap_id: 'h1', item_id: 'i1', status: 'done', score: 61.2, error: null }));
     expect(await within(result).findByTestId('attention-share')).toHaveTextContent(/23\s%/);
@@ -452,6 +453,11 @@ describe('/simulation', () => {
     // The probability of a look within the first second leads.
     expect(within(result).getByTestId('attention-first-second')).toHaveTextContent(/47\s%/);
     expect(within(result).getByText('Vu dans la 1re seconde')).toBeInTheDocument();
+    // With the location's contacts: how many of them notice the panel, and how reliable that is.
+    expect(within(result).getByTestId('sim-audience').textContent?.replace(/\s/g, ' ')).toContain(
+      '4 700 passants par jour sur 10 000 contacts remarquent le panneau dans la première seconde.',
+    );
+    expect(within(result).getByTestId('sim-audience')).toHaveTextContent(/Fiabilité/);
     expect(within(result).getByRole('link', { name: 'Voir la heatmap' })).toHaveAttribute('href', '/heatmap/results/h1');
   });
 

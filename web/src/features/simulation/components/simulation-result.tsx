@@ -21,6 +21,8 @@ export function SimulationResult({ simulation, readOnly = false }: { simulation:
   const render = useRenderSimulation();
   const analyse = useAnalyseSimulation();
   const { status, output, downloads, attention } = simulation;
+  // Answers before contacts existed (and test fixtures) have no audience.
+  const audience = simulation.audience as Simulation['audience'] | undefined;
   const code = simulation.error?.code;
   const failure: (typeof FAILURES)[number] = FAILURES.find((known) => known === code) ?? 'internal';
   const analysing = attention && (attention.status === 'queued' || attention.status === 'processing');
@@ -114,6 +116,18 @@ export function SimulationResult({ simulation, readOnly = false }: { simulation:
             ) : null}
             {attention?.status === 'done' && attention.first_second_probability != null ? (
               <p className="field__hint">{t('simulation.attention.firstSecondHint')}</p>
+            ) : null}
+            {attention?.status === 'done' && audience?.noticed_per_day != null && audience.daily_contacts != null ? (
+              <div className="sim-audience" data-testid="sim-audience">
+                <p className="sim-audience__figure">
+                  {t('simulation.audience.noticed', {
+                    noticed: audience.noticed_per_day.toLocaleString(i18n.language),
+                    contacts: audience.daily_contacts.toLocaleString(i18n.language),
+                  })}
+                </p>
+                <p className="field__hint">{t('plans.noticedMeans')}</p>
+                <p className="field__hint">{t('plans.reliability')}</p>
+              </div>
             ) : null}
             {attention?.status === 'done' && attention.panel_share !== null ? (
               <p className="field__hint">
