@@ -87,6 +87,12 @@ beforeEach(() => {
     sent.push(call);
     const { method, path } = call;
     if (method === 'GET' && path === '/locations') return { body: { items: [RIVOLI, NATION], next_cursor: null } };
+    if (method === 'GET' && path === '/map') return { body: { tiles_url: '/tiles/{z}/{x}/{y}.png', attribution: 'Test', max_zoom: 19 } };
+    if (method === 'GET' && path === '/locations/positions') {
+      const items = [RIVOLI, NATION].map((l, i) => ({ id: l.id, name: l.name, city: 'Paris', format: l.format, audience: 'road', latitude: 48.85 + i / 100, longitude: 2.35 }));
+      return { body: { items, truncated: false } };
+    }
+    if (method === 'GET' && path === '/locations/facets') return { body: { cities: [], formats: [] } };
     if (method === 'GET' && path === '/locations/l1') return { body: RIVOLI };
     if (method === 'GET' && path === '/locations/l2') return { body: NATION };
     if (method === 'GET' && path === '/creatives') return { body: { items: [CREATIVE], next_cursor: null } };
@@ -139,6 +145,17 @@ describe('campaign plans', () => {
     expect(await screen.findByText('en attente des rendus')).toBeInTheDocument();
     expect(screen.getByTestId('plan-status')).toHaveTextContent('Rendus en cours');
     expect(screen.getAllByTestId('plan-site')).toHaveLength(2);
+  });
+
+  it('chooses every location the map shows for a plan, and rings their markers', async () => {
+    const { user, router } = renderApp('/locations?view=map');
+    await waitFor(() => expect(screen.getAllByTestId('map-marker')).toHaveLength(2));
+    expect(screen.queryByTestId('location-selection')).not.toBeInTheDocument();
+    await user.click(await screen.findByRole('button', { name: 'Choisir pour un plan les 2 emplacements de la carte' }));
+    await waitFor(() => expect(screen.getAllByTestId('map-marker').filter((m) => m.getAttribute('data-selected') === 'true')).toHaveLength(2));
+    await user.click(screen.getByRole('link', { name: 'Créer un plan avec 2 emplacements' }));
+    expect(router.state.location.pathname).toBe('/plans/new');
+    expect(router.state.location.search).toBe('?locations=l1,l2');
   });
 
   it('lists the plans with their period and totals', async () => {

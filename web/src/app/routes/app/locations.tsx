@@ -67,7 +67,11 @@ export default function LocationsRoute() {
     >
       <LocationsToolbar draft={draft} onDraft={setDraft} filters={filters} onChange={change} view={view} onView={(next) => change({ view: next })} />
       {view === 'map' ? (
-        <LocationsMap filters={filters} />
+        <LocationsMap
+          filters={filters}
+          selected={selected}
+          onSelect={canEdit ? (ids) => setSelected((current) => [...current, ...ids.filter((id) => !current.includes(id))]) : undefined}
+        />
       ) : (
         <LocationsList
           filters={filters}

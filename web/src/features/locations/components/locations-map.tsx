@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 
 import { QueryError } from '@/components/query-error';
+import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 
 import { locationPositionsQueryOptions, mapSettingsQueryOptions, type LocationFilters } from '../api/locations';
@@ -18,8 +19,19 @@ const COLOURS = { pedestrian: '#7c3aed', road: '#ea580c', unknown: '#2563eb' } a
 /** Where the map opens with no marker: France. */
 const HOME: L.LatLngTuple = [46.6, 2.4];
 
-/** The user's positioned locations on a map (Leaflet, the configured raster tiles), filtered like the list. */
-export function LocationsMap({ filters }: { filters: LocationFilters }) {
+export type LocationsMapProps = {
+  filters: LocationFilters;
+  /** The locations chosen for a plan: their markers are ringed. */
+  selected?: readonly string[];
+  /** With it, a button chooses every location the map shows (editors). */
+  onSelect?: (ids: string[]) => void;
+};
+
+/**
+ * The user's positioned locations on a map (Leaflet, the configured raster tiles), filtered like
+ * the list; with `onSelect`, the locations it shows can be chosen at once for a campaign plan.
+ */
+export function LocationsMap({ filters, selected = [], onSelect }: LocationsMapProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const settings = useQuery(mapSettingsQueryOptions());
@@ -51,10 +63,11 @@ export function LocationsMap({ filters }: { filters: LocationFilters }) {
     for (const p of positions.data.items) {
       const at: L.LatLngTuple = [p.latitude, p.longitude];
       bounds.push(at);
+      const chosen = selected.includes(p.id);
       const marker = L.circleMarker(at, {
-        radius: 8,
-        weight: 2,
-        color: '#ffffff',
+        radius: chosen ? 10 : 8,
+        weight: chosen ? 4 : 2,
+        color: chosen ? '#111827' : '#ffffff',
         fillColor: COLOURS[p.audience ?? 'unknown'],
         fillOpacity: 0.95,
       });
@@ -70,12 +83,13 @@ export function LocationsMap({ filters }: { filters: LocationFilters }) {
         element.setAttribute('role', 'link');
         element.setAttribute('aria-label', label);
         element.setAttribute('data-testid', 'map-marker');
+        if (chosen) element.setAttribute('data-selected', 'true');
       }
     }
     // Without animation: the markers are where they are drawn as soon as the filters change.
     if (bounds.length === 1) map.current.setView(bounds[0], 14, { animate: false });
     else if (bounds.length > 1) map.current.fitBounds(bounds, { padding: [32, 32], maxZoom: 15, animate: false });
-  }, [positions.data, navigate, t, settings.data]);
+  }, [positions.data, navigate, t, settings.data, selected]);
 
   if (settings.isError || positions.isError) {
     return <QueryError error={settings.error ?? positions.error} onRetry={() => void Promise.all([settings.refetch(), positions.refetch()])} />;
@@ -89,6 +103,11 @@ export function LocationsMap({ filters }: { filters: LocationFilters }) {
         {positions.data?.truncated ? t('locations.map.truncated', { count }) : t('locations.map.count', { count })}{' '}
         {t('locations.map.legend')}
       </p>
+      {onSelect && count > 0 ? (
+        <Button variant="secondary" size="sm" onClick={() => onSelect(positions.data?.items.map((p) => p.id) ?? [])} data-testid="map-select-all">
+          {t('plans.selectShown', { count })}
+        </Button>
+      ) : null}
     </div>
   );
 }
