@@ -9,6 +9,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startServerAndBrowser, stopServerAndBrowser } from './support/browser.mjs';
+import { installPageApi } from './support/page-api.mjs';
 import { newPage as openPage, register as registerAccount } from './support/session.mjs';
 
 const RESULT_TIMEOUT_MS = 120_000;
@@ -28,32 +29,9 @@ describe('Campaign plans in Chromium', () => {
 
   /** Through the API: a creative and two roadside locations with 10,000 and 4,000 contacts a day. */
   async function seed(page) {
+    await installPageApi(page);
     return page.evaluate(async () => {
-      const token = JSON.parse(localStorage.getItem('regard-auth-token')).access_token;
-      const headers = { Authorization: `Bearer ${token}` };
-      const draw = (w, h, paint) => {
-        const canvas = document.createElement('canvas');
-        canvas.width = w;
-        canvas.height = h;
-        paint(canvas.getContext('2d'), w, h);
-        return new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
-      };
-      const upload = async (blob, name) => {
-        const form = new FormData();
-        form.append('file', blob, name);
-        const answer = await fetch('/api/v1/media', { method: 'POST', headers, body: form });
-        if (!answer.ok) throw new Error(`upload ${answer.status} ${await answer.text()}`);
-        return (await answer.json()).id;
-      };
-      const post = async (path, body) => {
-        const answer = await fetch(`/api/v1${path}`, {
-          method: 'POST',
-          headers: { ...headers, 'Content-Type': 'application/json' },
-          body: JSON.stringify(body),
-        });
-        if (!answer.ok) throw new Error(`${path} ${answer.status} ${await answer.text()}`);
-        return answer.json();
-      };
+      const { draw, upload, post } = window.regardTest;
       const poster = await draw(1200, 900, (ctx, w, h) => {
         ctx.fillStyle = '#b91c1c';
         ctx.fillRect(0, 0, w, h);

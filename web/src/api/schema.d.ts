@@ -5011,7 +5011,10 @@ export interface operations {
                  */
                 q?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5032,7 +5035,10 @@ export interface operations {
     plans_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5057,7 +5063,10 @@ export interface operations {
     plans_get_one: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 /** @description The plan's id */
                 id: string;
@@ -5081,7 +5090,10 @@ export interface operations {
     plans_delete_one: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 /** @description The plan's id */
                 id: string;
@@ -5103,7 +5115,10 @@ export interface operations {
     plans_update: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 /** @description The plan's id */
                 id: string;
@@ -5134,7 +5149,10 @@ export interface operations {
                 /** @description The language: `fr` (the default) or `en`. */
                 lang?: "fr" | "en";
             };
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 /** @description The plan's id */
                 id: string;
@@ -5161,7 +5179,10 @@ export interface operations {
                 /** @description The language: `fr` (the default) or `en`. */
                 lang?: "fr" | "en";
             };
-            header?: never;
+            header?: {
+                /** @description The workspace the request acts in (an id from `GET /workspaces`); the caller's personal workspace without it. A workspace the caller is not a member of answers 404 `not_found`, as an unknown id does; a change by a viewer answers 403 `forbidden_role`. */
+                "X-Workspace-Id"?: string;
+            };
             path: {
                 /** @description The plan's id */
                 id: string;

@@ -622,6 +622,16 @@ async fn every_operation_answers_each_role_as_the_document_says() {
         .unwrap(),
     )
     .await;
+    let plan = json_of(
+        post(
+            "/plans",
+            json!({ "name": "P", "creative_id": creative["id"], "location_ids": [location["id"]],
+                    "start_date": "2027-01-01", "end_date": "2027-01-14" }),
+        )
+        .await
+        .unwrap(),
+    )
+    .await;
     let heatmap = json_of(
         post(
             "/heatmaps",
@@ -671,6 +681,7 @@ async fn every_operation_answers_each_role_as_the_document_says() {
             "creatives" => id(&creative),
             "locations" => id(&location),
             "simulations" => id(&simulation),
+            "plans" => id(&plan),
             "heatmaps" => id(&heatmap),
             _ => String::new(),
         };

@@ -50,6 +50,7 @@ pub const BEARER: &str = "bearer";
         (name = "creatives", description = "The ad images of the library"),
         (name = "locations", description = "Out-of-home sites: photo, panel corners, address"),
         (name = "simulations", description = "A creative placed on a location's panel"),
+        (name = "plans", description = "Campaign plans: a creative on dated sites, in contacts"),
         (name = "heatmaps", description = "Attention heatmaps and their images"),
         (name = "areas", description = "Areas of interest on a heatmap image"),
         (name = "deliverables", description = "Exports, reports and share links"),
@@ -142,11 +143,12 @@ pub fn finish(mut doc: utoipa::openapi::OpenApi) -> Value {
 }
 
 /// The tags whose operations act in a workspace (the library).
-const WORKSPACE_TAGS: [&str; 10] = [
+const WORKSPACE_TAGS: [&str; 11] = [
     "media",
     "creatives",
     "locations",
     "simulations",
+    "plans",
     "heatmaps",
     "areas",
     "deliverables",

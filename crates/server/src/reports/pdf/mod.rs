@@ -256,64 +256,66 @@ fn footer(surface: &mut Surface, report: &Report, page: usize, pages: usize) {
     );
 }
 
+/// Adds an A4 page to `document`: `draw` writes its column from the top margin, then the
+/// footer of `frame` numbers it `n` of `pages`.
+fn add_page(
+    document: &mut Document,
+    frame: &Report,
+    n: usize,
+    pages: usize,
+    draw: impl FnOnce(&mut Column),
+) -> Result<(), String> {
+    let settings = PageSettings::from_wh(PAGE.0, PAGE.1).ok_or("bad page size")?;
+    let mut page = document.start_page_with(settings);
+    let mut surface = page.surface();
+    let mut column = Column {
+        surface: &mut surface,
+        y: MARGIN,
+    };
+    draw(&mut column);
+    footer(&mut surface, frame, n, pages);
+    surface.finish();
+    page.finish();
+    Ok(())
+}
+
+/// The document's bytes, titled "`title` — `name`" in `lang`.
+fn finish(
+    mut document: Document,
+    title: &str,
+    name: &str,
+    lang: crate::assistant::Locale,
+) -> Result<Vec<u8>, String> {
+    document.set_metadata(
+        Metadata::new()
+            .title(format!("{title} — {name}"))
+            .language(lang.code().to_owned())
+            .creator("Regard".to_owned()),
+    );
+    document.finish().map_err(|err| format!("{err:?}"))
+}
+
 /// The report as PDF bytes.
 pub fn render(report: &Report) -> Result<Vec<u8>, String> {
     let mut document = Document::new();
     let compared = report.images.iter().filter(|i| i.result.is_some()).count() >= 2;
     let pages = 1 + usize::from(compared) + report.images.len();
-    let settings = || PageSettings::from_wh(PAGE.0, PAGE.1).ok_or("bad page size");
-    {
-        let mut page = document.start_page_with(settings()?);
-        let mut surface = page.surface();
-        let mut column = Column {
-            surface: &mut surface,
-            y: MARGIN,
-        };
-        cover(&mut column, report);
-        footer(&mut surface, report, 1, pages);
-        surface.finish();
-        page.finish();
-    }
+    add_page(&mut document, report, 1, pages, |column| {
+        cover(column, report)
+    })?;
     if compared {
-        let mut page = document.start_page_with(settings()?);
-        let mut surface = page.surface();
-        let mut column = Column {
-            surface: &mut surface,
-            y: MARGIN,
-        };
-        comparison_page(&mut column, report);
-        footer(&mut surface, report, 2, pages);
-        surface.finish();
-        page.finish();
+        add_page(&mut document, report, 2, pages, |column| {
+            comparison_page(column, report)
+        })?;
     }
     for (index, image) in report.images.iter().enumerate() {
-        let mut page = document.start_page_with(settings()?);
-        let mut surface = page.surface();
-        let mut column = Column {
-            surface: &mut surface,
-            y: MARGIN,
-        };
-        image_page(&mut column, report, image, index + 1);
-        footer(
-            &mut surface,
-            report,
-            index + 2 + usize::from(compared),
-            pages,
-        );
-        surface.finish();
-        page.finish();
+        let n = index + 2 + usize::from(compared);
+        add_page(&mut document, report, n, pages, |column| {
+            image_page(column, report, image, index + 1)
+        })?;
     }
-    document.set_metadata(
-        Metadata::new()
-            .title(format!(
-                "{} — {}",
-                t(report.lang, "report.title", &[]),
-                report.name
-            ))
-            .language(report.lang.code().to_owned())
-            .creator("Regard".to_owned()),
-    );
-    document.finish().map_err(|err| format!("{err:?}"))
+    let title = t(report.lang, "report.title", &[]);
+    finish(document, &title, &report.name, report.lang)
 }
 
 #[cfg(test)]

@@ -5,8 +5,6 @@
 
 use krilla::Document;
 use krilla::geom::{Size, Transform};
-use krilla::metadata::Metadata;
-use krilla::page::PageSettings;
 
 use super::draw::image_of;
 use super::pages::letterhead;
@@ -322,42 +320,16 @@ pub fn render_plan(plan: &PlanReport) -> Result<Vec<u8>, String> {
     let frame = frame(plan);
     let mut document = Document::new();
     let pages = 1 + plan.sites.len();
-    let settings = || PageSettings::from_wh(PAGE.0, PAGE.1).ok_or("bad page size");
-    {
-        let mut page = document.start_page_with(settings()?);
-        let mut surface = page.surface();
-        let mut column = Column {
-            surface: &mut surface,
-            y: MARGIN,
-        };
-        cover_page(&mut column, plan, &frame);
-        footer(&mut surface, &frame, 1, pages);
-        surface.finish();
-        page.finish();
-    }
+    add_page(&mut document, &frame, 1, pages, |column| {
+        cover_page(column, plan, &frame)
+    })?;
     for (index, site) in plan.sites.iter().enumerate() {
-        let mut page = document.start_page_with(settings()?);
-        let mut surface = page.surface();
-        let mut column = Column {
-            surface: &mut surface,
-            y: MARGIN,
-        };
-        site_page(&mut column, plan, site, index + 1);
-        footer(&mut surface, &frame, index + 2, pages);
-        surface.finish();
-        page.finish();
+        add_page(&mut document, &frame, index + 2, pages, |column| {
+            site_page(column, plan, site, index + 1)
+        })?;
     }
-    document.set_metadata(
-        Metadata::new()
-            .title(format!(
-                "{} — {}",
-                t(plan.lang, "plans.report.title", &[]),
-                plan.name
-            ))
-            .language(plan.lang.code().to_owned())
-            .creator("Regard".to_owned()),
-    );
-    document.finish().map_err(|err| format!("{err:?}"))
+    let title = t(plan.lang, "plans.report.title", &[]);
+    finish(document, &title, &plan.name, plan.lang)
 }
 
 #[cfg(test)]

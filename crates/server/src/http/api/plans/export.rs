@@ -58,6 +58,19 @@ fn download(name: &str, extension: &str, mime: &'static str, bytes: Vec<u8>) -> 
         .into_response()
 }
 
+/// Records the export of a plan in the workspace's activity.
+async fn exported(state: &AppState, user: &Member, plan: &Plan) {
+    record(
+        state,
+        user,
+        ActivityAction::Exported,
+        ActivitySubject::Plan,
+        &plan.id,
+        Some(&plan.name),
+    )
+    .await;
+}
+
 /// The main text's legibility in words: yes, no, or unknown (no viewing conditions).
 fn legible_words(lang: Locale, legible: Option<bool>) -> String {
     match legible {
@@ -172,15 +185,7 @@ pub(super) async fn xlsx(
     let found = find(&state, &user, &id).await?;
     let (plan, _) = answer(&state, &user, &found).await?;
     let bytes = workbook(&plan, lang).map_err(ApiError::internal)?;
-    record(
-        &state,
-        &user,
-        ActivityAction::Exported,
-        ActivitySubject::Plan,
-        &plan.id,
-        Some(&plan.name),
-    )
-    .await;
+    exported(&state, &user, &plan).await;
     Ok(download(
         &plan.name,
         "xlsx",
@@ -279,15 +284,7 @@ pub(super) async fn pdf(
         .await
         .map_err(ApiError::internal)?
         .map_err(ApiError::internal)?;
-    record(
-        &state,
-        &user,
-        ActivityAction::Exported,
-        ActivitySubject::Plan,
-        &plan.id,
-        Some(&plan.name),
-    )
-    .await;
+    exported(&state, &user, &plan).await;
     Ok(download(&plan.name, "pdf", "application/pdf", bytes))
 }
 
