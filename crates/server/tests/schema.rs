@@ -768,7 +768,26 @@ async fn the_workspaces_migration_keeps_every_row() {
                 .unwrap();
             assert!(broken.is_empty(), "{folder}: foreign keys hold");
         }
-        let new = every_row(&pool, sqlite).await;
+        let mut new = every_row(&pool, sqlite).await;
+        // Columns later migrations add start empty on every kept row (a location's contacts);
+        // the rows are compared on the columns they had.
+        for (table, rows) in new.iter_mut() {
+            let Some(before) = old.get(table).and_then(|rows| rows.first()) else {
+                continue;
+            };
+            let known: Vec<String> = before.keys().cloned().collect();
+            for row in rows.iter_mut() {
+                let added: Vec<String> = row
+                    .keys()
+                    .filter(|c| !known.contains(c) && c.as_str() != "library_revision")
+                    .cloned()
+                    .collect();
+                for column in added {
+                    let value = row.remove(&column).flatten();
+                    assert_eq!(value, None, "{folder}: {table}.{column} starts empty");
+                }
+            }
+        }
         let revisions: Vec<(String, Option<String>)> = old
             .get_mut("users")
             .unwrap()

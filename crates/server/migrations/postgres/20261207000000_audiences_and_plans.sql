@@ -3,7 +3,7 @@
 -- and where the figure comes from. A plan: one creative on a set of sites between two dates,
 -- each site with the simulation that shows it there. Kept in step with
 -- ../sqlite/20261207000000_audiences_and_plans.sql.
-ALTER TABLE locations ADD COLUMN daily_contacts BIGINT CHECK (daily_contacts >= 0);
+ALTER TABLE locations ADD COLUMN daily_contacts BIGINT;
 ALTER TABLE locations ADD COLUMN audience_source TEXT;
 
 CREATE TABLE plans (
@@ -13,9 +13,10 @@ CREATE TABLE plans (
     search TEXT NOT NULL,
     -- Deleting the creative deletes its plans (their sites are its simulations).
     creative_id TEXT NOT NULL REFERENCES creatives (id) ON DELETE CASCADE,
-    -- YYYY-MM-DD, end_date >= start_date.
+    -- YYYY-MM-DD; end_date is not before start_date (the API checks it, and that daily_contacts
+    -- is not negative).
     start_date TEXT NOT NULL,
-    end_date TEXT NOT NULL CHECK (end_date >= start_date),
+    end_date TEXT NOT NULL,
     created_at BIGINT NOT NULL,
     updated_at BIGINT NOT NULL
 );

@@ -20,7 +20,9 @@ use super::error::ApiError;
 use super::input::{ListParams, ListQuery, Member, Paged, rfc3339};
 use super::locations::PanelFormat;
 use super::media::{Media, media_body, now_secs};
-use super::simulations::{ReadingCode, SimulationStatus, plan_sites, renderable_locations};
+use super::simulations::{
+    ReadingCode, SimulationStatus, analyse_sites, plan_sites, renderable_locations,
+};
 use crate::codes::FieldCode;
 use crate::db::activity::{ActivityAction, ActivitySubject};
 use crate::db::plans::{PlanRow, PlanWithSites};
@@ -390,6 +392,7 @@ async fn create(
         updated_at: now,
     };
     db::plans::insert(&state.db, &row, &sites).await?;
+    analyse_sites(&state, &user, &sites).await?;
     record(
         &state,
         &user,
@@ -522,6 +525,9 @@ async fn update(
     row.updated_at = db::now_ms().max(row.updated_at);
     if !db::plans::update(&state.db, &row, sites.as_deref()).await? {
         return Err(ApiError::not_found());
+    }
+    if let Some(sites) = &sites {
+        analyse_sites(&state, &user, sites).await?;
     }
     record(
         &state,

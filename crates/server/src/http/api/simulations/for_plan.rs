@@ -40,8 +40,8 @@ pub(in crate::http::api) async fn renderable_locations(
 
 /// The sites of a plan of `creative` on `locations`: each location's simulation of the
 /// creative, the one a site already had (`kept`, by location) when it still exists, else one
-/// the library has, else a new one (queued); drafts and failed renders are queued again, and
-/// rendered ones without an analysis of their current render get one.
+/// the library has, else a new one (queued); drafts and failed renders are queued again. Once
+/// the sites are saved, [`analyse_sites`] gives rendered ones the analysis they lack.
 pub(in crate::http::api) async fn plan_sites(
     state: &AppState,
     user: &Member,
@@ -76,14 +76,8 @@ pub(in crate::http::api) async fn plan_sites(
         let simulation_id = match existing {
             Some(view) => {
                 let status = SimulationStatus::parse(&view.sim.status);
-                match status {
-                    Some(SimulationStatus::Draft | SimulationStatus::Failed) => {
-                        service::queue_render(&ctx, owner, &view.sim.id).await?;
-                    }
-                    Some(SimulationStatus::Done) if view.attention.is_none() => {
-                        service::analyse_render(&ctx, &view).await;
-                    }
-                    _ => {}
+                if let Some(SimulationStatus::Draft | SimulationStatus::Failed) = status {
+                    service::queue_render(&ctx, owner, &view.sim.id).await?;
                 }
                 view.sim.id
             }
@@ -124,4 +118,25 @@ pub(in crate::http::api) async fn plan_sites(
         }
     }
     Ok(sites)
+}
+
+/// Queues the attention analysis of each site's render that has none, once the plan's sites
+/// are saved: the renders that end later are analysed by the render job (it sees the plan's
+/// site), those that ended before, here (reused ones, and any that ended while the plan was
+/// being made).
+pub(in crate::http::api) async fn analyse_sites(
+    state: &AppState,
+    user: &Member,
+    sites: &[SiteRow],
+) -> Result<(), ApiError> {
+    let ctx = state.job_context();
+    for id in sites.iter().filter_map(|s| s.simulation_id.as_deref()) {
+        if let Some(view) = sdb::find(&state.db, user.workspace_id(), id).await?
+            && SimulationStatus::parse(&view.sim.status) == Some(SimulationStatus::Done)
+            && view.attention.is_none()
+        {
+            service::analyse_render(&ctx, &view).await;
+        }
+    }
+    Ok(())
 }

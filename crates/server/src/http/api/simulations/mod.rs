@@ -57,7 +57,7 @@ pub use answer::{
     SimulationAudience, SimulationBatch, SimulationCreative, SimulationLocation,
 };
 pub(super) use answer::{legibility, simulation_body};
-pub(super) use for_plan::{plan_sites, renderable_locations};
+pub(super) use for_plan::{analyse_sites, plan_sites, renderable_locations};
 pub use look::{AdjustmentsBody, FitMode, NightMode};
 use look::{AdjustmentsChanges, AdjustmentsInput, default_adjustments};
 
