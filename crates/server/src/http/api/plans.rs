@@ -21,7 +21,8 @@ use super::input::{ListParams, ListQuery, Member, Paged, rfc3339};
 use super::locations::PanelFormat;
 use super::media::{Media, media_body, now_secs};
 use super::simulations::{
-    ReadingCode, SimulationStatus, analyse_sites, plan_sites, renderable_locations,
+    ReadingCode, SimulationLegibility, SimulationStatus, analyse_sites, plan_sites,
+    renderable_locations,
 };
 use crate::codes::FieldCode;
 use crate::db::activity::{ActivityAction, ActivitySubject};
@@ -195,6 +196,8 @@ pub(super) struct SiteAnswer {
     pub facts: SiteFacts,
     /// The simulation, for the exports.
     pub view: Option<SimulationView>,
+    /// The creative's texts on the site's panel, as the simulation answers them (for the PDF).
+    pub legibility: Option<SimulationLegibility>,
 }
 
 /// Where a site's simulation is, for the plan: rendered and analysed, pending, or failed.
@@ -288,6 +291,7 @@ pub(super) async fn answer(
             },
             facts,
             view,
+            legibility,
         });
     }
     let facts: Vec<SiteFacts> = sites.iter().map(|s| s.facts).collect();

@@ -13,12 +13,13 @@ import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/dialog';
 import { Spinner } from '@/components/ui/spinner';
 import type { Location } from '@/features/locations/api/locations';
+import { formatPercent } from '@/features/simulation/lib/format';
 import { apiErrorKey } from '@/lib/api';
 import { safeFileName, useDownloadFile } from '@/lib/download';
 import { useWorkspace } from '@/lib/workspace';
 
 import { planExportPath, planQueryOptions, type PlanSite, useDeletePlan, useUpdatePlan } from '../api/plans';
-import { formatCount, formatDay, formatPercent, formatSeconds } from '../lib/format';
+import { formatCount, formatDay, formatSeconds } from '../lib/format';
 import { PlanFigures } from './plan-figures';
 import { SitePicker } from './site-picker';
 

@@ -1,5 +1,5 @@
 //! How a plan's figures read: counts grouped as the language writes them, seconds with one decimal,
-//! a probability as a percentage.
+//! days as the language writes them (probabilities as the simulation page writes them).
 import { dateLocale } from '@/lib/dates';
 
 /** `196 000` in French, `196,000` in English. */
@@ -9,10 +9,6 @@ export function formatCount(value: number, language: string): string {
 
 export function formatSeconds(value: number, language: string): string {
   return value.toLocaleString(dateLocale(language), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-}
-
-export function formatPercent(share: number, language: string): string {
-  return share.toLocaleString(dateLocale(language), { style: 'percent', maximumFractionDigits: 0 });
 }
 
 /** A `YYYY-MM-DD` day as the language writes it (07/01/2027, 1/7/2027). */

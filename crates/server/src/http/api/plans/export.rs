@@ -227,11 +227,9 @@ pub(super) async fn pdf(
     let (plan, sites) = answer(&state, &user, &found).await?;
     let mut pages = Vec::with_capacity(sites.len());
     for site in &sites {
-        let legibility = match &site.view {
-            Some(view) => super::super::simulations::legibility(&state, view).await,
-            None => None,
-        };
-        let texts = legibility
+        let texts = site
+            .legibility
+            .as_ref()
             .map(|l| {
                 l.texts
                     .iter()

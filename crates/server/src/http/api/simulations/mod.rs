@@ -54,7 +54,8 @@ mod zip;
 
 pub use answer::{
     AttentionQueued, Downloads, ReadingCode, RenderError, Simulation, SimulationAttention,
-    SimulationAudience, SimulationBatch, SimulationCreative, SimulationLocation,
+    SimulationAudience, SimulationBatch, SimulationCreative, SimulationLegibility,
+    SimulationLocation,
 };
 pub(super) use answer::{legibility, simulation_body};
 pub(super) use for_plan::{analyse_sites, plan_sites, renderable_locations};
